@@ -1,0 +1,372 @@
+//! The HTTP client: one base URL, one API version, an optional API key.
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+use reqwest::StatusCode;
+use reqwest::header::{AUTHORIZATION, HeaderValue, RETRY_AFTER};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use tracing::{Instrument, debug, info_span, warn};
+use url::Url;
+
+use crate::error::{ClientError, GatewayErrorBody};
+use crate::wire::RouteInfo;
+
+/// The API version: the first path segment of every endpoint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ApiVersion {
+    V1,
+    V2,
+    #[default]
+    V3,
+}
+
+impl ApiVersion {
+    /// The path segment, `v1`, `v2` or `v3`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::V1 => "v1",
+            Self::V2 => "v2",
+            Self::V3 => "v3",
+        }
+    }
+}
+
+impl fmt::Display for ApiVersion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for ApiVersion {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.to_ascii_lowercase().as_str() {
+            "v1" => Ok(Self::V1),
+            "v2" => Ok(Self::V2),
+            "v3" => Ok(Self::V3),
+            other => Err(format!("unknown API version {other:?}: use v3, v2 or v1")),
+        }
+    }
+}
+
+/// The length every gateway API key has.
+pub const API_KEY_LEN: usize = 32;
+
+/// A gateway API key: exactly 32 printable ASCII characters. Never shown by `Debug` or `Display`.
+#[derive(Clone, PartialEq, Eq)]
+pub struct ApiKey(String);
+
+/// Why a string is not an API key. Never carries the key itself.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum InvalidApiKey {
+    #[error("an API key has exactly {API_KEY_LEN} characters; this one has {0}")]
+    Length(usize),
+    #[error("an API key holds only visible ASCII characters (no spaces)")]
+    Characters,
+}
+
+impl ApiKey {
+    /// Checks and wraps a key.
+    pub fn new(key: &str) -> Result<Self, InvalidApiKey> {
+        let count = key.chars().count();
+        if count != API_KEY_LEN {
+            return Err(InvalidApiKey::Length(count));
+        }
+        if !key.chars().all(|c| c.is_ascii_graphic()) {
+            return Err(InvalidApiKey::Characters);
+        }
+        Ok(Self(key.to_owned()))
+    }
+
+    /// The key itself, for the Authorization header or the keychain.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+
+    /// A masked form safe to show: the first and last two characters.
+    pub fn masked(&self) -> String {
+        format!("{}…{}", &self.0[..2], &self.0[API_KEY_LEN - 2..])
+    }
+}
+
+impl fmt::Debug for ApiKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("ApiKey(<redacted>)")
+    }
+}
+
+impl fmt::Display for ApiKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("<redacted API key>")
+    }
+}
+
+/// What a [`Client`] is made from.
+#[derive(Debug, Clone)]
+pub struct ClientConfig {
+    pub base_url: Url,
+    pub version: ApiVersion,
+    pub api_key: Option<ApiKey>,
+    /// Time allowed for one request, connection included.
+    pub timeout: Duration,
+    /// How many times a read is tried in all when it fails transiently.
+    pub read_attempts: u32,
+    /// The first pause between read attempts; it doubles each time.
+    pub initial_backoff: Duration,
+}
+
+impl ClientConfig {
+    /// A configuration with the defaults: V3, no key, 30 s timeout, 3 read attempts from 500 ms backoff.
+    pub fn new(base_url: Url) -> Self {
+        Self {
+            base_url,
+            version: ApiVersion::V3,
+            api_key: None,
+            timeout: Duration::from_secs(30),
+            read_attempts: 3,
+            initial_backoff: Duration::from_millis(500),
+        }
+    }
+}
+
+/// An async client of one gateway.
+#[derive(Debug, Clone)]
+pub struct Client {
+    http: reqwest::Client,
+    config: ClientConfig,
+}
+
+/// The longest pause a Retry-After header may impose on a read before the client gives up instead.
+const MAX_RETRY_AFTER: Duration = Duration::from_secs(60);
+
+impl Client {
+    /// Makes a client; fails only if the TLS stack cannot be set up.
+    pub fn new(config: ClientConfig) -> Result<Self, ClientError> {
+        let http = reqwest::Client::builder()
+            .timeout(config.timeout)
+            .connect_timeout(config.timeout)
+            .user_agent(concat!("gateway-desk/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(|e| ClientError::Transport(e.to_string()))?;
+        Ok(Self { http, config })
+    }
+
+    /// The configuration this client was made from.
+    pub fn config(&self) -> &ClientConfig {
+        &self.config
+    }
+
+    /// `GET /{version}/get-routes`: every supported route.
+    pub async fn get_routes(&self) -> Result<Vec<RouteInfo>, ClientError> {
+        self.read("get-routes").await
+    }
+
+    fn endpoint(&self, path: &str) -> Url {
+        let mut url = self.config.base_url.clone();
+        {
+            let mut segments = url
+                .path_segments_mut()
+                .expect("an http(s) base URL has a path");
+            segments.pop_if_empty().push(self.config.version.as_str());
+            for part in path.split('/') {
+                segments.push(part);
+            }
+        }
+        url
+    }
+
+    /// A GET that is safe to repeat: transient failures are retried with backoff, honouring Retry-After.
+    async fn read<T: DeserializeOwned>(&self, path: &str) -> Result<T, ClientError> {
+        let url = self.endpoint(path);
+        let span = info_span!("gateway.read", version = %self.config.version, path);
+        async {
+            let mut backoff = self.config.initial_backoff;
+            let mut attempt = 1;
+            loop {
+                match self.send(self.http.get(url.clone())).await {
+                    Err(err) if err.is_transient() && attempt < self.config.read_attempts => {
+                        let wait = match &err {
+                            ClientError::RateLimited { retry_after: Some(after) } => {
+                                if *after > MAX_RETRY_AFTER {
+                                    return Err(err);
+                                }
+                                *after
+                            }
+                            _ => backoff,
+                        };
+                        warn!(attempt, wait_ms = wait.as_millis() as u64, error = %err, "read failed; retrying");
+                        tokio::time::sleep(wait).await;
+                        backoff *= 2;
+                        attempt += 1;
+                    }
+                    other => return other,
+                }
+            }
+        }
+        .instrument(span)
+        .await
+    }
+
+    async fn send<T: DeserializeOwned>(
+        &self,
+        request: reqwest::RequestBuilder,
+    ) -> Result<T, ClientError> {
+        let request = match &self.config.api_key {
+            Some(key) => {
+                let mut value = HeaderValue::from_str(&format!("Bearer {}", key.expose()))
+                    .map_err(|_| {
+                        ClientError::Transport("the API key cannot be sent as a header".into())
+                    })?;
+                value.set_sensitive(true);
+                request.header(AUTHORIZATION, value)
+            }
+            None => request,
+        };
+        let response = request.send().await.map_err(|e| self.transport_error(e))?;
+        let status = response.status();
+        let retry_after = response
+            .headers()
+            .get(RETRY_AFTER)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.trim().parse::<u64>().ok())
+            .map(Duration::from_secs);
+        let bytes = response
+            .bytes()
+            .await
+            .map_err(|e| self.transport_error(e))?;
+        debug!(
+            status = status.as_u16(),
+            len = bytes.len(),
+            "gateway answered"
+        );
+        classify(status, retry_after, &bytes)
+    }
+
+    fn transport_error(&self, err: reqwest::Error) -> ClientError {
+        if err.is_timeout() {
+            ClientError::Timeout(self.config.timeout)
+        } else if err.is_connect() {
+            ClientError::Connect(source_chain(&err))
+        } else {
+            ClientError::Transport(source_chain(&err))
+        }
+    }
+}
+
+fn source_chain(err: &dyn std::error::Error) -> String {
+    let mut text = err.to_string();
+    let mut source = err.source();
+    while let Some(inner) = source {
+        text.push_str(": ");
+        text.push_str(&inner.to_string());
+        source = inner.source();
+    }
+    text
+}
+
+fn snippet(bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    let trimmed: String = text.trim().chars().take(200).collect();
+    if trimmed.is_empty() {
+        "(empty body)".into()
+    } else {
+        trimmed
+    }
+}
+
+/// Turns a status and body into a value or the right kind of error.
+fn classify<T: DeserializeOwned>(
+    status: StatusCode,
+    retry_after: Option<Duration>,
+    bytes: &[u8],
+) -> Result<T, ClientError> {
+    if status.is_success() {
+        return serde_json::from_slice(bytes).map_err(|e| ClientError::UnexpectedBody {
+            status: status.as_u16(),
+            snippet: format!("{e}; body: {}", snippet(bytes)),
+        });
+    }
+    if let Ok(body) = serde_json::from_slice::<GatewayErrorBody>(bytes) {
+        return Err(ClientError::Gateway {
+            status: status.as_u16(),
+            body,
+        });
+    }
+    match status {
+        StatusCode::TOO_MANY_REQUESTS => Err(ClientError::RateLimited { retry_after }),
+        StatusCode::NOT_FOUND if bytes.iter().all(u8::is_ascii_whitespace) => {
+            Err(ClientError::NotFound)
+        }
+        s if s.is_server_error() => Err(ClientError::Server {
+            status: s.as_u16(),
+            snippet: snippet(bytes),
+        }),
+        s => Err(ClientError::UnexpectedBody {
+            status: s.as_u16(),
+            snippet: snippet(bytes),
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn api_key_is_checked_and_never_shown() {
+        assert_eq!(ApiKey::new("short"), Err(InvalidApiKey::Length(5)));
+        assert_eq!(ApiKey::new(&" ".repeat(32)), Err(InvalidApiKey::Characters));
+        let key = ApiKey::new("abcdefghijklmnopqrstuvwxyz012345").unwrap();
+        assert_eq!(format!("{key:?}"), "ApiKey(<redacted>)");
+        assert!(!format!("{key}").contains("abcdef"));
+        assert_eq!(key.masked(), "ab…45");
+    }
+
+    #[test]
+    fn endpoints_keep_the_base_path() {
+        let mut config = ClientConfig::new(Url::parse("http://127.0.0.1:9/prefix/").unwrap());
+        config.version = ApiVersion::V2;
+        let client = Client::new(config).unwrap();
+        assert_eq!(
+            client.endpoint("get-routes").as_str(),
+            "http://127.0.0.1:9/prefix/v2/get-routes"
+        );
+        assert_eq!(
+            client.endpoint("get-order/a b").as_str(),
+            "http://127.0.0.1:9/prefix/v2/get-order/a%20b"
+        );
+    }
+
+    #[test]
+    fn failures_are_classified() {
+        let html = b"<html><body>403 Forbidden</body></html>";
+        let err = classify::<Vec<RouteInfo>>(StatusCode::FORBIDDEN, None, html).unwrap_err();
+        assert!(
+            matches!(err, ClientError::UnexpectedBody { status: 403, .. }),
+            "{err:?}"
+        );
+        let err = classify::<Vec<RouteInfo>>(StatusCode::NOT_FOUND, None, b"").unwrap_err();
+        assert!(matches!(err, ClientError::NotFound));
+        let err = classify::<Vec<RouteInfo>>(
+            StatusCode::TOO_MANY_REQUESTS,
+            Some(Duration::from_secs(7)),
+            b"",
+        )
+        .unwrap_err();
+        assert!(
+            matches!(err, ClientError::RateLimited { retry_after: Some(d) } if d.as_secs() == 7)
+        );
+        let err =
+            classify::<Vec<RouteInfo>>(StatusCode::GATEWAY_TIMEOUT, None, b"upstream timed out")
+                .unwrap_err();
+        assert!(err.is_transient());
+        let body = br#"{"code":"NO_ROUTE","error":"no route","details":{"src_chain":"a","src_token":"b","dst_chain":"c","dst_token":"d"}}"#;
+        let err = classify::<Vec<RouteInfo>>(StatusCode::BAD_REQUEST, None, body).unwrap_err();
+        assert!(matches!(err, ClientError::Gateway { status: 400, .. }));
+        assert!(!err.is_transient());
+    }
+}

@@ -1,0 +1,22 @@
+//! The gateway's wire format and an HTTP client for it.
+//!
+//! `gateway-client` knows nothing of the desktop application: it speaks V1, V2 and V3 of the gateway interface, keeps
+//! gateway errors apart from transport failures, and carries the token facts a client needs to show amounts.
+
+pub mod client;
+pub mod error;
+pub mod tokens;
+pub mod wire;
+
+pub use client::{ApiKey, ApiVersion, Client, ClientConfig, InvalidApiKey};
+pub use error::{ClientError, ErrorCode, GatewayErrorBody};
+pub use tokens::{TokenInfo, TokenRegistry};
+pub use wire::RouteInfo;
+
+/// Base URLs of the two published deployments.
+pub mod deployments {
+    /// The production gateway.
+    pub const PRODUCTION: &str = "https://gateway-api-mainnet.gobob.xyz";
+    /// The staging gateway.
+    pub const STAGING: &str = "https://gateway-api-staging.gobob.xyz";
+}

@@ -1,0 +1,43 @@
+//! Typed messages of the gateway's wire format.
+
+use serde::{Deserialize, Serialize};
+
+/// One supported route, as listed by get-routes (V1, V2 and V3 share this shape).
+///
+/// Tokens are addresses; Bitcoin and native tokens are the all-zero EVM address, and some producers write `"BTC"`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RouteInfo {
+    pub src_chain: String,
+    pub src_token: String,
+    pub dst_chain: String,
+    pub dst_token: String,
+}
+
+/// The all-zero EVM address that stands for Bitcoin and for a chain's native token.
+pub const NATIVE_TOKEN: &str = "0x0000000000000000000000000000000000000000";
+
+/// True when `token` names the native asset of its chain (the all-zero address, or `"BTC"`).
+pub fn is_native_token(token: &str) -> bool {
+    token == NATIVE_TOKEN || token.eq_ignore_ascii_case("btc")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn route_uses_camel_case_and_keeps_btc() {
+        let json = r#"{"srcChain":"bitcoin","srcToken":"BTC","dstChain":"bob","dstToken":"0x03C7054BCB39f7b2e5B2c7AcB37583e32D70Cfa3","extra":1}"#;
+        let route: RouteInfo = serde_json::from_str(json).unwrap();
+        assert_eq!(route.src_chain, "bitcoin");
+        assert!(is_native_token(&route.src_token));
+        assert!(!is_native_token(&route.dst_token));
+        let back = serde_json::to_value(&route).unwrap();
+        assert_eq!(
+            back["dstToken"],
+            "0x03C7054BCB39f7b2e5B2c7AcB37583e32D70Cfa3"
+        );
+        assert!(back.get("extra").is_none());
+    }
+}
