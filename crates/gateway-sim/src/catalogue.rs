@@ -1,0 +1,204 @@
+//! The routes the simulated gateway offers, built from the token facts of `gateway-client`.
+
+use gateway_client::wire::NATIVE_TOKEN;
+use gateway_client::{ApiVersion, RouteInfo, TokenRegistry};
+
+/// What kind of asset a token is; it decides which routes it takes part in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AssetClass {
+    /// Bitcoin itself, or a wrapped Bitcoin token.
+    Bitcoin,
+    /// A USD stablecoin.
+    Usd,
+    /// A chain's native gas token (ETH, BNB, TRX, SOL).
+    Native,
+}
+
+/// One token the simulated gateway trades.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListedToken {
+    pub chain: &'static str,
+    pub address: &'static str,
+    pub class: AssetClass,
+}
+
+const fn listed(chain: &'static str, address: &'static str, class: AssetClass) -> ListedToken {
+    ListedToken {
+        chain,
+        address,
+        class,
+    }
+}
+
+use AssetClass::{Bitcoin as Btc, Native, Usd};
+
+/// The tokens listed: Bitcoin; BOB, Ethereum, Base, BSC, Arbitrum; Tron; Solana. Addresses as in the token file.
+const LISTED: &[ListedToken] = &[
+    listed("bitcoin", NATIVE_TOKEN, Btc),
+    listed("bob", NATIVE_TOKEN, Native),
+    listed("bob", "0x0555E30da8f98308EdB960aa94C0Db47230d2B9c", Btc),
+    listed("bob", "0x05D032ac25d322df992303dCa074EE7392C117b9", Usd),
+    listed("bob", "0xe75D0fB2C24A55cA1e3F96781a2bCC7bdba058F0", Usd),
+    listed("ethereum", NATIVE_TOKEN, Native),
+    listed(
+        "ethereum",
+        "0x2260FAC5E5542a773Aa44fBCfeDf7C193bc2C599",
+        Btc,
+    ),
+    listed(
+        "ethereum",
+        "0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48",
+        Usd,
+    ),
+    listed(
+        "ethereum",
+        "0xdac17f958d2ee523a2206206994597c13d831ec7",
+        Usd,
+    ),
+    listed("base", NATIVE_TOKEN, Native),
+    listed("base", "0xcbB7C0000aB88B473b1f5aFd9ef808440eed33Bf", Btc),
+    listed("base", "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", Usd),
+    listed("bsc", NATIVE_TOKEN, Native),
+    listed("bsc", "0x0555e30da8f98308edb960aa94c0db47230d2b9c", Btc),
+    listed("bsc", "0x55d398326f99059fF775485246999027B3197955", Usd),
+    listed("bsc", "0x8ac76a51cc950d9822d68b83fe1ad97b32cd580d", Usd),
+    listed("arbitrum", NATIVE_TOKEN, Native),
+    listed(
+        "arbitrum",
+        "0x2f2a2543b76a4166549f7aab2e75bef0aefc5b0f",
+        Btc,
+    ),
+    listed(
+        "arbitrum",
+        "0xaf88d065e77c8cc2239327c5edb3a432268e5831",
+        Usd,
+    ),
+    listed("tron", NATIVE_TOKEN, Native),
+    listed("tron", "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", Usd),
+    listed("solana", NATIVE_TOKEN, Native),
+    listed(
+        "solana",
+        "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v",
+        Usd,
+    ),
+    listed(
+        "solana",
+        "Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB",
+        Usd,
+    ),
+];
+
+/// True for chains that only V3 serves.
+fn v3_only(chain: &str) -> bool {
+    matches!(chain, "tron" | "solana")
+}
+
+/// The routes of the simulated gateway, per API version.
+#[derive(Debug, Clone)]
+pub struct Catalogue {
+    tokens: Vec<ListedToken>,
+}
+
+impl Default for Catalogue {
+    fn default() -> Self {
+        Self {
+            tokens: LISTED.to_vec(),
+        }
+    }
+}
+
+impl Catalogue {
+    /// The tokens listed.
+    pub fn tokens(&self) -> &[ListedToken] {
+        &self.tokens
+    }
+
+    /// Every route offered under `version`:
+    /// onramp (Bitcoin to every listed token elsewhere), offramp (wrapped Bitcoin and stablecoins to Bitcoin), and
+    /// tokenSwap between tokens of the same class on different chains. Tron and Solana appear in V3 only.
+    pub fn routes(&self, version: ApiVersion) -> Vec<RouteInfo> {
+        let served: Vec<&ListedToken> = self
+            .tokens
+            .iter()
+            .filter(|t| version == ApiVersion::V3 || !v3_only(t.chain))
+            .collect();
+        let bitcoin = served
+            .iter()
+            .find(|t| t.chain == "bitcoin")
+            .expect("bitcoin is listed");
+        let others: Vec<&&ListedToken> = served.iter().filter(|t| t.chain != "bitcoin").collect();
+        let route = |src: &ListedToken, dst: &ListedToken| RouteInfo {
+            src_chain: src.chain.to_owned(),
+            src_token: src.address.to_owned(),
+            dst_chain: dst.chain.to_owned(),
+            dst_token: dst.address.to_owned(),
+        };
+        let mut routes = Vec::new();
+        for dst in &others {
+            routes.push(route(bitcoin, dst));
+        }
+        for src in others.iter().filter(|t| t.class != Native) {
+            routes.push(route(src, bitcoin));
+        }
+        for src in others.iter().filter(|t| t.class != Native) {
+            for dst in others
+                .iter()
+                .filter(|d| d.class == src.class && d.chain != src.chain)
+            {
+                routes.push(route(src, dst));
+            }
+        }
+        routes
+    }
+
+    /// Checks that every listed token is known to the token registry (so the app can show its symbol).
+    pub fn unknown_tokens(&self, registry: &TokenRegistry) -> Vec<ListedToken> {
+        self.tokens
+            .iter()
+            .filter(|t| registry.get(t.chain, t.address).is_none())
+            .cloned()
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_listed_token_has_metadata() {
+        assert_eq!(
+            Catalogue::default().unknown_tokens(TokenRegistry::builtin()),
+            vec![]
+        );
+    }
+
+    #[test]
+    fn routes_follow_the_versions() {
+        let catalogue = Catalogue::default();
+        let v3 = catalogue.routes(ApiVersion::V3);
+        let v2 = catalogue.routes(ApiVersion::V2);
+        assert!(
+            v3.iter()
+                .any(|r| r.src_chain == "bitcoin" && r.dst_chain == "tron")
+        );
+        assert!(
+            v3.iter()
+                .any(|r| r.src_chain == "solana" && r.dst_chain == "bitcoin")
+        );
+        assert!(
+            v2.iter()
+                .all(|r| !v3_only(&r.src_chain) && !v3_only(&r.dst_chain))
+        );
+        assert!(v2.len() < v3.len());
+        let mut seen = std::collections::HashSet::new();
+        assert!(
+            v3.iter().all(|r| seen.insert(r.clone())),
+            "no route is listed twice"
+        );
+        assert!(
+            v3.iter().all(|r| r.src_chain != r.dst_chain),
+            "every route crosses chains"
+        );
+    }
+}

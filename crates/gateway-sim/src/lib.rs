@@ -1,0 +1,10 @@
+//! A local gateway: an HTTP service that implements the gateway interface for V1, V2 and V3.
+//!
+//! It is the desktop app's Sandbox network (started inside the app on a free loopback port) and runs alone as
+//! `gateway-sim --listen 127.0.0.1:PORT`. It shares only the wire types with `gateway-client`.
+
+pub mod catalogue;
+mod server;
+
+pub use catalogue::Catalogue;
+pub use server::{RunningSim, Sim};
