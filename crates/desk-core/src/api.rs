@@ -1,0 +1,214 @@
+//! What crosses into the window: results and the structured error. The TypeScript twins are generated (ts-rs).
+
+use gateway_client::{ClientError, ErrorCode};
+use serde::Serialize;
+use ts_rs::TS;
+
+use crate::secrets::SecretsError;
+use crate::settings::{NetworkKind, SettingsError};
+
+/// Broad classes of failure, so the window can choose how to present one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export_to = "ErrorKind.ts")]
+pub enum ErrorKind {
+    /// Something the person typed or chose is not acceptable; nothing was sent.
+    InvalidInput,
+    /// The gateway answered with a coded error (`code` and `details` say which).
+    Gateway,
+    /// The gateway could not be reached or answered with something that is not the interface.
+    Transport,
+    /// The gateway asked the app to slow down.
+    RateLimited,
+    /// Nothing was found.
+    NotFound,
+    /// The operating system's keychain could not be used.
+    Keychain,
+    /// The settings could not be saved.
+    Settings,
+    /// The embedded Sandbox gateway could not be started.
+    Sandbox,
+}
+
+/// A failure as the window receives it: `{ kind, message, code?, details? }`.
+///
+/// `message` is a sentence for a person that ends with what to do next.
+#[derive(Debug, Clone, PartialEq, Serialize, TS, thiserror::Error)]
+#[error("{message}")]
+#[ts(export_to = "DeskError.ts")]
+pub struct DeskError {
+    pub kind: ErrorKind,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub code: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "unknown")]
+    pub details: Option<Box<serde_json::Value>>,
+}
+
+impl DeskError {
+    /// An error without a gateway code.
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
+        Self {
+            kind,
+            message: message.into(),
+            code: None,
+            details: None,
+        }
+    }
+}
+
+impl From<ClientError> for DeskError {
+    fn from(err: ClientError) -> Self {
+        match err {
+            ClientError::Gateway { body, .. } => {
+                let next = match body.code {
+                    ErrorCode::ServiceUnavailable | ErrorCode::InternalError | ErrorCode::Unknown => {
+                        "Try again in a minute; if it keeps happening, switch networks or contact support."
+                    }
+                    _ => "Check the request and try again.",
+                };
+                Self {
+                    kind: ErrorKind::Gateway,
+                    message: format!("The gateway refused the request: {}. {next}", body.error.trim_end_matches('.')),
+                    code: Some(body.code.as_str().to_owned()),
+                    details: body.details.map(Box::new),
+                }
+            }
+            ClientError::RateLimited { retry_after } => Self::new(
+                ErrorKind::RateLimited,
+                match retry_after {
+                    Some(wait) => format!(
+                        "The gateway is receiving too many requests from this app. Wait {} seconds and try again.",
+                        wait.as_secs()
+                    ),
+                    None => "The gateway is receiving too many requests from this app. Wait a minute and try again."
+                        .to_owned(),
+                },
+            ),
+            ClientError::NotFound => {
+                Self::new(ErrorKind::NotFound, "The gateway has no such record. Check the identifier and try again.")
+            }
+            ClientError::Timeout(after) => Self::new(
+                ErrorKind::Transport,
+                format!(
+                    "The gateway did not answer within {} seconds. Check your connection and try again.",
+                    after.as_secs()
+                ),
+            ),
+            ClientError::Connect(detail) => Self::new(
+                ErrorKind::Transport,
+                format!(
+                    "Could not connect to the gateway ({detail}). Check your connection or the network's URL in \
+                     Settings, or switch to the Sandbox."
+                ),
+            ),
+            ClientError::Server { status, .. } => Self::new(
+                ErrorKind::Transport,
+                format!("The gateway failed with HTTP {status}. Try again in a minute."),
+            ),
+            ClientError::UnexpectedBody { status, snippet } => Self::new(
+                ErrorKind::Transport,
+                format!(
+                    "The gateway's answer (HTTP {status}) is not what the interface describes, so it was not used: \
+                     {snippet}. If this is a block page, your region may be refused; try another network."
+                ),
+            ),
+            ClientError::Transport(detail) => Self::new(
+                ErrorKind::Transport,
+                format!("The request to the gateway failed ({detail}). Check your connection and try again."),
+            ),
+        }
+    }
+}
+
+impl From<SettingsError> for DeskError {
+    fn from(err: SettingsError) -> Self {
+        Self::new(
+            ErrorKind::Settings,
+            format!(
+                "{err}. The choice applies until the app closes; check the folder's permissions and try again."
+            ),
+        )
+    }
+}
+
+impl From<SecretsError> for DeskError {
+    fn from(err: SecretsError) -> Self {
+        Self::new(
+            ErrorKind::Keychain,
+            format!(
+                "{err}. The app keeps working without an API key; unlock or start your keychain to use one."
+            ),
+        )
+    }
+}
+
+/// The network in use, as the header shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "NetworkView.ts")]
+pub struct NetworkView {
+    pub kind: NetworkKind,
+    pub label: String,
+    pub base_url: String,
+    #[ts(type = "\"v1\" | \"v2\" | \"v3\"")]
+    pub api_version: String,
+}
+
+/// The settings as the window shows them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "SettingsView.ts")]
+pub struct SettingsView {
+    pub network: NetworkView,
+    pub custom_url: Option<String>,
+    /// Where the settings file lives.
+    pub settings_path: String,
+    /// Something the person should know about the settings (a file set aside, a keychain that is unreachable).
+    pub notices: Vec<String>,
+}
+
+/// A network to switch to.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "NetworkChoice.ts")]
+pub struct NetworkChoice {
+    pub kind: NetworkKind,
+    /// Required for the custom network: an http(s) URL.
+    #[ts(optional)]
+    pub custom_url: Option<String>,
+}
+
+/// A token as the window shows it; `symbol` and `decimals` are absent when the token is unknown.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "TokenView.ts")]
+pub struct TokenView {
+    pub chain: String,
+    pub address: String,
+    pub symbol: Option<String>,
+    pub name: Option<String>,
+    pub decimals: Option<u8>,
+}
+
+/// Which kind of order a route makes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "RouteKind.ts")]
+pub enum RouteKind {
+    Onramp,
+    Offramp,
+    TokenSwap,
+}
+
+/// One route with its tokens' facts.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "RouteView.ts")]
+pub struct RouteView {
+    pub kind: RouteKind,
+    pub src: TokenView,
+    pub dst: TokenView,
+}

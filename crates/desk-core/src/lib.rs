@@ -1,0 +1,16 @@
+//! Gateway Desk without a window.
+//!
+//! Settings and networks, the API key in the operating system's keychain, the embedded Sandbox gateway, and routes
+//! shown with token facts. `desk-core` knows nothing of Tauri: the window calls [`Desk`] and shows what it returns.
+#![deny(unsafe_code)]
+
+pub mod api;
+pub mod desk;
+pub mod network;
+pub mod paths;
+pub mod secrets;
+pub mod settings;
+
+pub use api::{DeskError, ErrorKind};
+pub use desk::Desk;
+pub use paths::AppPaths;

@@ -1,0 +1,135 @@
+//! The network in use: its base URL, its client, and for the Sandbox the embedded gateway-sim itself.
+
+use std::net::{Ipv4Addr, SocketAddr};
+use std::time::Duration;
+
+use gateway_client::{ApiKey, ApiVersion, Client, ClientConfig, deployments};
+use gateway_sim::{RunningSim, Sim};
+use tracing::info;
+use url::Url;
+
+use crate::api::{DeskError, ErrorKind, NetworkView};
+use crate::settings::NetworkKind;
+
+/// Checks a custom gateway URL: absolute, http or https, with a host, and no query or credentials.
+pub fn parse_custom_url(text: &str) -> Result<Url, DeskError> {
+    let invalid = |why: &str| {
+        DeskError::new(
+            ErrorKind::InvalidInput,
+            format!(
+                "{text:?} is not a usable gateway URL: {why}. Enter an address like https://gateway.example.com."
+            ),
+        )
+    };
+    let url = Url::parse(text.trim()).map_err(|e| invalid(&e.to_string()))?;
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err(invalid("it must start with http:// or https://"));
+    }
+    if url.host_str().is_none_or(str::is_empty) {
+        return Err(invalid("it has no host"));
+    }
+    if url.query().is_some() || url.fragment().is_some() {
+        return Err(invalid("it must not have a query or fragment"));
+    }
+    if !url.username().is_empty() || url.password().is_some() {
+        return Err(invalid("it must not carry a user name or password"));
+    }
+    Ok(url)
+}
+
+/// A network the app is connected to.
+#[derive(Debug)]
+pub struct ActiveNetwork {
+    pub kind: NetworkKind,
+    pub client: Client,
+    /// The embedded gateway when the network is the Sandbox; dropping it stops the server.
+    sandbox: Option<RunningSim>,
+}
+
+impl ActiveNetwork {
+    /// Connects to `kind`: for the Sandbox this starts gateway-sim on a free loopback port.
+    pub async fn connect(
+        kind: NetworkKind,
+        custom_url: Option<&str>,
+        version: ApiVersion,
+        api_key: Option<ApiKey>,
+    ) -> Result<Self, DeskError> {
+        let (base_url, sandbox) = match kind {
+            NetworkKind::Production => (Url::parse(deployments::PRODUCTION).expect("valid"), None),
+            NetworkKind::Staging => (Url::parse(deployments::STAGING).expect("valid"), None),
+            NetworkKind::Custom => {
+                let text = custom_url.ok_or_else(|| {
+                    DeskError::new(
+                        ErrorKind::InvalidInput,
+                        "The custom network needs a URL. Enter the gateway's address, then choose Custom URL.",
+                    )
+                })?;
+                (parse_custom_url(text)?, None)
+            }
+            NetworkKind::Sandbox => {
+                let running =
+                    Sim::new().spawn(SocketAddr::from((Ipv4Addr::LOCALHOST, 0))).await.map_err(|e| {
+                        DeskError::new(
+                            ErrorKind::Sandbox,
+                            format!("The Sandbox gateway could not start ({e}). Restart the app, or choose another network."),
+                        )
+                    })?;
+                let url = Url::parse(&running.base_url()).expect("a socket address makes a URL");
+                (url, Some(running))
+            }
+        };
+        let mut config = ClientConfig::new(base_url);
+        config.version = version;
+        config.api_key = api_key;
+        if kind == NetworkKind::Sandbox {
+            config.timeout = Duration::from_secs(10);
+        }
+        let client = Client::new(config)?;
+        info!(network = kind.slug(), url = %client.config().base_url, %version, "network connected");
+        Ok(Self {
+            kind,
+            client,
+            sandbox,
+        })
+    }
+
+    /// The network as the header shows it.
+    pub fn view(&self) -> NetworkView {
+        let config = self.client.config();
+        NetworkView {
+            kind: self.kind,
+            label: self.kind.label().to_owned(),
+            base_url: config.base_url.as_str().trim_end_matches('/').to_owned(),
+            api_version: config.version.as_str().to_owned(),
+        }
+    }
+
+    /// Stops the embedded gateway, if this is the Sandbox.
+    pub async fn close(&mut self) {
+        if let Some(sim) = self.sandbox.take() {
+            let _ = sim.shutdown().await;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn custom_urls_are_checked() {
+        assert!(parse_custom_url("https://gw.example.com").is_ok());
+        assert!(parse_custom_url(" http://127.0.0.1:8787/base ").is_ok());
+        for bad in [
+            "gw.example.com",
+            "ftp://gw.example.com",
+            "https://user:pw@gw.example",
+            "https://gw.example/?a=1",
+            "",
+        ] {
+            let err = parse_custom_url(bad).unwrap_err();
+            assert_eq!(err.kind, ErrorKind::InvalidInput, "{bad}");
+            assert!(err.message.contains("Enter an address"), "{}", err.message);
+        }
+    }
+}

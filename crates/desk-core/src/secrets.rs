@@ -1,0 +1,154 @@
+//! The API key, kept only in the operating system's keychain (keyring-core).
+//!
+//! On Linux the store is the Secret Service (GNOME Keyring, KWallet) over D-Bus. When no keychain is reachable the
+//! app says so and keeps working without a key. A key never goes to a file, a log or the UI.
+
+use std::sync::Arc;
+
+use gateway_client::{ApiKey, InvalidApiKey};
+use keyring_core::{Entry, Error as KeyringError};
+use tracing::{info, warn};
+
+use crate::settings::NetworkKind;
+
+/// The keychain service name under which the app's keys are stored.
+pub const SERVICE: &str = "gateway-desk";
+
+/// What went wrong with the keychain. Never carries a key.
+#[derive(Debug, thiserror::Error)]
+pub enum SecretsError {
+    #[error("no keychain is available: {0}")]
+    Unavailable(String),
+    #[error("the key in the keychain is not a valid API key: {0}")]
+    Corrupt(InvalidApiKey),
+    #[error("the keychain refused the operation: {0}")]
+    Keychain(String),
+}
+
+/// Installs the platform's keychain as the process's credential store, unless one is already installed (a test's mock).
+///
+/// Returns why it could not, so the app can say so and carry on keyless.
+pub fn install_platform_store() -> Result<(), SecretsError> {
+    if keyring_core::get_default_store().is_some() {
+        return Ok(());
+    }
+    platform_store().map(keyring_core::set_default_store)
+}
+
+#[cfg(target_os = "linux")]
+fn platform_store() -> Result<Arc<keyring_core::CredentialStore>, SecretsError> {
+    match zbus_secret_service_keyring_store::Store::new() {
+        Ok(store) => {
+            info!("keychain: Secret Service");
+            Ok(store)
+        }
+        Err(e) => {
+            warn!(error = %e, "no Secret Service reachable; API keys cannot be stored");
+            Err(SecretsError::Unavailable(e.to_string()))
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn platform_store() -> Result<Arc<keyring_core::CredentialStore>, SecretsError> {
+    Err(SecretsError::Unavailable(
+        "this build has no keychain store for this platform yet".into(),
+    ))
+}
+
+/// The keychain account that holds a network's key (the custom network's key is tied to its URL).
+pub fn account(kind: NetworkKind, custom_url: Option<&str>) -> String {
+    match (kind, custom_url) {
+        (NetworkKind::Custom, Some(url)) => format!("custom:{url}"),
+        _ => kind.slug().to_owned(),
+    }
+}
+
+fn entry(account: &str) -> Result<Entry, SecretsError> {
+    Entry::new(SERVICE, account).map_err(map_err)
+}
+
+fn map_err(e: KeyringError) -> SecretsError {
+    match e {
+        KeyringError::NoDefaultStore | KeyringError::NoStorageAccess(_) => {
+            SecretsError::Unavailable(e.to_string())
+        }
+        other => SecretsError::Keychain(other.to_string()),
+    }
+}
+
+/// Stores (or replaces) the key of `account`.
+pub fn store_key(account: &str, key: &ApiKey) -> Result<(), SecretsError> {
+    entry(account)?
+        .set_password(key.expose())
+        .map_err(map_err)?;
+    info!(account, "API key stored in the keychain");
+    Ok(())
+}
+
+/// The key of `account`, if one is stored.
+pub fn load_key(account: &str) -> Result<Option<ApiKey>, SecretsError> {
+    match entry(account)?.get_password() {
+        Ok(secret) => ApiKey::new(&secret)
+            .map(Some)
+            .map_err(SecretsError::Corrupt),
+        Err(KeyringError::NoEntry) => Ok(None),
+        Err(e) => Err(map_err(e)),
+    }
+}
+
+/// Removes the key of `account`; removing a key that is not there is not an error.
+pub fn remove_key(account: &str) -> Result<(), SecretsError> {
+    match entry(account)?.delete_credential() {
+        Ok(()) | Err(KeyringError::NoEntry) => {
+            info!(account, "API key removed from the keychain");
+            Ok(())
+        }
+        Err(e) => Err(map_err(e)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // The default store is global to the process: every test of this binary that touches it uses the mock.
+    fn mock() {
+        static ONCE: std::sync::Once = std::sync::Once::new();
+        ONCE.call_once(|| {
+            keyring_core::set_default_store(keyring_core::mock::Store::new().unwrap())
+        });
+    }
+
+    #[test]
+    fn keys_are_stored_replaced_and_removed() {
+        mock();
+        let account = account(NetworkKind::Custom, Some("https://gw.example"));
+        assert_eq!(account, "custom:https://gw.example");
+        assert_eq!(load_key(&account).unwrap(), None);
+        let first = ApiKey::new("0123456789abcdef0123456789abcdef").unwrap();
+        let second = ApiKey::new("fedcba9876543210fedcba9876543210").unwrap();
+        store_key(&account, &first).unwrap();
+        assert_eq!(load_key(&account).unwrap(), Some(first));
+        store_key(&account, &second).unwrap();
+        assert_eq!(load_key(&account).unwrap(), Some(second));
+        remove_key(&account).unwrap();
+        assert_eq!(load_key(&account).unwrap(), None);
+        remove_key(&account).unwrap();
+    }
+
+    #[test]
+    fn a_damaged_entry_is_reported_without_its_content() {
+        mock();
+        Entry::new(SERVICE, "damaged")
+            .unwrap()
+            .set_password("not-a-key")
+            .unwrap();
+        let err = load_key("damaged").unwrap_err();
+        assert!(matches!(
+            err,
+            SecretsError::Corrupt(InvalidApiKey::Length(9))
+        ));
+        assert!(!err.to_string().contains("not-a-key"));
+    }
+}

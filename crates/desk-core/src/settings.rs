@@ -1,0 +1,274 @@
+//! The settings file: which network is chosen, the custom URL, and each network's API version.
+//!
+//! Stored as versioned JSON in the platform's config folder. A file that cannot be read (corrupt, or written by a
+//! newer version of the app) is reported and moved aside, never silently overwritten.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use gateway_client::ApiVersion;
+use serde::{Deserialize, Serialize};
+use tracing::{info, warn};
+use ts_rs::TS;
+
+/// The format version this build writes and reads.
+pub const SETTINGS_VERSION: u32 = 1;
+
+/// The kinds of network the app can talk to.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize, TS,
+)]
+#[serde(rename_all = "lowercase")]
+#[ts(export_to = "NetworkKind.ts")]
+pub enum NetworkKind {
+    Production,
+    Staging,
+    Custom,
+    /// The embedded gateway-sim: works with no internet, moves no real money.
+    #[default]
+    Sandbox,
+}
+
+impl NetworkKind {
+    /// Every kind, in the order the app lists them.
+    pub const ALL: [NetworkKind; 4] =
+        [Self::Production, Self::Staging, Self::Custom, Self::Sandbox];
+
+    /// The name a person reads.
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Production => "Production",
+            Self::Staging => "Staging",
+            Self::Custom => "Custom URL",
+            Self::Sandbox => "Sandbox",
+        }
+    }
+
+    /// The name used in files and the keychain.
+    pub fn slug(self) -> &'static str {
+        match self {
+            Self::Production => "production",
+            Self::Staging => "staging",
+            Self::Custom => "custom",
+            Self::Sandbox => "sandbox",
+        }
+    }
+}
+
+/// Per-network preferences.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NetworkPrefs {
+    #[serde(default)]
+    pub api_version: ApiVersion,
+}
+
+/// Everything the settings file holds.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Settings {
+    pub version: u32,
+    pub network: NetworkKind,
+    #[serde(default)]
+    pub custom_url: Option<String>,
+    #[serde(default)]
+    pub networks: BTreeMap<NetworkKind, NetworkPrefs>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            version: SETTINGS_VERSION,
+            network: NetworkKind::Sandbox,
+            custom_url: None,
+            networks: BTreeMap::new(),
+        }
+    }
+}
+
+impl Settings {
+    /// The API version chosen for `kind` (V3 unless set).
+    pub fn api_version(&self, kind: NetworkKind) -> ApiVersion {
+        self.networks
+            .get(&kind)
+            .map(|p| p.api_version)
+            .unwrap_or_default()
+    }
+}
+
+/// Why the settings file could not be used or written.
+#[derive(Debug, thiserror::Error)]
+pub enum SettingsError {
+    #[error("could not write the settings file {path}: {source}")]
+    Write { path: PathBuf, source: io::Error },
+}
+
+/// What loading found.
+#[derive(Debug)]
+pub struct Loaded {
+    pub settings: Settings,
+    /// Set when the file on disk could not be used: what was wrong and where it was moved.
+    pub notice: Option<String>,
+}
+
+/// Reads the settings at `path`. A missing file gives the defaults; an unreadable one is moved aside and reported.
+pub fn load(path: &Path) -> Loaded {
+    let bytes = match fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            return Loaded {
+                settings: Settings::default(),
+                notice: None,
+            };
+        }
+        Err(e) => {
+            warn!(path = %path.display(), error = %e, "settings file unreadable");
+            return Loaded {
+                settings: Settings::default(),
+                notice: Some(format!(
+                    "The settings file {} could not be read ({e}); the app is using default settings and will not \
+                     overwrite it until you change a setting.",
+                    path.display()
+                )),
+            };
+        }
+    };
+    let problem = match serde_json::from_slice::<serde_json::Value>(&bytes) {
+        Err(e) => format!("it is not valid JSON ({e})"),
+        Ok(value) => match value.get("version").and_then(|v| v.as_u64()) {
+            Some(v) if v > u64::from(SETTINGS_VERSION) => {
+                format!(
+                    "it was written by a newer version of Gateway Desk (format {v}; this build reads {SETTINGS_VERSION})"
+                )
+            }
+            _ => match serde_json::from_value::<Settings>(value) {
+                Ok(settings) if settings.version == SETTINGS_VERSION => {
+                    return Loaded {
+                        settings,
+                        notice: None,
+                    };
+                }
+                Ok(settings) => format!(
+                    "its format version {} is not one this build knows",
+                    settings.version
+                ),
+                Err(e) => format!("its content does not fit the settings format ({e})"),
+            },
+        },
+    };
+    let aside = set_aside(path);
+    warn!(path = %path.display(), problem = %problem, "settings file set aside");
+    let notice = match aside {
+        Ok(aside) => format!(
+            "The settings file could not be used: {problem}. It was kept as {} and the app started with default \
+             settings.",
+            aside.display()
+        ),
+        Err(e) => format!(
+            "The settings file {} could not be used: {problem}. It could not be moved aside ({e}), so the app \
+             started with default settings and will not overwrite it until you change a setting.",
+            path.display()
+        ),
+    };
+    Loaded {
+        settings: Settings::default(),
+        notice: Some(notice),
+    }
+}
+
+fn set_aside(path: &Path) -> io::Result<PathBuf> {
+    let stamp = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let aside = path.with_extension(format!("json.unreadable-{stamp}"));
+    fs::rename(path, &aside)?;
+    Ok(aside)
+}
+
+/// Writes `settings` to `path` atomically (a temporary file renamed over the old one).
+pub fn save(path: &Path, settings: &Settings) -> Result<(), SettingsError> {
+    let write = || -> io::Result<()> {
+        if let Some(dir) = path.parent() {
+            fs::create_dir_all(dir)?;
+        }
+        let tmp = path.with_extension("json.tmp");
+        let text = serde_json::to_string_pretty(settings).map_err(io::Error::other)?;
+        fs::write(&tmp, text + "\n")?;
+        fs::rename(&tmp, path)
+    };
+    write().map_err(|source| SettingsError::Write {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    info!(path = %path.display(), network = settings.network.slug(), "settings saved");
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn missing_file_gives_defaults_and_saved_settings_load_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config/settings.json");
+        let loaded = load(&path);
+        assert_eq!(loaded.settings, Settings::default());
+        assert!(loaded.notice.is_none());
+
+        let mut settings = Settings {
+            network: NetworkKind::Custom,
+            ..Settings::default()
+        };
+        settings.custom_url = Some("https://gateway.example".into());
+        settings.networks.insert(
+            NetworkKind::Staging,
+            NetworkPrefs {
+                api_version: ApiVersion::V2,
+            },
+        );
+        save(&path, &settings).unwrap();
+        let loaded = load(&path);
+        assert_eq!(loaded.settings, settings);
+        assert_eq!(
+            loaded.settings.api_version(NetworkKind::Staging),
+            ApiVersion::V2
+        );
+        assert_eq!(
+            loaded.settings.api_version(NetworkKind::Production),
+            ApiVersion::V3
+        );
+    }
+
+    #[test]
+    fn corrupt_and_newer_files_are_kept_aside() {
+        for (content, expect) in [
+            ("{ not json", "not valid JSON"),
+            (r#"{"version": 9, "network": "mars"}"#, "newer version"),
+            (r#"{"version": 1, "network": "mars"}"#, "does not fit"),
+        ] {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("settings.json");
+            fs::write(&path, content).unwrap();
+            let loaded = load(&path);
+            assert_eq!(loaded.settings, Settings::default());
+            let notice = loaded.notice.expect("a notice");
+            assert!(notice.contains(expect), "{notice}");
+            assert!(!path.exists(), "the unreadable file was moved");
+            let kept: Vec<_> = fs::read_dir(dir.path())
+                .unwrap()
+                .map(|e| e.unwrap().path())
+                .collect();
+            assert_eq!(kept.len(), 1);
+            assert_eq!(
+                fs::read_to_string(&kept[0]).unwrap(),
+                content,
+                "kept byte for byte"
+            );
+        }
+    }
+}

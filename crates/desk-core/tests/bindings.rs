@@ -1,0 +1,73 @@
+//! The window's TypeScript types are generated from the Rust types; this test fails when the committed files are stale.
+//!
+//! Regenerate with `cargo xtask gen-types` (which runs this test with `UPDATE_BINDINGS=1`).
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use desk_core::api::{DeskError, NetworkChoice, RouteView, SettingsView};
+use ts_rs::{Config, TS};
+
+fn committed_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../ui/src/lib/bindings")
+}
+
+fn generate(dir: &Path) {
+    let cfg = Config::new().with_out_dir(dir);
+    DeskError::export_all(&cfg).unwrap();
+    SettingsView::export_all(&cfg).unwrap();
+    NetworkChoice::export_all(&cfg).unwrap();
+    RouteView::export_all(&cfg).unwrap();
+}
+
+fn read_dir(dir: &Path) -> BTreeMap<String, String> {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return BTreeMap::new();
+    };
+    entries
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "ts"))
+        .map(|p| {
+            (
+                p.file_name().unwrap().to_string_lossy().into_owned(),
+                fs::read_to_string(&p).unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn generated_typescript_is_up_to_date() {
+    let fresh_dir = tempfile::tempdir().unwrap();
+    generate(fresh_dir.path());
+    let fresh = read_dir(fresh_dir.path());
+    assert!(
+        fresh.contains_key("DeskError.ts") && fresh.contains_key("NetworkKind.ts"),
+        "{:?}",
+        fresh.keys()
+    );
+    let committed_path = committed_dir();
+    if std::env::var_os("UPDATE_BINDINGS").is_some() {
+        if committed_path.exists() {
+            for stale in read_dir(&committed_path).keys() {
+                fs::remove_file(committed_path.join(stale)).unwrap();
+            }
+        }
+        fs::create_dir_all(&committed_path).unwrap();
+        for (name, text) in &fresh {
+            fs::write(committed_path.join(name), text).unwrap();
+        }
+        return;
+    }
+    let committed = read_dir(&committed_path);
+    assert!(
+        committed == fresh,
+        "ui/src/lib/bindings is stale (files differ: {:?}); run `cargo xtask gen-types` and commit the result",
+        fresh
+            .keys()
+            .chain(committed.keys())
+            .filter(|k| fresh.get(*k) != committed.get(*k))
+            .collect::<std::collections::BTreeSet<_>>()
+    );
+}
