@@ -1,0 +1,219 @@
+// @vitest-environment happy-dom
+// The window's frame, rendered with a stand-in for the Rust side: test ids, default view,
+// network switching (success and failure), notices and the Routes view.
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { NetworkChoice } from "./lib/bindings/NetworkChoice";
+import type { RouteView } from "./lib/bindings/RouteView";
+import type { SettingsView } from "./lib/bindings/SettingsView";
+
+type Handler = (args?: Record<string, unknown>) => Promise<unknown>;
+const handlers: Record<string, Handler> = {};
+const invoke = vi.fn((cmd: string, args?: Record<string, unknown>) => {
+  const h = handlers[cmd];
+  return h ? h(args) : Promise.reject(`command ${cmd} not found`);
+});
+vi.mock("@tauri-apps/api/core", () => ({
+  invoke: (cmd: string, args?: Record<string, unknown>) => invoke(cmd, args),
+  isTauri: () => true,
+}));
+
+const LABELS = { production: "Production", staging: "Staging", custom: "Custom URL", sandbox: "Sandbox" } as const;
+
+function settings(kind: keyof typeof LABELS, notices: string[] = [], customUrl: string | null = null): SettingsView {
+  return {
+    network: { kind, label: LABELS[kind], baseUrl: customUrl ?? `https://${kind}.example`, apiVersion: "v2" },
+    customUrl,
+    settingsPath: "/tmp/settings.toml",
+    notices,
+  };
+}
+
+const ROUTES: RouteView[] = [
+  {
+    kind: "tokenSwap",
+    src: { chain: "ethereum", address: "0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48", symbol: "USDC", name: null, decimals: 6 },
+    dst: { chain: "bitcoin", address: "native", symbol: "BTC", name: null, decimals: 8 },
+  },
+  {
+    kind: "offramp",
+    src: { chain: "arbitrum", address: "0x1234567890abcdef1234567890abcdef12345678", symbol: null, name: null, decimals: null },
+    dst: { chain: "fiat", address: "eur", symbol: "EUR", name: null, decimals: 2 },
+  },
+];
+
+// Each test loads a fresh App (and so a fresh store) with vi.resetModules(), so Svelte's
+// runtime is loaded afresh too and must be the same instance the components use.
+let svelte: typeof import("svelte");
+const flushSync = () => svelte.flushSync();
+const tick = () => svelte.tick();
+
+async function settle() {
+  for (let i = 0; i < 5; i++) {
+    await Promise.resolve();
+    await tick();
+  }
+  flushSync();
+}
+
+const byId = (id: string) => document.querySelector<HTMLElement>(`[data-testid="${id}"]`);
+const allById = (id: string) => [...document.querySelectorAll<HTMLElement>(`[data-testid="${id}"]`)];
+const text = (id: string) => byId(id)?.textContent?.replace(/\s+/g, " ").trim();
+
+let app: Record<string, unknown> | null = null;
+
+beforeEach(async () => {
+  vi.resetModules();
+  invoke.mockClear();
+  for (const k of Object.keys(handlers)) delete handlers[k];
+  handlers.get_settings = async () => settings("sandbox", ["Your settings file was unreadable and was set aside. Check the settings."]);
+  handlers.list_routes = async () => ROUTES;
+  handlers.select_network = async (args) => {
+    const choice = args?.choice as NetworkChoice;
+    return settings(choice.kind, [], choice.customUrl ?? null);
+  };
+  document.body.innerHTML = '<div id="app"></div>';
+});
+
+afterEach(() => {
+  if (app) svelte.unmount(app);
+  app = null;
+});
+
+async function start() {
+  svelte = await import("svelte");
+  const { default: App } = await import("./App.svelte");
+  app = svelte.mount(App, { target: document.getElementById("app")! });
+  await settle();
+}
+
+function choose(value: string) {
+  const select = byId("network-select") as HTMLSelectElement;
+  select.value = value;
+  select.dispatchEvent(new Event("change", { bubbles: true }));
+}
+
+describe("the window", () => {
+  it("shows the header, the sidebar in order and the Routes view by default", async () => {
+    await start();
+    expect(text("current-network")).toBe("Sandbox");
+    expect(text("current-network-url")).toBe("https://sandbox.example · API v2");
+    const nav = document.querySelector('nav[aria-label="Views"]')!;
+    expect([...nav.querySelectorAll("button")].map((b) => b.dataset.testid)).toEqual([
+      "nav-swap",
+      "nav-orders",
+      "nav-routes",
+      "nav-partner",
+      "nav-support",
+      "nav-settings",
+    ]);
+    expect(byId("nav-routes")?.getAttribute("aria-current")).toBe("page");
+    expect(byId("nav-swap")?.hasAttribute("aria-current")).toBe(false);
+    expect(byId("view-routes")).not.toBeNull();
+    const select = byId("network-select") as HTMLSelectElement;
+    expect([...select.options].map((o) => [o.value, o.text])).toEqual([
+      ["production", "Production"],
+      ["staging", "Staging"],
+      ["custom", "Custom URL"],
+      ["sandbox", "Sandbox"],
+    ]);
+    expect(select.value).toBe("sandbox");
+    expect(document.querySelector('label[for="network-select"]')?.textContent).toBe("Network");
+  });
+
+  it("lists routes grouped by source chain, with count and filter", async () => {
+    await start();
+    expect(invoke).toHaveBeenCalledWith("list_routes", undefined);
+    expect(allById("route-group").map((g) => g.querySelector("h2")?.textContent)).toEqual(["arbitrum", "ethereum"]);
+    const rows = allById("route-row").map((r) => r.textContent?.replace(/\s+/g, " ").trim());
+    expect(rows).toEqual(["Offramp 0x1234…5678 on arbitrum → EUR on fiat", "Token swap USDC on ethereum → BTC on bitcoin"]);
+    expect(text("routes-count")).toBe("2 routes");
+
+    const filter = byId("routes-filter") as HTMLInputElement;
+    filter.value = "btc";
+    filter.dispatchEvent(new Event("input", { bubbles: true }));
+    flushSync();
+    expect(allById("route-row")).toHaveLength(1);
+    expect(text("routes-count")).toBe("1 route");
+  });
+
+  it("shows the loading state while routes are asked for", async () => {
+    let release: (routes: RouteView[]) => void = () => {};
+    handlers.list_routes = () => new Promise((resolve) => (release = resolve));
+    await start();
+    expect(byId("routes-loading")).not.toBeNull();
+    release(ROUTES);
+    await settle();
+    expect(byId("routes-loading")).toBeNull();
+    expect(allById("route-row")).toHaveLength(2);
+  });
+
+  it("switches network at once and reloads routes", async () => {
+    await start();
+    const before = invoke.mock.calls.filter(([c]) => c === "list_routes").length;
+    choose("production");
+    flushSync();
+    expect((byId("network-select") as HTMLSelectElement).disabled).toBe(true);
+    expect(byId("network-busy")).not.toBeNull();
+    await settle();
+    expect(invoke).toHaveBeenCalledWith("select_network", { choice: { kind: "production" } });
+    expect(text("current-network")).toBe("Production");
+    expect((byId("network-select") as HTMLSelectElement).disabled).toBe(false);
+    expect(invoke.mock.calls.filter(([c]) => c === "list_routes").length).toBe(before + 1);
+  });
+
+  it("keeps the previous network and shows the message when a switch fails", async () => {
+    const message = "The staging gateway did not answer. Try again in a minute.";
+    handlers.select_network = async () => Promise.reject({ kind: "gateway", message });
+    await start();
+    choose("staging");
+    await settle();
+    expect(text("error")).toBe(message);
+    expect(byId("error")?.getAttribute("role")).toBe("alert");
+    expect(text("current-network")).toBe("Sandbox");
+    expect((byId("network-select") as HTMLSelectElement).value).toBe("sandbox");
+  });
+
+  it("asks for a URL before switching to a custom gateway", async () => {
+    await start();
+    expect(byId("custom-url-input")).toBeNull();
+    choose("custom");
+    await settle();
+    expect(invoke).not.toHaveBeenCalledWith("select_network", expect.anything());
+    const input = byId("custom-url-input") as HTMLInputElement;
+    expect(document.querySelector('label[for="custom-url-input"]')?.textContent).toBe("Custom gateway URL");
+    input.value = " https://gw.example.org ";
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+    (byId("custom-url-apply") as HTMLButtonElement).click();
+    await settle();
+    expect(invoke).toHaveBeenCalledWith("select_network", {
+      choice: { kind: "custom", customUrl: "https://gw.example.org" },
+    });
+    expect(text("current-network")).toBe("Custom URL");
+  });
+
+  it("shows notices and lets them be dismissed", async () => {
+    await start();
+    expect(allById("notice")).toHaveLength(1);
+    (byId("notice")!.querySelector("button") as HTMLButtonElement).click();
+    flushSync();
+    expect(allById("notice")).toHaveLength(0);
+  });
+
+  it("shows a routes error without raw JSON", async () => {
+    handlers.list_routes = async () => Promise.reject({ weird: true });
+    await start();
+    expect(text("error")).toMatch(/restart the app\.$/);
+    expect(text("error")).not.toContain("{");
+  });
+
+  it("describes unbuilt views as not built yet", async () => {
+    await start();
+    for (const id of ["swap", "orders", "partner", "support", "settings"]) {
+      (byId(`nav-${id}`) as HTMLButtonElement).click();
+      flushSync();
+      expect(byId(`nav-${id}`)?.getAttribute("aria-current")).toBe("page");
+      expect(text(`view-${id}`)).toContain("Not built yet");
+      expect(byId("view-routes")).toBeNull();
+    }
+  });
+});

@@ -1,0 +1,64 @@
+// The app's views, in sidebar order, with what each unbuilt view will hold.
+
+export type ViewId = "swap" | "orders" | "routes" | "partner" | "support" | "settings";
+
+export interface ViewInfo {
+  id: ViewId;
+  label: string;
+  /** False while the view is only described, not built. */
+  built: boolean;
+  /** What the view will hold, one short paragraph. */
+  summary: string;
+}
+
+export const VIEWS: readonly ViewInfo[] = [
+  {
+    id: "swap",
+    label: "Swap",
+    built: false,
+    summary:
+      "Swap will let you pick a route, read a quote with every fee spelled out, confirm it, sign the transaction with your own wallet, and register the transaction with the gateway.",
+  },
+  {
+    id: "orders",
+    label: "Orders",
+    built: false,
+    summary:
+      "Orders will list the orders in this app's journal and those of your watched addresses, each with its status timeline and the next step to take.",
+  },
+  {
+    id: "routes",
+    label: "Routes",
+    built: true,
+    summary: "Every route the current network offers, grouped by source chain.",
+  },
+  {
+    id: "partner",
+    label: "Partner",
+    built: false,
+    summary:
+      "Partner will show the affiliate entries applied to your quotes, and the volume and affiliate earnings over the orders this app knows about, with CSV export.",
+  },
+  {
+    id: "support",
+    label: "Support",
+    built: false,
+    summary:
+      "Support will let you look up any order by id, transaction id or address on any network, put together support bundles, and reproduce a quote.",
+  },
+  {
+    id: "settings",
+    label: "Settings",
+    built: false,
+    summary:
+      "Settings will hold your API key (kept in the system keychain), the API version, your watched addresses and the theme.",
+  },
+];
+
+export const DEFAULT_VIEW: ViewId = "routes";
+
+export function viewInfo(id: ViewId): ViewInfo {
+  const found = VIEWS.find((v) => v.id === id);
+  if (!found) throw new Error(`unknown view ${id}`);
+  return found;
+}
