@@ -136,12 +136,20 @@ impl From<SettingsError> for DeskError {
 
 impl From<SecretsError> for DeskError {
     fn from(err: SecretsError) -> Self {
-        Self::new(
-            ErrorKind::Keychain,
-            format!(
-                "{err}. The app keeps working without an API key; unlock or start your keychain to use one."
+        let message = match err {
+            // The technical cause goes to the log; the person needs to know what it means for them.
+            SecretsError::Unavailable(_) => "No keychain is reachable (on Linux, a Secret Service such as \
+                GNOME Keyring), so an API key can be neither stored nor used. The app keeps working without \
+                a key; start or unlock your keychain and restart the app to use one."
+                .to_owned(),
+            SecretsError::Corrupt(_) => format!(
+                "{err}. The app keeps working without an API key; set the key again to replace it."
             ),
-        )
+            SecretsError::Keychain(_) => format!(
+                "{err}. The app keeps working without an API key; unlock your keychain and try again."
+            ),
+        };
+        Self::new(ErrorKind::Keychain, message)
     }
 }
 

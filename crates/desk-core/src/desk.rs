@@ -29,8 +29,12 @@ impl Desk {
     pub async fn open(paths: AppPaths) -> Result<Self, DeskError> {
         let loaded = settings::load(&paths.settings_file());
         let mut notices: Vec<String> = loaded.notice.into_iter().collect();
-        if let Err(e) = secrets::install_platform_store() {
-            notices.push(format!("{}", DeskError::from(e)));
+        // The keychain's client blocks on its own runtime, so it runs on a blocking thread.
+        let installed = tokio::task::spawn_blocking(secrets::install_platform_store)
+            .await
+            .unwrap_or_else(|e| Err(secrets::SecretsError::Keychain(e.to_string())));
+        if let Err(e) = installed {
+            notices.push(DeskError::from(e).message);
         }
         let mut settings = loaded.settings;
         let network = match connect(&settings, settings.network).await {

@@ -1,0 +1,46 @@
+//! The project's own tasks: `cargo xtask setup | run | test | gen-types`.
+//!
+//! Each installs what it needs first, so one command works on a fresh Debian or Ubuntu machine with Rust and Node.js.
+
+mod display;
+mod setup;
+mod tasks;
+
+use anyhow::{Result, bail};
+
+const USAGE: &str = "\
+usage: cargo xtask <task>
+
+  setup                      install the Debian packages (as root) and the UI's npm packages
+  run [--xvfb] [--screenshot-and-exit] [--screenshot PATH]
+                             build the UI and the release app, then open the window on the Sandbox network;
+                             --xvfb runs it under Xvfb and saves a screenshot once the UI has painted
+  test                       every check: rustfmt, clippy, cargo test, svelte-check, vitest,
+                             the keychain tests on a real Secret Service, WebDriver tests of the release window
+  gen-types                  regenerate the UI's TypeScript types from the Rust types";
+
+fn main() {
+    if let Err(e) = run() {
+        eprintln!("xtask: {e:#}");
+        std::process::exit(1);
+    }
+}
+
+fn run() -> Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some((task, rest)) = args.split_first() else {
+        println!("{USAGE}");
+        return Ok(());
+    };
+    match task.as_str() {
+        "setup" => setup::all(),
+        "run" => tasks::run(&tasks::RunOptions::parse(rest)?),
+        "test" => tasks::test(),
+        "gen-types" => tasks::gen_types(),
+        "help" | "-h" | "--help" => {
+            println!("{USAGE}");
+            Ok(())
+        }
+        other => bail!("unknown task {other:?}\n\n{USAGE}"),
+    }
+}

@@ -1,0 +1,287 @@
+//! The tasks themselves.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+
+use crate::display::{PrivateBus, Xvfb, has_display, terminate};
+use crate::setup;
+
+/// The line the app prints once its page has loaded (see `src-tauri/lib.rs`).
+const READY_LINE: &str = "GATEWAY_DESK_READY";
+
+/// The repository's root folder.
+pub fn project_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask lives in the root")
+        .to_path_buf()
+}
+
+/// Runs a command, inheriting the terminal, and fails unless it succeeds.
+pub fn status(command: &mut Command) -> Result<()> {
+    let shown = format!("{command:?}");
+    let exit = command
+        .status()
+        .with_context(|| format!("could not start {shown}"))?;
+    if !exit.success() {
+        bail!("{shown} failed ({exit})");
+    }
+    Ok(())
+}
+
+fn cargo() -> Command {
+    let mut command = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+    command.current_dir(project_root());
+    command
+}
+
+fn npm(script: &str) -> Command {
+    let mut command = Command::new("npm");
+    command
+        .args(["run", "--silent", script])
+        .current_dir(setup::ui_dir());
+    command
+}
+
+/// The release binary with the UI embedded.
+pub fn app_binary() -> PathBuf {
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| project_root().join("target"));
+    target.join("release/gateway-desk")
+}
+
+fn build_ui() -> Result<()> {
+    println!("xtask: building the UI");
+    status(&mut npm("build"))
+}
+
+fn build_app() -> Result<()> {
+    println!("xtask: building the release app with the UI embedded");
+    status(cargo().args([
+        "build",
+        "--release",
+        "--package",
+        "gateway-desk",
+        "--features",
+        "custom-protocol",
+    ]))
+}
+
+/// Options of `cargo xtask run`.
+#[derive(Debug, Default)]
+pub struct RunOptions {
+    xvfb: bool,
+    screenshot_and_exit: bool,
+    screenshot: Option<PathBuf>,
+}
+
+impl RunOptions {
+    pub fn parse(args: &[String]) -> Result<Self> {
+        let mut options = Self::default();
+        let mut args = args.iter();
+        while let Some(arg) = args.next() {
+            match arg.as_str() {
+                "--xvfb" => options.xvfb = true,
+                "--screenshot-and-exit" => options.screenshot_and_exit = true,
+                "--screenshot" => {
+                    options.screenshot =
+                        Some(args.next().context("--screenshot needs a path")?.into())
+                }
+                other => bail!("unknown option {other:?} for run"),
+            }
+        }
+        if options.screenshot_and_exit && !options.xvfb {
+            bail!("--screenshot-and-exit goes with --xvfb");
+        }
+        Ok(options)
+    }
+}
+
+/// `cargo xtask run`: install, build, open the window (under Xvfb with `--xvfb`).
+pub fn run(options: &RunOptions) -> Result<()> {
+    if !options.xvfb && !has_display() {
+        bail!(
+            "no display found (DISPLAY and WAYLAND_DISPLAY are unset): run `cargo xtask run --xvfb` instead"
+        );
+    }
+    setup::all()?;
+    build_ui()?;
+    build_app()?;
+    let binary = app_binary();
+    if !options.xvfb {
+        return status(&mut Command::new(&binary));
+    }
+    let xvfb = Xvfb::start()?;
+    let bus = PrivateBus::start()?;
+    let mut app = Command::new(&binary)
+        .env("DISPLAY", &xvfb.display)
+        .env("DBUS_SESSION_BUS_ADDRESS", &bus.address)
+        .env_remove("WAYLAND_DISPLAY")
+        .stdout(Stdio::piped())
+        .spawn()
+        .with_context(|| format!("could not start {}", binary.display()))?;
+    let stdout = app.stdout.take().expect("piped");
+    let (ready_tx, ready_rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if line.trim() == READY_LINE {
+                let _ = ready_tx.send(());
+            }
+            println!("{line}");
+        }
+    });
+    let started = Instant::now();
+    loop {
+        if ready_rx.recv_timeout(Duration::from_millis(200)).is_ok() {
+            break;
+        }
+        if let Some(exit) = app.try_wait()? {
+            bail!("the app exited before its window loaded ({exit})");
+        }
+        if started.elapsed() > Duration::from_secs(120) {
+            terminate(&mut app);
+            bail!("the window did not load within 120 s");
+        }
+    }
+    // The page has loaded; give the UI time to fetch the Sandbox's routes and paint them.
+    std::thread::sleep(Duration::from_secs(3));
+    let path = options
+        .screenshot
+        .clone()
+        .unwrap_or_else(|| project_root().join("target/screenshots/gateway-desk.png"));
+    let path = if path.is_absolute() {
+        path
+    } else {
+        std::env::current_dir()?.join(path)
+    };
+    xvfb.screenshot("Gateway Desk", &path)?;
+    println!("screenshot: {}", path.display());
+    if options.screenshot_and_exit {
+        terminate(&mut app);
+        return Ok(());
+    }
+    println!(
+        "xtask: the app runs under Xvfb on {}; press Ctrl-C to stop",
+        xvfb.display
+    );
+    let exit = app.wait()?;
+    if !exit.success() {
+        bail!("the app exited with {exit}");
+    }
+    Ok(())
+}
+
+/// `cargo xtask gen-types`: rewrites ui/src/lib/bindings from the Rust types.
+pub fn gen_types() -> Result<()> {
+    status(
+        cargo()
+            .args([
+                "test",
+                "--quiet",
+                "--package",
+                "desk-core",
+                "--test",
+                "bindings",
+            ])
+            .env("UPDATE_BINDINGS", "1"),
+    )?;
+    println!("xtask: ui/src/lib/bindings regenerated");
+    Ok(())
+}
+
+/// The keychain tests against a real Secret Service: a private D-Bus session with gnome-keyring unlocked in it (the
+/// empty line is the password of a new login keyring). gnome-keyring exits with the session's bus.
+const KEYCHAIN_SCRIPT: &str = r#"
+echo "" | gnome-keyring-daemon --unlock --components=secrets >/dev/null || exit 1
+exec "$CARGO" test --package desk-core --test keychain -- --ignored --test-threads=1
+"#;
+
+/// `cargo xtask test`: every check of the project. Runs them all, prints each runner's own summary, and fails if any
+/// check failed.
+pub fn test() -> Result<()> {
+    let started = Instant::now();
+    setup::all()?;
+    let cargo_path = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut results: Vec<(&str, Result<()>)> = Vec::new();
+    let mut check = |name: &'static str, outcome: Result<()>| {
+        if let Err(e) = &outcome {
+            eprintln!("xtask: {name} FAILED: {e:#}");
+        }
+        results.push((name, outcome));
+    };
+
+    check(
+        "rustfmt",
+        status(cargo().args(["fmt", "--all", "--", "--check"])),
+    );
+    check("UI build", build_ui());
+    check(
+        "clippy",
+        status(cargo().args([
+            "clippy",
+            "--workspace",
+            "--all-targets",
+            "--",
+            "-D",
+            "warnings",
+        ])),
+    );
+    check("cargo test", status(cargo().args(["test", "--workspace"])));
+    check("svelte-check", status(&mut npm("check")));
+    check("vitest", status(&mut npm("test")));
+    check(
+        "keychain (Secret Service)",
+        status(
+            Command::new("dbus-run-session")
+                .args(["--", "sh", "-c", KEYCHAIN_SCRIPT])
+                .env("CARGO", &cargo_path)
+                .current_dir(project_root()),
+        ),
+    );
+    let release = build_app();
+    let release_ok = release.is_ok();
+    check("release build", release);
+    if release_ok {
+        let webdriver = Xvfb::start().and_then(|xvfb| {
+            // In a private D-Bus session, so that nothing the windows activate outlives the tests.
+            status(
+                Command::new("dbus-run-session")
+                    .arg("--")
+                    .arg(&cargo_path)
+                    .args(["test", "--package", "gateway-desk", "--test", "window"])
+                    .args(["--", "--ignored", "--test-threads=1"])
+                    .current_dir(project_root())
+                    .env("DISPLAY", &xvfb.display)
+                    .env_remove("WAYLAND_DISPLAY")
+                    .env("GATEWAY_DESK_BIN", app_binary()),
+            )
+        });
+        check("WebDriver (release window under Xvfb)", webdriver);
+    } else {
+        check(
+            "WebDriver (release window under Xvfb)",
+            Err(anyhow::anyhow!("skipped: the release build failed")),
+        );
+    }
+
+    println!("\nxtask test summary ({} s):", started.elapsed().as_secs());
+    for (name, outcome) in &results {
+        println!(
+            "  {:<40} {}",
+            name,
+            if outcome.is_ok() { "ok" } else { "FAILED" }
+        );
+    }
+    let failed = results.iter().filter(|(_, r)| r.is_err()).count();
+    if failed > 0 {
+        bail!("{failed} of {} checks failed", results.len());
+    }
+    println!("all {} checks passed", results.len());
+    Ok(())
+}
