@@ -119,6 +119,17 @@ impl From<ClientError> for DeskError {
                 ErrorKind::Transport,
                 format!("The request to the gateway failed ({detail}). Check your connection and try again."),
             ),
+            ClientError::Invalid(problem) => Self::new(
+                ErrorKind::InvalidInput,
+                format!("Nothing was sent: {problem}. Correct it and try again."),
+            ),
+            ClientError::AmbiguousWrite(inner) => Self::new(
+                ErrorKind::Transport,
+                format!(
+                    "The request failed on the way ({inner}) after it may have reached the gateway. Look the \
+                     order up before trying again, so that nothing is done twice."
+                ),
+            ),
         }
     }
 }

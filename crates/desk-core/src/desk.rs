@@ -104,7 +104,7 @@ impl Desk {
     /// Every route of the network in use, with token facts where known.
     pub async fn routes(&self) -> Result<Vec<RouteView>, DeskError> {
         let client = self.state.lock().await.network.client.clone();
-        let routes = client.get_routes().await?;
+        let routes = client.get_routes().await?.value;
         let registry = TokenRegistry::builtin();
         Ok(routes.iter().map(|r| route_view(registry, r)).collect())
     }

@@ -4,15 +4,19 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
-use reqwest::StatusCode;
 use reqwest::header::{AUTHORIZATION, HeaderValue, RETRY_AFTER};
+use reqwest::{Method, StatusCode};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use tracing::{Instrument, debug, info_span, warn};
 use url::Url;
 
 use crate::error::{ClientError, GatewayErrorBody};
-use crate::wire::RouteInfo;
+use crate::params::{ParamError, QuoteRequest};
+use crate::wire::{
+    CreateOrderResponse, OrderInfo, OrdersPage, Quote, RegisterTx, RegisterTxResponse, RouteInfo,
+};
 
 /// The API version: the first path segment of every endpoint.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
@@ -161,8 +165,109 @@ impl Client {
     }
 
     /// `GET /{version}/get-routes`: every supported route.
-    pub async fn get_routes(&self) -> Result<Vec<RouteInfo>, ClientError> {
-        self.read("get-routes").await
+    pub async fn get_routes(&self) -> Result<Answer<Vec<RouteInfo>>, ClientError> {
+        let raw = self.read("get-routes", &[]).await?;
+        Answer::decode(raw)
+    }
+
+    /// `GET /{version}/get-quote`: a quote, kept exactly as received. The request is checked first; an invalid one is
+    /// [`ClientError::Invalid`] and nothing is sent.
+    pub async fn get_quote(&self, request: &QuoteRequest) -> Result<Answer<Quote>, ClientError> {
+        request.validate(self.config.version)?;
+        let query = request.query_pairs(self.config.version);
+        let raw = self.read("get-quote", &query).await?;
+        let value = Quote::from_json(raw.clone()).map_err(|e| unexpected(&raw, e))?;
+        Ok(Answer { value, raw })
+    }
+
+    /// `POST /{version}/create-order` with the quote exactly as get-quote returned it.
+    ///
+    /// Never retried: a second attempt could create a second order. A transport failure here leaves it unknown whether
+    /// the order exists ([`ClientError::is_ambiguous_write`]).
+    pub async fn create_order(
+        &self,
+        quote: &Quote,
+    ) -> Result<Answer<CreateOrderResponse>, ClientError> {
+        let raw = self
+            .write(Method::POST, "create-order", quote.raw())
+            .await?;
+        Answer::decode(raw)
+    }
+
+    /// `PATCH /{version}/register-tx`: hands the gateway the signed transaction (or its hash). Never retried.
+    pub async fn register_tx(
+        &self,
+        body: &RegisterTx,
+    ) -> Result<Answer<RegisterTxResponse>, ClientError> {
+        let raw = self
+            .write(
+                Method::PATCH,
+                "register-tx",
+                &body.to_json(self.config.version),
+            )
+            .await?;
+        Answer::decode(raw)
+    }
+
+    /// `GET /{version}/get-order/{id}`: one order by order id, source Bitcoin txid or source transaction hash.
+    /// Unknown ids are [`ClientError::NotFound`].
+    pub async fn get_order(&self, id: &str) -> Result<Answer<OrderInfo>, ClientError> {
+        let id = id.trim();
+        if id.is_empty() {
+            return Err(ClientError::Invalid(ParamError::Missing("the order id")));
+        }
+        let raw = self.read(&format!("get-order/{id}"), &[]).await?;
+        Answer::decode(raw)
+    }
+
+    /// `GET /{version}/get-orders/{address}`: one page of an address's orders. V1 has no paging: it answers every
+    /// order at once and refuses a cursor or limit.
+    pub async fn get_orders(
+        &self,
+        address: &str,
+        cursor: Option<&str>,
+        limit: Option<u32>,
+    ) -> Result<Answer<OrdersPage>, ClientError> {
+        let address = address.trim();
+        if address.is_empty() {
+            return Err(ClientError::Invalid(ParamError::Missing("the address")));
+        }
+        let mut query = Vec::new();
+        if self.config.version == ApiVersion::V1 && (cursor.is_some() || limit.is_some()) {
+            let name = if cursor.is_some() { "cursor" } else { "limit" };
+            let why = "V1 answers every order at once";
+            return Err(ClientError::Invalid(ParamError::NotInVersion {
+                name,
+                version: ApiVersion::V1,
+                why,
+            }));
+        }
+        if let Some(cursor) = cursor {
+            query.push(("cursor", cursor.to_owned()));
+        }
+        match limit {
+            Some(0) => {
+                return Err(ClientError::Invalid(ParamError::Missing(
+                    "a limit of at least 1",
+                )));
+            }
+            Some(limit) => query.push(("limit", limit.to_string())),
+            None => {}
+        }
+        let raw = self.read(&format!("get-orders/{address}"), &query).await?;
+        Answer::decode(raw)
+    }
+
+    /// Walks every page of an address's orders, in order, to the end.
+    pub fn orders_pager(&self, address: &str, limit: Option<u32>) -> OrdersPager<'_> {
+        OrdersPager {
+            client: self,
+            address: address.to_owned(),
+            limit,
+            cursor: None,
+            done: false,
+            seen: Vec::new(),
+        }
     }
 
     fn endpoint(&self, path: &str) -> Url {
@@ -180,14 +285,14 @@ impl Client {
     }
 
     /// A GET that is safe to repeat: transient failures are retried with backoff, honouring Retry-After.
-    async fn read<T: DeserializeOwned>(&self, path: &str) -> Result<T, ClientError> {
+    async fn read(&self, path: &str, query: &[(&str, String)]) -> Result<Value, ClientError> {
         let url = self.endpoint(path);
-        let span = info_span!("gateway.read", version = %self.config.version, path);
+        let span = info_span!("gateway.read", version = %self.config.version, endpoint = path.split('/').next());
         async {
             let mut backoff = self.config.initial_backoff;
             let mut attempt = 1;
             loop {
-                match self.send(self.http.get(url.clone())).await {
+                match self.send(self.http.get(url.clone()).query(query)).await {
                     Err(err) if err.is_transient() && attempt < self.config.read_attempts => {
                         let wait = match &err {
                             ClientError::RateLimited { retry_after: Some(after) } => {
@@ -211,10 +316,23 @@ impl Client {
         .await
     }
 
-    async fn send<T: DeserializeOwned>(
-        &self,
-        request: reqwest::RequestBuilder,
-    ) -> Result<T, ClientError> {
+    /// A request that changes state on the gateway: sent once, never retried.
+    async fn write(&self, method: Method, path: &str, body: &Value) -> Result<Value, ClientError> {
+        let url = self.endpoint(path);
+        let span = info_span!("gateway.write", version = %self.config.version, endpoint = path);
+        let result = self
+            .send(self.http.request(method, url).json(body))
+            .instrument(span)
+            .await;
+        result.map_err(|err| match err {
+            ClientError::Timeout(_) | ClientError::Transport(_) => {
+                ClientError::AmbiguousWrite(Box::new(err))
+            }
+            other => other,
+        })
+    }
+
+    async fn send(&self, request: reqwest::RequestBuilder) -> Result<Value, ClientError> {
         let request = match &self.config.api_key {
             Some(key) => {
                 let mut value = HeaderValue::from_str(&format!("Bearer {}", key.expose()))
@@ -278,12 +396,12 @@ fn snippet(bytes: &[u8]) -> String {
     }
 }
 
-/// Turns a status and body into a value or the right kind of error.
-fn classify<T: DeserializeOwned>(
+/// Turns a status and body into the JSON of a success or the right kind of error.
+fn classify(
     status: StatusCode,
     retry_after: Option<Duration>,
     bytes: &[u8],
-) -> Result<T, ClientError> {
+) -> Result<Value, ClientError> {
     if status.is_success() {
         return serde_json::from_slice(bytes).map_err(|e| ClientError::UnexpectedBody {
             status: status.as_u16(),
@@ -309,6 +427,86 @@ fn classify<T: DeserializeOwned>(
             status: s.as_u16(),
             snippet: snippet(bytes),
         }),
+    }
+}
+
+fn unexpected(raw: &Value, err: serde_json::Error) -> ClientError {
+    ClientError::UnexpectedBody {
+        status: 200,
+        snippet: format!("{err}; body: {}", snippet(raw.to_string().as_bytes())),
+    }
+}
+
+/// A gateway's answer: the typed view for reading, and the JSON exactly as received (for journals and `--json`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Answer<T> {
+    pub value: T,
+    pub raw: Value,
+}
+
+impl<T: DeserializeOwned> Answer<T> {
+    fn decode(raw: Value) -> Result<Self, ClientError> {
+        let value = T::deserialize(&raw).map_err(|e| unexpected(&raw, e))?;
+        Ok(Self { value, raw })
+    }
+}
+
+/// Walks get-orders page by page (see [`Client::orders_pager`]).
+#[derive(Debug)]
+pub struct OrdersPager<'a> {
+    client: &'a Client,
+    address: String,
+    limit: Option<u32>,
+    cursor: Option<String>,
+    done: bool,
+    seen: Vec<String>,
+}
+
+impl OrdersPager<'_> {
+    /// The next page, or `None` after the last one. A cursor the gateway repeats ends the walk with an error rather
+    /// than looping forever.
+    pub async fn next_page(&mut self) -> Option<Result<Answer<OrdersPage>, ClientError>> {
+        if self.done {
+            return None;
+        }
+        let limit = if self.client.config.version == ApiVersion::V1 {
+            None
+        } else {
+            self.limit
+        };
+        let page = self
+            .client
+            .get_orders(&self.address, self.cursor.as_deref(), limit)
+            .await;
+        match &page {
+            Ok(answer) => match answer.value.next_cursor.clone().filter(|c| !c.is_empty()) {
+                Some(next) if self.seen.contains(&next) => {
+                    self.done = true;
+                    return Some(Err(ClientError::UnexpectedBody {
+                        status: 200,
+                        snippet: format!(
+                            "the gateway repeated the cursor {next:?}; paging stopped"
+                        ),
+                    }));
+                }
+                Some(next) => {
+                    self.seen.push(next.clone());
+                    self.cursor = Some(next);
+                }
+                None => self.done = true,
+            },
+            Err(_) => self.done = true,
+        }
+        Some(page)
+    }
+
+    /// Every order of the address, all pages.
+    pub async fn collect_all(mut self) -> Result<Vec<OrderInfo>, ClientError> {
+        let mut orders = Vec::new();
+        while let Some(page) = self.next_page().await {
+            orders.extend(page?.value.orders);
+        }
+        Ok(orders)
     }
 }
 
@@ -344,14 +542,14 @@ mod tests {
     #[test]
     fn failures_are_classified() {
         let html = b"<html><body>403 Forbidden</body></html>";
-        let err = classify::<Vec<RouteInfo>>(StatusCode::FORBIDDEN, None, html).unwrap_err();
+        let err = classify(StatusCode::FORBIDDEN, None, html).unwrap_err();
         assert!(
             matches!(err, ClientError::UnexpectedBody { status: 403, .. }),
             "{err:?}"
         );
-        let err = classify::<Vec<RouteInfo>>(StatusCode::NOT_FOUND, None, b"").unwrap_err();
+        let err = classify(StatusCode::NOT_FOUND, None, b"").unwrap_err();
         assert!(matches!(err, ClientError::NotFound));
-        let err = classify::<Vec<RouteInfo>>(
+        let err = classify(
             StatusCode::TOO_MANY_REQUESTS,
             Some(Duration::from_secs(7)),
             b"",
@@ -360,12 +558,10 @@ mod tests {
         assert!(
             matches!(err, ClientError::RateLimited { retry_after: Some(d) } if d.as_secs() == 7)
         );
-        let err =
-            classify::<Vec<RouteInfo>>(StatusCode::GATEWAY_TIMEOUT, None, b"upstream timed out")
-                .unwrap_err();
+        let err = classify(StatusCode::GATEWAY_TIMEOUT, None, b"upstream timed out").unwrap_err();
         assert!(err.is_transient());
         let body = br#"{"code":"NO_ROUTE","error":"no route","details":{"src_chain":"a","src_token":"b","dst_chain":"c","dst_token":"d"}}"#;
-        let err = classify::<Vec<RouteInfo>>(StatusCode::BAD_REQUEST, None, body).unwrap_err();
+        let err = classify(StatusCode::BAD_REQUEST, None, body).unwrap_err();
         assert!(matches!(err, ClientError::Gateway { status: 400, .. }));
         assert!(!err.is_transient());
     }

@@ -106,6 +106,194 @@ pub struct GatewayErrorBody {
     pub details: Option<serde_json::Value>,
 }
 
+impl GatewayErrorBody {
+    /// The details in their typed shape, if there are any.
+    pub fn typed_details(&self) -> Option<ErrorDetails> {
+        self.details.as_ref().and_then(ErrorDetails::from_json)
+    }
+}
+
+/// The shapes of an error's `details` (all fields are strings on the wire).
+///
+/// The shape is recognised by its fields, not by the code, so a code that carries an unexpected shape is still read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ErrorDetails {
+    /// `INSUFFICIENT_AMOUNT`, `INSUFFICIENT_PAYMENT_AMOUNT`.
+    ExpectedActual { expected: String, actual: String },
+    /// `INSUFFICIENT_SWAP_AMOUNT`.
+    RequiredAvailable { required: String, available: String },
+    /// `UNABLE_TO_COVER_FEES`.
+    FeesExceedAmount {
+        total_fees: String,
+        available_amount: String,
+    },
+    /// `SIMULATION_FAILED`, `GAS_ESTIMATE_FAILED`: `simulation_url` in the specification, `tenderly_url` on the
+    /// published service.
+    Simulation { url: Option<String> },
+    /// `NO_ROUTE`, `AFFILIATE_FEES_NOT_SUPPORTED_FOR_ROUTE`.
+    Route {
+        src_chain: String,
+        src_token: String,
+        dst_chain: String,
+        dst_token: String,
+    },
+    /// `EXCEEDED_LIMIT`.
+    Limit { limit: String },
+    /// `QUOTE_AMOUNT_TOO_LOW`.
+    MinimumActual { minimum: String, actual: String },
+    /// A maximum that was exceeded (V3).
+    MaximumActual { max: String, actual: String },
+    /// `INSUFFICIENT_SOLVER_BALANCE`.
+    SolverBalance {
+        limit: String,
+        token: String,
+        chain_id: String,
+    },
+    /// `MAX_SLIPPAGE_EXCEEDED`.
+    MaxSlippage {
+        suggested_bps: String,
+        max_bps: String,
+    },
+    /// `NON_COMPLIANT_ADDRESSES`.
+    Addresses { addresses: Vec<String> },
+    /// `SERVICE_UNAVAILABLE`, `UNKNOWN`.
+    Message { message: String },
+    /// An object of no known shape, kept as sent.
+    Other(serde_json::Value),
+}
+
+impl ErrorDetails {
+    /// Reads a `details` value; `null` gives `None`.
+    pub fn from_json(value: &serde_json::Value) -> Option<Self> {
+        let object = value.as_object()?;
+        let text = |key: &str| object.get(key).and_then(|v| v.as_str()).map(str::to_owned);
+        let has = |key: &str| object.contains_key(key);
+        let pair = |a: &str, b: &str| Some((text(a)?, text(b)?));
+        let details = if let (Some(limit), Some(token), Some(chain_id)) =
+            (text("limit"), text("token"), text("chain_id"))
+        {
+            Self::SolverBalance {
+                limit,
+                token,
+                chain_id,
+            }
+        } else if let (Some(src_chain), Some(src_token), Some(dst_chain), Some(dst_token)) = (
+            text("src_chain"),
+            text("src_token"),
+            text("dst_chain"),
+            text("dst_token"),
+        ) {
+            Self::Route {
+                src_chain,
+                src_token,
+                dst_chain,
+                dst_token,
+            }
+        } else if let Some((expected, actual)) = pair("expected", "actual") {
+            Self::ExpectedActual { expected, actual }
+        } else if let Some((minimum, actual)) = pair("minimum", "actual") {
+            Self::MinimumActual { minimum, actual }
+        } else if let Some((max, actual)) = pair("max", "actual") {
+            Self::MaximumActual { max, actual }
+        } else if let Some((required, available)) = pair("required", "available") {
+            Self::RequiredAvailable {
+                required,
+                available,
+            }
+        } else if let Some((total_fees, available_amount)) = pair("total_fees", "available_amount")
+        {
+            Self::FeesExceedAmount {
+                total_fees,
+                available_amount,
+            }
+        } else if let Some((suggested_bps, max_bps)) = pair("suggested_bps", "max_bps") {
+            Self::MaxSlippage {
+                suggested_bps,
+                max_bps,
+            }
+        } else if let Some(limit) = text("limit") {
+            Self::Limit { limit }
+        } else if let Some(message) = text("message") {
+            Self::Message { message }
+        } else if let Some(addresses) = object.get("addresses").and_then(|v| v.as_array()) {
+            Self::Addresses {
+                addresses: addresses
+                    .iter()
+                    .filter_map(|a| a.as_str().map(str::to_owned))
+                    .collect(),
+            }
+        } else if has("simulation_url") || has("tenderly_url") {
+            Self::Simulation {
+                url: text("simulation_url").or_else(|| text("tenderly_url")),
+            }
+        } else {
+            Self::Other(value.clone())
+        };
+        Some(details)
+    }
+}
+
+impl ErrorCode {
+    /// What a person can do about this error: one sentence, for the end of a message.
+    pub fn next_step(&self) -> &'static str {
+        use ErrorCode::*;
+        match self {
+            InsufficientAmount | QuoteAmountTooLow | InsufficientSwapAmount | UnableToCoverFees => {
+                "Increase the amount and ask for a new quote."
+            }
+            InsufficientPaymentAmount => {
+                "The payment was smaller than the order asked for; contact support with the order id."
+            }
+            InsufficientConfirmedFunds => "Wait for your funds to confirm, then try again.",
+            InsufficientSolverBalance => {
+                "The gateway lacks liquidity for this amount now: try a smaller amount or try again later."
+            }
+            SimulationFailed | GasEstimateFailed => {
+                "The transaction would fail on chain: check the balance and allowance of the sending address."
+            }
+            PerAccountLimitExceeded | GlobalLimitExceeded | ExceededLimit => {
+                "Try a smaller amount, or try again later."
+            }
+            InvalidRequest | InvalidOrderArgs => "Check every field of the request and try again.",
+            InvalidAffiliateFee => {
+                "Check the affiliate entries (address:bps, bps above 0) and try again."
+            }
+            SlippageTooLow => "Raise the slippage tolerance and ask for a new quote.",
+            SlippageTooHigh | MaxSlippageExceeded => {
+                "Lower the slippage tolerance and ask for a new quote."
+            }
+            NoRoute | BungeeNoRoute => {
+                "Choose another token or chain pair; get-routes lists what is offered."
+            }
+            DisabledChain => {
+                "This chain is paused on the gateway; choose another chain or try later."
+            }
+            InvalidDestinationChainId => "Choose a destination chain the gateway lists.",
+            OrderNotFound => {
+                "Check the order id (or transaction hash); it may belong to another network."
+            }
+            OrderExpired => "The quote expired: ask for a new quote and create the order again.",
+            DuplicateOrder => {
+                "An order was already created from this quote: look it up instead of creating it again."
+            }
+            InvalidCursor => "Start the listing again from the first page.",
+            AffiliateFeesNotSupportedForRoute => {
+                "Remove the affiliates for this route and ask again."
+            }
+            MissingOwnerAddress => {
+                "Give an owner address (the EVM address that may claim refunds) and ask again."
+            }
+            TooManyAffiliates => {
+                "A token swap takes exactly one affiliate: keep one and ask again."
+            }
+            NonCompliantAddresses => "The gateway refuses these addresses; use other addresses.",
+            InternalError | Unknown | ServiceUnavailable | Other(_) => {
+                "Try again in a minute; if it keeps happening, contact the gateway's support."
+            }
+        }
+    }
+}
+
 /// Everything that can go wrong when talking to a gateway.
 #[derive(Debug, thiserror::Error)]
 pub enum ClientError {
@@ -135,6 +323,15 @@ pub enum ClientError {
     /// Any other transport failure.
     #[error("transport failure: {0}")]
     Transport(String),
+    /// The request was not sent: it is not valid for the gateway.
+    #[error("not sent: {0}")]
+    Invalid(#[from] crate::params::ParamError),
+    /// A request that changes state failed in transit after it may have reached the gateway: the order may or may
+    /// not exist. Look it up before trying again.
+    #[error(
+        "{0}; the gateway may have acted on the request, so look the order up before trying again"
+    )]
+    AmbiguousWrite(Box<ClientError>),
 }
 
 fn retry_hint(retry_after: &Option<Duration>) -> String {
@@ -145,11 +342,20 @@ fn retry_hint(retry_after: &Option<Duration>) -> String {
 }
 
 impl ClientError {
+    /// True when the request may have changed state on the gateway although no answer arrived.
+    pub fn is_ambiguous_write(&self) -> bool {
+        matches!(self, Self::AmbiguousWrite(_))
+    }
+
     /// True for failures that a read may retry after a pause (never a coded gateway error).
     pub fn is_transient(&self) -> bool {
         matches!(
             self,
-            Self::Timeout(_) | Self::Connect(_) | Self::RateLimited { .. } | Self::Server { .. }
+            Self::Timeout(_)
+                | Self::Connect(_)
+                | Self::RateLimited { .. }
+                | Self::Server { .. }
+                | Self::Transport(_)
         )
     }
 }
@@ -157,6 +363,67 @@ impl ClientError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_details_shape_is_recognised() {
+        use serde_json::json;
+        let cases = [
+            (json!({"expected": "10", "actual": "9"}), "ExpectedActual"),
+            (
+                json!({"required": "10", "available": "9"}),
+                "RequiredAvailable",
+            ),
+            (
+                json!({"total_fees": "10", "available_amount": "9"}),
+                "FeesExceedAmount",
+            ),
+            (json!({"simulation_url": "https://sim"}), "Simulation"),
+            (json!({"tenderly_url": null}), "Simulation"),
+            (
+                json!({"src_chain": "a", "src_token": "b", "dst_chain": "c", "dst_token": "d"}),
+                "Route",
+            ),
+            (json!({"limit": "5"}), "Limit"),
+            (
+                json!({"minimum": "10000", "actual": "5000"}),
+                "MinimumActual",
+            ),
+            (json!({"max": "10", "actual": "11"}), "MaximumActual"),
+            (
+                json!({"limit": "5", "token": "0xabc", "chain_id": "60808"}),
+                "SolverBalance",
+            ),
+            (
+                json!({"suggested_bps": "120", "max_bps": "100"}),
+                "MaxSlippage",
+            ),
+            (json!({"addresses": ["0x1", "0x2"]}), "Addresses"),
+            (json!({"message": "down"}), "Message"),
+            (json!({"brand": "new"}), "Other"),
+        ];
+        for (value, expected) in cases {
+            let details = ErrorDetails::from_json(&value).unwrap();
+            assert!(
+                format!("{details:?}").starts_with(expected),
+                "{value} read as {details:?}"
+            );
+        }
+        assert_eq!(ErrorDetails::from_json(&json!(null)), None);
+        assert_eq!(
+            ErrorDetails::from_json(&json!({"tenderly_url": "https://t"})),
+            Some(ErrorDetails::Simulation {
+                url: Some("https://t".into())
+            })
+        );
+    }
+
+    #[test]
+    fn every_code_has_a_next_step() {
+        for code in ErrorCode::KNOWN {
+            let step = ErrorCode::parse(code).next_step();
+            assert!(step.ends_with('.') && step.len() > 20, "{code}: {step}");
+        }
+    }
 
     #[test]
     fn every_known_code_round_trips_and_unknown_codes_are_kept() {

@@ -3,13 +3,19 @@
 //! `gateway-client` knows nothing of the desktop application: it speaks V1, V2 and V3 of the gateway interface, keeps
 //! gateway errors apart from transport failures, and carries the token facts a client needs to show amounts.
 
+pub mod address;
+pub mod amount;
 pub mod client;
+pub mod display;
 pub mod error;
+pub mod params;
 pub mod tokens;
+pub mod txhash;
 pub mod wire;
 
-pub use client::{ApiKey, ApiVersion, Client, ClientConfig, InvalidApiKey};
-pub use error::{ClientError, ErrorCode, GatewayErrorBody};
+pub use client::{Answer, ApiKey, ApiVersion, Client, ClientConfig, InvalidApiKey, OrdersPager};
+pub use error::{ClientError, ErrorCode, ErrorDetails, GatewayErrorBody};
+pub use params::{Affiliate, ParamError, QuoteRequest};
 pub use tokens::{TokenInfo, TokenRegistry};
 pub use wire::RouteInfo;
 

@@ -69,7 +69,12 @@ async fn the_client_reads_the_routes_and_unknown_paths_are_404_without_a_body() 
     for version in [ApiVersion::V1, ApiVersion::V2, ApiVersion::V3] {
         let mut config = ClientConfig::new(sim.base_url().parse().unwrap());
         config.version = version;
-        let routes = Client::new(config).unwrap().get_routes().await.unwrap();
+        let routes = Client::new(config)
+            .unwrap()
+            .get_routes()
+            .await
+            .unwrap()
+            .value;
         assert_eq!(routes, Sim::new().catalogue().routes(version));
     }
     let response = reqwest::get(format!("{}/v4/get-routes", sim.base_url()))

@@ -1,4 +1,4 @@
-//! Typed messages of the gateway's wire format.
+//! get-routes: the list of supported routes (the same shape in V1, V2 and V3).
 
 use serde::{Deserialize, Serialize};
 

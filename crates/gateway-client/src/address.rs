@@ -1,0 +1,917 @@
+//! Address validation per chain family, so a mistyped or wrong-chain address is caught before an order is made.
+//!
+//! Each validator trims surrounding whitespace, checks the address the way its chain does (network for Bitcoin,
+//! EIP-55 checksum for EVM, Base58Check for Tron, Base58 length for Solana) and returns its canonical form. When an
+//! address fails but is a valid address of another family, the error says so.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+/// The kind of chain an address belongs to; all chains of one family share an address format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ChainFamily {
+    Bitcoin,
+    Evm,
+    Tron,
+    Solana,
+}
+
+impl fmt::Display for ChainFamily {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Bitcoin => "Bitcoin",
+            Self::Evm => "EVM",
+            Self::Tron => "Tron",
+            Self::Solana => "Solana",
+        })
+    }
+}
+
+/// The gateway's EVM chain slugs.
+const EVM_CHAINS: &[&str] = &[
+    "bob",
+    "ethereum",
+    "base",
+    "bsc",
+    "arbitrum",
+    "avalanche",
+    "bera",
+    "sei",
+    "soneium",
+    "sonic",
+    "unichain",
+    "optimism",
+    "plasma",
+    "polygon",
+    "hyperevm",
+    "bob-sepolia",
+    "sepolia",
+    "swellchain",
+    "telos",
+];
+
+/// The family of a gateway chain slug ("bitcoin", "tron", "solana", "base", ...), or `None` for an unknown chain.
+///
+/// Matching ignores ASCII case and surrounding whitespace. Only "bitcoin" names Bitcoin: which Bitcoin network is
+/// meant is a property of the gateway deployment, passed separately as a [`BitcoinNetwork`].
+pub fn chain_family(chain: &str) -> Option<ChainFamily> {
+    let chain = chain.trim().to_ascii_lowercase();
+    match chain.as_str() {
+        "bitcoin" => Some(ChainFamily::Bitcoin),
+        "tron" => Some(ChainFamily::Tron),
+        "solana" => Some(ChainFamily::Solana),
+        slug if EVM_CHAINS.contains(&slug) => Some(ChainFamily::Evm),
+        _ => None,
+    }
+}
+
+/// The Bitcoin network a gateway deployment settles on; addresses of other networks are refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BitcoinNetwork {
+    Mainnet,
+    Testnet,
+    Signet,
+    Regtest,
+}
+
+impl From<BitcoinNetwork> for bitcoin::Network {
+    fn from(network: BitcoinNetwork) -> Self {
+        match network {
+            BitcoinNetwork::Mainnet => Self::Bitcoin,
+            BitcoinNetwork::Testnet => Self::Testnet,
+            BitcoinNetwork::Signet => Self::Signet,
+            BitcoinNetwork::Regtest => Self::Regtest,
+        }
+    }
+}
+
+impl fmt::Display for BitcoinNetwork {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Mainnet => "mainnet",
+            Self::Testnet => "testnet",
+            Self::Signet => "signet",
+            Self::Regtest => "regtest",
+        })
+    }
+}
+
+/// An address that passed validation, in the form to send to the gateway and show to the user.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ValidAddress {
+    pub family: ChainFamily,
+    /// Bitcoin: as the `bitcoin` crate writes it (bech32 in lower case); EVM: EIP-55 checksummed; Tron and Solana:
+    /// the Base58 text, trimmed.
+    pub canonical: String,
+}
+
+/// Why an address was refused; each message ends with what to do about it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum AddressError {
+    #[error(
+        "'{chain}' is not a chain this app knows, so its addresses cannot be checked. Pick another chain or update the app."
+    )]
+    UnknownChain { chain: String },
+    #[error("The address is empty. Enter a {family} address.")]
+    Empty { family: ChainFamily },
+    #[error("This looks like {} {found} address, but {} {expected} address is needed here. Enter {} {expected} address.",
+        article(*found), article(*expected), article(*expected)
+    )]
+    WrongFamily {
+        expected: ChainFamily,
+        found: ChainFamily,
+    },
+
+    #[error(
+        "This is a {found} address; the gateway needs a {required} address. Enter a Bitcoin {required} address."
+    )]
+    BitcoinWrongNetwork {
+        /// "mainnet", "testnet or signet" or "regtest".
+        found: &'static str,
+        required: BitcoinNetwork,
+    },
+    #[error(
+        "The Bitcoin address contains {}, which cannot appear in this kind of address. \
+         Check for a mistyped character, or copy the address again from its source.",
+        describe_char(*character)
+    )]
+    BitcoinInvalidCharacter { character: char },
+    #[error(
+        "The Bitcoin address mixes capital and small letters, which addresses starting with bc1 or tb1 never do. \
+         Copy the address again from its source."
+    )]
+    BitcoinMixedCase,
+    #[error(
+        "The Bitcoin address does not match its checksum: a character may be mistyped, missing or extra. \
+         Copy the address again from its source."
+    )]
+    BitcoinChecksum,
+    #[error(
+        "This is not a Bitcoin {network} address: those start with {}. Copy the address again from its source.",
+        bitcoin_prefixes(*network)
+    )]
+    BitcoinNotAnAddress { network: BitcoinNetwork },
+
+    #[error(
+        "An EVM address starts with 0x followed by 40 hexadecimal characters. \
+         Add 0x at the start if it is missing, or copy the address again from its source."
+    )]
+    EvmMissingPrefix,
+    #[error(
+        "The EVM address contains {}, which is not a hexadecimal character (0-9, a-f). \
+         Check for a mistyped character, or copy the address again from its source.",
+        describe_char(*character)
+    )]
+    EvmInvalidCharacter { character: char },
+    #[error(
+        "An EVM address is 0x followed by 40 hexadecimal characters; this one has {found}. \
+         A character may be missing or extra: copy the address again from its source."
+    )]
+    EvmWrongLength { found: usize },
+    #[error(
+        "The capital letters do not match the EIP-55 checksum: a character may be mistyped. \
+         Copy the address again from its source."
+    )]
+    EvmChecksum,
+
+    #[error(
+        "The Tron address contains {}, which Tron addresses never use (0, O, I and l are left out). \
+         Check for a mistyped character, or copy the address again from its source.",
+        describe_char(*character)
+    )]
+    TronInvalidCharacter { character: char },
+    #[error(
+        "A Tron address is 34 characters starting with T; this one has {length} characters{}. \
+         Copy the address again from its source.",
+        if *starts_with_t { "" } else { " and does not start with T" }
+    )]
+    TronNotAnAddress { length: usize, starts_with_t: bool },
+    #[error(
+        "The Tron address does not match its checksum: a character may be mistyped. \
+         Copy the address again from its source."
+    )]
+    TronChecksum,
+
+    #[error(
+        "The Solana address contains {}, which Solana addresses never use (0, O, I and l are left out). \
+         Check for a mistyped character, or copy the address again from its source.",
+        describe_char(*character)
+    )]
+    SolanaInvalidCharacter { character: char },
+    #[error(
+        "A Solana address is 32 bytes, written as 32 to 44 characters; this one is {bytes} bytes. \
+         A character may be missing or extra: copy the address again from its source."
+    )]
+    SolanaWrongLength { bytes: usize },
+}
+
+fn article(family: ChainFamily) -> &'static str {
+    if family == ChainFamily::Evm {
+        "an"
+    } else {
+        "a"
+    }
+}
+
+fn describe_char(c: char) -> String {
+    if c.is_whitespace() {
+        "a space".to_owned()
+    } else {
+        format!("'{c}'")
+    }
+}
+
+fn bitcoin_prefixes(network: BitcoinNetwork) -> &'static str {
+    match network {
+        BitcoinNetwork::Mainnet => "1, 3 or bc1",
+        BitcoinNetwork::Testnet | BitcoinNetwork::Signet => "m, n, 2 or tb1",
+        BitcoinNetwork::Regtest => "m, n, 2 or bcrt1",
+    }
+}
+
+/// Validates `address` for the chain slug `chain`; `btc_network` is used only for Bitcoin.
+pub fn validate_address(
+    chain: &str,
+    address: &str,
+    btc_network: BitcoinNetwork,
+) -> Result<ValidAddress, AddressError> {
+    match chain_family(chain) {
+        Some(ChainFamily::Bitcoin) => validate_bitcoin(address, btc_network),
+        Some(ChainFamily::Evm) => validate_evm(address),
+        Some(ChainFamily::Tron) => validate_tron(address),
+        Some(ChainFamily::Solana) => validate_solana(address),
+        None => Err(AddressError::UnknownChain {
+            chain: chain.to_owned(),
+        }),
+    }
+}
+
+/// Validates a Bitcoin address (P2PKH, P2SH, SegWit, Taproot) and requires it to belong to `network`.
+///
+/// Legacy test addresses (m, n, 2) are shared by testnet, signet and regtest, and tb1 by testnet and signet, so
+/// those are accepted on each network that shares them.
+pub fn validate_bitcoin(
+    address: &str,
+    network: BitcoinNetwork,
+) -> Result<ValidAddress, AddressError> {
+    let address = address.trim();
+    let family = ChainFamily::Bitcoin;
+    if address.is_empty() {
+        return Err(AddressError::Empty { family });
+    }
+    let parsed = match bitcoin::Address::from_str(address) {
+        Ok(parsed) => parsed,
+        Err(err) => {
+            return Err(wrong_family(address, family)
+                .unwrap_or_else(|| bitcoin_parse_error(address, &err, network)));
+        }
+    };
+    let required = bitcoin::Network::from(network);
+    if !parsed.is_valid_for_network(required) {
+        let found = if parsed.is_valid_for_network(bitcoin::Network::Bitcoin) {
+            "mainnet"
+        } else if parsed.is_valid_for_network(bitcoin::Network::Testnet) {
+            "testnet or signet"
+        } else {
+            "regtest"
+        };
+        return Err(AddressError::BitcoinWrongNetwork {
+            found,
+            required: network,
+        });
+    }
+    Ok(ValidAddress {
+        family,
+        canonical: parsed.assume_checked().to_string(),
+    })
+}
+
+fn bitcoin_parse_error(
+    address: &str,
+    err: &bitcoin::address::ParseError,
+    network: BitcoinNetwork,
+) -> AddressError {
+    use bitcoin::address::ParseError;
+
+    let lower = address.to_ascii_lowercase();
+    let bech32_data = ["bc1", "tb1", "bcrt1"]
+        .iter()
+        .find_map(|hrp| lower.strip_prefix(hrp));
+    if let Some(data) = bech32_data {
+        const BECH32_CHARSET: &str = "qpzry9x8gf2tvdw0s3jn54khce6mua7l";
+        let offset = address.len() - data.len();
+        if let Some(character) = address[offset..]
+            .chars()
+            .find(|c| !BECH32_CHARSET.contains(c.to_ascii_lowercase()))
+        {
+            return AddressError::BitcoinInvalidCharacter { character };
+        }
+        if address != lower && address != address.to_ascii_uppercase() {
+            return AddressError::BitcoinMixedCase;
+        }
+        return AddressError::BitcoinChecksum;
+    }
+    match err {
+        ParseError::Base58(bitcoin::base58::Error::IncorrectChecksum(_))
+            if (25..=35).contains(&address.len()) =>
+        {
+            AddressError::BitcoinChecksum
+        }
+        ParseError::Base58(_) => match first_non_base58(address) {
+            Some(character) => AddressError::BitcoinInvalidCharacter { character },
+            None => AddressError::BitcoinNotAnAddress { network },
+        },
+        _ => AddressError::BitcoinNotAnAddress { network },
+    }
+}
+
+/// Validates an EVM address (0x and 40 hex characters) and returns it EIP-55 checksummed.
+///
+/// All-lower-case and all-upper-case hex carry no checksum and are accepted; mixed case must match EIP-55.
+pub fn validate_evm(address: &str) -> Result<ValidAddress, AddressError> {
+    let address = address.trim();
+    let family = ChainFamily::Evm;
+    check_evm(address).map_err(|err| wrong_family(address, family).unwrap_or(err))
+}
+
+fn check_evm(address: &str) -> Result<ValidAddress, AddressError> {
+    let family = ChainFamily::Evm;
+    if address.is_empty() {
+        return Err(AddressError::Empty { family });
+    }
+    let hex = address
+        .strip_prefix("0x")
+        .ok_or(AddressError::EvmMissingPrefix)?;
+    if let Some(character) = hex.chars().find(|c| !c.is_ascii_hexdigit()) {
+        return Err(AddressError::EvmInvalidCharacter { character });
+    }
+    if hex.len() != 40 {
+        return Err(AddressError::EvmWrongLength { found: hex.len() });
+    }
+    let parsed = alloy_primitives::Address::from_str(hex)
+        .map_err(|_| AddressError::EvmWrongLength { found: hex.len() })?;
+    let canonical = parsed.to_checksum(None);
+    let mixed_case =
+        hex.chars().any(|c| c.is_ascii_lowercase()) && hex.chars().any(|c| c.is_ascii_uppercase());
+    if mixed_case && canonical != address {
+        return Err(AddressError::EvmChecksum);
+    }
+    Ok(ValidAddress { family, canonical })
+}
+
+/// Validates a Tron address: Base58Check of 21 bytes starting with 0x41, which reads as 34 characters from T.
+pub fn validate_tron(address: &str) -> Result<ValidAddress, AddressError> {
+    let address = address.trim();
+    check_tron(address).map_err(|err| wrong_family(address, ChainFamily::Tron).unwrap_or(err))
+}
+
+fn check_tron(address: &str) -> Result<ValidAddress, AddressError> {
+    let family = ChainFamily::Tron;
+    if address.is_empty() {
+        return Err(AddressError::Empty { family });
+    }
+    if let Some(character) = first_non_base58(address) {
+        return Err(AddressError::TronInvalidCharacter { character });
+    }
+    let length = address.len();
+    let starts_with_t = address.starts_with('T');
+    let not_tron = AddressError::TronNotAnAddress {
+        length,
+        starts_with_t,
+    };
+    if length != 34 || !starts_with_t {
+        return Err(not_tron);
+    }
+    let payload = bs58::decode(address)
+        .with_check(None)
+        .into_vec()
+        .map_err(|err| match err {
+            bs58::decode::Error::InvalidChecksum { .. } => AddressError::TronChecksum,
+            _ => not_tron.clone(),
+        })?;
+    if payload.len() != 21 || payload[0] != 0x41 {
+        return Err(not_tron);
+    }
+    Ok(ValidAddress {
+        family,
+        canonical: address.to_owned(),
+    })
+}
+
+/// Validates a Solana address: Base58 that decodes to exactly 32 bytes.
+///
+/// Solana addresses carry no checksum, so a mistyped character that keeps the length is not detectable here.
+pub fn validate_solana(address: &str) -> Result<ValidAddress, AddressError> {
+    let address = address.trim();
+    check_solana(address).map_err(|err| wrong_family(address, ChainFamily::Solana).unwrap_or(err))
+}
+
+fn check_solana(address: &str) -> Result<ValidAddress, AddressError> {
+    let family = ChainFamily::Solana;
+    if address.is_empty() {
+        return Err(AddressError::Empty { family });
+    }
+    if let Some(character) = first_non_base58(address) {
+        return Err(AddressError::SolanaInvalidCharacter { character });
+    }
+    let bytes = bs58::decode(address)
+        .into_vec()
+        .map_or(0, |bytes| bytes.len());
+    if bytes != 32 {
+        return Err(AddressError::SolanaWrongLength { bytes });
+    }
+    Ok(ValidAddress {
+        family,
+        canonical: address.to_owned(),
+    })
+}
+
+const BASE58_ALPHABET: &str = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+
+/// The first character outside the Base58 alphabet (Bitcoin's, also used by Tron and Solana), if any.
+pub(crate) fn first_non_base58(text: &str) -> Option<char> {
+    text.chars().find(|c| !BASE58_ALPHABET.contains(*c))
+}
+
+/// When `address` fails as `expected` but is a valid address of another family, the error to give instead.
+fn wrong_family(address: &str, expected: ChainFamily) -> Option<AddressError> {
+    let found = [
+        ChainFamily::Evm,
+        ChainFamily::Bitcoin,
+        ChainFamily::Tron,
+        ChainFamily::Solana,
+    ]
+    .into_iter()
+    .filter(|&family| family != expected)
+    .find(|&family| match family {
+        ChainFamily::Evm => address
+            .strip_prefix("0x")
+            .is_some_and(|hex| hex.len() == 40 && hex.bytes().all(|b| b.is_ascii_hexdigit())),
+        ChainFamily::Bitcoin => bitcoin::Address::from_str(address).is_ok(),
+        ChainFamily::Tron => check_tron(address).is_ok(),
+        ChainFamily::Solana => check_solana(address).is_ok(),
+    })?;
+    Some(AddressError::WrongFamily { expected, found })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MAINNET: BitcoinNetwork = BitcoinNetwork::Mainnet;
+
+    fn canonical(result: Result<ValidAddress, AddressError>) -> String {
+        result.unwrap().canonical
+    }
+
+    #[test]
+    fn chain_slugs_map_to_families() {
+        assert_eq!(chain_family("bitcoin"), Some(ChainFamily::Bitcoin));
+        assert_eq!(chain_family("tron"), Some(ChainFamily::Tron));
+        assert_eq!(chain_family("solana"), Some(ChainFamily::Solana));
+        for slug in EVM_CHAINS {
+            assert_eq!(chain_family(slug), Some(ChainFamily::Evm), "{slug}");
+        }
+        assert_eq!(EVM_CHAINS.len(), 19);
+        assert_eq!(chain_family(" Base "), Some(ChainFamily::Evm));
+        assert_eq!(chain_family("dogecoin"), None);
+        assert_eq!(chain_family(""), None);
+        assert_eq!(
+            validate_address("dogecoin", "D", MAINNET),
+            Err(AddressError::UnknownChain {
+                chain: "dogecoin".into()
+            })
+        );
+    }
+
+    #[test]
+    fn bitcoin_network_maps_to_the_bitcoin_crate() {
+        assert_eq!(
+            bitcoin::Network::from(BitcoinNetwork::Mainnet),
+            bitcoin::Network::Bitcoin
+        );
+        assert_eq!(
+            bitcoin::Network::from(BitcoinNetwork::Testnet),
+            bitcoin::Network::Testnet
+        );
+        assert_eq!(
+            bitcoin::Network::from(BitcoinNetwork::Signet),
+            bitcoin::Network::Signet
+        );
+        assert_eq!(
+            bitcoin::Network::from(BitcoinNetwork::Regtest),
+            bitcoin::Network::Regtest
+        );
+    }
+
+    #[test]
+    fn bitcoin_mainnet_addresses() {
+        for address in [
+            "1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa",
+            "3J98t1WpEZ73CNmQviecrnyiWrnqRhWNLy",
+            "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4",
+            "bc1p0xlxvlhemja6c4dqv22uapctqupfhlxm9h8z3k2e72q4k9hcz7vqzk5jj0",
+        ] {
+            let valid = validate_address("bitcoin", address, MAINNET).unwrap();
+            assert_eq!(
+                valid,
+                ValidAddress {
+                    family: ChainFamily::Bitcoin,
+                    canonical: address.to_owned()
+                }
+            );
+        }
+    }
+
+    #[test]
+    fn bitcoin_canonical_form_is_lower_case_and_trimmed() {
+        assert_eq!(
+            canonical(validate_bitcoin(
+                " BC1QW508D6QEJXTDG4Y5R3ZARVARY0C5XW7KV8F3T4\n",
+                MAINNET
+            )),
+            "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4"
+        );
+    }
+
+    #[test]
+    fn bitcoin_test_networks() {
+        let testnet = "tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx";
+        let legacy_test = "mqwpxxvfv3QbM8PU8uBx2jaNt9btQqvQNx";
+        let p2sh_test = "2N83imGV3gPwBzKJQvWJ7cRUY2SpUyU6A5e";
+        let regtest = "bcrt1q2nfxmhd4n3c8834pj72xagvyr9gl57n5r94fsl";
+        assert_eq!(
+            canonical(validate_bitcoin(testnet, BitcoinNetwork::Testnet)),
+            testnet
+        );
+        assert_eq!(
+            canonical(validate_bitcoin(testnet, BitcoinNetwork::Signet)),
+            testnet
+        );
+        assert_eq!(
+            canonical(validate_bitcoin(legacy_test, BitcoinNetwork::Testnet)),
+            legacy_test
+        );
+        assert_eq!(
+            canonical(validate_bitcoin(legacy_test, BitcoinNetwork::Regtest)),
+            legacy_test
+        );
+        assert_eq!(
+            canonical(validate_bitcoin(p2sh_test, BitcoinNetwork::Signet)),
+            p2sh_test
+        );
+        assert_eq!(
+            canonical(validate_bitcoin(regtest, BitcoinNetwork::Regtest)),
+            regtest
+        );
+        assert_eq!(
+            validate_bitcoin(regtest, BitcoinNetwork::Testnet),
+            Err(AddressError::BitcoinWrongNetwork {
+                found: "regtest",
+                required: BitcoinNetwork::Testnet
+            })
+        );
+        assert_eq!(
+            validate_bitcoin(testnet, BitcoinNetwork::Regtest),
+            Err(AddressError::BitcoinWrongNetwork {
+                found: "testnet or signet",
+                required: BitcoinNetwork::Regtest
+            })
+        );
+    }
+
+    #[test]
+    fn bitcoin_wrong_network_is_explained() {
+        let err =
+            validate_bitcoin("tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx", MAINNET).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "This is a testnet or signet address; the gateway needs a mainnet address. Enter a Bitcoin mainnet address."
+        );
+        let err = validate_bitcoin(
+            "1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa",
+            BitcoinNetwork::Testnet,
+        )
+        .unwrap_err();
+        assert_eq!(
+            err,
+            AddressError::BitcoinWrongNetwork {
+                found: "mainnet",
+                required: BitcoinNetwork::Testnet
+            }
+        );
+    }
+
+    #[test]
+    fn bitcoin_typos_are_caught() {
+        assert_eq!(
+            validate_bitcoin("1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNb", MAINNET),
+            Err(AddressError::BitcoinChecksum)
+        );
+        assert_eq!(
+            validate_bitcoin("1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfN0", MAINNET),
+            Err(AddressError::BitcoinInvalidCharacter { character: '0' })
+        );
+        assert_eq!(
+            validate_bitcoin("bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t5", MAINNET),
+            Err(AddressError::BitcoinChecksum)
+        );
+        assert_eq!(
+            validate_bitcoin(
+                "bc1p0xlxvlhemja6c4dqv22uapctqupfhlxm9h8z3k2e72q4k9hcz7vqzk5jjq",
+                MAINNET
+            ),
+            Err(AddressError::BitcoinChecksum)
+        );
+        assert_eq!(
+            validate_bitcoin(
+                "bc1p0xlxvlhemja6c4dqv22uapctqupfhlxm9h8z3k2e72q4k9hcz7vqzk5jj1",
+                MAINNET
+            ),
+            Err(AddressError::BitcoinInvalidCharacter { character: '1' })
+        );
+        assert_eq!(
+            validate_bitcoin("bc1qw508d6qejxtdg4y5r3zarvarybc5xw7kv8f3t4", MAINNET),
+            Err(AddressError::BitcoinInvalidCharacter { character: 'b' })
+        );
+        assert_eq!(
+            validate_bitcoin("bc1qW508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4", MAINNET),
+            Err(AddressError::BitcoinMixedCase)
+        );
+        assert_eq!(
+            validate_bitcoin("hello", MAINNET),
+            Err(AddressError::BitcoinInvalidCharacter { character: 'l' })
+        );
+        assert_eq!(
+            validate_bitcoin("1A1zP1", MAINNET),
+            Err(AddressError::BitcoinNotAnAddress { network: MAINNET })
+        );
+        assert_eq!(
+            validate_bitcoin("  ", MAINNET),
+            Err(AddressError::Empty {
+                family: ChainFamily::Bitcoin
+            })
+        );
+    }
+
+    #[test]
+    fn evm_checksummed_addresses() {
+        for address in [
+            "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+            "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359",
+            "0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB",
+            "0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb",
+        ] {
+            assert_eq!(
+                canonical(validate_address("base", address, MAINNET)),
+                address
+            );
+        }
+    }
+
+    #[test]
+    fn evm_single_case_has_no_checksum_and_is_checksummed() {
+        let checksummed = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
+        assert_eq!(
+            canonical(validate_evm(&checksummed.to_ascii_lowercase())),
+            checksummed
+        );
+        assert_eq!(
+            canonical(validate_evm(&format!(
+                "0x{}",
+                checksummed[2..].to_ascii_uppercase()
+            ))),
+            checksummed
+        );
+        assert_eq!(
+            canonical(validate_evm("0x0000000000000000000000000000000000000000")),
+            "0x0000000000000000000000000000000000000000"
+        );
+    }
+
+    #[test]
+    fn evm_bad_checksum_is_an_error() {
+        let err = validate_evm("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD").unwrap_err();
+        assert_eq!(err, AddressError::EvmChecksum);
+        assert!(
+            err.to_string()
+                .starts_with("The capital letters do not match the EIP-55 checksum"),
+            "{err}"
+        );
+        assert_eq!(
+            validate_evm("0x5AAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"),
+            Err(AddressError::EvmChecksum)
+        );
+    }
+
+    #[test]
+    fn evm_shape_errors() {
+        assert_eq!(
+            validate_evm("5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"),
+            Err(AddressError::EvmMissingPrefix)
+        );
+        assert_eq!(
+            validate_evm("0X5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"),
+            Err(AddressError::EvmMissingPrefix)
+        );
+        assert_eq!(
+            validate_evm("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAe"),
+            Err(AddressError::EvmWrongLength { found: 39 })
+        );
+        assert_eq!(
+            validate_evm("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAedd"),
+            Err(AddressError::EvmWrongLength { found: 41 })
+        );
+        assert_eq!(
+            validate_evm("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeg"),
+            Err(AddressError::EvmInvalidCharacter { character: 'g' })
+        );
+        assert_eq!(
+            validate_evm(""),
+            Err(AddressError::Empty {
+                family: ChainFamily::Evm
+            })
+        );
+        assert_eq!(
+            validate_evm("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAe")
+                .unwrap_err()
+                .to_string(),
+            "An EVM address is 0x followed by 40 hexadecimal characters; this one has 39. \
+             A character may be missing or extra: copy the address again from its source."
+        );
+    }
+
+    #[test]
+    fn tron_addresses() {
+        let usdt = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
+        let valid = validate_address("tron", usdt, MAINNET).unwrap();
+        assert_eq!(
+            valid,
+            ValidAddress {
+                family: ChainFamily::Tron,
+                canonical: usdt.to_owned()
+            }
+        );
+        assert_eq!(canonical(validate_tron(&format!(" {usdt}\t"))), usdt);
+        assert_eq!(
+            validate_tron("TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6u"),
+            Err(AddressError::TronChecksum)
+        );
+        assert_eq!(
+            validate_tron("TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLJ6t"),
+            Err(AddressError::TronChecksum)
+        );
+        assert_eq!(
+            validate_tron("TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj60"),
+            Err(AddressError::TronInvalidCharacter { character: '0' })
+        );
+        assert_eq!(
+            validate_tron("TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6"),
+            Err(AddressError::TronNotAnAddress {
+                length: 33,
+                starts_with_t: true
+            })
+        );
+        assert_eq!(
+            validate_tron(""),
+            Err(AddressError::Empty {
+                family: ChainFamily::Tron
+            })
+        );
+    }
+
+    #[test]
+    fn tron_requires_the_0x41_prefix() {
+        let bitcoin_p2pkh = "1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa";
+        assert_eq!(
+            validate_tron(bitcoin_p2pkh),
+            Err(AddressError::WrongFamily {
+                expected: ChainFamily::Tron,
+                found: ChainFamily::Bitcoin
+            })
+        );
+        let mut payload = vec![0x42u8];
+        payload.extend([7u8; 20]);
+        let other_prefix = bs58::encode(payload).with_check().into_string();
+        assert_eq!(other_prefix.len(), 34);
+        assert!(other_prefix.starts_with('T'), "{other_prefix}");
+        assert_eq!(
+            validate_tron(&other_prefix),
+            Err(AddressError::TronNotAnAddress {
+                length: 34,
+                starts_with_t: true
+            })
+        );
+    }
+
+    #[test]
+    fn solana_addresses() {
+        let usdc = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v";
+        let valid = validate_address("solana", usdc, MAINNET).unwrap();
+        assert_eq!(
+            valid,
+            ValidAddress {
+                family: ChainFamily::Solana,
+                canonical: usdc.to_owned()
+            }
+        );
+        let system_program = "11111111111111111111111111111111";
+        assert_eq!(canonical(validate_solana(system_program)), system_program);
+        assert_eq!(
+            validate_solana(&system_program[1..]),
+            Err(AddressError::SolanaWrongLength { bytes: 31 })
+        );
+        let thirty_one_bytes = bs58::encode([0xabu8; 31]).into_string();
+        assert_eq!(
+            validate_solana(&thirty_one_bytes),
+            Err(AddressError::SolanaWrongLength { bytes: 31 })
+        );
+        assert!(
+            matches!(validate_solana(&usdc[..40]), Err(AddressError::SolanaWrongLength { bytes }) if bytes < 32)
+        );
+        assert_eq!(
+            validate_solana(&format!("{usdc}1")),
+            Err(AddressError::SolanaWrongLength { bytes: 33 })
+        );
+        assert_eq!(
+            validate_solana("EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1O"),
+            Err(AddressError::SolanaInvalidCharacter { character: 'O' })
+        );
+        assert_eq!(
+            validate_solana("EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1é"),
+            Err(AddressError::SolanaInvalidCharacter { character: 'é' })
+        );
+        assert_eq!(
+            validate_solana(" "),
+            Err(AddressError::Empty {
+                family: ChainFamily::Solana
+            })
+        );
+    }
+
+    #[test]
+    fn addresses_of_another_family_are_named() {
+        let evm = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
+        let tron = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
+        let solana = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v";
+        let bitcoin = "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4";
+        let wrong = |expected, found| Err(AddressError::WrongFamily { expected, found });
+        assert_eq!(
+            validate_bitcoin(evm, MAINNET),
+            wrong(ChainFamily::Bitcoin, ChainFamily::Evm)
+        );
+        assert_eq!(
+            validate_bitcoin(tron, MAINNET),
+            wrong(ChainFamily::Bitcoin, ChainFamily::Tron)
+        );
+        assert_eq!(
+            validate_evm(tron),
+            wrong(ChainFamily::Evm, ChainFamily::Tron)
+        );
+        assert_eq!(
+            validate_evm(bitcoin),
+            wrong(ChainFamily::Evm, ChainFamily::Bitcoin)
+        );
+        assert_eq!(
+            validate_tron(solana),
+            wrong(ChainFamily::Tron, ChainFamily::Solana)
+        );
+        assert_eq!(
+            validate_solana(evm),
+            wrong(ChainFamily::Solana, ChainFamily::Evm)
+        );
+        assert_eq!(
+            validate_evm(tron).unwrap_err().to_string(),
+            "This looks like a Tron address, but an EVM address is needed here. Enter an EVM address."
+        );
+    }
+
+    #[test]
+    fn messages_end_with_what_to_do() {
+        let errors = [
+            validate_address("nope", "x", MAINNET).unwrap_err(),
+            validate_bitcoin("", MAINNET).unwrap_err(),
+            validate_bitcoin("1A1zP1", MAINNET).unwrap_err(),
+            validate_bitcoin("tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx", MAINNET).unwrap_err(),
+            validate_evm("0x12").unwrap_err(),
+            validate_tron("Tx").unwrap_err(),
+            validate_solana("1").unwrap_err(),
+        ];
+        for err in errors {
+            let message = err.to_string();
+            assert!(message.ends_with('.'), "{message}");
+            assert!(
+                message.contains("Enter")
+                    || message.contains("copy")
+                    || message.contains("Copy")
+                    || message.contains("Pick"),
+                "{message}"
+            );
+        }
+    }
+}

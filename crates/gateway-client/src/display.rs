@@ -1,0 +1,136 @@
+//! Wire values as a person reads them: amounts with their token's decimals and symbol, fractions as percentages.
+//!
+//! Exact decimal arithmetic only; an amount whose token is unknown is shown in smallest units with its address,
+//! never with a guessed symbol or decimals.
+
+use crate::amount::{format_units, parse_base_units};
+use crate::tokens::TokenRegistry;
+
+/// `amount` of `token` on `chain`, e.g. `0.001 BTC`, or `123 smallest units of 0xabc… on bob` when the token is unknown.
+pub fn amount_text(registry: &TokenRegistry, chain: &str, token: &str, amount: &str) -> String {
+    match (registry.get(chain, token), parse_base_units(amount)) {
+        (Some(info), Ok(value)) => {
+            format!("{} {}", format_units(value, info.decimals), info.symbol)
+        }
+        (None, Ok(_)) => format!("{amount} smallest units of {token} on {chain}"),
+        (_, Err(_)) => format!("{amount:?} (not an amount) of {token} on {chain}"),
+    }
+}
+
+/// The same, followed by its USD value when the gateway gave one: `0.001 BTC ($96.50)`.
+pub fn amount_with_usd(
+    registry: &TokenRegistry,
+    chain: &str,
+    token: &str,
+    amount: &str,
+    usd: Option<&str>,
+) -> String {
+    let text = amount_text(registry, chain, token, amount);
+    match usd {
+        Some(usd) if !usd.is_empty() => format!("{text} (${usd})"),
+        _ => text,
+    }
+}
+
+/// A decimal fraction as a percentage, exactly: `"-0.0050"` → `"-0.50%"`. `None` when `fraction` is not a decimal.
+pub fn fraction_as_percent(fraction: &str) -> Option<String> {
+    let text = fraction.trim();
+    let (negative, digits) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text.strip_prefix('+').unwrap_or(text)),
+    };
+    let (int, frac) = digits.split_once('.').unwrap_or((digits, ""));
+    if (int.is_empty() && frac.is_empty())
+        || !int.bytes().chain(frac.bytes()).all(|b| b.is_ascii_digit())
+    {
+        return None;
+    }
+    // Multiplying by 100 moves the point two places to the right.
+    let mut frac = frac.to_owned();
+    while frac.len() < 2 {
+        frac.push('0');
+    }
+    let (moved, rest) = frac.split_at(2);
+    let whole = format!("{int}{moved}");
+    let whole = whole.trim_start_matches('0');
+    let whole = if whole.is_empty() { "0" } else { whole };
+    let rest = if rest.len() < 2 {
+        format!("{rest:0<2}")
+    } else {
+        rest.to_owned()
+    };
+    let is_zero = whole == "0" && rest.bytes().all(|b| b == b'0');
+    let sign = if negative && !is_zero { "-" } else { "" };
+    Some(format!("{sign}{whole}.{rest}%"))
+}
+
+/// A duration in seconds as a person says it: `45 s`, `12 min`, `1 h 30 min`.
+pub fn duration_text(seconds: u64) -> String {
+    match seconds {
+        0..=89 => format!("{seconds} s"),
+        90..=5399 => format!("{} min", (seconds + 30) / 60),
+        _ => {
+            let minutes = (seconds + 30) / 60;
+            format!("{} h {} min", minutes / 60, minutes % 60)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn amounts_use_the_token_facts_or_say_they_are_unknown() {
+        let registry = TokenRegistry::builtin();
+        assert_eq!(
+            amount_text(registry, "bitcoin", "BTC", "100000"),
+            "0.001 BTC"
+        );
+        assert_eq!(
+            amount_text(
+                registry,
+                "bsc",
+                "0x8ac76a51cc950d9822d68b83fe1ad97b32cd580d",
+                "1500000000000000000"
+            ),
+            "1.5 USDC"
+        );
+        let unknown = amount_text(
+            registry,
+            "bob",
+            "0x1111111111111111111111111111111111111111",
+            "42",
+        );
+        assert_eq!(
+            unknown,
+            "42 smallest units of 0x1111111111111111111111111111111111111111 on bob"
+        );
+        assert_eq!(
+            amount_with_usd(registry, "bitcoin", "BTC", "100000", Some("96.50")),
+            "0.001 BTC ($96.50)"
+        );
+        assert_eq!(
+            amount_with_usd(registry, "bitcoin", "BTC", "100000", None),
+            "0.001 BTC"
+        );
+    }
+
+    #[test]
+    fn fractions_become_percentages_exactly() {
+        assert_eq!(fraction_as_percent("-0.0050").as_deref(), Some("-0.50%"));
+        assert_eq!(fraction_as_percent("0.1").as_deref(), Some("10.00%"));
+        assert_eq!(fraction_as_percent("0.123456").as_deref(), Some("12.3456%"));
+        assert_eq!(fraction_as_percent("1").as_deref(), Some("100.00%"));
+        assert_eq!(fraction_as_percent("-0").as_deref(), Some("0.00%"));
+        assert_eq!(fraction_as_percent("abc"), None);
+        assert_eq!(fraction_as_percent("1e-3"), None);
+    }
+
+    #[test]
+    fn durations_read_naturally() {
+        assert_eq!(duration_text(45), "45 s");
+        assert_eq!(duration_text(600), "10 min");
+        assert_eq!(duration_text(5400), "1 h 30 min");
+    }
+}

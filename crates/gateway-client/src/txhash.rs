@@ -1,0 +1,538 @@
+//! Transaction identifiers a person pastes to register a source transaction with the gateway.
+//!
+//! Every validator trims surrounding whitespace and returns the identifier in the form the gateway expects: hex in
+//! lower case (EVM with `0x`, Bitcoin and Tron without), Solana signatures as the Base58 text.
+
+use std::fmt;
+use std::str::FromStr;
+
+use bitcoin::hex::FromHex;
+use bitcoin::{Transaction, Txid};
+
+use crate::address::{ChainFamily, chain_family, first_non_base58};
+
+/// What kind of identifier was expected, for error messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TxKind {
+    BitcoinTxid,
+    BitcoinTxHex,
+    EvmHash,
+    TronId,
+    SolanaSignature,
+}
+
+impl fmt::Display for TxKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::BitcoinTxid => "Bitcoin transaction id",
+            Self::BitcoinTxHex => "raw Bitcoin transaction",
+            Self::EvmHash => "EVM transaction hash",
+            Self::TronId => "Tron transaction id",
+            Self::SolanaSignature => "Solana transaction signature",
+        })
+    }
+}
+
+/// Why a transaction identifier was refused; each message ends with what to do about it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum TxHashError {
+    #[error(
+        "'{chain}' is not a chain this app knows, so its transactions cannot be checked. Pick another chain or update the app."
+    )]
+    UnknownChain { chain: String },
+    #[error("The {kind} is empty. Paste it from your wallet or a block explorer.")]
+    Empty { kind: TxKind },
+    #[error(
+        "The {kind} contains {}, which is not a hexadecimal character (0-9, a-f). \
+         Copy it again from your wallet or a block explorer.",
+        describe_char(*character)
+    )]
+    InvalidHexCharacter { kind: TxKind, character: char },
+    #[error(
+        "{}; this one has {found}. A character may be missing or extra: copy it again from your wallet or a block explorer.",
+        expected_shape(*kind)
+    )]
+    WrongHexLength { kind: TxKind, found: usize },
+    #[error(
+        "An EVM transaction hash starts with 0x followed by 64 hexadecimal characters. \
+         Add 0x at the start if it is missing, or copy it again from your wallet or a block explorer."
+    )]
+    EvmMissingPrefix,
+    #[error(
+        "A Bitcoin transaction id is 64 hexadecimal characters without 0x; 0x is how EVM chains write hashes. \
+         Remove the 0x, or check that the right chain is chosen."
+    )]
+    BitcoinTxidWithPrefix,
+    #[error(
+        "A raw transaction has two hexadecimal characters per byte, but this one has an odd number ({found}). \
+         Copy the whole transaction again."
+    )]
+    TxHexOddLength { found: usize },
+    #[error(
+        "This is a transaction id, not a raw transaction. \
+         Enter it as a transaction id, or paste the whole raw transaction in hex."
+    )]
+    TxHexIsTxid,
+    #[error("The raw transaction ends before it is complete. Copy the whole transaction again.")]
+    TxHexTruncated,
+    #[error(
+        "The raw transaction has {extra} extra bytes after its end. \
+         Paste exactly one transaction, copied again from your wallet."
+    )]
+    TxHexTrailingBytes { extra: usize },
+    #[error(
+        "This hex does not decode as a Bitcoin transaction. Copy the whole raw transaction again from your wallet."
+    )]
+    TxHexMalformed,
+    #[error(
+        "The Solana transaction signature contains {}, which Solana signatures never use (0, O, I and l are left out). \
+         Copy it again from your wallet or a block explorer.",
+        describe_char(*character)
+    )]
+    SolanaInvalidCharacter { character: char },
+    #[error(
+        "A Solana transaction signature is 64 bytes, written as 87 or 88 characters; this one is {bytes} bytes. \
+         A character may be missing or extra: copy it again from your wallet or a block explorer."
+    )]
+    SolanaWrongLength { bytes: usize },
+}
+
+fn describe_char(c: char) -> String {
+    if c.is_whitespace() {
+        "a space".to_owned()
+    } else {
+        format!("'{c}'")
+    }
+}
+
+fn expected_shape(kind: TxKind) -> &'static str {
+    match kind {
+        TxKind::BitcoinTxid => "A Bitcoin transaction id is 64 hexadecimal characters",
+        TxKind::EvmHash => "An EVM transaction hash is 0x followed by 64 hexadecimal characters",
+        TxKind::TronId => "A Tron transaction id is 64 hexadecimal characters",
+        TxKind::BitcoinTxHex | TxKind::SolanaSignature => "It has the wrong length",
+    }
+}
+
+/// Checks that `hex` is exactly 64 hexadecimal characters and returns it in lower case.
+fn hex64(hex: &str, kind: TxKind) -> Result<String, TxHashError> {
+    if let Some(character) = hex.chars().find(|c| !c.is_ascii_hexdigit()) {
+        return Err(TxHashError::InvalidHexCharacter { kind, character });
+    }
+    if hex.len() != 64 {
+        return Err(TxHashError::WrongHexLength {
+            kind,
+            found: hex.len(),
+        });
+    }
+    Ok(hex.to_ascii_lowercase())
+}
+
+/// Validates a Bitcoin transaction id: 64 hexadecimal characters, as block explorers show it (no 0x).
+pub fn validate_bitcoin_txid(s: &str) -> Result<Txid, TxHashError> {
+    let kind = TxKind::BitcoinTxid;
+    let s = s.trim();
+    if s.is_empty() {
+        return Err(TxHashError::Empty { kind });
+    }
+    if s.starts_with("0x") || s.starts_with("0X") {
+        return Err(TxHashError::BitcoinTxidWithPrefix);
+    }
+    let hex = hex64(s, kind)?;
+    Txid::from_str(&hex).map_err(|_| TxHashError::WrongHexLength {
+        kind,
+        found: s.len(),
+    })
+}
+
+/// Decodes a raw Bitcoin transaction from hex and returns its txid, so the user can see which transaction it is.
+///
+/// The whole input must be exactly one consensus-encoded transaction (legacy or SegWit).
+pub fn validate_bitcoin_tx_hex(s: &str) -> Result<Txid, TxHashError> {
+    let kind = TxKind::BitcoinTxHex;
+    let s = s.trim();
+    if s.is_empty() {
+        return Err(TxHashError::Empty { kind });
+    }
+    if let Some(character) = s.chars().find(|c| !c.is_ascii_hexdigit()) {
+        return Err(TxHashError::InvalidHexCharacter { kind, character });
+    }
+    if !s.len().is_multiple_of(2) {
+        return Err(TxHashError::TxHexOddLength { found: s.len() });
+    }
+    let bytes = Vec::<u8>::from_hex(s).map_err(|_| TxHashError::TxHexMalformed)?;
+    match bitcoin::consensus::deserialize_partial::<Transaction>(&bytes) {
+        Ok((tx, consumed)) if consumed == bytes.len() => Ok(tx.compute_txid()),
+        _ if s.len() == 64 => Err(TxHashError::TxHexIsTxid),
+        Ok((_, consumed)) => Err(TxHashError::TxHexTrailingBytes {
+            extra: bytes.len() - consumed,
+        }),
+        Err(bitcoin::consensus::encode::Error::Io(_)) => Err(TxHashError::TxHexTruncated),
+        Err(_) => Err(TxHashError::TxHexMalformed),
+    }
+}
+
+/// Validates an EVM transaction hash: `0x` and 64 hexadecimal characters; returned in lower case.
+pub fn validate_evm_tx_hash(s: &str) -> Result<String, TxHashError> {
+    let kind = TxKind::EvmHash;
+    let s = s.trim();
+    if s.is_empty() {
+        return Err(TxHashError::Empty { kind });
+    }
+    let hex = s.strip_prefix("0x").ok_or(TxHashError::EvmMissingPrefix)?;
+    Ok(format!("0x{}", hex64(hex, kind)?))
+}
+
+/// Validates a Tron transaction id: 64 hexadecimal characters, returned in lower case without a prefix.
+///
+/// Tron writes ids without `0x`, but some tools add it; an optional leading `0x` is accepted and removed.
+pub fn validate_tron_tx_hash(s: &str) -> Result<String, TxHashError> {
+    let kind = TxKind::TronId;
+    let s = s.trim();
+    if s.is_empty() {
+        return Err(TxHashError::Empty { kind });
+    }
+    hex64(s.strip_prefix("0x").unwrap_or(s), kind)
+}
+
+/// Validates a Solana transaction signature: Base58 that decodes to exactly 64 bytes.
+pub fn validate_solana_signature(s: &str) -> Result<String, TxHashError> {
+    let s = s.trim();
+    if s.is_empty() {
+        return Err(TxHashError::Empty {
+            kind: TxKind::SolanaSignature,
+        });
+    }
+    if let Some(character) = first_non_base58(s) {
+        return Err(TxHashError::SolanaInvalidCharacter { character });
+    }
+    let bytes = bs58::decode(s).into_vec().map_or(0, |bytes| bytes.len());
+    if bytes != 64 {
+        return Err(TxHashError::SolanaWrongLength { bytes });
+    }
+    Ok(s.to_owned())
+}
+
+/// Validates the source transaction identifier for `chain` as `register-tx` needs it, in canonical form.
+///
+/// Bitcoin takes a txid (not raw transaction hex), EVM chains a 0x hash, Tron a hex id, Solana a signature.
+pub fn validate_src_tx_hash(chain: &str, hash: &str) -> Result<String, TxHashError> {
+    match chain_family(chain) {
+        Some(ChainFamily::Bitcoin) => validate_bitcoin_txid(hash).map(|txid| txid.to_string()),
+        Some(ChainFamily::Evm) => validate_evm_tx_hash(hash),
+        Some(ChainFamily::Tron) => validate_tron_tx_hash(hash),
+        Some(ChainFamily::Solana) => validate_solana_signature(hash),
+        None => Err(TxHashError::UnknownChain {
+            chain: chain.to_owned(),
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GENESIS_TXID: &str = "4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33b";
+    const GENESIS_COINBASE_HEX: &str = "01000000010000000000000000000000000000000000000000000000000000000000000000ffffffff\
+        4d04ffff001d0104455468652054696d65732030332f4a616e2f32303039204368616e63656c6c6f72206f6e206272696e6b206f66\
+        207365636f6e64206261696c6f757420666f722062616e6b73ffffffff0100f2052a01000000434104678afdb0fe5548271967f1a6\
+        7130b7105cd6a828e03909a67962e0ea1f61deb649f6bc3f4cef38c4f35504e51ec112de5c384df7ba0b8d578a4c702b6bf11d5fac\
+        00000000";
+    const EVM_HASH: &str = "0x88df016429689c079f3b2f6ad39fa052532c56795b733da78a91ebe6a713944b";
+    const SOLANA_SIGNATURE: &str =
+        "5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW";
+
+    fn genesis_hex() -> String {
+        GENESIS_COINBASE_HEX.split_whitespace().collect()
+    }
+
+    #[test]
+    fn genesis_hex_is_the_genesis_coinbase() {
+        let block = bitcoin::blockdata::constants::genesis_block(bitcoin::Network::Bitcoin);
+        let serialized = bitcoin::consensus::serialize(&block.txdata[0]);
+        assert_eq!(Vec::<u8>::from_hex(&genesis_hex()).unwrap(), serialized);
+    }
+
+    #[test]
+    fn bitcoin_tx_hex_gives_its_txid() {
+        let txid = validate_bitcoin_tx_hex(&genesis_hex()).unwrap();
+        assert_eq!(txid.to_string(), GENESIS_TXID);
+        assert_eq!(
+            validate_bitcoin_tx_hex(&format!("  {}\n", genesis_hex().to_ascii_uppercase())),
+            Ok(txid)
+        );
+    }
+
+    #[test]
+    fn bitcoin_segwit_tx_hex_gives_its_txid_not_wtxid() {
+        use bitcoin::{
+            Amount, OutPoint, ScriptBuf, Sequence, TxIn, TxOut, Witness, absolute, transaction,
+        };
+        let tx = Transaction {
+            version: transaction::Version::TWO,
+            lock_time: absolute::LockTime::ZERO,
+            input: vec![TxIn {
+                previous_output: OutPoint {
+                    txid: validate_bitcoin_txid(GENESIS_TXID).unwrap(),
+                    vout: 0,
+                },
+                script_sig: ScriptBuf::new(),
+                sequence: Sequence::MAX,
+                witness: Witness::from_slice(&[vec![1u8; 72], vec![2u8; 33]]),
+            }],
+            output: vec![TxOut {
+                value: Amount::from_sat(50_000),
+                script_pubkey: ScriptBuf::new(),
+            }],
+        };
+        let hex: String = bitcoin::consensus::serialize(&tx)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        assert_eq!(validate_bitcoin_tx_hex(&hex), Ok(tx.compute_txid()));
+        assert_ne!(
+            tx.compute_txid().to_string(),
+            tx.compute_wtxid().to_string()
+        );
+    }
+
+    #[test]
+    fn malformed_tx_hex() {
+        let hex = genesis_hex();
+        assert_eq!(
+            validate_bitcoin_tx_hex(""),
+            Err(TxHashError::Empty {
+                kind: TxKind::BitcoinTxHex
+            })
+        );
+        assert_eq!(
+            validate_bitcoin_tx_hex(&hex[..hex.len() - 1]),
+            Err(TxHashError::TxHexOddLength {
+                found: hex.len() - 1
+            })
+        );
+        assert_eq!(
+            validate_bitcoin_tx_hex(&hex[..hex.len() - 2]),
+            Err(TxHashError::TxHexTruncated)
+        );
+        assert_eq!(
+            validate_bitcoin_tx_hex(&format!("{hex}00")),
+            Err(TxHashError::TxHexTrailingBytes { extra: 1 })
+        );
+        assert_eq!(
+            validate_bitcoin_tx_hex(&format!("{}g", &hex[..hex.len() - 1])),
+            Err(TxHashError::InvalidHexCharacter {
+                kind: TxKind::BitcoinTxHex,
+                character: 'g'
+            })
+        );
+        assert_eq!(
+            validate_bitcoin_tx_hex(&format!("0x{hex}")),
+            Err(TxHashError::InvalidHexCharacter {
+                kind: TxKind::BitcoinTxHex,
+                character: 'x'
+            })
+        );
+        assert_eq!(
+            validate_bitcoin_tx_hex(GENESIS_TXID),
+            Err(TxHashError::TxHexIsTxid)
+        );
+        assert_eq!(
+            validate_bitcoin_tx_hex("0100000000"),
+            Err(TxHashError::TxHexTruncated)
+        );
+    }
+
+    #[test]
+    fn bitcoin_txids() {
+        let txid = validate_bitcoin_txid(GENESIS_TXID).unwrap();
+        assert_eq!(txid.to_string(), GENESIS_TXID);
+        assert_eq!(
+            validate_bitcoin_txid(&format!(" {}\n", GENESIS_TXID.to_ascii_uppercase())),
+            Ok(txid)
+        );
+        assert_eq!(
+            validate_bitcoin_txid(&GENESIS_TXID[..62]),
+            Err(TxHashError::WrongHexLength {
+                kind: TxKind::BitcoinTxid,
+                found: 62
+            })
+        );
+        assert_eq!(
+            validate_bitcoin_txid(&format!("{GENESIS_TXID}0")),
+            Err(TxHashError::WrongHexLength {
+                kind: TxKind::BitcoinTxid,
+                found: 65
+            })
+        );
+        assert_eq!(
+            validate_bitcoin_txid(&format!("{}z", &GENESIS_TXID[..63])),
+            Err(TxHashError::InvalidHexCharacter {
+                kind: TxKind::BitcoinTxid,
+                character: 'z'
+            })
+        );
+        assert_eq!(
+            validate_bitcoin_txid(&format!("0x{GENESIS_TXID}")),
+            Err(TxHashError::BitcoinTxidWithPrefix)
+        );
+        assert_eq!(
+            validate_bitcoin_txid(" "),
+            Err(TxHashError::Empty {
+                kind: TxKind::BitcoinTxid
+            })
+        );
+    }
+
+    #[test]
+    fn evm_tx_hashes() {
+        assert_eq!(validate_evm_tx_hash(EVM_HASH).as_deref(), Ok(EVM_HASH));
+        let upper = format!("0x{}", EVM_HASH[2..].to_ascii_uppercase());
+        assert_eq!(validate_evm_tx_hash(&upper).as_deref(), Ok(EVM_HASH));
+        assert_eq!(
+            validate_evm_tx_hash(&EVM_HASH[2..]),
+            Err(TxHashError::EvmMissingPrefix)
+        );
+        let short = &EVM_HASH[..64];
+        let err = validate_evm_tx_hash(short).unwrap_err();
+        assert_eq!(
+            err,
+            TxHashError::WrongHexLength {
+                kind: TxKind::EvmHash,
+                found: 62
+            }
+        );
+        assert_eq!(
+            err.to_string(),
+            "An EVM transaction hash is 0x followed by 64 hexadecimal characters; this one has 62. \
+             A character may be missing or extra: copy it again from your wallet or a block explorer."
+        );
+        assert_eq!(
+            validate_evm_tx_hash("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"),
+            Err(TxHashError::WrongHexLength {
+                kind: TxKind::EvmHash,
+                found: 40
+            })
+        );
+        assert_eq!(
+            validate_evm_tx_hash(&format!("0x{}", "O".repeat(64))),
+            Err(TxHashError::InvalidHexCharacter {
+                kind: TxKind::EvmHash,
+                character: 'O'
+            })
+        );
+    }
+
+    #[test]
+    fn tron_tx_ids_accept_an_optional_0x() {
+        let id = &EVM_HASH[2..];
+        assert_eq!(validate_tron_tx_hash(id).as_deref(), Ok(id));
+        assert_eq!(validate_tron_tx_hash(EVM_HASH).as_deref(), Ok(id));
+        assert_eq!(
+            validate_tron_tx_hash(&id.to_ascii_uppercase()).as_deref(),
+            Ok(id)
+        );
+        assert_eq!(
+            validate_tron_tx_hash(&id[..63]),
+            Err(TxHashError::WrongHexLength {
+                kind: TxKind::TronId,
+                found: 63
+            })
+        );
+        assert_eq!(
+            validate_tron_tx_hash(""),
+            Err(TxHashError::Empty {
+                kind: TxKind::TronId
+            })
+        );
+    }
+
+    #[test]
+    fn solana_signatures() {
+        assert_eq!(
+            validate_solana_signature(SOLANA_SIGNATURE).as_deref(),
+            Ok(SOLANA_SIGNATURE)
+        );
+        assert_eq!(
+            validate_solana_signature(&format!("\t{SOLANA_SIGNATURE} ")).as_deref(),
+            Ok(SOLANA_SIGNATURE)
+        );
+        assert_eq!(
+            validate_solana_signature("EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v"),
+            Err(TxHashError::SolanaWrongLength { bytes: 32 })
+        );
+        assert_eq!(
+            validate_solana_signature(&format!("{}0", &SOLANA_SIGNATURE[1..])),
+            Err(TxHashError::SolanaInvalidCharacter { character: '0' })
+        );
+        assert!(matches!(
+            validate_solana_signature(&SOLANA_SIGNATURE[..80]),
+            Err(TxHashError::SolanaWrongLength { bytes }) if bytes < 64
+        ));
+        assert!(matches!(
+            validate_solana_signature(EVM_HASH),
+            Err(TxHashError::SolanaInvalidCharacter { character: '0' })
+        ));
+    }
+
+    #[test]
+    fn dispatches_by_chain() {
+        assert_eq!(
+            validate_src_tx_hash("bitcoin", GENESIS_TXID).as_deref(),
+            Ok(GENESIS_TXID)
+        );
+        assert_eq!(
+            validate_src_tx_hash("base", EVM_HASH).as_deref(),
+            Ok(EVM_HASH)
+        );
+        assert_eq!(
+            validate_src_tx_hash("bob", &EVM_HASH[2..]),
+            Err(TxHashError::EvmMissingPrefix)
+        );
+        assert_eq!(
+            validate_src_tx_hash("tron", EVM_HASH).as_deref(),
+            Ok(&EVM_HASH[2..])
+        );
+        assert_eq!(
+            validate_src_tx_hash("solana", SOLANA_SIGNATURE).as_deref(),
+            Ok(SOLANA_SIGNATURE)
+        );
+        assert_eq!(
+            validate_src_tx_hash("bitcoin", EVM_HASH),
+            Err(TxHashError::BitcoinTxidWithPrefix)
+        );
+        assert_eq!(
+            validate_src_tx_hash("dogecoin", GENESIS_TXID),
+            Err(TxHashError::UnknownChain {
+                chain: "dogecoin".into()
+            })
+        );
+    }
+
+    #[test]
+    fn messages_end_with_what_to_do() {
+        let errors = [
+            validate_src_tx_hash("nope", "x").unwrap_err(),
+            validate_bitcoin_txid("").unwrap_err(),
+            validate_bitcoin_txid("0x12").unwrap_err(),
+            validate_bitcoin_tx_hex("0").unwrap_err(),
+            validate_bitcoin_tx_hex("00").unwrap_err(),
+            validate_bitcoin_tx_hex(GENESIS_TXID).unwrap_err(),
+            validate_evm_tx_hash("12").unwrap_err(),
+            validate_tron_tx_hash("zz").unwrap_err(),
+            validate_solana_signature("1").unwrap_err(),
+        ];
+        for err in errors {
+            let message = err.to_string();
+            assert!(message.ends_with('.'), "{message}");
+            assert!(
+                message
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c.is_uppercase() || c == '\''),
+                "{message}"
+            );
+        }
+    }
+}

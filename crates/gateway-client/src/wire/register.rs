@@ -1,0 +1,302 @@
+//! register-tx: telling the gateway which transaction pays an order, and its answer.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
+
+use super::common::{RouteKind, json_kind, pick_key, read_inner};
+use crate::ApiVersion;
+
+/// A register-tx request, independent of the version; [`RegisterTx::to_json`] writes the body a version expects.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RegisterTx {
+    /// An onramp's Bitcoin payment: its full hex (the gateway broadcasts it) and/or its txid.
+    Onramp {
+        /// The order being paid.
+        order_id: String,
+        /// The signed transaction, hex.
+        bitcoin_tx_hex: Option<String>,
+        /// The transaction id, when it was broadcast elsewhere.
+        bitcoin_txid: Option<String>,
+    },
+    /// An offramp's source-chain transaction.
+    Offramp {
+        /// The order being paid.
+        order_id: String,
+        /// `0x…` hash on EVM, Base58 signature on Solana.
+        src_tx_hash: String,
+        /// Chain the transaction was broadcast on (V3 only on the wire).
+        src_chain: String,
+    },
+    /// A token swap's source-chain transaction.
+    TokenSwap {
+        /// The order being paid.
+        order_id: String,
+        /// `0x…` hash on EVM, Base58 signature on Solana.
+        src_tx_hash: String,
+        /// Chain the transaction was broadcast on (V3 only on the wire).
+        src_chain: String,
+    },
+}
+
+impl RegisterTx {
+    /// Registers an onramp payment; give the hex (the gateway broadcasts it), the txid, or both.
+    pub fn onramp(
+        order_id: impl Into<String>,
+        bitcoin_tx_hex: Option<&str>,
+        bitcoin_txid: Option<&str>,
+    ) -> Self {
+        Self::Onramp {
+            order_id: order_id.into(),
+            bitcoin_tx_hex: bitcoin_tx_hex.map(str::to_owned),
+            bitcoin_txid: bitcoin_txid.map(str::to_owned),
+        }
+    }
+
+    /// Registers the source transaction of an offramp.
+    pub fn offramp(
+        order_id: impl Into<String>,
+        src_tx_hash: impl Into<String>,
+        src_chain: impl Into<String>,
+    ) -> Self {
+        Self::Offramp {
+            order_id: order_id.into(),
+            src_tx_hash: src_tx_hash.into(),
+            src_chain: src_chain.into(),
+        }
+    }
+
+    /// Registers the source transaction of a token swap.
+    pub fn token_swap(
+        order_id: impl Into<String>,
+        src_tx_hash: impl Into<String>,
+        src_chain: impl Into<String>,
+    ) -> Self {
+        Self::TokenSwap {
+            order_id: order_id.into(),
+            src_tx_hash: src_tx_hash.into(),
+            src_chain: src_chain.into(),
+        }
+    }
+
+    /// The order this registers a transaction for.
+    pub fn order_id(&self) -> &str {
+        match self {
+            Self::Onramp { order_id, .. }
+            | Self::Offramp { order_id, .. }
+            | Self::TokenSwap { order_id, .. } => order_id,
+        }
+    }
+
+    /// The kind of order.
+    pub fn route(&self) -> RouteKind {
+        match self {
+            Self::Onramp { .. } => RouteKind::Onramp,
+            Self::Offramp { .. } => RouteKind::Offramp,
+            Self::TokenSwap { .. } => RouteKind::TokenSwap,
+        }
+    }
+
+    /// The request body for `version` (`RegisterTx`, `RegisterTxV2`, `RegisterTxV3` of the published document).
+    ///
+    /// The onramp body is the same everywhere (absent hex or txid are left out). Offramp and token swap send
+    /// `src_tx_hash` and `src_chain` in V3, `evm_txhash` alone in V1/V2; V1 keys the token swap `layerZero`.
+    pub fn to_json(&self, version: ApiVersion) -> Value {
+        match self {
+            Self::Onramp {
+                order_id,
+                bitcoin_tx_hex,
+                bitcoin_txid,
+            } => {
+                let mut body = Map::new();
+                body.insert("order_id".into(), json!(order_id));
+                if let Some(hex) = bitcoin_tx_hex {
+                    body.insert("bitcoin_tx_hex".into(), json!(hex));
+                }
+                if let Some(txid) = bitcoin_txid {
+                    body.insert("bitcoin_txid".into(), json!(txid));
+                }
+                json!({ "onramp": body })
+            }
+            Self::Offramp {
+                order_id,
+                src_tx_hash,
+                src_chain,
+            }
+            | Self::TokenSwap {
+                order_id,
+                src_tx_hash,
+                src_chain,
+            } => {
+                let key = match (self, version) {
+                    (Self::Offramp { .. }, _) => "offramp",
+                    (_, ApiVersion::V1) => "layerZero",
+                    _ => "tokenSwap",
+                };
+                let body = match version {
+                    ApiVersion::V3 => {
+                        json!({ "order_id": order_id, "src_tx_hash": src_tx_hash, "src_chain": src_chain })
+                    }
+                    ApiVersion::V1 | ApiVersion::V2 => {
+                        json!({ "order_id": order_id, "evm_txhash": src_tx_hash })
+                    }
+                };
+                json!({ key: body })
+            }
+        }
+    }
+}
+
+/// A successful register-tx answer (`RegisterTxSuccess`): the bare string `"ok"`, or an onramp's broadcast txid.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "Value", into = "Value")]
+pub enum RegisterTxResponse {
+    /// The JSON string `"ok"`.
+    Ok,
+    /// `{ "onramp": { "txid" } }`: the gateway broadcast the onramp's Bitcoin transaction under this txid.
+    Onramp {
+        /// The Bitcoin transaction id.
+        txid: String,
+    },
+}
+
+/// The inner object of `{ "onramp": { "txid" } }`.
+#[derive(Deserialize)]
+struct OnrampRegistered {
+    txid: String,
+}
+
+impl RegisterTxResponse {
+    /// Reads either form; any other string is an error (accepting it would hide a changed answer).
+    pub fn from_value(value: &Value) -> Result<Self, serde_json::Error> {
+        use serde::de::Error as _;
+        match value {
+            Value::String(s) if s.eq_ignore_ascii_case("ok") => Ok(Self::Ok),
+            Value::String(s) => Err(serde_json::Error::custom(format!(
+                "register-tx answer: expected \"ok\", got {s:?}"
+            ))),
+            Value::Object(_) => {
+                let (_, inner) = pick_key(value, "register-tx answer", &["onramp"])?;
+                let OnrampRegistered { txid } = read_inner(inner, "register-tx onramp answer")?;
+                Ok(Self::Onramp { txid })
+            }
+            other => Err(serde_json::Error::custom(format!(
+                "register-tx answer: expected \"ok\" or an object, found {}",
+                json_kind(other)
+            ))),
+        }
+    }
+}
+
+impl TryFrom<Value> for RegisterTxResponse {
+    type Error = serde_json::Error;
+
+    fn try_from(value: Value) -> Result<Self, Self::Error> {
+        Self::from_value(&value)
+    }
+}
+
+impl From<RegisterTxResponse> for Value {
+    fn from(response: RegisterTxResponse) -> Self {
+        match response {
+            RegisterTxResponse::Ok => json!("ok"),
+            RegisterTxResponse::Onramp { txid } => json!({ "onramp": { "txid": txid } }),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ID: &str = "f81d4fae-7dec-11d0-a765-00a0c91e6bf6";
+    const HASH: &str = "0x9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08";
+
+    #[test]
+    fn onramp_body_is_the_same_in_every_version() {
+        let both = RegisterTx::onramp(ID, Some("0200aa"), Some(&"ab".repeat(32)));
+        let hex_only = RegisterTx::onramp(ID, Some("0200aa"), None);
+        for version in [ApiVersion::V1, ApiVersion::V2, ApiVersion::V3] {
+            assert_eq!(
+                both.to_json(version),
+                json!({"onramp": {"order_id": ID, "bitcoin_tx_hex": "0200aa", "bitcoin_txid": "ab".repeat(32)}})
+            );
+            assert_eq!(
+                hex_only.to_json(version),
+                json!({"onramp": {"order_id": ID, "bitcoin_tx_hex": "0200aa"}})
+            );
+        }
+        assert_eq!(both.route(), RouteKind::Onramp);
+        assert_eq!(both.order_id(), ID);
+    }
+
+    #[test]
+    fn v3_sends_src_tx_hash_and_src_chain() {
+        let off = RegisterTx::offramp(ID, HASH, "bob");
+        assert_eq!(
+            off.to_json(ApiVersion::V3),
+            json!({"offramp": {"order_id": ID, "src_tx_hash": HASH, "src_chain": "bob"}})
+        );
+        let sig = "5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW";
+        let swap = RegisterTx::token_swap(ID, sig, "solana");
+        assert_eq!(
+            swap.to_json(ApiVersion::V3),
+            json!({"tokenSwap": {"order_id": ID, "src_tx_hash": sig, "src_chain": "solana"}})
+        );
+    }
+
+    #[test]
+    fn v2_sends_evm_txhash_and_v1_keys_layer_zero() {
+        let off = RegisterTx::offramp(ID, HASH, "bob");
+        let swap = RegisterTx::token_swap(ID, HASH, "base");
+        assert_eq!(
+            off.to_json(ApiVersion::V2),
+            json!({"offramp": {"order_id": ID, "evm_txhash": HASH}})
+        );
+        assert_eq!(
+            off.to_json(ApiVersion::V1),
+            json!({"offramp": {"order_id": ID, "evm_txhash": HASH}})
+        );
+        assert_eq!(
+            swap.to_json(ApiVersion::V2),
+            json!({"tokenSwap": {"order_id": ID, "evm_txhash": HASH}})
+        );
+        assert_eq!(
+            swap.to_json(ApiVersion::V1),
+            json!({"layerZero": {"order_id": ID, "evm_txhash": HASH}})
+        );
+        assert_eq!(swap.route(), RouteKind::TokenSwap);
+    }
+
+    #[test]
+    fn response_ok_or_onramp_txid() {
+        assert_eq!(
+            serde_json::from_str::<RegisterTxResponse>(r#""ok""#).unwrap(),
+            RegisterTxResponse::Ok
+        );
+        let txid = "ab".repeat(32);
+        let onramp = json!({"onramp": {"txid": txid, "more": 1}});
+        assert_eq!(
+            serde_json::from_value::<RegisterTxResponse>(onramp).unwrap(),
+            RegisterTxResponse::Onramp { txid: txid.clone() }
+        );
+        assert_eq!(
+            serde_json::to_value(RegisterTxResponse::Ok).unwrap(),
+            json!("ok")
+        );
+        assert_eq!(
+            serde_json::to_value(RegisterTxResponse::Onramp { txid: txid.clone() }).unwrap(),
+            json!({"onramp": {"txid": txid}})
+        );
+        for bad in [
+            json!("done"),
+            json!(true),
+            json!({"onramp": {}}),
+            json!({"offramp": {"txid": "x"}}),
+        ] {
+            assert!(
+                serde_json::from_value::<RegisterTxResponse>(bad.clone()).is_err(),
+                "{bad}"
+            );
+        }
+    }
+}
