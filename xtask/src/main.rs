@@ -2,6 +2,7 @@
 //!
 //! Each installs what it needs first, so one command works on a fresh Debian or Ubuntu machine with Rust and Node.js.
 
+mod bench;
 mod display;
 mod setup;
 mod tasks;
@@ -17,6 +18,7 @@ usage: cargo xtask <task>
                              --xvfb runs it under Xvfb and saves a screenshot once the UI has painted
   test                       every check: rustfmt, clippy, cargo test, svelte-check, vitest,
                              the keychain tests on a real Secret Service, WebDriver tests of the release window
+  bench                      run the benchmarks and print their means and ratios
   gen-types                  regenerate the UI's TypeScript types from the Rust types";
 
 fn main() {
@@ -37,6 +39,7 @@ fn run() -> Result<()> {
         "run" => tasks::run(&tasks::RunOptions::parse(rest)?),
         "test" => tasks::test(),
         "gen-types" => tasks::gen_types(),
+        "bench" => bench::bench(),
         "help" | "-h" | "--help" => {
             println!("{USAGE}");
             Ok(())

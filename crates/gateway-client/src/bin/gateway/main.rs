@@ -1,0 +1,434 @@
+//! `gateway`: the gateway's six endpoints from a terminal, for support staff and scripts.
+//!
+//! Exit status: 0 success; 2 usage or validation error (nothing was sent); 3 the gateway answered with an error;
+//! 4 transport failure.
+
+mod view;
+
+use std::io::Read;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use gateway_client::address::{BitcoinNetwork, validate_address};
+use gateway_client::params::parse_affiliates;
+use gateway_client::txhash::{
+    validate_bitcoin_tx_hex, validate_bitcoin_txid, validate_src_tx_hash,
+};
+use gateway_client::wire::{Quote, RegisterTx};
+use gateway_client::{
+    ApiKey, ApiVersion, Client, ClientConfig, ClientError, QuoteRequest, deployments,
+};
+use serde_json::Value;
+use url::Url;
+
+/// The environment variable that holds the API key (never a command-line flag: it would show in process lists).
+const API_KEY_ENV: &str = "GATEWAY_API_KEY";
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "gateway",
+    version,
+    about = "Talk to a cross-chain swap gateway (V3, V2, V1)."
+)]
+#[command(after_help = "The API key, if any, is read from GATEWAY_API_KEY.\n\
+    Exit status: 0 success, 2 usage or validation error (nothing sent), 3 gateway error, 4 transport failure.")]
+struct Cli {
+    /// production, staging, or a gateway's base URL
+    #[arg(long, global = true, default_value = "production")]
+    network: String,
+    /// The API version
+    #[arg(long, global = true, default_value = "v3", value_parser = parse_version)]
+    api_version: ApiVersion,
+    /// Print the gateway's answer as received (pretty-printed JSON)
+    #[arg(long, global = true)]
+    json: bool,
+    /// The Bitcoin network addresses and transactions are checked against
+    #[arg(long, global = true, value_enum, default_value = "mainnet")]
+    bitcoin_network: BtcNet,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum BtcNet {
+    Mainnet,
+    Testnet,
+    Signet,
+    Regtest,
+}
+
+impl From<BtcNet> for BitcoinNetwork {
+    fn from(net: BtcNet) -> Self {
+        match net {
+            BtcNet::Mainnet => BitcoinNetwork::Mainnet,
+            BtcNet::Testnet => BitcoinNetwork::Testnet,
+            BtcNet::Signet => BitcoinNetwork::Signet,
+            BtcNet::Regtest => BitcoinNetwork::Regtest,
+        }
+    }
+}
+
+fn parse_version(text: &str) -> Result<ApiVersion, String> {
+    text.parse()
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Every supported route
+    Routes,
+    /// Ask for a quote
+    Quote(QuoteArgs),
+    /// Create an order from a quote printed by `gateway --json quote` (from FILE or standard input)
+    CreateOrder {
+        #[arg(long, value_name = "FILE")]
+        quote: Option<PathBuf>,
+    },
+    /// Hand the gateway the signed transaction of an order
+    RegisterTx(RegisterArgs),
+    /// One order, by order id, source Bitcoin txid or source transaction hash
+    Order { id: String },
+    /// The orders of an address
+    Orders {
+        address: String,
+        #[arg(long)]
+        cursor: Option<String>,
+        #[arg(long)]
+        limit: Option<u32>,
+        /// Walk every page to the end
+        #[arg(long, conflicts_with = "cursor")]
+        all: bool,
+    },
+}
+
+#[derive(Debug, Args)]
+struct QuoteArgs {
+    #[arg(long)]
+    src_chain: String,
+    #[arg(long)]
+    src_token: String,
+    #[arg(long)]
+    dst_chain: String,
+    #[arg(long)]
+    dst_token: String,
+    /// In the smallest unit of the source token (sats, wei, ...)
+    #[arg(long)]
+    amount: String,
+    #[arg(long)]
+    recipient: String,
+    /// Slippage tolerance in basis points (300 = 3%)
+    #[arg(long, default_value_t = gateway_client::params::DEFAULT_SLIPPAGE_BPS)]
+    slippage: u32,
+    #[arg(long)]
+    sender: Option<String>,
+    /// Comma-separated address:bps entries (V2, V3)
+    #[arg(long)]
+    affiliates: Option<String>,
+    /// The single affiliate id of V1
+    #[arg(long)]
+    affiliate_id: Option<String>,
+    /// V3: the EVM owner and refund claimant
+    #[arg(long)]
+    owner: Option<String>,
+    /// V3: the Bitcoin refund address of an onramp
+    #[arg(long)]
+    refund_address: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+#[value(rename_all = "camelCase")]
+enum RouteArg {
+    Onramp,
+    Offramp,
+    TokenSwap,
+}
+
+#[derive(Debug, Args)]
+struct RegisterArgs {
+    #[arg(long)]
+    order_id: String,
+    #[arg(long, value_enum)]
+    route: RouteArg,
+    /// The signed Bitcoin transaction (onramp); the gateway broadcasts it
+    #[arg(long, conflicts_with_all = ["src_tx_hash", "src_chain"])]
+    bitcoin_tx_hex: Option<String>,
+    /// The txid of a Bitcoin transaction already broadcast (onramp)
+    #[arg(long, conflicts_with_all = ["src_tx_hash", "src_chain"])]
+    bitcoin_txid: Option<String>,
+    /// The hash of the source transaction (offramp, tokenSwap)
+    #[arg(long, requires = "src_chain")]
+    src_tx_hash: Option<String>,
+    /// The chain the source transaction was broadcast on
+    #[arg(long, requires = "src_tx_hash")]
+    src_chain: Option<String>,
+}
+
+/// Why the command failed, and so its exit status.
+enum Failure {
+    /// Nothing was sent.
+    Usage(String),
+    Client(Box<ClientError>),
+}
+
+impl From<ClientError> for Failure {
+    fn from(err: ClientError) -> Self {
+        match err {
+            ClientError::Invalid(e) => Failure::Usage(e.to_string()),
+            other => Failure::Client(Box::new(other)),
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a tokio runtime");
+    match runtime.block_on(run(cli)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Usage(message)) => {
+            eprintln!("gateway: {message}");
+            ExitCode::from(2)
+        }
+        Err(Failure::Client(err)) => {
+            let status = match err.as_ref() {
+                ClientError::Gateway { body, .. } => {
+                    eprintln!("gateway: the gateway refused: {} {}", body.code, body.error);
+                    if let Some(details) = &body.details {
+                        eprintln!("details: {details}");
+                    }
+                    eprintln!("next step: {}", body.code.next_step());
+                    3
+                }
+                ClientError::NotFound => {
+                    eprintln!("gateway: the gateway found nothing by that identifier (HTTP 404)");
+                    3
+                }
+                other => {
+                    eprintln!("gateway: {other}");
+                    4
+                }
+            };
+            ExitCode::from(status)
+        }
+    }
+}
+
+fn base_url(network: &str) -> Result<Url, Failure> {
+    let text = match network {
+        "production" => deployments::PRODUCTION,
+        "staging" => deployments::STAGING,
+        url => url,
+    };
+    let url = Url::parse(text).map_err(|e| {
+        Failure::Usage(format!(
+            "--network {network:?} is neither production, staging nor a URL ({e})"
+        ))
+    })?;
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err(Failure::Usage(format!(
+            "--network {network:?} must be an http:// or https:// URL"
+        )));
+    }
+    Ok(url)
+}
+
+fn client(cli: &Cli) -> Result<Client, Failure> {
+    let mut config = ClientConfig::new(base_url(&cli.network)?);
+    config.version = cli.api_version;
+    if let Some(key) = std::env::var(API_KEY_ENV).ok().filter(|k| !k.is_empty()) {
+        config.api_key =
+            Some(ApiKey::new(&key).map_err(|e| Failure::Usage(format!("{API_KEY_ENV}: {e}")))?);
+    }
+    Ok(Client::new(config)?)
+}
+
+fn print_json(raw: &Value) {
+    println!(
+        "{}",
+        serde_json::to_string_pretty(raw).expect("JSON values print")
+    );
+}
+
+fn check_address(
+    chain: &str,
+    address: &str,
+    what: &str,
+    net: BitcoinNetwork,
+) -> Result<(), Failure> {
+    validate_address(chain, address, net)
+        .map(|_| ())
+        .map_err(|e| Failure::Usage(format!("{what}: {e}")))
+}
+
+async fn run(cli: Cli) -> Result<(), Failure> {
+    let client = client(&cli)?;
+    let net = BitcoinNetwork::from(cli.bitcoin_network);
+    match &cli.command {
+        Command::Routes => {
+            let answer = client.get_routes().await?;
+            if cli.json {
+                print_json(&answer.raw)
+            } else {
+                view::routes(&answer.value)
+            }
+        }
+        Command::Quote(args) => {
+            let mut request = QuoteRequest::new(
+                (&args.src_chain, &args.src_token),
+                (&args.dst_chain, &args.dst_token),
+                &args.amount,
+                &args.recipient,
+            );
+            request.slippage_bps = args.slippage;
+            request.sender = args.sender.clone();
+            request.affiliate_id = args.affiliate_id.clone();
+            request.owner_address = args.owner.clone();
+            request.refund_address = args.refund_address.clone();
+            if let Some(list) = &args.affiliates {
+                request.affiliates =
+                    parse_affiliates(list).map_err(|e| Failure::Usage(e.to_string()))?;
+            }
+            check_address(&args.dst_chain, &args.recipient, "--recipient", net)?;
+            if let Some(sender) = &args.sender {
+                check_address(&args.src_chain, sender, "--sender", net)?;
+            }
+            if let Some(owner) = &args.owner {
+                check_address("ethereum", owner, "--owner (an EVM address)", net)?;
+            }
+            if let Some(refund) = &args.refund_address {
+                check_address("bitcoin", refund, "--refund-address", net)?;
+            }
+            let answer = client.get_quote(&request).await?;
+            if cli.json {
+                print_json(&answer.raw)
+            } else {
+                view::quote(answer.value.view())
+            }
+        }
+        Command::CreateOrder { quote } => {
+            let text = match quote {
+                Some(path) => std::fs::read_to_string(path)
+                    .map_err(|e| Failure::Usage(format!("cannot read {}: {e}", path.display())))?,
+                None => {
+                    let mut text = String::new();
+                    std::io::stdin()
+                        .read_to_string(&mut text)
+                        .map_err(|e| Failure::Usage(format!("cannot read standard input: {e}")))?;
+                    text
+                }
+            };
+            let raw: Value = serde_json::from_str(&text).map_err(|e| {
+                Failure::Usage(format!(
+                    "the quote is not JSON ({e}); use `gateway --json quote …`"
+                ))
+            })?;
+            let quote = Quote::from_json(raw).map_err(|e| {
+                Failure::Usage(format!(
+                    "this JSON is not a quote envelope of onramp, offramp or tokenSwap ({e})"
+                ))
+            })?;
+            let answer = client.create_order(&quote).await?;
+            if cli.json {
+                print_json(&answer.raw)
+            } else {
+                view::created(&answer.value)
+            }
+        }
+        Command::RegisterTx(args) => {
+            let body = register_body(args)?;
+            let answer = client.register_tx(&body).await?;
+            if cli.json {
+                print_json(&answer.raw)
+            } else {
+                view::registered(&answer.value)
+            }
+        }
+        Command::Order { id } => {
+            let answer = client.get_order(id).await?;
+            if cli.json {
+                print_json(&answer.raw)
+            } else {
+                view::order(&answer.value)
+            }
+        }
+        Command::Orders {
+            address,
+            cursor,
+            limit,
+            all,
+        } => {
+            if *all {
+                let mut pager = client.orders_pager(address, *limit);
+                let mut pages = Vec::new();
+                let mut count = 0;
+                while let Some(page) = pager.next_page().await {
+                    let page = page?;
+                    count += page.value.orders.len();
+                    if cli.json {
+                        pages.push(page.raw);
+                    } else {
+                        view::orders(&page.value.orders);
+                    }
+                }
+                if cli.json {
+                    print_json(&Value::Array(pages));
+                } else {
+                    println!("{count} orders in all");
+                }
+            } else {
+                let answer = client
+                    .get_orders(address, cursor.as_deref(), *limit)
+                    .await?;
+                if cli.json {
+                    print_json(&answer.raw);
+                } else {
+                    view::orders(&answer.value.orders);
+                    match &answer.value.next_cursor {
+                        Some(next) => println!("more: --cursor {next}"),
+                        None => println!("last page"),
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn register_body(args: &RegisterArgs) -> Result<RegisterTx, Failure> {
+    let usage = |m: String| Failure::Usage(m);
+    match args.route {
+        RouteArg::Onramp => {
+            if args.bitcoin_tx_hex.is_none() && args.bitcoin_txid.is_none() {
+                return Err(usage(
+                    "an onramp needs --bitcoin-tx-hex or --bitcoin-txid".into(),
+                ));
+            }
+            if let Some(hex) = &args.bitcoin_tx_hex {
+                validate_bitcoin_tx_hex(hex)
+                    .map_err(|e| usage(format!("--bitcoin-tx-hex: {e}")))?;
+            }
+            if let Some(txid) = &args.bitcoin_txid {
+                validate_bitcoin_txid(txid).map_err(|e| usage(format!("--bitcoin-txid: {e}")))?;
+            }
+            Ok(RegisterTx::onramp(
+                &args.order_id,
+                args.bitcoin_tx_hex.as_deref(),
+                args.bitcoin_txid.as_deref(),
+            ))
+        }
+        RouteArg::Offramp | RouteArg::TokenSwap => {
+            let (Some(hash), Some(chain)) = (&args.src_tx_hash, &args.src_chain) else {
+                return Err(usage(
+                    "an offramp or tokenSwap needs --src-tx-hash and --src-chain".into(),
+                ));
+            };
+            validate_src_tx_hash(chain, hash).map_err(|e| usage(format!("--src-tx-hash: {e}")))?;
+            Ok(match args.route {
+                RouteArg::Offramp => RegisterTx::offramp(&args.order_id, hash, chain),
+                _ => RegisterTx::token_swap(&args.order_id, hash, chain),
+            })
+        }
+    }
+}

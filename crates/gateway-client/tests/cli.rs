@@ -1,0 +1,385 @@
+//! The `gateway` command line against a loopback gateway: readable and `--json` output, and its exit statuses
+//! (0 success, 2 usage or validation with nothing sent, 3 gateway error, 4 transport failure).
+
+use std::io::Write;
+use std::net::{Ipv4Addr, SocketAddr};
+use std::process::{Command, Output, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::Request;
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::any;
+use serde_json::{Value, json};
+
+const WBTC_BOB: &str = "0x0555E30da8f98308EdB960aa94C0Db47230d2B9c";
+const RECIPIENT: &str = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
+
+fn onramp_quote() -> Value {
+    let amount = |address: &str, chain: &str, amount: &str| json!({"address": address, "amount": amount, "chain": chain, "usd": "1.00"});
+    json!({"onramp": {
+        "inputAmount": amount("0x0000000000000000000000000000000000000000", "bitcoin", "100000"),
+        "outputAmount": amount(WBTC_BOB, "bob", "99000"),
+        "fees": amount("0x0000000000000000000000000000000000000000", "bitcoin", "1000"),
+        "executionFees": amount("0x0000000000000000000000000000000000000000", "bitcoin", "300"),
+        "feeBreakdown": {
+            "solverFee": amount("0x0000000000000000000000000000000000000000", "bitcoin", "400"),
+            "protocolFee": amount("0x0000000000000000000000000000000000000000", "bitcoin", "200"),
+            "affiliateFee": amount("0x0000000000000000000000000000000000000000", "bitcoin", "0"),
+            "executionFee": amount("0x0000000000000000000000000000000000000000", "bitcoin", "300"),
+            "layerzeroFee": amount("0x0000000000000000000000000000000000000000", "bitcoin", "100")
+        },
+        "recipient": RECIPIENT, "token": WBTC_BOB, "slippage": "300", "dstChain": "bob", "dstToken": WBTC_BOB,
+        "signedQuoteData": "c2lnbmVk", "priceImpact": "-0.0050", "estimatedTimeInSecs": 600,
+        "someFutureField": {"kept": true}
+    }})
+}
+
+/// What the stub gateway saw.
+#[derive(Default)]
+struct Seen {
+    requests: AtomicUsize,
+    bodies: Mutex<Vec<(String, Value)>>,
+}
+
+async fn gateway() -> (String, Arc<Seen>) {
+    let seen = Arc::new(Seen::default());
+    let state = seen.clone();
+    let app = Router::new().fallback(any(move |request: Request| {
+        let seen = state.clone();
+        async move {
+            seen.requests.fetch_add(1, Ordering::SeqCst);
+            let uri = request.uri().clone();
+            let path = uri.path().to_owned();
+            let bytes: Bytes = axum::body::to_bytes(request.into_body(), 1 << 20)
+                .await
+                .unwrap();
+            if !bytes.is_empty() {
+                seen.bodies
+                    .lock()
+                    .unwrap()
+                    .push((path.clone(), serde_json::from_slice(&bytes).unwrap()));
+            }
+            respond(&path, uri.query().unwrap_or(""))
+        }
+    }));
+    let listener = tokio::net::TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
+        .await
+        .unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    (format!("http://{addr}"), seen)
+}
+
+fn json_response(status: StatusCode, body: Value) -> Response {
+    (
+        status,
+        [(header::CONTENT_TYPE, "application/json")],
+        body.to_string(),
+    )
+        .into_response()
+}
+
+fn respond(path: &str, query: &str) -> Response {
+    match path {
+        "/v3/get-routes" => json_response(
+            StatusCode::OK,
+            json!([{"srcChain": "bitcoin", "srcToken": "BTC", "dstChain": "bob", "dstToken": WBTC_BOB}]),
+        ),
+        "/v3/get-quote" if query.contains("amount=5000&") => json_response(
+            StatusCode::BAD_REQUEST,
+            json!({"code": "QUOTE_AMOUNT_TOO_LOW", "error": "amount below minimum",
+                   "details": {"minimum": "10000", "actual": "5000"}}),
+        ),
+        "/v3/get-quote" => json_response(StatusCode::OK, onramp_quote()),
+        "/v3/create-order" => json_response(
+            StatusCode::CREATED,
+            json!({"onramp": {"order_id": "ord-1", "address": "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq",
+                              "op_return_data": "6a0b6f72642d31"}}),
+        ),
+        "/v3/register-tx" => json_response(StatusCode::OK, json!("ok")),
+        "/v3/get-order/ord-1" => json_response(
+            StatusCode::OK,
+            json!({"id": "ord-1", "timestamp": 1_763_700_000, "status": {"success": {"received_tokens": [
+                      {"token": WBTC_BOB, "amount": "99000", "chain": "bob", "txHash": "0xabc", "usd": "95.00"}]}},
+                   "srcInfo": {"chain": "bitcoin", "token": "BTC", "amount": "100000"},
+                   "dstInfo": {"chain": "bob", "token": WBTC_BOB, "amount": "99000"}}),
+        ),
+        "/v3/get-order/blocked" => (
+            StatusCode::FORBIDDEN,
+            [(header::CONTENT_TYPE, "text/html")],
+            "<html>Access denied</html>",
+        )
+            .into_response(),
+        _ => StatusCode::NOT_FOUND.into_response(),
+    }
+}
+
+fn gateway_cmd(base: &str, args: &[&str], stdin: Option<&str>) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_gateway"));
+    command
+        .arg("--network")
+        .arg(base)
+        .args(args)
+        .env_remove("GATEWAY_API_KEY");
+    command.stdin(if stdin.is_some() {
+        Stdio::piped()
+    } else {
+        Stdio::null()
+    });
+    command.stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mut child = command.spawn().unwrap();
+    if let Some(text) = stdin {
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(text.as_bytes())
+            .unwrap();
+    }
+    child.wait_with_output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+const QUOTE_ARGS: &[&str] = &[
+    "quote",
+    "--src-chain",
+    "bitcoin",
+    "--src-token",
+    "BTC",
+    "--dst-chain",
+    "bob",
+    "--dst-token",
+    WBTC_BOB,
+    "--recipient",
+    RECIPIENT,
+];
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_quote_is_shown_readably_and_sent_back_exactly_as_received() {
+    let (base, seen) = gateway().await;
+    let out = gateway_cmd(&base, &[QUOTE_ARGS, &["--amount", "100000"]].concat(), None);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let shown = text(&out.stdout);
+    for line in [
+        "You send:       0.001 BTC ($1.00)",
+        "You receive:    0.00099 WBTC",
+        "Price impact:   -0.50%",
+        "Estimated time: 10 min",
+        "messaging fee        0.000001 BTC",
+        "solver fee           0.000004 BTC",
+    ] {
+        assert!(shown.contains(line), "missing {line:?} in:\n{shown}");
+    }
+
+    let out = gateway_cmd(
+        &base,
+        &[&["--json"], QUOTE_ARGS, &["--amount", "100000"]].concat(),
+        None,
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let printed: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        printed,
+        onramp_quote(),
+        "--json prints the body as received"
+    );
+
+    let out = gateway_cmd(&base, &["--json", "create-order"], Some(&text(&out.stdout)));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let bodies = seen.bodies.lock().unwrap();
+    let (path, body) = bodies.last().unwrap();
+    assert_eq!(path, "/v3/create-order");
+    assert_eq!(
+        body,
+        &onramp_quote(),
+        "create-order sent the quote exactly, unknown fields included"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn validation_errors_exit_2_and_send_nothing() {
+    let (base, seen) = gateway().await;
+    let cases: Vec<Vec<&str>> = vec![
+        [QUOTE_ARGS, &["--amount", "0.001"]].concat(),
+        [QUOTE_ARGS, &["--amount", "100000", "--slippage", "0"]].concat(),
+        [
+            QUOTE_ARGS,
+            &["--amount", "100000", "--affiliates", "0xabc:0"],
+        ]
+        .concat(),
+        vec![
+            "quote",
+            "--src-chain",
+            "bitcoin",
+            "--src-token",
+            "BTC",
+            "--dst-chain",
+            "bob",
+            "--dst-token",
+            WBTC_BOB,
+            "--recipient",
+            "0x5aaeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+            "--amount",
+            "100000",
+        ],
+        vec![
+            "--api-version",
+            "v2",
+            "quote",
+            "--src-chain",
+            "bitcoin",
+            "--src-token",
+            "BTC",
+            "--dst-chain",
+            "bob",
+            "--dst-token",
+            WBTC_BOB,
+            "--recipient",
+            RECIPIENT,
+            "--amount",
+            "100000",
+            "--owner",
+            RECIPIENT,
+        ],
+        vec![
+            "register-tx",
+            "--order-id",
+            "ord-1",
+            "--route",
+            "offramp",
+            "--src-tx-hash",
+            "0x1234",
+            "--src-chain",
+            "bob",
+        ],
+        vec![
+            "register-tx",
+            "--order-id",
+            "ord-1",
+            "--route",
+            "onramp",
+            "--bitcoin-tx-hex",
+            "00zz",
+        ],
+        vec!["register-tx", "--order-id", "ord-1", "--route", "onramp"],
+        vec!["orders", "0xabc", "--limit", "0"],
+        vec!["--api-version", "v4", "routes"],
+        vec!["no-such-command"],
+    ];
+    for args in cases {
+        let out = gateway_cmd(&base, &args, None);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        assert!(!text(&out.stderr).trim().is_empty(), "{args:?} says why");
+    }
+    let out = gateway_cmd(&base, &["create-order"], Some("{\"not\": \"a quote\"}"));
+    assert_eq!(out.status.code(), Some(2));
+    let out = Command::new(env!("CARGO_BIN_EXE_gateway"))
+        .args(["--network", &base, "routes"])
+        .env("GATEWAY_API_KEY", "too-short")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        !text(&out.stderr).contains("too-short"),
+        "the key is never printed"
+    );
+    assert_eq!(seen.requests.load(Ordering::SeqCst), 0, "nothing was sent");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn gateway_errors_exit_3_with_the_code_and_transport_failures_exit_4() {
+    let (base, _) = gateway().await;
+    let out = gateway_cmd(&base, &[QUOTE_ARGS, &["--amount", "5000"]].concat(), None);
+    assert_eq!(out.status.code(), Some(3));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("QUOTE_AMOUNT_TOO_LOW") && err.contains("amount below minimum"),
+        "{err}"
+    );
+    assert!(err.contains("next step"), "{err}");
+
+    let out = gateway_cmd(&base, &["order", "unknown"], None);
+    assert_eq!(
+        out.status.code(),
+        Some(3),
+        "404 is the gateway's answer: {}",
+        text(&out.stderr)
+    );
+
+    let out = gateway_cmd(&base, &["order", "blocked"], None);
+    assert_eq!(
+        out.status.code(),
+        Some(4),
+        "an HTML 403 is a transport failure: {}",
+        text(&out.stderr)
+    );
+
+    let port = std::net::TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let out = gateway_cmd(&format!("http://127.0.0.1:{port}"), &["routes"], None);
+    assert_eq!(out.status.code(), Some(4));
+    assert!(
+        text(&out.stderr).contains("connect"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn orders_routes_and_registration_read_well() {
+    let (base, seen) = gateway().await;
+    let out = gateway_cmd(&base, &["order", "ord-1"], None);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let shown = text(&out.stdout);
+    assert!(
+        shown.contains("completed: received 0.00099 WBTC ($95.00)"),
+        "{shown}"
+    );
+    assert!(shown.contains("2025-11-21T04:40:00Z"), "{shown}");
+
+    let out = gateway_cmd(&base, &["routes"], None);
+    assert!(
+        text(&out.stdout).contains("onramp     BTC on bitcoin -> WBTC on bob"),
+        "{}",
+        text(&out.stdout)
+    );
+
+    let hash = format!("0x{}", "ab".repeat(32));
+    let out = gateway_cmd(
+        &base,
+        &[
+            "register-tx",
+            "--order-id",
+            "ord-2",
+            "--route",
+            "tokenSwap",
+            "--src-tx-hash",
+            &hash,
+            "--src-chain",
+            "base",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("Registered."));
+    let bodies = seen.bodies.lock().unwrap();
+    assert_eq!(
+        bodies.last().unwrap().1,
+        json!({"tokenSwap": {"order_id": "ord-2", "src_tx_hash": hash, "src_chain": "base"}})
+    );
+}
