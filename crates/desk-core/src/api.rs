@@ -1,6 +1,6 @@
 //! What crosses into the window: results and the structured error. The TypeScript twins are generated (ts-rs).
 
-use gateway_client::{ClientError, ErrorCode};
+use gateway_client::ClientError;
 use serde::Serialize;
 use ts_rs::TS;
 
@@ -62,20 +62,16 @@ impl DeskError {
 impl From<ClientError> for DeskError {
     fn from(err: ClientError) -> Self {
         match err {
-            ClientError::Gateway { body, .. } => {
-                let next = match body.code {
-                    ErrorCode::ServiceUnavailable | ErrorCode::InternalError | ErrorCode::Unknown => {
-                        "Try again in a minute; if it keeps happening, switch networks or contact support."
-                    }
-                    _ => "Check the request and try again.",
-                };
-                Self {
-                    kind: ErrorKind::Gateway,
-                    message: format!("The gateway refused the request: {}. {next}", body.error.trim_end_matches('.')),
-                    code: Some(body.code.as_str().to_owned()),
-                    details: body.details.map(Box::new),
-                }
-            }
+            ClientError::Gateway { body, .. } => Self {
+                kind: ErrorKind::Gateway,
+                message: format!(
+                    "The gateway refused the request: {}. {}",
+                    body.error.trim_end_matches('.'),
+                    body.code.next_step()
+                ),
+                code: Some(body.code.as_str().to_owned()),
+                details: body.details.map(Box::new),
+            },
             ClientError::RateLimited { retry_after } => Self::new(
                 ErrorKind::RateLimited,
                 match retry_after {
@@ -230,4 +226,43 @@ pub struct RouteView {
     pub kind: RouteKind,
     pub src: TokenView,
     pub dst: TokenView,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gateway_client::GatewayErrorBody;
+    use serde_json::json;
+
+    #[test]
+    fn a_gateway_error_keeps_its_structure_and_says_what_to_do() {
+        let body: GatewayErrorBody = serde_json::from_value(json!({
+            "code": "QUOTE_AMOUNT_TOO_LOW", "error": "amount below minimum.",
+            "details": {"minimum": "10000", "actual": "5000"}
+        }))
+        .unwrap();
+        let error = DeskError::from(ClientError::Gateway { status: 400, body });
+        assert_eq!(error.kind, ErrorKind::Gateway);
+        assert_eq!(error.code.as_deref(), Some("QUOTE_AMOUNT_TOO_LOW"));
+        assert!(
+            error
+                .message
+                .contains("amount below minimum. Increase the amount"),
+            "{}",
+            error.message
+        );
+        let wire = serde_json::to_value(&error).unwrap();
+        assert_eq!(wire["kind"], "gateway");
+        assert_eq!(wire["details"]["minimum"], "10000");
+    }
+
+    #[test]
+    fn errors_without_a_code_serialize_without_one() {
+        let wire = serde_json::to_value(DeskError::from(ClientError::NotFound)).unwrap();
+        assert_eq!(wire["kind"], "not_found");
+        assert!(
+            wire.get("code").is_none() && wire.get("details").is_none(),
+            "{wire}"
+        );
+    }
 }

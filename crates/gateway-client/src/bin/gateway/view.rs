@@ -101,23 +101,17 @@ pub fn quote(quote: &QuoteView) {
         }
         QuoteView::LayerZero(_) => (None, None, None),
     };
-    if let QuoteView::Onramp(q) = quote {
-        for affiliate in &q.affiliates {
-            println!(
-                "Affiliate:      {} earns {}",
-                affiliate.address,
-                money(&affiliate.fee)
-            );
-        }
-    }
-    if let QuoteView::Offramp(q) = quote {
-        for affiliate in &q.affiliates {
-            println!(
-                "Affiliate:      {} earns {}",
-                affiliate.address,
-                money(&affiliate.fee)
-            );
-        }
+    let affiliates = match quote {
+        QuoteView::Onramp(q) => &q.affiliates[..],
+        QuoteView::Offramp(q) => &q.affiliates[..],
+        QuoteView::TokenSwap(_) | QuoteView::LayerZero(_) => &[],
+    };
+    for affiliate in affiliates {
+        println!(
+            "Affiliate:      {} earns {}",
+            affiliate.address,
+            money(&affiliate.fee)
+        );
     }
     match (impact.and_then(fraction_as_percent), impact_usd) {
         (Some(percent), Some(usd)) => println!("Price impact:   {percent} (${usd})"),
