@@ -119,6 +119,10 @@ impl From<ClientError> for DeskError {
                 ErrorKind::InvalidInput,
                 format!("Nothing was sent: {problem}. Correct it and try again."),
             ),
+            ClientError::Mismatch(what) => Self::new(
+                ErrorKind::Gateway,
+                format!("The gateway's answer does not fit what was asked: {what}."),
+            ),
             ClientError::AmbiguousWrite(inner) => Self::new(
                 ErrorKind::Transport,
                 format!(
@@ -216,6 +220,16 @@ pub enum RouteKind {
     Onramp,
     Offramp,
     TokenSwap,
+}
+
+impl From<gateway_client::wire::RouteKind> for RouteKind {
+    fn from(kind: gateway_client::wire::RouteKind) -> Self {
+        match kind {
+            gateway_client::wire::RouteKind::Onramp => Self::Onramp,
+            gateway_client::wire::RouteKind::Offramp => Self::Offramp,
+            gateway_client::wire::RouteKind::TokenSwap => Self::TokenSwap,
+        }
+    }
 }
 
 /// One route with its tokens' facts.

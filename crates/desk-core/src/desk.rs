@@ -4,7 +4,7 @@ use gateway_client::{ApiKey, RouteInfo, TokenRegistry};
 use tokio::sync::Mutex;
 use tracing::warn;
 
-use crate::api::{DeskError, NetworkChoice, RouteKind, RouteView, SettingsView, TokenView};
+use crate::api::{DeskError, NetworkChoice, RouteView, SettingsView, TokenView};
 use crate::network::{ActiveNetwork, parse_custom_url};
 use crate::paths::AppPaths;
 use crate::secrets;
@@ -141,15 +141,8 @@ pub fn token_view(registry: &TokenRegistry, chain: &str, address: &str) -> Token
 }
 
 fn route_view(registry: &TokenRegistry, route: &RouteInfo) -> RouteView {
-    let kind = if route.src_chain == "bitcoin" {
-        RouteKind::Onramp
-    } else if route.dst_chain == "bitcoin" {
-        RouteKind::Offramp
-    } else {
-        RouteKind::TokenSwap
-    };
     RouteView {
-        kind,
+        kind: route.kind().into(),
         src: token_view(registry, &route.src_chain, &route.src_token),
         dst: token_view(registry, &route.dst_chain, &route.dst_token),
     }

@@ -15,7 +15,8 @@ use url::Url;
 use crate::error::{ClientError, GatewayErrorBody};
 use crate::params::{ParamError, QuoteRequest};
 use crate::wire::{
-    CreateOrderResponse, OrderInfo, OrdersPage, Quote, RegisterTx, RegisterTxResponse, RouteInfo,
+    CreateOrderResponse, OrderInfo, OrdersPage, Quote, QuoteView, RegisterTx, RegisterTxResponse,
+    RouteInfo, TxData,
 };
 
 /// The API version: the first path segment of every endpoint.
@@ -149,7 +150,17 @@ const MAX_RETRY_AFTER: Duration = Duration::from_secs(60);
 
 impl Client {
     /// Makes a client; fails only if the TLS stack cannot be set up.
+    ///
+    /// A client with an API key refuses a plain `http://` base URL unless it is on loopback, so the key is never sent
+    /// unencrypted over a network.
     pub fn new(config: ClientConfig) -> Result<Self, ClientError> {
+        if config.api_key.is_some()
+            && config.base_url.scheme() != "https"
+            && !is_loopback(&config.base_url)
+        {
+            let host = config.base_url.host_str().unwrap_or("?").to_owned();
+            return Err(ClientError::Invalid(ParamError::InsecureKey(host)));
+        }
         let http = reqwest::Client::builder()
             .timeout(config.timeout)
             .connect_timeout(config.timeout)
@@ -166,7 +177,7 @@ impl Client {
 
     /// `GET /{version}/get-routes`: every supported route.
     pub async fn get_routes(&self) -> Result<Answer<Vec<RouteInfo>>, ClientError> {
-        let raw = self.read("get-routes", &[]).await?;
+        let raw = self.read(&["get-routes"], &[]).await?;
         Answer::decode(raw)
     }
 
@@ -175,23 +186,26 @@ impl Client {
     pub async fn get_quote(&self, request: &QuoteRequest) -> Result<Answer<Quote>, ClientError> {
         request.validate(self.config.version)?;
         let query = request.query_pairs(self.config.version);
-        let raw = self.read("get-quote", &query).await?;
+        let raw = self.read(&["get-quote"], &query).await?;
         let value = Quote::from_json(raw.clone()).map_err(|e| unexpected(&raw, e))?;
         Ok(Answer { value, raw })
     }
 
     /// `POST /{version}/create-order` with the quote exactly as get-quote returned it.
     ///
-    /// Never retried: a second attempt could create a second order. A transport failure here leaves it unknown whether
-    /// the order exists ([`ClientError::is_ambiguous_write`]).
+    /// Never retried: a second attempt could create a second order. When the answer is lost, unreadable or a 5xx,
+    /// it is unknown whether the order exists ([`ClientError::is_ambiguous_write`]). An answer for another route than
+    /// the quote's, or whose transaction does not go to the quote's `txTo`, is refused ([`ClientError::Mismatch`]).
     pub async fn create_order(
         &self,
         quote: &Quote,
     ) -> Result<Answer<CreateOrderResponse>, ClientError> {
         let raw = self
-            .write(Method::POST, "create-order", quote.raw())
+            .write(Method::POST, &["create-order"], quote.raw())
             .await?;
-        Answer::decode(raw)
+        let answer: Answer<CreateOrderResponse> = Answer::decode_write(raw)?;
+        check_created_order(quote.view(), &answer.value)?;
+        Ok(answer)
     }
 
     /// `PATCH /{version}/register-tx`: hands the gateway the signed transaction (or its hash). Never retried.
@@ -199,14 +213,15 @@ impl Client {
         &self,
         body: &RegisterTx,
     ) -> Result<Answer<RegisterTxResponse>, ClientError> {
+        body.validate(self.config.version)?;
         let raw = self
             .write(
                 Method::PATCH,
-                "register-tx",
+                &["register-tx"],
                 &body.to_json(self.config.version),
             )
             .await?;
-        Answer::decode(raw)
+        Answer::decode_write(raw)
     }
 
     /// `GET /{version}/get-order/{id}`: one order by order id, source Bitcoin txid or source transaction hash.
@@ -216,7 +231,7 @@ impl Client {
         if id.is_empty() {
             return Err(ClientError::Invalid(ParamError::Missing("the order id")));
         }
-        let raw = self.read(&format!("get-order/{id}"), &[]).await?;
+        let raw = self.read(&["get-order", id], &[]).await?;
         Answer::decode(raw)
     }
 
@@ -254,7 +269,7 @@ impl Client {
             Some(limit) => query.push(("limit", limit.to_string())),
             None => {}
         }
-        let raw = self.read(&format!("get-orders/{address}"), &query).await?;
+        let raw = self.read(&["get-orders", address], &query).await?;
         Answer::decode(raw)
     }
 
@@ -270,24 +285,21 @@ impl Client {
         }
     }
 
-    fn endpoint(&self, path: &str) -> Url {
+    /// The URL of an endpoint; each segment is escaped on its own, so an id holding `/` stays one segment.
+    fn endpoint(&self, segments: &[&str]) -> Url {
         let mut url = self.config.base_url.clone();
-        {
-            let mut segments = url
-                .path_segments_mut()
-                .expect("an http(s) base URL has a path");
-            segments.pop_if_empty().push(self.config.version.as_str());
-            for part in path.split('/') {
-                segments.push(part);
-            }
-        }
+        url.path_segments_mut()
+            .expect("an http(s) base URL has a path")
+            .pop_if_empty()
+            .push(self.config.version.as_str())
+            .extend(segments);
         url
     }
 
     /// A GET that is safe to repeat: transient failures are retried with backoff, honouring Retry-After.
-    async fn read(&self, path: &str, query: &[(&str, String)]) -> Result<Value, ClientError> {
+    async fn read(&self, path: &[&str], query: &[(&str, String)]) -> Result<Value, ClientError> {
         let url = self.endpoint(path);
-        let span = info_span!("gateway.read", version = %self.config.version, endpoint = path.split('/').next());
+        let span = info_span!("gateway.read", version = %self.config.version, endpoint = path[0]);
         async {
             let mut backoff = self.config.initial_backoff;
             let mut attempt = 1;
@@ -316,16 +328,25 @@ impl Client {
         .await
     }
 
-    /// A request that changes state on the gateway: sent once, never retried.
-    async fn write(&self, method: Method, path: &str, body: &Value) -> Result<Value, ClientError> {
+    /// A request that changes state on the gateway: sent once, never retried. A failure after the request may have
+    /// reached the gateway (no answer, a 5xx, an unreadable success) is ambiguous: the state may have changed.
+    async fn write(
+        &self,
+        method: Method,
+        path: &[&str],
+        body: &Value,
+    ) -> Result<Value, ClientError> {
         let url = self.endpoint(path);
-        let span = info_span!("gateway.write", version = %self.config.version, endpoint = path);
+        let span = info_span!("gateway.write", version = %self.config.version, endpoint = path[0]);
         let result = self
             .send(self.http.request(method, url).json(body))
             .instrument(span)
             .await;
         result.map_err(|err| match err {
-            ClientError::Timeout(_) | ClientError::Transport(_) => {
+            ClientError::Timeout(_) | ClientError::Transport(_) | ClientError::Server { .. } => {
+                ClientError::AmbiguousWrite(Box::new(err))
+            }
+            ClientError::UnexpectedBody { status, .. } if (200..300).contains(&status) => {
                 ClientError::AmbiguousWrite(Box::new(err))
             }
             other => other,
@@ -372,6 +393,15 @@ impl Client {
         } else {
             ClientError::Transport(source_chain(&err))
         }
+    }
+}
+
+fn is_loopback(url: &Url) -> bool {
+    match url.host() {
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+        Some(url::Host::Domain(name)) => name.eq_ignore_ascii_case("localhost"),
+        None => false,
     }
 }
 
@@ -449,6 +479,63 @@ impl<T: DeserializeOwned> Answer<T> {
         let value = T::deserialize(&raw).map_err(|e| unexpected(&raw, e))?;
         Ok(Self { value, raw })
     }
+
+    /// Like `decode`, for the answer of a write: the gateway acted, so an answer that cannot be read is ambiguous and
+    /// keeps the whole body (it may hold the order id).
+    fn decode_write(raw: Value) -> Result<Self, ClientError> {
+        T::deserialize(&raw)
+            .map(|value| Self {
+                value,
+                raw: raw.clone(),
+            })
+            .map_err(|e| {
+                ClientError::AmbiguousWrite(Box::new(ClientError::UnexpectedBody {
+                    status: 200,
+                    snippet: format!("{e}; the whole answer: {raw}"),
+                }))
+            })
+    }
+}
+
+/// Refuses a create-order answer that cannot belong to the quote: another route, or a call to another contract than
+/// the quote's `txTo`. (desk-core checks the payload itself in depth before anything is signed.)
+fn check_created_order(quote: &QuoteView, order: &CreateOrderResponse) -> Result<(), ClientError> {
+    let mismatch = |what: String| {
+        Err(ClientError::Mismatch(format!(
+            "{what}. Do not pay or sign anything for order {}; it may exist on the gateway",
+            order.order_id()
+        )))
+    };
+    if quote.route() != order.route() {
+        return mismatch(format!(
+            "the gateway answered a {} quote with a {} order",
+            quote.route(),
+            order.route()
+        ));
+    }
+    let tx_to = match quote {
+        QuoteView::Offramp(q) => Some(q.tx_to.as_str()),
+        QuoteView::TokenSwap(q) => Some(q.tx_to.as_str()),
+        QuoteView::Onramp(_) | QuoteView::LayerZero(_) => None,
+    };
+    let order_to = order.tx().and_then(|tx| match tx.to_tx_data() {
+        TxData::Evm(call) => Some(call.to),
+        TxData::Tron(call) => Some(call.to),
+        TxData::Solana(_) => None,
+    });
+    if let (Some(expected), Some(actual)) = (tx_to, order_to) {
+        let same = if expected.starts_with("0x") {
+            expected.eq_ignore_ascii_case(&actual)
+        } else {
+            expected == actual
+        };
+        if !same {
+            return mismatch(format!(
+                "the transaction goes to {actual}, but the quote names {expected}"
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Walks get-orders page by page (see [`Client::orders_pager`]).
@@ -530,12 +617,12 @@ mod tests {
         config.version = ApiVersion::V2;
         let client = Client::new(config).unwrap();
         assert_eq!(
-            client.endpoint("get-routes").as_str(),
+            client.endpoint(&["get-routes"]).as_str(),
             "http://127.0.0.1:9/prefix/v2/get-routes"
         );
         assert_eq!(
-            client.endpoint("get-order/a b").as_str(),
-            "http://127.0.0.1:9/prefix/v2/get-order/a%20b"
+            client.endpoint(&["get-order", "a b/c"]).as_str(),
+            "http://127.0.0.1:9/prefix/v2/get-order/a%20b%2Fc"
         );
     }
 

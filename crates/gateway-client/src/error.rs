@@ -313,7 +313,7 @@ pub enum ClientError {
     #[error("the gateway is rate limiting this client{}", retry_hint(.retry_after))]
     RateLimited { retry_after: Option<Duration> },
     /// The gateway (or something in front of it) failed with a 5xx status.
-    #[error("the gateway failed with HTTP {status}")]
+    #[error("the gateway failed with HTTP {status}; try again in a minute")]
     Server { status: u16, snippet: String },
     /// The answer was not the JSON the interface describes (an HTML page from a CDN, say).
     #[error(
@@ -326,6 +326,9 @@ pub enum ClientError {
     /// The request was not sent: it is not valid for the gateway.
     #[error("not sent: {0}")]
     Invalid(#[from] crate::params::ParamError),
+    /// The gateway's answer contradicts the request it answers (a create-order answer for another route, say).
+    #[error("the gateway's answer does not match the request: {0}")]
+    Mismatch(String),
     /// A request that changes state failed in transit after it may have reached the gateway: the order may or may
     /// not exist. Look it up before trying again.
     #[error(

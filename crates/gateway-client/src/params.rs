@@ -78,6 +78,13 @@ pub enum ParamError {
         version: ApiVersion,
         why: &'static str,
     },
+    #[error("{0}")]
+    Transaction(String),
+    #[error(
+        "the API key would be sent unencrypted to {0}: use an https:// address (plain http is allowed only on this \
+         computer's loopback)"
+    )]
+    InsecureKey(String),
 }
 
 /// The parameters of get-quote. Amounts are in the smallest unit of the source token.
@@ -210,7 +217,13 @@ impl QuoteRequest {
                     affiliate.address
                 )));
             }
-            if !seen.insert(affiliate.address.to_ascii_lowercase()) {
+            // EVM addresses compare without case; Base58 ones (Tron, Solana) are case-sensitive.
+            let key = if affiliate.address.starts_with("0x") {
+                affiliate.address.to_ascii_lowercase()
+            } else {
+                affiliate.address.clone()
+            };
+            if !seen.insert(key) {
                 return Err(ParamError::Affiliate(format!(
                     "the affiliate {} is listed twice; list each address once",
                     affiliate.address

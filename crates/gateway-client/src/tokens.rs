@@ -35,7 +35,7 @@ struct TokenFile {
 
 /// EVM addresses compare without regard to case; Base58 addresses (Tron, Solana) are case-sensitive.
 fn key(chain: &str, address: &str) -> (String, String) {
-    let address = if is_native_token(address) {
+    let address = if is_native_token(chain, address) {
         NATIVE_TOKEN.to_owned()
     } else if address.starts_with("0x") || address.starts_with("0X") {
         address.to_ascii_lowercase()

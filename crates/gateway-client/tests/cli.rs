@@ -43,6 +43,7 @@ fn onramp_quote() -> Value {
 struct Seen {
     requests: AtomicUsize,
     bodies: Mutex<Vec<(String, Value)>>,
+    texts: Mutex<Vec<String>>,
 }
 
 async fn gateway() -> (String, Arc<Seen>) {
@@ -62,6 +63,10 @@ async fn gateway() -> (String, Arc<Seen>) {
                     .lock()
                     .unwrap()
                     .push((path.clone(), serde_json::from_slice(&bytes).unwrap()));
+                seen.texts
+                    .lock()
+                    .unwrap()
+                    .push(String::from_utf8_lossy(&bytes).into_owned());
             }
             respond(&path, uri.query().unwrap_or(""))
         }
@@ -200,6 +205,11 @@ async fn a_quote_is_shown_readably_and_sent_back_exactly_as_received() {
         body,
         &onramp_quote(),
         "create-order sent the quote exactly, unknown fields included"
+    );
+    // Key order too: the stub wrote the quote with keys in a non-alphabetical order, and the same bytes came back.
+    assert_eq!(
+        seen.texts.lock().unwrap().last().unwrap(),
+        &onramp_quote().to_string()
     );
 }
 

@@ -357,8 +357,8 @@ async fn create_order_is_never_retried_and_a_lost_answer_is_ambiguous() {
         .await
         .unwrap_err();
     assert!(
-        matches!(err, ClientError::Server { status: 503, .. }),
-        "{err:?}"
+        matches!(&err, ClientError::AmbiguousWrite(inner) if matches!(**inner, ClientError::Server { status: 503, .. })),
+        "a 5xx may come after the order was made: {err:?}"
     );
     assert_eq!(
         count.load(Ordering::SeqCst),
@@ -386,5 +386,115 @@ async fn create_order_is_never_retried_and_a_lost_answer_is_ambiguous() {
         .unwrap_err();
     assert!(err.is_ambiguous_write(), "{err:?}");
     assert!(err.to_string().contains("look the order up"), "{err}");
+    assert_eq!(count.load(Ordering::SeqCst), 1);
+}
+
+#[tokio::test]
+async fn a_create_order_answer_that_does_not_fit_the_quote_is_refused() {
+    // An onramp quote answered with a token-swap order.
+    let (base, _) = serve(|_, _| {
+        json(
+            StatusCode::CREATED,
+            r#"{"tokenSwap":{"order_id":"o-9","tx":{"type":"evm","to":"0x1111111111111111111111111111111111111111","data":"0x","value":"0","chain":"bob"}}}"#,
+        )
+    })
+    .await;
+    let err = client(&base, 1)
+        .create_order(&example_quote())
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&err, ClientError::Mismatch(m) if m.contains("o-9") && m.contains("Do not pay")),
+        "{err:?}"
+    );
+
+    // A success the client cannot read keeps the whole answer (the order id is in it) and is ambiguous.
+    let (base, _) =
+        serve(|_, _| json(StatusCode::CREATED, r#"{"onramp":{"order_id":"o-10"}}"#)).await;
+    let err = client(&base, 1)
+        .create_order(&example_quote())
+        .await
+        .unwrap_err();
+    assert!(err.is_ambiguous_write(), "{err:?}");
+    assert!(err.to_string().contains("o-10"), "{err}");
+}
+
+#[tokio::test]
+async fn the_api_key_never_travels_over_plain_http_to_another_host() {
+    let mut config = ClientConfig::new("http://gateway.example.com".parse().unwrap());
+    config.api_key = Some(ApiKey::new("0123456789abcdef0123456789abcdef").unwrap());
+    let err = Client::new(config.clone()).unwrap_err();
+    assert!(matches!(err, ClientError::Invalid(_)), "{err:?}");
+    assert!(!err.to_string().contains("0123456789abcdef"));
+    config.base_url = "https://gateway.example.com".parse().unwrap();
+    assert!(Client::new(config.clone()).is_ok());
+    config.base_url = "http://127.0.0.1:8787".parse().unwrap();
+    assert!(Client::new(config).is_ok(), "loopback is fine");
+}
+
+#[tokio::test]
+async fn an_unknown_status_does_not_break_a_page() {
+    let (base, _) = serve(|_, _| {
+        json(
+            StatusCode::OK,
+            r#"{"orders":[{"id":"a","timestamp":1,"status":{"paused":{}},
+                 "srcInfo":{"chain":"bitcoin","token":"BTC","amount":"1"},"dstInfo":{"chain":"bob","token":"0x0","amount":"1"}},
+                {"id":"b","timestamp":2,"status":{"failed":{"refund_tx":null}},
+                 "srcInfo":{"chain":"bitcoin","token":"BTC","amount":"1"},"dstInfo":{"chain":"bob","token":"0x0","amount":"1"}}],
+               "nextCursor":null}"#,
+        )
+    })
+    .await;
+    let page = client(&base, 1)
+        .get_orders("0xabc", None, None)
+        .await
+        .unwrap()
+        .value;
+    assert_eq!(page.orders.len(), 2);
+    assert!(
+        !page.orders[0].status.is_terminal(),
+        "an unknown status keeps the order watched"
+    );
+    assert!(page.orders[1].status.is_terminal());
+}
+
+#[tokio::test]
+async fn registrations_are_checked_before_they_are_sent() {
+    use gateway_client::wire::RegisterTx;
+    let (base, count) = serve(|_, _| json(StatusCode::OK, r#""ok""#)).await;
+    let mut config = ClientConfig::new(base.parse().unwrap());
+    config.version = ApiVersion::V2;
+    let v2 = Client::new(config).unwrap();
+    let solana_sig =
+        "5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW";
+    let err = v2
+        .register_tx(&RegisterTx::token_swap("o-1", solana_sig, "solana"))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(err, ClientError::Invalid(_)),
+        "V2 carries only evm_txhash: {err:?}"
+    );
+    let err = v2
+        .register_tx(&RegisterTx::onramp("o-1", None, None))
+        .await
+        .unwrap_err();
+    assert!(matches!(err, ClientError::Invalid(_)), "{err:?}");
+    // The genesis coinbase transaction and a txid that is not its own.
+    let genesis = "01000000010000000000000000000000000000000000000000000000000000000000000000ffffffff4d04ffff001d0104455468652054696d65732030332f4a616e2f32303039204368616e63656c6c6f72206f6e206272696e6b206f66207365636f6e64206261696c6f757420666f722062616e6b73ffffffff0100f2052a01000000434104678afdb0fe5548271967f1a67130b7105cd6a828e03909a67962e0ea1f61deb649f6bc3f4cef38c4f35504e51ec112de5c384df7ba0b8d578a4c702b6bf11d5fac00000000";
+    let other = "0".repeat(64);
+    let err = v2
+        .register_tx(&RegisterTx::onramp("o-1", Some(genesis), Some(&other)))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&err, ClientError::Invalid(e) if e.to_string().contains("not the txid")),
+        "{err:?}"
+    );
+    assert_eq!(count.load(Ordering::SeqCst), 0, "nothing was sent");
+    let txid = "4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33b";
+    v2.register_tx(&RegisterTx::onramp("o-1", Some(genesis), Some(txid)))
+        .await
+        .unwrap();
     assert_eq!(count.load(Ordering::SeqCst), 1);
 }

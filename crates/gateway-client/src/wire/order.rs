@@ -129,6 +129,10 @@ pub enum OrderStatus {
         /// The refund transfers.
         refunded_tokens: Vec<TokenTransfer>,
     },
+    /// A status this client does not know, kept as sent: not terminal (the order is still watched), and shown as
+    /// received rather than guessed at. One new status must not make a whole page of orders unreadable.
+    #[serde(untagged)]
+    Unknown(Value),
 }
 
 /// Wire shapes of the four status bodies, read separately so that each error names its variant.
@@ -178,9 +182,7 @@ impl OrderStatus {
                     bump_fee_tx: None,
                 }),
                 "failed" => Ok(Self::Failed { refund_tx: None }),
-                other => Err(serde_json::Error::custom(format!(
-                    "order status: unknown status {other:?}"
-                ))),
+                _ => Ok(Self::Unknown(value.clone())),
             };
         }
         if !value.is_object() {
@@ -189,11 +191,14 @@ impl OrderStatus {
                 json_kind(value)
             )));
         }
-        let (key, inner) = pick_key(
-            value,
-            "order status",
-            &["inProgress", "success", "failed", "refunded"],
-        )?;
+        const KNOWN: [&str; 4] = ["inProgress", "success", "failed", "refunded"];
+        if value
+            .as_object()
+            .is_some_and(|o| !o.keys().any(|k| KNOWN.contains(&k.as_str())))
+        {
+            return Ok(Self::Unknown(value.clone()));
+        }
+        let (key, inner) = pick_key(value, "order status", &KNOWN)?;
         // `{ "failed": null }` is read like `{ "failed": {} }`.
         let empty = Value::Object(Default::default());
         let inner = if inner.is_null() { &empty } else { inner };
@@ -229,7 +234,7 @@ impl OrderStatus {
 
     /// True once the order has left `inProgress`: a poller can stop.
     pub fn is_terminal(&self) -> bool {
-        !matches!(self, Self::InProgress { .. })
+        !matches!(self, Self::InProgress { .. } | Self::Unknown(_))
     }
 
     /// A short readable label: "in progress", "completed", "failed" or "refunded".
@@ -239,6 +244,7 @@ impl OrderStatus {
             Self::Success { .. } => "completed",
             Self::Failed { .. } => "failed",
             Self::Refunded { .. } => "refunded",
+            Self::Unknown(_) => "a status this app does not know (see the raw answer)",
         }
     }
 }
@@ -443,12 +449,21 @@ mod tests {
                 bump_fee_tx: Some(tx)
             }
         );
-        for bad in [
-            json!("done"),
-            json!(3),
-            json!({"pending": {}}),
-            json!({"success": {}, "failed": {}}),
-        ] {
+        for unknown in [json!("done"), json!({"pending": {}})] {
+            let status: OrderStatus = serde_json::from_value(unknown.clone()).unwrap();
+            assert_eq!(
+                status,
+                OrderStatus::Unknown(unknown.clone()),
+                "kept as sent"
+            );
+            assert!(!status.is_terminal());
+            assert_eq!(
+                serde_json::to_value(&status).unwrap(),
+                unknown,
+                "written back as received"
+            );
+        }
+        for bad in [json!(3), json!({"success": {}, "failed": {}})] {
             assert!(
                 serde_json::from_value::<OrderStatus>(bad.clone()).is_err(),
                 "{bad}"

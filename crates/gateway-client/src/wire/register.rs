@@ -1,5 +1,6 @@
 //! register-tx: telling the gateway which transaction pays an order, and its answer.
 
+use crate::params::ParamError;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
@@ -93,6 +94,68 @@ impl RegisterTx {
             Self::Onramp { .. } => RouteKind::Onramp,
             Self::Offramp { .. } => RouteKind::Offramp,
             Self::TokenSwap { .. } => RouteKind::TokenSwap,
+        }
+    }
+
+    /// Checks the registration before it is sent: an onramp needs the transaction hex or its txid (and when both are
+    /// given, the txid must be the hex's); a source hash must be well-formed for its chain; V1 and V2 carry only
+    /// `evm_txhash`, so their source chain must be an EVM chain.
+    pub fn validate(&self, version: ApiVersion) -> Result<(), ParamError> {
+        use crate::address::{ChainFamily, chain_family};
+        use crate::txhash::{validate_bitcoin_tx_hex, validate_bitcoin_txid, validate_src_tx_hash};
+        if self.order_id().trim().is_empty() {
+            return Err(ParamError::Missing("the order id"));
+        }
+        let bad = |e: crate::txhash::TxHashError| ParamError::Transaction(e.to_string());
+        match self {
+            Self::Onramp {
+                bitcoin_tx_hex,
+                bitcoin_txid,
+                ..
+            } => {
+                let from_hex = bitcoin_tx_hex
+                    .as_deref()
+                    .map(validate_bitcoin_tx_hex)
+                    .transpose()
+                    .map_err(bad)?;
+                let given = bitcoin_txid
+                    .as_deref()
+                    .map(validate_bitcoin_txid)
+                    .transpose()
+                    .map_err(bad)?;
+                match (from_hex, given) {
+                    (None, None) => Err(ParamError::Missing(
+                        "the Bitcoin transaction hex or its txid",
+                    )),
+                    (Some(computed), Some(given)) if computed != given => {
+                        Err(ParamError::Transaction(format!(
+                            "the txid {given} is not the txid of the transaction hex given ({computed}); give one of \
+                         them, or the matching pair"
+                        )))
+                    }
+                    _ => Ok(()),
+                }
+            }
+            Self::Offramp {
+                src_tx_hash,
+                src_chain,
+                ..
+            }
+            | Self::TokenSwap {
+                src_tx_hash,
+                src_chain,
+                ..
+            } => {
+                validate_src_tx_hash(src_chain, src_tx_hash).map_err(bad)?;
+                if version != ApiVersion::V3 && chain_family(src_chain) != Some(ChainFamily::Evm) {
+                    return Err(ParamError::NotInVersion {
+                        name: "a non-EVM source chain",
+                        version,
+                        why: "V1 and V2 register only EVM transactions (evm_txhash); use V3",
+                    });
+                }
+                Ok(())
+            }
         }
     }
 

@@ -17,9 +17,24 @@ pub struct RouteInfo {
 /// The all-zero EVM address that stands for Bitcoin and for a chain's native token.
 pub const NATIVE_TOKEN: &str = "0x0000000000000000000000000000000000000000";
 
-/// True when `token` names the native asset of its chain (the all-zero address, or `"BTC"`).
-pub fn is_native_token(token: &str) -> bool {
-    token == NATIVE_TOKEN || token.eq_ignore_ascii_case("btc")
+/// True when `token` on `chain` names the chain's native asset: the all-zero address, or `"BTC"` on Bitcoin (some
+/// producers write it so). `"BTC"` on another chain is not its native token.
+pub fn is_native_token(chain: &str, token: &str) -> bool {
+    token == NATIVE_TOKEN
+        || (chain.eq_ignore_ascii_case("bitcoin") && token.eq_ignore_ascii_case("btc"))
+}
+
+impl RouteInfo {
+    /// Which kind of order this route makes: from Bitcoin an onramp, to Bitcoin an offramp, otherwise a token swap.
+    pub fn kind(&self) -> super::RouteKind {
+        if self.src_chain == "bitcoin" {
+            super::RouteKind::Onramp
+        } else if self.dst_chain == "bitcoin" {
+            super::RouteKind::Offramp
+        } else {
+            super::RouteKind::TokenSwap
+        }
+    }
 }
 
 #[cfg(test)]
@@ -31,8 +46,13 @@ mod tests {
         let json = r#"{"srcChain":"bitcoin","srcToken":"BTC","dstChain":"bob","dstToken":"0x03C7054BCB39f7b2e5B2c7AcB37583e32D70Cfa3","extra":1}"#;
         let route: RouteInfo = serde_json::from_str(json).unwrap();
         assert_eq!(route.src_chain, "bitcoin");
-        assert!(is_native_token(&route.src_token));
-        assert!(!is_native_token(&route.dst_token));
+        assert!(is_native_token(&route.src_chain, &route.src_token));
+        assert!(
+            !is_native_token("bob", "BTC"),
+            "BTC is native only on bitcoin"
+        );
+        assert_eq!(route.kind(), crate::wire::RouteKind::Onramp);
+        assert!(!is_native_token(&route.dst_chain, &route.dst_token));
         let back = serde_json::to_value(&route).unwrap();
         assert_eq!(
             back["dstToken"],

@@ -396,26 +396,32 @@ async fn run(cli: Cli) -> Result<(), Failure> {
     Ok(())
 }
 
+/// The registration with every value in its checked, canonical form (trimmed, lower-case hex, chain slug).
 fn register_body(args: &RegisterArgs) -> Result<RegisterTx, Failure> {
     let usage = |m: String| Failure::Usage(m);
+    let order_id = args.order_id.trim();
     match args.route {
         RouteArg::Onramp => {
-            if args.bitcoin_tx_hex.is_none() && args.bitcoin_txid.is_none() {
+            let hex = args.bitcoin_tx_hex.as_deref().map(|hex| {
+                validate_bitcoin_tx_hex(hex)
+                    .map(|_| hex.trim().to_ascii_lowercase())
+                    .map_err(|e| usage(format!("--bitcoin-tx-hex: {e}")))
+            });
+            let txid = args.bitcoin_txid.as_deref().map(|txid| {
+                validate_bitcoin_txid(txid)
+                    .map(|t| t.to_string())
+                    .map_err(|e| usage(format!("--bitcoin-txid: {e}")))
+            });
+            if hex.is_none() && txid.is_none() {
                 return Err(usage(
                     "an onramp needs --bitcoin-tx-hex or --bitcoin-txid".into(),
                 ));
             }
-            if let Some(hex) = &args.bitcoin_tx_hex {
-                validate_bitcoin_tx_hex(hex)
-                    .map_err(|e| usage(format!("--bitcoin-tx-hex: {e}")))?;
-            }
-            if let Some(txid) = &args.bitcoin_txid {
-                validate_bitcoin_txid(txid).map_err(|e| usage(format!("--bitcoin-txid: {e}")))?;
-            }
+            let (hex, txid) = (hex.transpose()?, txid.transpose()?);
             Ok(RegisterTx::onramp(
-                &args.order_id,
-                args.bitcoin_tx_hex.as_deref(),
-                args.bitcoin_txid.as_deref(),
+                order_id,
+                hex.as_deref(),
+                txid.as_deref(),
             ))
         }
         RouteArg::Offramp | RouteArg::TokenSwap => {
@@ -424,10 +430,12 @@ fn register_body(args: &RegisterArgs) -> Result<RegisterTx, Failure> {
                     "an offramp or tokenSwap needs --src-tx-hash and --src-chain".into(),
                 ));
             };
-            validate_src_tx_hash(chain, hash).map_err(|e| usage(format!("--src-tx-hash: {e}")))?;
+            let chain = chain.trim().to_ascii_lowercase();
+            let hash = validate_src_tx_hash(&chain, hash)
+                .map_err(|e| usage(format!("--src-tx-hash: {e}")))?;
             Ok(match args.route {
-                RouteArg::Offramp => RegisterTx::offramp(&args.order_id, hash, chain),
-                _ => RegisterTx::token_swap(&args.order_id, hash, chain),
+                RouteArg::Offramp => RegisterTx::offramp(order_id, hash, chain),
+                _ => RegisterTx::token_swap(order_id, hash, chain),
             })
         }
     }

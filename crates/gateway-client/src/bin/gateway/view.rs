@@ -33,13 +33,7 @@ fn money(amount: &TokenAmount) -> String {
 
 pub fn routes(routes: &[RouteInfo]) {
     for route in routes {
-        let kind = if route.src_chain == "bitcoin" {
-            "onramp"
-        } else if route.dst_chain == "bitcoin" {
-            "offramp"
-        } else {
-            "tokenSwap"
-        };
+        let kind = route.kind().as_str();
         println!(
             "{kind:<10} {} on {} -> {} on {}",
             token_name(&route.src_chain, &route.src_token),
