@@ -27,8 +27,16 @@ pub fn amount_with_usd(
 ) -> String {
     let text = amount_text(registry, chain, token, amount);
     match usd {
-        Some(usd) if !usd.is_empty() => format!("{text} (${usd})"),
+        Some(usd) if !usd.is_empty() => format!("{text} ({})", usd_text(usd)),
         _ => text,
+    }
+}
+
+/// A USD value as a person writes it: `"2.30"` → `$2.30`, `"-2.30"` → `-$2.30`.
+pub fn usd_text(usd: &str) -> String {
+    match usd.trim().strip_prefix('-') {
+        Some(positive) => format!("-${positive}"),
+        None => format!("${}", usd.trim()),
     }
 }
 
@@ -125,6 +133,12 @@ mod tests {
         assert_eq!(fraction_as_percent("-0").as_deref(), Some("0.00%"));
         assert_eq!(fraction_as_percent("abc"), None);
         assert_eq!(fraction_as_percent("1e-3"), None);
+    }
+
+    #[test]
+    fn usd_values_put_the_sign_first() {
+        assert_eq!(usd_text("2.30"), "$2.30");
+        assert_eq!(usd_text("-2.30"), "-$2.30");
     }
 
     #[test]

@@ -4,7 +4,11 @@
 //! `gateway-sim --listen 127.0.0.1:PORT`. It shares only the wire types with `gateway-client`.
 
 pub mod catalogue;
+pub mod pricing;
+pub mod quote;
 mod server;
+pub mod signing;
 
 pub use catalogue::Catalogue;
 pub use server::{RunningSim, Sim};
+pub use signing::{QuoteSigner, SignatureError};

@@ -1,26 +1,33 @@
 //! The HTTP service: an axum router over the simulated gateway's state.
 
+use std::collections::HashMap;
 use std::io;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use axum::extract::{Path, State};
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 use gateway_client::ApiVersion;
+use serde_json::json;
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 use tracing::info;
 
 use crate::catalogue::Catalogue;
+use crate::quote;
+use crate::signing::QuoteSigner;
 
-/// The simulated gateway: its catalogue and (as later capabilities land) its orders.
+/// The simulated gateway: its catalogue, its quote-signing key (random, made with the `Sim`) and (as later
+/// capabilities land) its orders.
 #[derive(Debug, Clone, Default)]
 pub struct Sim {
     catalogue: Arc<Catalogue>,
+    signer: Arc<QuoteSigner>,
 }
 
 impl Sim {
@@ -34,10 +41,16 @@ impl Sim {
         &self.catalogue
     }
 
+    /// The key that signs onramp quotes (`signedQuoteData`).
+    pub fn signer(&self) -> &QuoteSigner {
+        &self.signer
+    }
+
     /// The HTTP interface: the endpoints under `/v1`, `/v2` and `/v3`; anything else is 404 with no body.
     pub fn router(&self) -> Router {
         Router::new()
             .route("/{version}/get-routes", get(get_routes))
+            .route("/{version}/get-quote", get(get_quote))
             .fallback(|| async { StatusCode::NOT_FOUND })
             .with_state(self.clone())
     }
@@ -121,5 +134,33 @@ async fn get_routes(State(sim): State<Sim>, Path(version): Path<String>) -> Resp
     match parse_version(&version) {
         Some(version) => Json(sim.catalogue.routes(version)).into_response(),
         None => StatusCode::NOT_FOUND.into_response(),
+    }
+}
+
+/// Seconds since the Unix epoch.
+pub(crate) fn unix_now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+async fn get_quote(
+    State(sim): State<Sim>,
+    Path(version): Path<String>,
+    params: Result<Query<HashMap<String, String>>, QueryRejection>,
+) -> Response {
+    let Some(version) = parse_version(&version) else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
+    let params = match params {
+        Ok(Query(params)) => params,
+        Err(rejection) => {
+            let body = json!({"code": "INVALID_REQUEST", "error": rejection.body_text()});
+            return (StatusCode::BAD_REQUEST, Json(body)).into_response();
+        }
+    };
+    match quote::get_quote(&sim.catalogue, &sim.signer, version, &params, unix_now()) {
+        Ok(quote) => Json(quote).into_response(),
+        Err(err) => (StatusCode::BAD_REQUEST, Json(err.body())).into_response(),
     }
 }

@@ -3,7 +3,7 @@
 
 use std::time::{Duration, UNIX_EPOCH};
 
-use gateway_client::display::{amount_with_usd, duration_text, fraction_as_percent};
+use gateway_client::display::{amount_with_usd, duration_text, fraction_as_percent, usd_text};
 use gateway_client::wire::{
     CreateOrderResponse, OrderInfo, OrderStatus, OrderTx, QuoteView, RegisterTxResponse,
     TokenAmount, TokenTransfer, TxData,
@@ -72,7 +72,7 @@ pub fn quote(quote: &QuoteView) {
         ),
         QuoteView::Offramp(q) => {
             if let Some(usd) = &q.total_fee_usd {
-                println!("Total fees USD: ${usd}");
+                println!("Total fees USD: {}", usd_text(usd));
             }
             (
                 q.price_impact.as_deref(),
@@ -108,7 +108,7 @@ pub fn quote(quote: &QuoteView) {
         );
     }
     match (impact.and_then(fraction_as_percent), impact_usd) {
-        (Some(percent), Some(usd)) => println!("Price impact:   {percent} (${usd})"),
+        (Some(percent), Some(usd)) => println!("Price impact:   {percent} ({})", usd_text(usd)),
         (Some(percent), None) => println!("Price impact:   {percent}"),
         _ => println!("Price impact:   not given (no price feed)"),
     }
