@@ -4,6 +4,7 @@
 //! EIP-55 checksum for EVM, Base58Check for Tron, Base58 length for Solana) and returns its canonical form. When an
 //! address fails but is a valid address of another family, the error says so.
 
+use crate::display::describe_char;
 use std::fmt;
 use std::str::FromStr;
 
@@ -215,14 +216,6 @@ fn article(family: ChainFamily) -> &'static str {
         "an"
     } else {
         "a"
-    }
-}
-
-fn describe_char(c: char) -> String {
-    if c.is_whitespace() {
-        "a space".to_owned()
-    } else {
-        format!("'{c}'")
     }
 }
 

@@ -3,6 +3,7 @@
 //! Every validator trims surrounding whitespace and returns the identifier in the form the gateway expects: hex in
 //! lower case (EVM with `0x`, Bitcoin and Tron without), Solana signatures as the Base58 text.
 
+use crate::display::describe_char;
 use std::fmt;
 use std::str::FromStr;
 
@@ -96,14 +97,6 @@ pub enum TxHashError {
          A character may be missing or extra: copy it again from your wallet or a block explorer."
     )]
     SolanaWrongLength { bytes: usize },
-}
-
-fn describe_char(c: char) -> String {
-    if c.is_whitespace() {
-        "a space".to_owned()
-    } else {
-        format!("'{c}'")
-    }
 }
 
 fn expected_shape(kind: TxKind) -> &'static str {
