@@ -158,6 +158,23 @@ async fn wait_text(client: &Client, selector: &str, ok: impl Fn(&str) -> bool) -
     panic!("{selector} never showed the expected text; last seen: {last:?}");
 }
 
+/// Chooses Custom URL in the header, enters `url`, connects, and waits for the header to say so.
+async fn connect_custom(app: &Client, url: &str) {
+    let select = css(app, "[data-testid=network-select]").await;
+    select.select_by_value("custom").await.unwrap();
+    css(app, "[data-testid=custom-url-input]")
+        .await
+        .send_keys(url)
+        .await
+        .unwrap();
+    css(app, "[data-testid=custom-url-apply]")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_text(app, "[data-testid=current-network]", |t| t == "Custom URL").await;
+}
+
 fn count_in(text: &str) -> usize {
     text.split_whitespace()
         .next()
@@ -221,22 +238,7 @@ async fn the_window_switches_networks_and_reads_the_sandbox_routes() {
     }
 
     // Switch to a custom URL (a second gateway on loopback): the header changes and the choice is saved.
-    css(&app, "[data-testid=network-select]")
-        .await
-        .select_by_value("custom")
-        .await
-        .unwrap();
-    css(&app, "[data-testid=custom-url-input]")
-        .await
-        .send_keys(&other_gateway.base_url())
-        .await
-        .unwrap();
-    css(&app, "[data-testid=custom-url-apply]")
-        .await
-        .click()
-        .await
-        .unwrap();
-    wait_text(&app, "[data-testid=current-network]", |t| t == "Custom URL").await;
+    connect_custom(&app, &other_gateway.base_url()).await;
     wait_text(&app, "[data-testid=current-network-url]", |t| {
         t.contains(&other_gateway.base_url())
     })
@@ -288,22 +290,7 @@ async fn the_chosen_network_survives_a_restart_and_every_view_is_reachable() {
         .unwrap();
     let app = driver.open_app().await;
     wait_text(&app, "[data-testid=current-network]", |t| t == "Sandbox").await;
-    css(&app, "[data-testid=network-select]")
-        .await
-        .select_by_value("custom")
-        .await
-        .unwrap();
-    css(&app, "[data-testid=custom-url-input]")
-        .await
-        .send_keys(&other_gateway.base_url())
-        .await
-        .unwrap();
-    css(&app, "[data-testid=custom-url-apply]")
-        .await
-        .click()
-        .await
-        .unwrap();
-    wait_text(&app, "[data-testid=current-network]", |t| t == "Custom URL").await;
+    connect_custom(&app, &other_gateway.base_url()).await;
     app.close().await.unwrap();
 
     let app = driver.open_app().await;
