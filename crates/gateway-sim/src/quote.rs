@@ -27,6 +27,7 @@ use std::collections::HashMap;
 
 use alloy_primitives::{Address, U256};
 use gateway_client::ApiVersion;
+use gateway_client::params::Affiliate;
 use gateway_client::wire::{NATIVE_TOKEN, RouteKind, is_native_token};
 use serde_json::{Map, Value, json};
 
@@ -128,52 +129,27 @@ pub fn gateway_contract(chain: &str) -> String {
     }
 }
 
-/// A parsed affiliate entry.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Affiliate {
-    address: String,
-    bps: u32,
-}
-
-/// Reads `address:bps,…` with the rules of the interface.
+/// Reads `address:bps,…` with the interface's rules: the entry format and bps above 0 through the client's reader
+/// (the wire format is shared), and no address twice (EVM addresses compared without case).
 fn parse_affiliates(list: &str) -> Result<Vec<Affiliate>, QuoteError> {
-    let mut out: Vec<Affiliate> = Vec::new();
-    for entry in list.split(',').map(str::trim).filter(|e| !e.is_empty()) {
-        let (address, bps) = entry.rsplit_once(':').ok_or_else(|| {
-            QuoteError::affiliate(format!("affiliate entry {entry:?} is not address:bps"))
-        })?;
-        let address = address.trim();
-        let bps: u32 = bps.trim().parse().map_err(|_| {
-            QuoteError::affiliate(format!("affiliate entry {entry:?} has no whole bps"))
-        })?;
-        if address.is_empty() {
-            return Err(QuoteError::affiliate(format!(
-                "affiliate entry {entry:?} has no address"
-            )));
-        }
-        if bps == 0 {
-            return Err(QuoteError::affiliate(format!(
-                "affiliate {address} has 0 bps; each bps must be greater than 0"
-            )));
-        }
-        let same = |a: &Affiliate| {
-            if address.starts_with("0x") {
-                a.address.eq_ignore_ascii_case(address)
+    let entries = gateway_client::params::parse_affiliates(list)
+        .map_err(|e| QuoteError::affiliate(e.to_string()))?;
+    for (i, entry) in entries.iter().enumerate() {
+        let same = |other: &Affiliate| {
+            if entry.address.starts_with("0x") {
+                other.address.eq_ignore_ascii_case(&entry.address)
             } else {
-                a.address == address
+                other.address == entry.address
             }
         };
-        if out.iter().any(same) {
+        if entries[..i].iter().any(same) {
             return Err(QuoteError::affiliate(format!(
-                "affiliate {address} is listed twice"
+                "affiliate {} is listed twice",
+                entry.address
             )));
         }
-        out.push(Affiliate {
-            address: address.to_owned(),
-            bps,
-        });
     }
-    Ok(out)
+    Ok(entries)
 }
 
 fn same_address(chain: &str, listed: &str, given: &str) -> bool {
