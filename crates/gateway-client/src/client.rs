@@ -438,22 +438,23 @@ fn classify(
             snippet: format!("{e}; body: {}", snippet(bytes)),
         });
     }
-    if let Ok(body) = serde_json::from_slice::<GatewayErrorBody>(bytes) {
-        return Err(ClientError::Gateway {
-            status: status.as_u16(),
+    let coded = serde_json::from_slice::<GatewayErrorBody>(bytes).ok();
+    match (status, coded) {
+        // A rate limit or a server failure stays one (waited for, retried by reads) even when it carries a coded
+        // body: the status decides what to do next; the body's sentence is kept for a 5xx.
+        (StatusCode::TOO_MANY_REQUESTS, _) => Err(ClientError::RateLimited { retry_after }),
+        (s, coded) if s.is_server_error() => Err(ClientError::Server {
+            status: s.as_u16(),
+            snippet: coded.map_or_else(|| snippet(bytes), |body| body.error),
+        }),
+        (s, Some(body)) => Err(ClientError::Gateway {
+            status: s.as_u16(),
             body,
-        });
-    }
-    match status {
-        StatusCode::TOO_MANY_REQUESTS => Err(ClientError::RateLimited { retry_after }),
-        StatusCode::NOT_FOUND if bytes.iter().all(u8::is_ascii_whitespace) => {
+        }),
+        (StatusCode::NOT_FOUND, None) if bytes.iter().all(u8::is_ascii_whitespace) => {
             Err(ClientError::NotFound)
         }
-        s if s.is_server_error() => Err(ClientError::Server {
-            status: s.as_u16(),
-            snippet: snippet(bytes),
-        }),
-        s => Err(ClientError::UnexpectedBody {
+        (s, None) => Err(ClientError::UnexpectedBody {
             status: s.as_u16(),
             snippet: snippet(bytes),
         }),
@@ -646,6 +647,23 @@ mod tests {
             matches!(err, ClientError::RateLimited { retry_after: Some(d) } if d.as_secs() == 7)
         );
         let err = classify(StatusCode::GATEWAY_TIMEOUT, None, b"upstream timed out").unwrap_err();
+        assert!(err.is_transient());
+        // A coded body does not turn a rate limit or a server failure into a refusal.
+        let limited = br#"{"code":"EXCEEDED_LIMIT","error":"slow down","details":{"limit":"3"}}"#;
+        let err = classify(
+            StatusCode::TOO_MANY_REQUESTS,
+            Some(Duration::from_secs(20)),
+            limited,
+        )
+        .unwrap_err();
+        assert!(
+            matches!(err, ClientError::RateLimited { retry_after: Some(d) } if d.as_secs() == 20)
+        );
+        let failed = br#"{"code":"INTERNAL_ERROR","error":"database unavailable"}"#;
+        let err = classify(StatusCode::SERVICE_UNAVAILABLE, None, failed).unwrap_err();
+        assert!(
+            matches!(&err, ClientError::Server { status: 503, snippet } if snippet == "database unavailable")
+        );
         assert!(err.is_transient());
         let body = br#"{"code":"NO_ROUTE","error":"no route","details":{"src_chain":"a","src_token":"b","dst_chain":"c","dst_token":"d"}}"#;
         let err = classify(StatusCode::BAD_REQUEST, None, body).unwrap_err();
