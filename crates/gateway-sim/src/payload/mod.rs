@@ -1,0 +1,64 @@
+//! The real payloads the simulated gateway hands back from create-order, and the check of a Bitcoin transaction
+//! handed in to register-tx.
+//!
+//! - [`bitcoin`]: the onramp deposit address, the 32-byte OP_RETURN commitment to the order, a PSBT
+//!   (v0) paying both when the quote named a sender, and [`check_onramp_tx`], which accepts a signed transaction
+//!   only when it pays the deposit address enough and carries the commitment.
+//! - [`evm`]: calldata of the simulated gateway contract (EVM chains and Tron), ABI-encoded with alloy's `sol!`,
+//!   and the chain ids of the catalogue's chains.
+//! - [`solana`]: an unsigned `VersionedTransaction` (v0 message) calling the simulated gateway program, base64 of
+//!   its bincode form, and a decoder for it.
+//! - [`testkit`]: a fixed-key P2WPKH wallet that signs the onramp PSBT, **for tests and the sandbox only**.
+//!
+//! Everything here is deterministic: the same inputs give the same bytes. Amounts are integers throughout.
+
+pub mod bitcoin;
+pub mod evm;
+pub mod solana;
+pub mod testkit;
+
+/// Bitcoin network of the simulated gateway (mainnet, `Network::Bitcoin`, by default).
+pub use ::bitcoin::Network;
+
+pub use self::bitcoin::{
+    BitcoinTxError, CHANGE_SATS, FEE_SATS, OnrampPayload, check_onramp_tx, deposit_address,
+    onramp_payload, order_commitment,
+};
+pub use self::evm::{
+    CallPayload, IGatewaySim, TRON_FEE_LIMIT_SUN, chain_id, offramp_call, order_id_hash, swap_call,
+};
+pub use self::solana::{DecodedInstruction, DecodedSolanaTx, decode_solana_tx, solana_tx};
+
+/// Why a payload could not be built (or a Solana transaction could not be read back).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PayloadError {
+    /// An address argument is not a valid address of the kind (and, for Bitcoin, the network) required.
+    #[error("{field} {value:?} is not valid: {reason}")]
+    InvalidAddress {
+        /// Which argument (`sender`, `tx_to`, `token`, `recipient`, `dst_token`, `btc_recipient`).
+        field: &'static str,
+        /// The value given.
+        value: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A chain slug with no known family or chain id.
+    #[error("unknown chain {0:?}")]
+    UnknownChain(String),
+    /// An amount outside what the payload can carry (zero, above `u64` for Solana, above 21 million BTC, ...).
+    #[error("{field} {value} is out of range: {reason}")]
+    AmountOutOfRange {
+        /// Which amount (`amount`, `min_out`, `amount_sats`).
+        field: &'static str,
+        /// The amount given, in its smallest unit.
+        value: String,
+        /// The limit it broke.
+        reason: String,
+    },
+    /// A Solana transaction could not be built (compiling the message, or the packet size limit).
+    #[error("cannot build the Solana transaction: {0}")]
+    SolanaBuild(String),
+    /// A Solana transaction handed to [`decode_solana_tx`] is not one this module can read.
+    #[error("not a readable Solana transaction: {0}")]
+    SolanaDecode(String),
+}
