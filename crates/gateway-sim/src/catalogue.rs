@@ -113,6 +113,22 @@ impl Catalogue {
         &self.tokens
     }
 
+    /// The listed token `address` on `chain` (EVM addresses compared without case; the all-zero address, or
+    /// `BTC` on Bitcoin, names the native token).
+    pub fn find(&self, chain: &str, address: &str) -> Option<&ListedToken> {
+        let native = gateway_client::wire::is_native_token(chain, address);
+        self.tokens.iter().find(|t| {
+            t.chain == chain
+                && if native {
+                    t.address == NATIVE_TOKEN
+                } else if address.starts_with("0x") || address.starts_with("0X") {
+                    t.address.eq_ignore_ascii_case(address)
+                } else {
+                    t.address == address
+                }
+        })
+    }
+
     /// Every route offered under `version`:
     /// onramp (Bitcoin to every listed token elsewhere), offramp (wrapped Bitcoin and stablecoins to Bitcoin), and
     /// tokenSwap between tokens of the same class on different chains. Tron and Solana appear in V3 only.

@@ -3,12 +3,17 @@
 //! It is the desktop app's Sandbox network (started inside the app on a free loopback port) and runs alone as
 //! `gateway-sim --listen 127.0.0.1:PORT`. It shares only the wire types with `gateway-client`.
 
+pub mod access;
 pub mod catalogue;
+pub mod clock;
+pub mod faults;
+pub mod orders;
+pub mod payload;
 pub mod pricing;
 pub mod quote;
 mod server;
 pub mod signing;
 
 pub use catalogue::Catalogue;
-pub use server::{RunningSim, Sim};
+pub use server::{RunningSim, Sim, SimConfig, SimError};
 pub use signing::{QuoteSigner, SignatureError};

@@ -1,10 +1,34 @@
 //! `gateway-sim --listen 127.0.0.1:PORT`: the simulated gateway as a stand-alone server.
 
 use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
 
-use clap::Parser;
-use gateway_sim::Sim;
+use clap::{Parser, ValueEnum};
+use gateway_client::address::BitcoinNetwork;
+use gateway_sim::access::{AccessConfig, DEFAULT_KEYED_PER_MINUTE, DEFAULT_KEYLESS_PER_MINUTE};
+use gateway_sim::{Sim, SimConfig};
 use tracing_subscriber::EnvFilter;
+
+/// The Bitcoin network of the deposit addresses and transactions.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum Network {
+    Mainnet,
+    Testnet,
+    Signet,
+    Regtest,
+}
+
+impl From<Network> for BitcoinNetwork {
+    fn from(network: Network) -> Self {
+        match network {
+            Network::Mainnet => Self::Mainnet,
+            Network::Testnet => Self::Testnet,
+            Network::Signet => Self::Signet,
+            Network::Regtest => Self::Regtest,
+        }
+    }
+}
 
 /// A local gateway that implements the gateway interface (V1, V2, V3) for testing and the Sandbox network.
 #[derive(Debug, Parser)]
@@ -13,21 +37,85 @@ struct Args {
     /// The address to listen on; port 0 picks a free port.
     #[arg(long, default_value = "127.0.0.1:8787")]
     listen: SocketAddr,
+    /// The Bitcoin network of deposit addresses, PSBTs and accepted sender addresses.
+    #[arg(long, value_enum, default_value_t = Network::Mainnet)]
+    network: Network,
+    /// An API key to accept (exactly 32 characters); repeat for more. Comma-separated in the environment.
+    #[arg(
+        long = "api-key",
+        env = "GATEWAY_SIM_API_KEYS",
+        value_delimiter = ',',
+        hide_env_values = true
+    )]
+    api_keys: Vec<String>,
+    /// Requests per minute for each keyless caller (by IP address); 0 for no limit.
+    #[arg(long, default_value_t = DEFAULT_KEYLESS_PER_MINUTE)]
+    keyless_per_minute: u32,
+    /// Requests per minute for each API key; 0 for no limit.
+    #[arg(long, default_value_t = DEFAULT_KEYED_PER_MINUTE)]
+    keyed_per_minute: u32,
+    /// Serve the admin interface (/admin/clock, /admin/liquidity, /admin/faults) to loopback callers. Refused
+    /// unless --listen is a loopback address.
+    #[arg(long)]
+    admin: bool,
+    /// Keep orders (and the signing key) in this file across restarts.
+    #[arg(long)]
+    state_file: Option<PathBuf>,
 }
 
 #[tokio::main]
-async fn main() -> std::io::Result<()> {
+async fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(
             EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
         )
         .init();
     let args = Args::parse();
-    let listener = tokio::net::TcpListener::bind(args.listen).await?;
-    println!("gateway-sim listening on http://{}", listener.local_addr()?);
-    Sim::new()
+    if args.admin && !args.listen.ip().is_loopback() {
+        eprintln!(
+            "gateway-sim: --admin is only allowed on a loopback address (127.0.0.1 or ::1), not {}",
+            args.listen.ip()
+        );
+        return ExitCode::from(2);
+    }
+    let config = SimConfig {
+        network: args.network.into(),
+        access: AccessConfig {
+            keys: args.api_keys,
+            keyless_per_minute: args.keyless_per_minute,
+            keyed_per_minute: args.keyed_per_minute,
+        },
+        admin: args.admin,
+        state_file: args.state_file,
+    };
+    let sim = match Sim::with_config(config) {
+        Ok(sim) => sim,
+        Err(e) => {
+            eprintln!("gateway-sim: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let listener = match tokio::net::TcpListener::bind(args.listen).await {
+        Ok(listener) => listener,
+        Err(e) => {
+            eprintln!("gateway-sim: cannot listen on {}: {e}", args.listen);
+            return ExitCode::from(2);
+        }
+    };
+    match listener.local_addr() {
+        Ok(addr) => println!("gateway-sim listening on http://{addr}"),
+        Err(e) => eprintln!("gateway-sim: {e}"),
+    }
+    let served = sim
         .serve(listener, async {
             let _ = tokio::signal::ctrl_c().await;
         })
-        .await
+        .await;
+    match served {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("gateway-sim: {e}");
+            ExitCode::FAILURE
+        }
+    }
 }

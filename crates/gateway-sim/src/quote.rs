@@ -27,8 +27,9 @@ use std::collections::HashMap;
 
 use alloy_primitives::{Address, U256};
 use gateway_client::ApiVersion;
+use gateway_client::address::{BitcoinNetwork, validate_address};
 use gateway_client::params::Affiliate;
-use gateway_client::wire::{NATIVE_TOKEN, RouteKind, is_native_token};
+use gateway_client::wire::RouteKind;
 use serde_json::{Map, Value, json};
 
 use crate::catalogue::{Catalogue, ListedToken};
@@ -77,7 +78,7 @@ pub struct QuoteError {
 }
 
 impl QuoteError {
-    fn new(code: &'static str, message: impl Into<String>) -> Self {
+    pub(crate) fn new(code: &'static str, message: impl Into<String>) -> Self {
         Self {
             code,
             message: message.into(),
@@ -85,7 +86,7 @@ impl QuoteError {
         }
     }
 
-    fn with(mut self, details: Value) -> Self {
+    pub(crate) fn with(mut self, details: Value) -> Self {
         self.details = Some(details);
         self
     }
@@ -150,17 +151,6 @@ fn parse_affiliates(list: &str) -> Result<Vec<Affiliate>, QuoteError> {
         }
     }
     Ok(entries)
-}
-
-fn same_address(chain: &str, listed: &str, given: &str) -> bool {
-    if is_native_token(chain, given) {
-        return listed == NATIVE_TOKEN;
-    }
-    if given.starts_with("0x") || given.starts_with("0X") {
-        listed.eq_ignore_ascii_case(given)
-    } else {
-        listed == given
-    }
 }
 
 fn bps_of(amount: U256, bps: u32) -> U256 {
@@ -235,6 +225,7 @@ pub fn get_quote(
     catalogue: &Catalogue,
     signer: &QuoteSigner,
     version: ApiVersion,
+    network: BitcoinNetwork,
     params: &HashMap<String, String>,
     now: u64,
 ) -> Result<Value, QuoteError> {
@@ -296,14 +287,8 @@ pub fn get_quote(
             "dst_chain": dst_chain, "dst_token": dst_token,
         }))
     };
-    let find = |chain: &str, address: &str| {
-        catalogue
-            .tokens()
-            .iter()
-            .find(|t| t.chain == chain && same_address(chain, t.address, address))
-    };
-    let src = find(src_chain, src_token).ok_or_else(no_route)?;
-    let dst = find(dst_chain, dst_token).ok_or_else(no_route)?;
+    let src = catalogue.find(src_chain, src_token).ok_or_else(no_route)?;
+    let dst = catalogue.find(dst_chain, dst_token).ok_or_else(no_route)?;
     let route = catalogue
         .routes(version)
         .into_iter()
@@ -317,6 +302,26 @@ pub fn get_quote(
     let kind = route.kind();
     let src_priced = pricing::price_of(src).ok_or_else(no_route)?;
     let dst_priced = pricing::price_of(dst).ok_or_else(no_route)?;
+    // Addresses, each for its chain: a gateway that accepted a wrong one would send funds nowhere.
+    let check = |field: &str, chain: &str, address: &str| {
+        validate_address(chain, address, network).map_err(|e| {
+            QuoteError::invalid(format!("{field} is not a valid {chain} address: {e}"))
+        })
+    };
+    check("recipient", dst.chain, recipient)?;
+    if let Some(sender) = sender {
+        check("sender", src.chain, sender)?;
+    }
+    if version == ApiVersion::V3
+        && let Some(refund) = req.get("refundAddress").filter(|r| !r.is_empty())
+    {
+        check("refundAddress", "bitcoin", refund)?;
+    }
+    if src.chain == "solana" && sender.is_none() {
+        return Err(QuoteError::invalid(
+            "a swap from Solana needs sender: the wallet that pays the transaction fee and signs",
+        ));
+    }
     let route_details = json!({
         "src_chain": src.chain, "src_token": src.address,
         "dst_chain": dst.chain, "dst_token": dst.address,
@@ -635,6 +640,7 @@ impl<'a> Ctx<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use gateway_client::wire::NATIVE_TOKEN;
 
     const WBTC_BOB: &str = "0x0555E30da8f98308EdB960aa94C0Db47230d2B9c";
     const USDT_ETH: &str = "0xdac17f958d2ee523a2206206994597c13d831ec7";
@@ -653,6 +659,7 @@ mod tests {
             &Catalogue::default(),
             &QuoteSigner::from_key([1; 32]),
             version,
+            BitcoinNetwork::Mainnet,
             &params(pairs),
             1_700_000_000,
         )

@@ -3,37 +3,123 @@
 use std::collections::HashMap;
 use std::io;
 use std::net::SocketAddr;
-use std::sync::Arc;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
 
+use alloy_primitives::U256;
+use axum::body::Bytes;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
-use axum::{Json, Router};
+use axum::routing::{get, patch, post};
+use axum::{Json, Router, middleware};
 use gateway_client::ApiVersion;
-use serde_json::json;
+use gateway_client::address::BitcoinNetwork;
+use serde::Deserialize;
+use serde_json::{Value, json};
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
-use tracing::info;
+use tracing::{info, warn};
 
+use crate::access::{Access, AccessConfig, InvalidKeyConfig};
 use crate::catalogue::Catalogue;
-use crate::quote;
+use crate::clock::Clock;
+use crate::faults::{self, Faults};
+use crate::orders::{Book, CreateContext, Order, Pool, StateError, StateFile};
+use crate::quote::{self, QuoteError};
 use crate::signing::QuoteSigner;
 
-/// The simulated gateway: its catalogue, its quote-signing key (random, made with the `Sim`) and (as later
-/// capabilities land) its orders.
-#[derive(Debug, Clone, Default)]
+/// How a simulated gateway is set up.
+#[derive(Debug, Clone)]
+pub struct SimConfig {
+    /// The Bitcoin network its addresses and transactions belong to (mainnet, as the production gateway).
+    pub network: BitcoinNetwork,
+    /// API keys and rate limits.
+    pub access: AccessConfig,
+    /// Serve the admin interface (`/admin/...`: clock, liquidity, faults) to loopback callers. Off by default.
+    pub admin: bool,
+    /// Keep the orders (and the signing key) in this file, so they survive a restart.
+    pub state_file: Option<PathBuf>,
+}
+
+impl Default for SimConfig {
+    fn default() -> Self {
+        Self {
+            network: BitcoinNetwork::Mainnet,
+            access: AccessConfig::default(),
+            admin: false,
+            state_file: None,
+        }
+    }
+}
+
+/// The simulated gateway: its catalogue, its signing key (random, made with the `Sim`, or read from the state
+/// file), its clock and its order book.
+#[derive(Debug, Clone)]
 pub struct Sim {
     catalogue: Arc<Catalogue>,
     signer: Arc<QuoteSigner>,
+    clock: Clock,
+    book: Arc<Mutex<Book>>,
+    state: Option<Arc<StateFile>>,
+    generation: Arc<AtomicU64>,
+    access: Access,
+    faults: Faults,
+    config: Arc<SimConfig>,
+}
+
+impl Default for Sim {
+    fn default() -> Self {
+        Self::with_config(SimConfig::default()).expect("no state file to read, no keys to check")
+    }
+}
+
+/// Why a simulated gateway could not be set up.
+#[derive(Debug, thiserror::Error)]
+pub enum SimError {
+    /// The state file exists and cannot be read.
+    #[error(transparent)]
+    State(#[from] StateError),
+    /// A configured API key is not a key a request could present.
+    #[error(transparent)]
+    Keys(#[from] InvalidKeyConfig),
 }
 
 impl Sim {
-    /// A gateway with the default catalogue.
+    /// A gateway with the default catalogue and configuration.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A gateway set up by `config`; fails when its state file exists and cannot be read, or a configured key is
+    /// not 32 characters.
+    pub fn with_config(config: SimConfig) -> Result<Self, SimError> {
+        let access = Access::new(config.access.clone())?;
+        let (state, saved) = match &config.state_file {
+            Some(path) => {
+                let (file, saved) = StateFile::open(path)?;
+                (Some(Arc::new(file)), saved)
+            }
+            None => (None, None),
+        };
+        let (signer, book) = match saved {
+            Some((key, book)) => (QuoteSigner::from_key(key), book),
+            None => (QuoteSigner::random(), Book::default()),
+        };
+        Ok(Self {
+            catalogue: Arc::default(),
+            signer: Arc::new(signer),
+            clock: Clock::new(),
+            book: Arc::new(Mutex::new(book)),
+            state,
+            generation: Arc::default(),
+            access,
+            faults: Faults::default(),
+            config: Arc::new(config),
+        })
     }
 
     /// The catalogue this gateway offers.
@@ -41,18 +127,114 @@ impl Sim {
         &self.catalogue
     }
 
-    /// The key that signs onramp quotes (`signedQuoteData`).
+    /// The key that signs onramp quotes (`signedQuoteData`) and get-orders cursors.
     pub fn signer(&self) -> &QuoteSigner {
         &self.signer
     }
 
-    /// The HTTP interface: the endpoints under `/v1`, `/v2` and `/v3`; anything else is 404 with no body.
+    /// The clock every quote and order reads; advance it to move orders along.
+    pub fn clock(&self) -> &Clock {
+        &self.clock
+    }
+
+    /// The fault rules applied to API requests (tests add rules here directly, or through `/admin/faults`).
+    pub fn faults(&self) -> &Faults {
+        &self.faults
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &SimConfig {
+        &self.config
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Book> {
+        self.book.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// A copy of the order `id`.
+    pub fn order(&self, id: &str) -> Option<Order> {
+        self.lock().order(id).cloned()
+    }
+
+    /// Every order, oldest first.
+    pub fn orders(&self) -> Vec<Order> {
+        self.lock().orders().to_vec()
+    }
+
+    /// The solver pool of `token` on `chain`, after settling what has ended by now.
+    pub fn pool(&self, chain: &str, token: &str) -> Pool {
+        let now = self.clock.now();
+        let mut book = self.lock();
+        book.settle(now);
+        book.pool(&self.catalogue, chain, token)
+    }
+
+    /// Sets the solver's balance of `token` on `chain` (reservations stay).
+    pub async fn set_liquidity(&self, chain: &str, token: &str, balance: U256) -> Pool {
+        let (pool, snapshot) = self.change(|book, catalogue| {
+            book.set_pool_balance(catalogue, chain, token, balance);
+            book.pool(catalogue, chain, token)
+        });
+        self.save(snapshot).await;
+        pool
+    }
+
+    /// Runs a change of the book; gives its result and, with a state file, the snapshot to write.
+    fn change<T>(&self, f: impl FnOnce(&mut Book, &Catalogue) -> T) -> (T, Option<(u64, Vec<u8>)>) {
+        let mut book = self.lock();
+        let result = f(&mut book, &self.catalogue);
+        let snapshot = self.state.as_ref().map(|_| {
+            let generation = self.generation.fetch_add(1, Ordering::Relaxed) + 1;
+            (generation, StateFile::snapshot(&self.signer, &book))
+        });
+        (result, snapshot)
+    }
+
+    /// Writes a snapshot to the state file (off the async threads). A failed write is logged; the gateway keeps
+    /// serving from memory.
+    async fn save(&self, snapshot: Option<(u64, Vec<u8>)>) {
+        let (Some(file), Some((generation, bytes))) = (self.state.clone(), snapshot) else {
+            return;
+        };
+        match tokio::task::spawn_blocking(move || file.write(generation, &bytes)).await {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => warn!(error = %e, "gateway-sim state not saved"),
+            Err(e) => warn!(error = %e, "gateway-sim state writer failed"),
+        }
+    }
+
+    /// The HTTP interface: the endpoints under `/v1`, `/v2` and `/v3` behind the API-key and fault layers, plus
+    /// `/admin/...` for loopback callers when enabled; anything else is 404 with no body.
     pub fn router(&self) -> Router {
-        Router::new()
+        let api = Router::new()
             .route("/{version}/get-routes", get(get_routes))
             .route("/{version}/get-quote", get(get_quote))
-            .fallback(|| async { StatusCode::NOT_FOUND })
+            .route("/{version}/create-order", post(create_order))
+            .route("/{version}/register-tx", patch(register_tx))
+            .route("/{version}/get-order/{id}", get(get_order))
+            .route("/{version}/get-orders/{user_address}", get(get_orders))
             .with_state(self.clone())
+            // Faults outermost: an injected fault answers before (and without counting against) the rate limit.
+            .layer(middleware::from_fn_with_state(
+                self.access.clone(),
+                crate::access::middleware,
+            ))
+            .layer(middleware::from_fn_with_state(
+                self.faults.clone(),
+                faults::middleware,
+            ));
+        let mut router = api;
+        if self.config.admin {
+            let admin = Router::new()
+                .route("/admin/clock", get(admin_clock))
+                .route("/admin/clock/advance", post(admin_advance))
+                .route("/admin/liquidity", get(admin_pools).put(admin_set_pool))
+                .with_state(self.clone())
+                .merge(faults::admin_router(self.faults.clone()))
+                .layer(middleware::from_fn(faults::loopback_only));
+            router = router.merge(admin);
+        }
+        router.fallback(|| async { StatusCode::NOT_FOUND })
     }
 
     /// Serves on `listener` until `shutdown` resolves.
@@ -61,9 +243,13 @@ impl Sim {
         listener: TcpListener,
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> io::Result<()> {
-        axum::serve(listener, self.router())
-            .with_graceful_shutdown(shutdown)
-            .await
+        axum::serve(
+            listener,
+            self.router()
+                .into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .with_graceful_shutdown(shutdown)
+        .await
     }
 
     /// Binds `addr` (port 0 picks a free port) and serves in a background task.
@@ -130,18 +316,19 @@ fn parse_version(version: &str) -> Option<ApiVersion> {
     }
 }
 
+fn refused(error: &QuoteError) -> Response {
+    (StatusCode::BAD_REQUEST, Json(error.body())).into_response()
+}
+
+fn invalid_request(message: impl Into<String>) -> Response {
+    refused(&QuoteError::new("INVALID_REQUEST", message))
+}
+
 async fn get_routes(State(sim): State<Sim>, Path(version): Path<String>) -> Response {
     match parse_version(&version) {
         Some(version) => Json(sim.catalogue.routes(version)).into_response(),
         None => StatusCode::NOT_FOUND.into_response(),
     }
-}
-
-/// Seconds since the Unix epoch.
-pub(crate) fn unix_now() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs())
 }
 
 async fn get_quote(
@@ -154,13 +341,208 @@ async fn get_quote(
     };
     let params = match params {
         Ok(Query(params)) => params,
-        Err(rejection) => {
-            let body = json!({"code": "INVALID_REQUEST", "error": rejection.body_text()});
-            return (StatusCode::BAD_REQUEST, Json(body)).into_response();
+        Err(rejection) => return invalid_request(rejection.body_text()),
+    };
+    let now = sim.clock.now();
+    let quote = match quote::get_quote(
+        &sim.catalogue,
+        &sim.signer,
+        version,
+        sim.config.network,
+        &params,
+        now,
+    ) {
+        Ok(quote) => quote,
+        Err(err) => return refused(&err),
+    };
+    let mut book = sim.lock();
+    if let Err(err) = book.check_liquidity(&sim.catalogue, &quote, now) {
+        return refused(&err);
+    }
+    book.remember_quote(&quote, now);
+    drop(book);
+    Json(quote).into_response()
+}
+
+/// Reads a JSON body, or gives the INVALID_REQUEST refusal.
+fn json_body(body: &Bytes) -> Result<Value, QuoteError> {
+    serde_json::from_slice(body).map_err(|e| {
+        QuoteError::new(
+            "INVALID_REQUEST",
+            format!("the body is not valid JSON: {e}"),
+        )
+    })
+}
+
+async fn create_order(
+    State(sim): State<Sim>,
+    Path(version): Path<String>,
+    body: Bytes,
+) -> Response {
+    let Some(version) = parse_version(&version) else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
+    let body = match json_body(&body) {
+        Ok(body) => body,
+        Err(err) => return refused(&err),
+    };
+    let ctx = CreateContext {
+        catalogue: &sim.catalogue,
+        signer: &sim.signer,
+        network: sim.config.network.into(),
+        version,
+        now: sim.clock.now(),
+    };
+    let (result, snapshot) = sim.change(|book, _| book.create_order(&ctx, &body));
+    match result {
+        Ok(created) => {
+            sim.save(snapshot).await;
+            info!(route = ?created.as_object().and_then(|m| m.keys().next()), "order created");
+            (StatusCode::CREATED, Json(created)).into_response()
+        }
+        Err(err) => refused(&err),
+    }
+}
+
+async fn register_tx(State(sim): State<Sim>, Path(version): Path<String>, body: Bytes) -> Response {
+    let Some(version) = parse_version(&version) else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
+    let body = match json_body(&body) {
+        Ok(body) => body,
+        Err(err) => return refused(&err),
+    };
+    let now = sim.clock.now();
+    let network = sim.config.network.into();
+    let (result, snapshot) = sim.change(|book, _| book.register_tx(version, network, &body, now));
+    match result {
+        Ok(answer) => {
+            sim.save(snapshot).await;
+            Json(answer).into_response()
+        }
+        Err(err) => refused(&err),
+    }
+}
+
+async fn get_order(
+    State(sim): State<Sim>,
+    Path((version, id)): Path<(String, String)>,
+) -> Response {
+    let Some(version) = parse_version(&version) else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
+    let now = sim.clock.now();
+    match sim.lock().get_order(&id, version, now) {
+        Some(order) => Json(order).into_response(),
+        None => StatusCode::NOT_FOUND.into_response(),
+    }
+}
+
+async fn get_orders(
+    State(sim): State<Sim>,
+    Path((version, address)): Path<(String, String)>,
+    params: Result<Query<HashMap<String, String>>, QueryRejection>,
+) -> Response {
+    let Some(version) = parse_version(&version) else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
+    let params = match params {
+        Ok(Query(params)) => params,
+        Err(rejection) => return invalid_request(rejection.body_text()),
+    };
+    let now = sim.clock.now();
+    let result = sim.lock().get_orders(
+        &sim.signer,
+        &address,
+        version,
+        params.get("cursor").map(String::as_str),
+        params.get("limit").map(String::as_str),
+        now,
+    );
+    match result {
+        Ok(page) => Json(page).into_response(),
+        Err(err) => refused(&err),
+    }
+}
+
+async fn admin_clock(State(sim): State<Sim>) -> Json<Value> {
+    Json(json!({"now": sim.clock.now(), "advancedSecs": sim.clock.offset()}))
+}
+
+#[derive(Deserialize)]
+struct Advance {
+    secs: u64,
+}
+
+async fn admin_advance(State(sim): State<Sim>, body: Bytes) -> Response {
+    match serde_json::from_slice::<Advance>(&body) {
+        Ok(Advance { secs }) => {
+            let now = sim.clock.advance(secs);
+            info!(secs, now, "clock advanced");
+            Json(json!({"now": now, "advancedSecs": sim.clock.offset()})).into_response()
+        }
+        Err(e) => (
+            StatusCode::BAD_REQUEST,
+            Json(json!({"error": format!("expected {{\"secs\": N}}: {e}")})),
+        )
+            .into_response(),
+    }
+}
+
+async fn admin_pools(State(sim): State<Sim>) -> Json<Value> {
+    let now = sim.clock.now();
+    let mut book = sim.lock();
+    book.settle(now);
+    let pools: Vec<Value> = sim
+        .catalogue
+        .tokens()
+        .iter()
+        .map(|t| {
+            let pool = book.pool(&sim.catalogue, t.chain, t.address);
+            json!({"chain": t.chain, "token": t.address, "balance": pool.balance.to_string(),
+                "reserved": pool.reserved.to_string(), "available": pool.available().to_string()})
+        })
+        .collect();
+    Json(Value::Array(pools))
+}
+
+#[derive(Deserialize)]
+struct SetPool {
+    chain: String,
+    token: String,
+    balance: String,
+}
+
+async fn admin_set_pool(State(sim): State<Sim>, body: Bytes) -> Response {
+    let bad = |message: String| {
+        (StatusCode::BAD_REQUEST, Json(json!({"error": message}))).into_response()
+    };
+    let request = match serde_json::from_slice::<SetPool>(&body) {
+        Ok(request) => request,
+        Err(e) => {
+            return bad(format!(
+                "expected {{\"chain\", \"token\", \"balance\"}}: {e}"
+            ));
         }
     };
-    match quote::get_quote(&sim.catalogue, &sim.signer, version, &params, unix_now()) {
-        Ok(quote) => Json(quote).into_response(),
-        Err(err) => (StatusCode::BAD_REQUEST, Json(err.body())).into_response(),
+    let Ok(balance) = request.balance.parse::<U256>() else {
+        return bad(format!(
+            "balance {:?} is not a whole number of smallest units",
+            request.balance
+        ));
+    };
+    if sim.catalogue.find(&request.chain, &request.token).is_none() {
+        return bad(format!(
+            "{} on {} is not a listed token",
+            request.token, request.chain
+        ));
     }
+    let pool = sim
+        .set_liquidity(&request.chain, &request.token, balance)
+        .await;
+    Json(
+        json!({"chain": request.chain, "token": request.token, "balance": pool.balance.to_string(),
+        "reserved": pool.reserved.to_string(), "available": pool.available().to_string()}),
+    )
+    .into_response()
 }

@@ -1,6 +1,7 @@
 //! `signedQuoteData`: an HMAC-SHA256 token over an onramp quote, so create-order can detect tampering and expiry.
 //!
-//! Token format: `base64url(json{"issuedAt": <unix secs>, "digest": <hex sha256 of the canonical quote>})` `.`
+//! Token format: `base64url(json{"issuedAt": <unix secs>, "digest": <hex sha256 of the canonical quote>,`
+//! `"nonce": <16 random hex digits>})` `.`
 //! `hex(hmac_sha256(key, <the base64url part>))`. The canonical quote is the quote object (the value under
 //! `onramp`) without `signedQuoteData`, serialized with object keys sorted at every level. The key is 32 random
 //! bytes made when the [`crate::Sim`] is created; it never leaves the process.
@@ -92,6 +93,12 @@ fn canonical(value: &Value) -> Value {
     }
 }
 
+/// Hex SHA-256 of any JSON value with object keys sorted at every level.
+pub(crate) fn content_digest(value: &Value) -> String {
+    let text = serde_json::to_string(&canonical(value)).expect("JSON values serialize");
+    hex(&Sha256::digest(text.as_bytes()))
+}
+
 /// Hex SHA-256 of the canonical quote object, `signedQuoteData` left out.
 fn digest(quote: &Value) -> String {
     let mut content = quote.clone();
@@ -129,13 +136,41 @@ impl QuoteSigner {
         Self { key }
     }
 
+    /// The 32-byte secret (for deriving deposit addresses, and for the state file).
+    pub(crate) fn secret(&self) -> &[u8; 32] {
+        &self.key
+    }
+
+    /// An opaque, tamper-evident token carrying `payload` (get-orders cursors): `base64url(json) "." hex(mac)`.
+    pub fn seal(&self, payload: &Value) -> String {
+        let encoded = URL_SAFE_NO_PAD.encode(payload.to_string());
+        let mut mac = self.mac();
+        mac.update(b"seal:");
+        mac.update(encoded.as_bytes());
+        format!("{encoded}.{}", hex(&mac.finalize().into_bytes()))
+    }
+
+    /// The payload of a token made by [`Self::seal`] with this key; `None` for anything else.
+    pub fn open(&self, token: &str) -> Option<Value> {
+        let (encoded, tag) = token.split_once('.')?;
+        let tag = unhex(tag)?;
+        let mut mac = self.mac();
+        mac.update(b"seal:");
+        mac.update(encoded.as_bytes());
+        mac.verify_slice(&tag).ok()?;
+        serde_json::from_slice(&URL_SAFE_NO_PAD.decode(encoded).ok()?).ok()
+    }
+
     fn mac(&self) -> HmacSha256 {
         HmacSha256::new_from_slice(&self.key).expect("HMAC takes any key length")
     }
 
     /// The token for the quote object `quote` (the value under `onramp`), issued at `issued_at` (unix seconds).
     pub fn sign(&self, quote: &Value, issued_at: u64) -> String {
-        let payload = json!({"issuedAt": issued_at, "digest": digest(quote)});
+        // A random nonce makes every onramp quote unique, so two identical requests give two quotes (two orders).
+        let mut nonce = [0u8; 8];
+        getrandom::fill(&mut nonce).expect("the operating system provides random bytes");
+        let payload = json!({"issuedAt": issued_at, "digest": digest(quote), "nonce": hex(&nonce)});
         let encoded = URL_SAFE_NO_PAD.encode(payload.to_string());
         let mut mac = self.mac();
         mac.update(encoded.as_bytes());

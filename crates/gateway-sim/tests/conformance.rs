@@ -1,91 +1,383 @@
-//! The simulated gateway's answers checked against the published service's OpenAPI document, over loopback.
-//!
-//! The document is the fixture `crates/gateway-client/tests/fixtures/published-openapi.json`, copied from the
-//! project's shared spec (the production service's own description of V1–V3).
+//! Every endpoint of every version, over loopback, checked against the published service's OpenAPI document:
+//! get-routes, get-quote, create-order (request and 201 answer), register-tx (request and 200 answer), get-order
+//! in every status, get-orders (pages in V2/V3, a bare array in V1), and the 400 error bodies of each endpoint.
+//! Every route of the catalogue goes through the whole flow in every version.
 
-use std::net::{Ipv4Addr, SocketAddr};
+mod support;
 
-use gateway_client::{ApiVersion, Client, ClientConfig, ClientError};
+use std::collections::HashMap;
+
+use alloy_primitives::U256;
+use gateway_client::wire::RouteKind;
+use gateway_client::{ApiVersion, RouteInfo};
+use gateway_sim::pricing;
 use gateway_sim::{RunningSim, Sim};
 use serde_json::{Value, json};
+use support::{
+    VERSIONS, assert_conforms, openapi, request_schema, schema_errors, slug, start_with,
+    unlimited_sim,
+};
 
-fn openapi() -> Value {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../gateway-client/tests/fixtures/published-openapi.json"
-    );
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+const EVM: &str = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
+const OWNER: &str = "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359";
+const BTC_ADDR: &str = "bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh";
+const TRON_ADDR: &str = "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7";
+const SOL_ADDR: &str = "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM";
+
+fn address_on(chain: &str) -> &'static str {
+    match chain {
+        "bitcoin" => BTC_ADDR,
+        "tron" => TRON_ADDR,
+        "solana" => SOL_ADDR,
+        _ => EVM,
+    }
 }
 
-/// The JSON schema of the 200 answer of `GET path`, with the document's components reachable by `$ref`.
-fn response_schema(doc: &Value, path: &str) -> Value {
-    let mut schema =
-        doc["paths"][path]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
-            .clone();
-    assert!(schema.is_object(), "the document describes {path}");
-    schema["components"] = doc["components"].clone();
-    schema
+/// About 1000 USD of the source token, ending in `…404` (fails), `…808` (refunded) or `…123` (succeeds) by `n`.
+fn amount_for(sim: &Sim, route: &RouteInfo, n: usize) -> String {
+    let token = sim
+        .catalogue()
+        .find(&route.src_chain, &route.src_token)
+        .unwrap();
+    let base = pricing::amount_for_usd_micro(1_000_000_000, pricing::price_of(token).unwrap());
+    let base = base - base % U256::from(1_000u32);
+    let tail = [123u32, 404, 808][n % 3];
+    (base + U256::from(tail)).to_string()
 }
 
-async fn start() -> RunningSim {
-    Sim::new()
-        .spawn(SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
-        .await
-        .unwrap()
+fn quote_query(
+    version: ApiVersion,
+    route: &RouteInfo,
+    amount: &str,
+) -> Vec<(&'static str, String)> {
+    let mut q = vec![
+        ("srcChain", route.src_chain.clone()),
+        ("srcToken", route.src_token.clone()),
+        ("dstChain", route.dst_chain.clone()),
+        ("dstToken", route.dst_token.clone()),
+        ("amount", amount.to_owned()),
+        ("recipient", address_on(&route.dst_chain).to_owned()),
+        ("slippage", "300".to_owned()),
+    ];
+    if route.src_chain != "bitcoin" {
+        q.push(("sender", address_on(&route.src_chain).to_owned()));
+    }
+    if version == ApiVersion::V3 {
+        q.push(("ownerAddress", OWNER.to_owned()));
+    }
+    q
+}
+
+/// A source transaction hash in `chain`'s format, different for each `n`.
+fn src_hash(chain: &str, n: usize) -> String {
+    let hex = format!("{n:064x}");
+    match chain {
+        "bitcoin" | "tron" => hex,
+        "solana" => bs58::encode([n as u8 + 1; 64]).into_string(),
+        _ => format!("0x{hex}"),
+    }
+}
+
+struct Http {
+    client: reqwest::Client,
+    base: String,
+}
+
+impl Http {
+    async fn send(&self, request: reqwest::RequestBuilder) -> (u16, Value) {
+        let response = request.send().await.unwrap();
+        let status = response.status().as_u16();
+        let bytes = response.bytes().await.unwrap();
+        let body = if bytes.is_empty() {
+            Value::Null
+        } else {
+            serde_json::from_slice(&bytes).unwrap_or_else(|e| panic!("{status}: {e}: {bytes:?}"))
+        };
+        (status, body)
+    }
+
+    async fn get(&self, path: &str, query: &[(&str, String)]) -> (u16, Value) {
+        self.send(self.client.get(format!("{}{path}", self.base)).query(query))
+            .await
+    }
+
+    async fn post(&self, path: &str, body: &Value) -> (u16, Value) {
+        self.send(self.client.post(format!("{}{path}", self.base)).json(body))
+            .await
+    }
+
+    async fn patch(&self, path: &str, body: &Value) -> (u16, Value) {
+        self.send(self.client.patch(format!("{}{path}", self.base)).json(body))
+            .await
+    }
+}
+
+fn http(running: &RunningSim) -> Http {
+    Http {
+        client: reqwest::Client::new(),
+        base: running.base_url(),
+    }
+}
+
+/// A registration body for `route` under `version`.
+fn register_body(
+    version: ApiVersion,
+    kind: RouteKind,
+    order_id: &str,
+    chain: &str,
+    n: usize,
+) -> Value {
+    match (kind, version) {
+        (RouteKind::Onramp, _) => {
+            json!({"onramp": {"order_id": order_id, "bitcoin_txid": src_hash("bitcoin", n)}})
+        }
+        (_, ApiVersion::V3) => {
+            json!({kind.as_str(): {"order_id": order_id, "src_tx_hash": src_hash(chain, n), "src_chain": chain}})
+        }
+        (RouteKind::TokenSwap, ApiVersion::V1) => {
+            json!({"layerZero": {"order_id": order_id, "evm_txhash": src_hash(chain, n)}})
+        }
+        _ => json!({kind.as_str(): {"order_id": order_id, "evm_txhash": src_hash(chain, n)}}),
+    }
 }
 
 #[tokio::test]
-async fn get_routes_matches_the_published_schema_in_every_version() {
-    let sim = start().await;
+async fn every_route_of_every_version_conforms_through_the_whole_flow() {
+    let (sim, running) = start_with(unlimited_sim()).await;
     let doc = openapi();
-    for version in ["v1", "v2", "v3"] {
-        let response = reqwest::get(format!("{}/{version}/get-routes", sim.base_url()))
-            .await
-            .unwrap();
-        assert_eq!(response.status(), 200);
-        let body: Value = response.json().await.unwrap();
-        let schema = response_schema(&doc, &format!("/{version}/get-routes"));
-        let validator = jsonschema::validator_for(&schema).unwrap();
-        let errors: Vec<String> = validator
-            .iter_errors(&body)
-            .map(|e| e.to_string())
-            .take(5)
-            .collect();
-        assert!(errors.is_empty(), "{version}: {errors:?}");
-        assert!(
-            body.as_array().is_some_and(|routes| !routes.is_empty()),
-            "{version} lists routes"
-        );
+    let http = http(&running);
+    let mut n = 0;
+    // (version, order id, source tx hash) of every order made.
+    let mut made: Vec<(ApiVersion, String, String)> = Vec::new();
+    let mut statuses: HashMap<&'static str, usize> = HashMap::new();
 
-        // The schema can fail: a route missing a field is refused.
-        let broken = json!([{ "srcChain": "bitcoin", "srcToken": "BTC", "dstChain": "bob" }]);
-        assert!(!validator.is_valid(&broken));
+    for version in VERSIONS {
+        let v = slug(version);
+        let (status, routes) = http.get(&format!("/{v}/get-routes"), &[]).await;
+        assert_eq!(status, 200);
+        assert_conforms(&doc, "get", &format!("/{v}/get-routes"), 200, &routes);
+        let create_schema = request_schema(&doc, "post", &format!("/{v}/create-order"));
+        let register_schema = request_schema(&doc, "patch", &format!("/{v}/register-tx"));
+
+        for route in sim.catalogue().routes(version) {
+            n += 1;
+            let what = format!("{v} {route:?}");
+            let amount = amount_for(&sim, &route, n);
+            let (status, quote) = http
+                .get(
+                    &format!("/{v}/get-quote"),
+                    &quote_query(version, &route, &amount),
+                )
+                .await;
+            assert_eq!(status, 200, "{what}: {quote}");
+            assert_conforms(&doc, "get", &format!("/{v}/get-quote"), 200, &quote);
+
+            // The quote goes back unchanged as the create-order body.
+            let errors = schema_errors(&create_schema, &quote);
+            assert!(errors.is_empty(), "{what}: create-order body {errors:?}");
+            let (status, created) = http.post(&format!("/{v}/create-order"), &quote).await;
+            assert_eq!(status, 201, "{what}: {created}");
+            assert_conforms(&doc, "post", &format!("/{v}/create-order"), 201, &created);
+            let (key, inner) = created.as_object().unwrap().iter().next().unwrap();
+            assert_eq!(key, quote.as_object().unwrap().keys().next().unwrap());
+            let order_id = inner["order_id"].as_str().unwrap().to_owned();
+            if version == ApiVersion::V3 && route.kind() != RouteKind::Onramp {
+                let expected = match route.src_chain.as_str() {
+                    "tron" => "tron",
+                    "solana" => "solana",
+                    _ => "evm",
+                };
+                assert_eq!(inner["tx"]["type"], expected, "{what}");
+            }
+
+            // Registration.
+            let body = register_body(version, route.kind(), &order_id, &route.src_chain, n);
+            let errors = schema_errors(&register_schema, &body);
+            assert!(errors.is_empty(), "{what}: register-tx body {errors:?}");
+            let (status, answer) = http.patch(&format!("/{v}/register-tx"), &body).await;
+            assert_eq!(status, 200, "{what}: {answer}");
+            assert_conforms(&doc, "patch", &format!("/{v}/register-tx"), 200, &answer);
+            let hash = if route.kind() == RouteKind::Onramp {
+                assert_eq!(answer["onramp"]["txid"], src_hash("bitcoin", n));
+                src_hash("bitcoin", n)
+            } else {
+                assert_eq!(answer, json!("ok"));
+                src_hash(&route.src_chain, n)
+            };
+            made.push((version, order_id, hash));
+        }
     }
+
+    // Every order in each phase: right after registration, half-way (offramp payouts pending), and at the end.
+    for advance in [0, 1_000, 1_000] {
+        sim.clock().advance(advance);
+        for (version, id, hash) in &made {
+            let v = slug(*version);
+            let (status, by_id) = http.get(&format!("/{v}/get-order/{id}"), &[]).await;
+            assert_eq!(status, 200);
+            assert_conforms(&doc, "get", &format!("/{v}/get-order/{{id}}"), 200, &by_id);
+            let (status, by_hash) = http.get(&format!("/{v}/get-order/{hash}"), &[]).await;
+            assert_eq!(status, 200, "found by its source transaction {hash}");
+            assert_eq!(by_hash, by_id);
+            let label = match &by_id["status"] {
+                Value::String(s) if s == "success" => "success",
+                Value::String(_) => "refunded",
+                Value::Object(m) if m.contains_key("inProgress") => {
+                    if m["inProgress"].get("pending_btc_payment").is_some() {
+                        "pending_btc_payment"
+                    } else {
+                        "inProgress"
+                    }
+                }
+                Value::Object(m) if m.contains_key("failed") => "failed",
+                Value::Object(m) if m.contains_key("success") => "success",
+                _ => "refunded",
+            };
+            *statuses.entry(label).or_default() += 1;
+        }
+    }
+    for label in [
+        "inProgress",
+        "pending_btc_payment",
+        "success",
+        "failed",
+        "refunded",
+    ] {
+        assert!(
+            statuses.get(label).is_some_and(|&c| c > 0),
+            "{label} seen: {statuses:?}"
+        );
+    }
+
+    // get-orders: every version's shape; pages cover each order once.
+    for version in VERSIONS {
+        let v = slug(version);
+        let path = format!("/{v}/get-orders/{{user_address}}");
+        let mine = made.iter().filter(|(ver, ..)| *ver == version).count();
+        if version == ApiVersion::V1 {
+            let (status, all) = http.get(&format!("/{v}/get-orders/{EVM}"), &[]).await;
+            assert_eq!(status, 200);
+            assert_conforms(&doc, "get", &path, 200, &all);
+            assert!(all.as_array().unwrap().len() >= mine);
+            continue;
+        }
+        let mut seen = std::collections::HashSet::new();
+        let mut cursor: Option<String> = None;
+        loop {
+            let mut query = vec![("limit", "7".to_owned())];
+            if let Some(c) = &cursor {
+                query.push(("cursor", c.clone()));
+            }
+            let (status, page) = http.get(&format!("/{v}/get-orders/{OWNER}"), &query).await;
+            assert_eq!(status, 200, "{page}");
+            assert_conforms(&doc, "get", &path, 200, &page);
+            let orders = page["orders"].as_array().unwrap();
+            assert!(orders.len() <= 7);
+            for order in orders {
+                assert!(
+                    seen.insert(order["id"].as_str().unwrap().to_owned()),
+                    "no order twice"
+                );
+            }
+            match page["nextCursor"].as_str() {
+                Some(next) => cursor = Some(next.to_owned()),
+                None => break,
+            }
+        }
+        // The owner is on every V3 order; V2 quotes carry no owner, so V2 pages list the V3 orders only.
+        let owned = made
+            .iter()
+            .filter(|(ver, ..)| *ver == ApiVersion::V3)
+            .count();
+        assert_eq!(seen.len(), owned, "{v}");
+    }
+    running.shutdown().await.unwrap();
+}
+
+#[tokio::test]
+async fn error_bodies_of_every_endpoint_conform_and_unknown_orders_are_404_without_a_body() {
+    let (sim, running) = start_with(unlimited_sim()).await;
+    let doc = openapi();
+    let http = http(&running);
+    for version in VERSIONS {
+        let v = slug(version);
+        let route = sim.catalogue().routes(version)[0].clone();
+        let (_, quote) = http
+            .get(
+                &format!("/{v}/get-quote"),
+                &quote_query(version, &route, &amount_for(&sim, &route, 0)),
+            )
+            .await;
+        let (status, _) = http.post(&format!("/{v}/create-order"), &quote).await;
+        assert_eq!(status, 201);
+        let cases = [
+            ("post", "create-order", http.post(&format!("/{v}/create-order"), &quote).await, "DUPLICATE_ORDER"),
+            ("post", "create-order", http.post(&format!("/{v}/create-order"), &json!({"onramp": 1})).await, "INVALID_REQUEST"),
+            (
+                "patch",
+                "register-tx",
+                http.patch(&format!("/{v}/register-tx"), &json!({"onramp": {"order_id": "nope", "bitcoin_txid": src_hash("bitcoin", 1)}}))
+                    .await,
+                "ORDER_NOT_FOUND",
+            ),
+            (
+                "get",
+                "get-orders/{user_address}",
+                http.get(&format!("/{v}/get-orders/{EVM}"), &[("cursor", "forged".into())]).await,
+                if version == ApiVersion::V1 { "" } else { "INVALID_CURSOR" },
+            ),
+        ];
+        for (method, endpoint, (status, body), code) in cases {
+            if code.is_empty() {
+                continue; // V1 has no cursor
+            }
+            assert_eq!(status, 400, "{v} {endpoint}: {body}");
+            assert_eq!(body["code"], code, "{v} {endpoint}");
+            assert_conforms(&doc, method, &format!("/{v}/{endpoint}"), 400, &body);
+        }
+        let (status, body) = http
+            .get(&format!("/{v}/get-order/unknown-order"), &[])
+            .await;
+        assert_eq!((status, body), (404, Value::Null));
+    }
+    running.shutdown().await.unwrap();
 }
 
 #[tokio::test]
 async fn the_client_reads_the_routes_and_unknown_paths_are_404_without_a_body() {
-    let sim = start().await;
-    for version in [ApiVersion::V1, ApiVersion::V2, ApiVersion::V3] {
-        let mut config = ClientConfig::new(sim.base_url().parse().unwrap());
-        config.version = version;
-        let routes = Client::new(config)
-            .unwrap()
+    let (sim, running) = support::start().await;
+    for version in VERSIONS {
+        let routes = support::client(&running, version)
             .get_routes()
             .await
             .unwrap()
             .value;
-        assert_eq!(routes, Sim::new().catalogue().routes(version));
+        assert_eq!(routes, sim.catalogue().routes(version));
     }
-    let response = reqwest::get(format!("{}/v4/get-routes", sim.base_url()))
+    let response = reqwest::get(format!("{}/v4/get-routes", running.base_url()))
         .await
         .unwrap();
     assert_eq!(response.status(), 404);
     assert!(response.bytes().await.unwrap().is_empty());
 
-    let mut config = ClientConfig::new(format!("{}/nowhere", sim.base_url()).parse().unwrap());
+    let mut config = gateway_client::ClientConfig::new(
+        format!("{}/nowhere", running.base_url()).parse().unwrap(),
+    );
     config.read_attempts = 1;
-    let err = Client::new(config).unwrap().get_routes().await.unwrap_err();
-    assert!(matches!(err, ClientError::NotFound), "{err:?}");
-    sim.shutdown().await.unwrap();
+    let err = gateway_client::Client::new(config)
+        .unwrap()
+        .get_routes()
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(err, gateway_client::ClientError::NotFound),
+        "{err:?}"
+    );
+
+    // The schema can fail: a route missing a field is refused.
+    let doc = openapi();
+    let schema = support::response_schema(&doc, "get", "/v3/get-routes", "200").unwrap();
+    let broken = json!([{ "srcChain": "bitcoin", "srcToken": "BTC", "dstChain": "bob" }]);
+    assert!(!schema_errors(&schema, &broken).is_empty());
+    running.shutdown().await.unwrap();
 }

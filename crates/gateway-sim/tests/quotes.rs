@@ -2,19 +2,19 @@
 //! (`crates/gateway-client/tests/fixtures/published-openapi.json`), read by the typed client, and every refusal rule
 //! with its code and details.
 
-use std::net::{Ipv4Addr, SocketAddr};
+mod support;
 
 use alloy_primitives::U256;
 use gateway_client::wire::{NATIVE_TOKEN, QuoteView, RouteKind, TokenAmount};
 use gateway_client::{
-    Affiliate, ApiVersion, Client, ClientConfig, ClientError, ErrorCode, ErrorDetails,
-    QuoteRequest, RouteInfo,
+    Affiliate, ApiVersion, ClientError, ErrorCode, ErrorDetails, QuoteRequest, RouteInfo,
 };
+use gateway_sim::Sim;
 use gateway_sim::catalogue::ListedToken;
 use gateway_sim::pricing::{self, Priced};
 use gateway_sim::signing::{QUOTE_TTL_SECS, SignatureError};
-use gateway_sim::{RunningSim, Sim};
 use serde_json::{Value, json};
+use support::{VERSIONS, client, openapi, quote_schema, schema_errors, slug, start};
 
 const EVM: &str = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
 const OWNER: &str = "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359";
@@ -25,85 +25,6 @@ const WBTC_BOB: &str = "0x0555E30da8f98308EdB960aa94C0Db47230d2B9c";
 const USDT_BOB: &str = "0x05D032ac25d322df992303dCa074EE7392C117b9";
 const USDT_ETH: &str = "0xdac17f958d2ee523a2206206994597c13d831ec7";
 const USDT_TRON: &str = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
-
-const VERSIONS: [ApiVersion; 3] = [ApiVersion::V1, ApiVersion::V2, ApiVersion::V3];
-
-fn slug(version: ApiVersion) -> &'static str {
-    match version {
-        ApiVersion::V1 => "v1",
-        ApiVersion::V2 => "v2",
-        ApiVersion::V3 => "v3",
-    }
-}
-
-fn openapi() -> Value {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../gateway-client/tests/fixtures/published-openapi.json"
-    );
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
-
-/// The schema of the `status` answer of `GET /{version}/get-quote`, with the components reachable by `$ref`.
-///
-/// The published document has a flaw (see `wire-facts.md`, "A flaw in the published document"): the error
-/// `details` schemas are a `oneOf` in which the `tenderly_url` shape requires no property (so every object matches it
-/// as well as its real shape) and the route shape is listed twice in V2/V3, so a strict validator refuses every
-/// error body that has details. Here those `oneOf`s are treated as `anyOf`, which keeps every shape's own
-/// requirements but allows more than one shape to match.
-fn quote_schema(doc: &Value, version: ApiVersion, status: &str) -> Value {
-    let path = format!("/{}/get-quote", slug(version));
-    let mut schema = doc["paths"][&path]["get"]["responses"][status]["content"]["application/json"]
-        ["schema"]
-        .clone();
-    assert!(schema.is_object(), "the document describes {path} {status}");
-    let mut components = doc["components"].clone();
-    let schemas = components["schemas"].as_object_mut().unwrap();
-    for name in [
-        "GatewayErrorDetails",
-        "GatewayErrorDetailsV2",
-        "GatewayErrorDetailsV3",
-    ] {
-        let details = schemas[name].as_object_mut().unwrap();
-        let one_of = details.remove("oneOf").expect("details are a oneOf");
-        details.insert("anyOf".into(), one_of);
-    }
-    for name in ["GatewayError", "GatewayErrorV2", "GatewayErrorV3"] {
-        let details = schemas[name]["properties"]["details"]
-            .as_object_mut()
-            .unwrap();
-        let one_of = details.remove("oneOf").expect("details are a oneOf");
-        details.insert("anyOf".into(), one_of);
-    }
-    schema["components"] = components;
-    schema
-}
-
-fn schema_errors(schema: &Value, body: &Value) -> Vec<String> {
-    let validator = jsonschema::validator_for(schema).unwrap();
-    validator
-        .iter_errors(body)
-        .map(|e| format!("{e} at {}", e.instance_path))
-        .take(5)
-        .collect()
-}
-
-async fn start() -> (Sim, RunningSim) {
-    let sim = Sim::new();
-    let running = sim
-        .clone()
-        .spawn(SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
-        .await
-        .unwrap();
-    (sim, running)
-}
-
-fn client(running: &RunningSim, version: ApiVersion) -> Client {
-    let mut config = ClientConfig::new(running.base_url().parse().unwrap());
-    config.version = version;
-    config.read_attempts = 1;
-    Client::new(config).unwrap()
-}
 
 fn address_on(chain: &str) -> &'static str {
     match chain {
@@ -148,6 +69,9 @@ fn request_for(sim: &Sim, version: ApiVersion, route: &RouteInfo) -> QuoteReques
     );
     if version == ApiVersion::V3 {
         request.owner_address = Some(OWNER.into());
+    }
+    if route.src_chain == "solana" {
+        request.sender = Some(SOL_ADDR.into());
     }
     request
 }

@@ -1,0 +1,581 @@
+//! The spec's order rules as integration tests through `gateway-client`: signed quotes (tampering, expiry,
+//! duplicates), solver liquidity (refusal, release, payout), real payloads (a PSBT signed by a test wallet and handed
+//! back), register-tx checks, the deterministic endings with their status bodies, the clock (Rust API and admin
+//! endpoint), and the state file.
+
+mod support;
+
+use alloy_primitives::U256;
+use gateway_client::address::BitcoinNetwork;
+use gateway_client::wire::{
+    CreateOrderResponse, NATIVE_TOKEN, OrderStatus, RegisterTx, RegisterTxResponse,
+};
+use gateway_client::{ApiVersion, ClientError, ErrorCode, ErrorDetails, QuoteRequest};
+use gateway_sim::orders::REGISTRATION_WINDOW_SECS;
+use gateway_sim::payload::testkit::TestWallet;
+use gateway_sim::signing::QUOTE_TTL_SECS;
+use gateway_sim::{Sim, SimConfig};
+use serde_json::{Value, json};
+use support::{client, start, start_with};
+
+const EVM: &str = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
+const OWNER: &str = "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359";
+const BTC_ADDR: &str = "bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh";
+const WBTC_BOB: &str = "0x0555E30da8f98308EdB960aa94C0Db47230d2B9c";
+const USDT_BOB: &str = "0x05D032ac25d322df992303dCa074EE7392C117b9";
+const USDT_ETH: &str = "0xdac17f958d2ee523a2206206994597c13d831ec7";
+
+fn wallet() -> TestWallet {
+    TestWallet::from_seed([7; 32])
+}
+
+fn onramp(amount: &str, sender: Option<&str>) -> QuoteRequest {
+    let mut r = QuoteRequest::new(("bitcoin", NATIVE_TOKEN), ("bob", WBTC_BOB), amount, EVM);
+    r.sender = sender.map(str::to_owned);
+    r
+}
+
+fn offramp(amount: &str) -> QuoteRequest {
+    let mut r = QuoteRequest::new(
+        ("bob", WBTC_BOB),
+        ("bitcoin", NATIVE_TOKEN),
+        amount,
+        BTC_ADDR,
+    );
+    r.owner_address = Some(OWNER.into());
+    r.sender = Some(EVM.into());
+    r
+}
+
+fn swap(amount: &str) -> QuoteRequest {
+    let mut r = QuoteRequest::new(("bob", USDT_BOB), ("ethereum", USDT_ETH), amount, EVM);
+    r.slippage_bps = 100;
+    r.owner_address = Some(OWNER.into());
+    r
+}
+
+fn gateway_error(err: ClientError) -> (ErrorCode, Option<ErrorDetails>, String) {
+    match err {
+        ClientError::Gateway { status, body } => {
+            assert_eq!(status, 400, "{}", body.error);
+            let details = body.typed_details();
+            (body.code, details, body.error)
+        }
+        other => panic!("expected a gateway error, got {other:?}"),
+    }
+}
+
+fn evm_hash(n: u8) -> String {
+    format!("0x{}", hex_of(n))
+}
+
+fn hex_of(n: u8) -> String {
+    format!("{n:02x}").repeat(32)
+}
+
+#[tokio::test]
+async fn an_onramp_psbt_signed_by_a_wallet_is_accepted_and_the_order_completes() {
+    let (sim, running) = start().await;
+    let v3 = client(&running, ApiVersion::V3);
+    let sender = wallet().address(bitcoin::Network::Bitcoin);
+    let quote = v3
+        .get_quote(&onramp("250000", Some(&sender)))
+        .await
+        .unwrap()
+        .value;
+    let created = v3.create_order(&quote).await.unwrap().value;
+    let CreateOrderResponse::Onramp(order) = created else {
+        panic!("onramp")
+    };
+    assert!(
+        order.address.starts_with("bc1q"),
+        "a mainnet deposit address: {}",
+        order.address
+    );
+    let psbt = order
+        .psbt_hex
+        .as_deref()
+        .expect("a PSBT when the quote has a sender");
+    let op_return = order.op_return_data.clone().unwrap();
+    assert_eq!(op_return.len(), 64, "32 bytes committing to the order");
+
+    // The wallet signs; the gateway takes the transaction.
+    let signed = wallet().sign_psbt(psbt).unwrap();
+    let answer = v3
+        .register_tx(&RegisterTx::onramp(&order.order_id, Some(&signed), None))
+        .await
+        .unwrap()
+        .value;
+    let RegisterTxResponse::Onramp { txid } = answer else {
+        panic!("{answer:?}")
+    };
+
+    // Found by id and by txid; in progress, then (600 s later) settled with the quoted output and its USD value.
+    let by_txid = v3.get_order(&txid).await.unwrap().value;
+    assert_eq!(by_txid.id, order.order_id);
+    assert_eq!(by_txid.src_info.tx_hash.as_deref(), Some(txid.as_str()));
+    assert!(matches!(by_txid.status, OrderStatus::InProgress { .. }));
+    sim.clock().advance(600);
+    let done = v3.get_order(&order.order_id).await.unwrap().value;
+    let OrderStatus::Success { received_tokens } = &done.status else {
+        panic!("{:?}", done.status)
+    };
+    assert_eq!(received_tokens.len(), 1);
+    assert_eq!(
+        received_tokens[0].amount,
+        quote.view().output_amount().amount
+    );
+    assert_eq!(received_tokens[0].chain, "bob");
+    assert!(received_tokens[0].usd.is_some());
+    assert!(received_tokens[0].tx_hash.starts_with("0x"));
+
+    // Registering the same transaction again is harmless; another one is refused.
+    v3.register_tx(&RegisterTx::onramp(&order.order_id, Some(&signed), None))
+        .await
+        .unwrap();
+    let err = v3
+        .register_tx(&RegisterTx::onramp(&order.order_id, None, Some(&hex_of(9))))
+        .await
+        .unwrap_err();
+    assert_eq!(gateway_error(err).0, ErrorCode::InvalidRequest);
+    running.shutdown().await.unwrap();
+}
+
+#[tokio::test]
+async fn register_tx_checks_the_bitcoin_transaction_the_hash_and_the_order() {
+    let (_sim, running) = start().await;
+    let v3 = client(&running, ApiVersion::V3);
+    let sender = wallet().address(bitcoin::Network::Bitcoin);
+    let quote = v3
+        .get_quote(&onramp("250000", Some(&sender)))
+        .await
+        .unwrap()
+        .value;
+    let CreateOrderResponse::Onramp(order) = v3.create_order(&quote).await.unwrap().value else {
+        panic!("onramp")
+    };
+    let psbt_hex = order.psbt_hex.clone().unwrap();
+
+    // Underpaid by one sat: INSUFFICIENT_PAYMENT_AMOUNT with the amounts.
+    let mut psbt: bitcoin::Psbt = bitcoin::Psbt::deserialize(&hex_decode(&psbt_hex)).unwrap();
+    psbt.unsigned_tx.output[0].value = bitcoin::Amount::from_sat(249_999);
+    let short = wallet().sign_psbt(&hex_encode(&psbt.serialize())).unwrap();
+    let err = v3
+        .register_tx(&RegisterTx::onramp(&order.order_id, Some(&short), None))
+        .await
+        .unwrap_err();
+    let (code, details, _) = gateway_error(err);
+    assert_eq!(code, ErrorCode::InsufficientPaymentAmount);
+    assert_eq!(
+        details,
+        Some(ErrorDetails::ExpectedActual {
+            expected: "250000".into(),
+            actual: "249999".into()
+        })
+    );
+
+    // Another OP_RETURN: refused with a sentence.
+    let mut psbt: bitcoin::Psbt = bitcoin::Psbt::deserialize(&hex_decode(&psbt_hex)).unwrap();
+    psbt.unsigned_tx.output[1].script_pubkey = bitcoin::ScriptBuf::new_op_return(
+        bitcoin::script::PushBytesBuf::try_from(vec![0u8; 32]).unwrap(),
+    );
+    let wrong = wallet().sign_psbt(&hex_encode(&psbt.serialize())).unwrap();
+    let err = v3
+        .register_tx(&RegisterTx::onramp(&order.order_id, Some(&wrong), None))
+        .await
+        .unwrap_err();
+    let (code, _, message) = gateway_error(err);
+    assert_eq!(code, ErrorCode::InvalidRequest);
+    assert!(message.to_lowercase().contains("op_return"), "{message}");
+
+    // Unknown order.
+    let err = v3
+        .register_tx(&RegisterTx::onramp("no-such-order", None, Some(&hex_of(1))))
+        .await
+        .unwrap_err();
+    assert_eq!(gateway_error(err).0, ErrorCode::OrderNotFound);
+
+    // Malformed hashes reach the gateway only raw (the client validates them first): refused there too.
+    let http = reqwest::Client::new();
+    for body in [
+        json!({"onramp": {"order_id": order.order_id, "bitcoin_txid": "0x1234"}}),
+        json!({"onramp": {"order_id": order.order_id, "bitcoin_tx_hex": "00ff"}}),
+        json!({"onramp": {"order_id": order.order_id}}),
+    ] {
+        let response = http
+            .patch(format!("{}/v3/register-tx", running.base_url()))
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 400, "{body}");
+        let answer: Value = response.json().await.unwrap();
+        assert_eq!(answer["code"], "INVALID_REQUEST", "{body}: {answer}");
+    }
+
+    // An offramp: the hash must be of its chain, the chain its source.
+    let quote = v3.get_quote(&offramp("100000")).await.unwrap().value;
+    let id = v3
+        .create_order(&quote)
+        .await
+        .unwrap()
+        .value
+        .order_id()
+        .to_owned();
+    for body in [
+        json!({"offramp": {"order_id": id, "src_tx_hash": hex_of(3), "src_chain": "bob"}}),
+        json!({"offramp": {"order_id": id, "src_tx_hash": evm_hash(3), "src_chain": "ethereum"}}),
+        json!({"tokenSwap": {"order_id": id, "src_tx_hash": evm_hash(3), "src_chain": "bob"}}),
+    ] {
+        let response = http
+            .patch(format!("{}/v3/register-tx", running.base_url()))
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 400, "{body}");
+    }
+    v3.register_tx(&RegisterTx::offramp(&id, evm_hash(3), "bob"))
+        .await
+        .unwrap();
+    running.shutdown().await.unwrap();
+}
+
+fn hex_decode(text: &str) -> Vec<u8> {
+    alloy_primitives::hex::decode(text).unwrap()
+}
+
+fn hex_encode(bytes: &[u8]) -> String {
+    alloy_primitives::hex::encode(bytes)
+}
+
+#[tokio::test]
+async fn tampered_expired_and_reused_quotes_are_refused() {
+    let (sim, running) = start().await;
+    let v3 = client(&running, ApiVersion::V3);
+    for request in [onramp("100000", None), offramp("100000"), swap("50000000")] {
+        let raw = v3.get_quote(&request).await.unwrap().value.into_raw();
+        let key = raw.as_object().unwrap().keys().next().unwrap().clone();
+
+        // One sat more output: not the quote the gateway issued.
+        let mut tampered = raw.clone();
+        let out: U256 = tampered[&key]["outputAmount"]["amount"]
+            .as_str()
+            .unwrap()
+            .parse()
+            .unwrap();
+        tampered[&key]["outputAmount"]["amount"] = json!((out + U256::from(1u8)).to_string());
+        let err = v3
+            .create_order(&gateway_client::wire::Quote::from_json(tampered).unwrap())
+            .await
+            .unwrap_err();
+        assert_eq!(gateway_error(err).0, ErrorCode::InvalidOrderArgs, "{key}");
+
+        // Unchanged: accepted once, then DUPLICATE_ORDER.
+        let quote = gateway_client::wire::Quote::from_json(raw).unwrap();
+        v3.create_order(&quote).await.unwrap();
+        let err = v3.create_order(&quote).await.unwrap_err();
+        assert_eq!(gateway_error(err).0, ErrorCode::DuplicateOrder, "{key}");
+
+        // A fresh quote kept past its lifetime: ORDER_EXPIRED.
+        let late = v3.get_quote(&request).await.unwrap().value;
+        sim.clock().advance(QUOTE_TTL_SECS + 1);
+        let err = v3.create_order(&late).await.unwrap_err();
+        assert_eq!(gateway_error(err).0, ErrorCode::OrderExpired, "{key}");
+    }
+    running.shutdown().await.unwrap();
+}
+
+#[tokio::test]
+async fn liquidity_is_reserved_refused_released_and_paid_out() {
+    let (sim, running) = start().await;
+    let v3 = client(&running, ApiVersion::V3);
+    // Room for one 100404-sat onramp's output (which will fail) and no more.
+    let first = v3.get_quote(&onramp("100404", None)).await.unwrap().value;
+    let out: U256 = first.view().output_amount().amount.parse().unwrap();
+    sim.set_liquidity("bob", WBTC_BOB, out).await;
+    let CreateOrderResponse::Onramp(order) = v3.create_order(&first).await.unwrap().value else {
+        panic!("onramp")
+    };
+    assert_eq!(sim.pool("bob", WBTC_BOB).reserved, out);
+
+    let err = v3.get_quote(&onramp("100000", None)).await.unwrap_err();
+    let (code, details, _) = gateway_error(err);
+    assert_eq!(code, ErrorCode::InsufficientSolverBalance);
+    assert_eq!(
+        details,
+        Some(ErrorDetails::SolverBalance {
+            limit: "0".into(),
+            token: WBTC_BOB.into(),
+            chain_id: "60808".into()
+        })
+    );
+
+    // A quote made while there was room is refused at create-order too.
+    sim.set_liquidity("bob", WBTC_BOB, out * U256::from(2u8))
+        .await;
+    let second = v3.get_quote(&onramp("100000", None)).await.unwrap().value;
+    sim.set_liquidity("bob", WBTC_BOB, out).await;
+    let err = v3.create_order(&second).await.unwrap_err();
+    assert_eq!(gateway_error(err).0, ErrorCode::InsufficientSolverBalance);
+
+    // The first order (…404) fails half-way through: its reservation is released, and the balance stays.
+    v3.register_tx(&RegisterTx::onramp(&order.order_id, None, Some(&hex_of(5))))
+        .await
+        .unwrap();
+    sim.clock().advance(300);
+    let failed = v3.get_order(&order.order_id).await.unwrap().value;
+    assert!(
+        matches!(failed.status, OrderStatus::Failed { .. }),
+        "{:?}",
+        failed.status
+    );
+    let pool = sim.pool("bob", WBTC_BOB);
+    assert_eq!((pool.balance, pool.reserved), (out, U256::ZERO));
+
+    // A successful order is paid out of the pool.
+    let third = v3.get_quote(&onramp("100123", None)).await.unwrap().value;
+    let paid: U256 = third.view().output_amount().amount.parse().unwrap();
+    let id = v3
+        .create_order(&third)
+        .await
+        .unwrap()
+        .value
+        .order_id()
+        .to_owned();
+    v3.register_tx(&RegisterTx::onramp(&id, None, Some(&hex_of(6))))
+        .await
+        .unwrap();
+    sim.clock().advance(600);
+    assert!(matches!(
+        v3.get_order(&id).await.unwrap().value.status,
+        OrderStatus::Success { .. }
+    ));
+    let pool = sim.pool("bob", WBTC_BOB);
+    assert_eq!((pool.balance, pool.reserved), (out - paid, U256::ZERO));
+
+    // An order never registered expires: failed, released, and register-tx says ORDER_EXPIRED.
+    sim.set_liquidity("bob", WBTC_BOB, U256::from(10_000_000u64))
+        .await;
+    let fourth = v3.get_quote(&onramp("100000", None)).await.unwrap().value;
+    let id = v3
+        .create_order(&fourth)
+        .await
+        .unwrap()
+        .value
+        .order_id()
+        .to_owned();
+    assert!(sim.pool("bob", WBTC_BOB).reserved > U256::ZERO);
+    sim.clock().advance(REGISTRATION_WINDOW_SECS);
+    assert!(matches!(
+        v3.get_order(&id).await.unwrap().value.status,
+        OrderStatus::Failed { .. }
+    ));
+    assert_eq!(sim.pool("bob", WBTC_BOB).reserved, U256::ZERO);
+    let err = v3
+        .register_tx(&RegisterTx::onramp(&id, None, Some(&hex_of(7))))
+        .await
+        .unwrap_err();
+    assert_eq!(gateway_error(err).0, ErrorCode::OrderExpired);
+    running.shutdown().await.unwrap();
+}
+
+#[tokio::test]
+async fn endings_follow_the_amount_and_offramps_show_their_bitcoin_payout() {
+    let (sim, running) = start().await;
+    let v3 = client(&running, ApiVersion::V3);
+    let v2 = client(&running, ApiVersion::V2);
+    let v1 = client(&running, ApiVersion::V1);
+
+    // 0.00100123 WBTC → BTC succeeds; …808 is refunded.
+    let mut ids = Vec::new();
+    for (n, amount) in [(1u8, "100123"), (2, "100808")] {
+        let quote = v3.get_quote(&offramp(amount)).await.unwrap().value;
+        let created = v3.create_order(&quote).await.unwrap().value;
+        let tx = created.tx().unwrap();
+        assert_eq!(
+            tx.as_evm().unwrap().to,
+            quote.raw()["offramp"]["txTo"].as_str().unwrap()
+        );
+        let id = created.order_id().to_owned();
+        v3.register_tx(&RegisterTx::offramp(&id, evm_hash(n), "bob"))
+            .await
+            .unwrap();
+        ids.push((id, quote));
+    }
+    sim.clock().advance(900);
+    let paying = v3.get_order(&ids[0].0).await.unwrap().value;
+    let OrderStatus::InProgress {
+        pending_btc_payment: Some(payment),
+        ..
+    } = &paying.status
+    else {
+        panic!("{:?}", paying.status)
+    };
+    assert_eq!(payment.amount, ids[0].1.view().output_amount().amount);
+    assert_eq!(payment.txid.len(), 64);
+    assert!(payment.usd.is_some());
+    let v2_view = v2.get_order(&ids[0].0).await.unwrap().value;
+    assert!(v2_view.src_info.usd.is_none(), "V2 orders carry no usd");
+
+    sim.clock().advance(900);
+    let refunded = v3.get_order(&ids[1].0).await.unwrap().value;
+    let OrderStatus::Refunded { refunded_tokens } = &refunded.status else {
+        panic!("{:?}", refunded.status)
+    };
+    assert_eq!(refunded_tokens[0].amount, "100808");
+    assert_eq!(refunded_tokens[0].chain, "bob");
+    assert!(refunded_tokens[0].usd.is_some());
+    let v1_view = v1.get_order(&ids[1].0).await.unwrap().value;
+    assert!(matches!(v1_view.status, OrderStatus::Refunded { .. }));
+    let done = v3.get_order(&ids[0].0).await.unwrap().value;
+    let OrderStatus::Success { received_tokens } = &done.status else {
+        panic!("{:?}", done.status)
+    };
+    assert_eq!(
+        received_tokens[0].tx_hash, payment.txid,
+        "the payout that was pending"
+    );
+    assert!(done.status.is_terminal());
+
+    // Both are listed for the owner, newest first, and the pager walks them.
+    let all = v3.orders_pager(OWNER, Some(1)).collect_all().await.unwrap();
+    let listed: Vec<&str> = all.iter().map(|o| o.id.as_str()).collect();
+    assert_eq!(listed, vec![ids[1].0.as_str(), ids[0].0.as_str()]);
+    let v1_all = v1.get_orders(OWNER, None, None).await.unwrap().value;
+    assert_eq!(v1_all.orders.len(), 2);
+    running.shutdown().await.unwrap();
+}
+
+#[tokio::test]
+async fn the_admin_clock_moves_orders_and_admin_is_off_unless_enabled() {
+    let (_, plain) = start().await;
+    let http = reqwest::Client::new();
+    let response = http
+        .post(format!("{}/admin/clock/advance", plain.base_url()))
+        .json(&json!({"secs": 10}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 404, "no admin interface unless enabled");
+
+    let sim = Sim::with_config(SimConfig {
+        admin: true,
+        access: gateway_sim::access::AccessConfig::unlimited(),
+        ..SimConfig::default()
+    })
+    .unwrap();
+    let (sim, running) = start_with(sim).await;
+    let v3 = client(&running, ApiVersion::V3);
+    let quote = v3.get_quote(&swap("50000123")).await.unwrap().value;
+    let id = v3
+        .create_order(&quote)
+        .await
+        .unwrap()
+        .value
+        .order_id()
+        .to_owned();
+    v3.register_tx(&RegisterTx::token_swap(&id, evm_hash(4), "bob"))
+        .await
+        .unwrap();
+    let before = sim.clock().now();
+    let answer: Value = http
+        .post(format!("{}/admin/clock/advance", running.base_url()))
+        .json(&json!({"secs": 120}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert!(answer["now"].as_u64().unwrap() >= before + 120);
+    assert!(matches!(
+        v3.get_order(&id).await.unwrap().value.status,
+        OrderStatus::Success { .. }
+    ));
+    running.shutdown().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_state_file_keeps_orders_keys_and_cursors_across_restarts() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("sandbox.json");
+    let config = SimConfig {
+        state_file: Some(path.clone()),
+        access: gateway_sim::access::AccessConfig::unlimited(),
+        ..SimConfig::default()
+    };
+    let (order_id, quote, cursor) = {
+        let (_sim, running) = start_with(Sim::with_config(config.clone()).unwrap()).await;
+        let v3 = client(&running, ApiVersion::V3);
+        let first = v3.get_quote(&swap("50000123")).await.unwrap().value;
+        let id = v3
+            .create_order(&first)
+            .await
+            .unwrap()
+            .value
+            .order_id()
+            .to_owned();
+        // (An identical request in the same second would get the identical quote, which makes one order.)
+        let second = v3.get_quote(&swap("50000124")).await.unwrap().value;
+        v3.create_order(&second).await.unwrap();
+        let page = v3.get_orders(OWNER, None, Some(1)).await.unwrap().value;
+        let third = v3.get_quote(&onramp("100000", None)).await.unwrap().value;
+        running.shutdown().await.unwrap();
+        (id, third, page.next_cursor.unwrap())
+    };
+    assert!(path.exists());
+
+    let (sim, running) = start_with(Sim::with_config(config.clone()).unwrap()).await;
+    let v3 = client(&running, ApiVersion::V3);
+    assert_eq!(sim.orders().len(), 2);
+    assert_eq!(v3.get_order(&order_id).await.unwrap().value.id, order_id);
+    let page = v3
+        .get_orders(OWNER, Some(&cursor), Some(1))
+        .await
+        .unwrap()
+        .value;
+    assert_eq!(
+        page.orders[0].id, order_id,
+        "a cursor from before the restart still works"
+    );
+    v3.create_order(&quote)
+        .await
+        .expect("a quote signed before the restart is still genuine");
+    running.shutdown().await.unwrap();
+
+    // A damaged file is reported, not replaced.
+    std::fs::write(&path, b"{ not json").unwrap();
+    let err = Sim::with_config(config).unwrap_err();
+    assert!(err.to_string().contains("sandbox.json"), "{err}");
+    assert_eq!(std::fs::read(&path).unwrap(), b"{ not json");
+}
+
+#[tokio::test]
+async fn regtest_sims_hand_out_regtest_addresses_and_refuse_mainnet_senders() {
+    let sim = Sim::with_config(SimConfig {
+        network: BitcoinNetwork::Regtest,
+        access: gateway_sim::access::AccessConfig::unlimited(),
+        ..SimConfig::default()
+    })
+    .unwrap();
+    let (_sim, running) = start_with(sim).await;
+    let v3 = client(&running, ApiVersion::V3);
+    let sender = wallet().address(bitcoin::Network::Regtest);
+    let quote = v3
+        .get_quote(&onramp("100000", Some(&sender)))
+        .await
+        .unwrap()
+        .value;
+    let CreateOrderResponse::Onramp(order) = v3.create_order(&quote).await.unwrap().value else {
+        panic!("onramp")
+    };
+    assert!(order.address.starts_with("bcrt1"), "{}", order.address);
+    let mainnet = wallet().address(bitcoin::Network::Bitcoin);
+    let err = v3
+        .get_quote(&onramp("100000", Some(&mainnet)))
+        .await
+        .unwrap_err();
+    assert_eq!(gateway_error(err).0, ErrorCode::InvalidRequest);
+    running.shutdown().await.unwrap();
+}
