@@ -37,13 +37,13 @@ impl Desk {
             notices.push(DeskError::from(e).message);
         }
         let mut settings = loaded.settings;
-        let network = match connect(&settings, settings.network).await {
+        let network = match connect(&paths, &settings, settings.network).await {
             Ok(network) => network,
             Err(e) => {
                 warn!(error = %e, "chosen network unavailable; using the Sandbox");
                 notices.push(format!("{} The app switched to the Sandbox.", e.message));
                 settings.network = NetworkKind::Sandbox;
-                connect(&settings, NetworkKind::Sandbox).await?
+                connect(&paths, &settings, NetworkKind::Sandbox).await?
             }
         };
         Ok(Self {
@@ -93,7 +93,7 @@ impl Desk {
                     .to_owned(),
             );
         }
-        let network = connect(&next, choice.kind).await?;
+        let network = connect(&self.paths, &next, choice.kind).await?;
         let mut previous = std::mem::replace(&mut state.network, network);
         previous.close().await;
         state.settings = next;
@@ -115,7 +115,14 @@ impl Desk {
     }
 }
 
-async fn connect(settings: &Settings, kind: NetworkKind) -> Result<ActiveNetwork, DeskError> {
+/// The Sandbox gateway's orders, in the data directory.
+pub const SANDBOX_STATE_FILE: &str = "sandbox-gateway.json";
+
+async fn connect(
+    paths: &AppPaths,
+    settings: &Settings,
+    kind: NetworkKind,
+) -> Result<ActiveNetwork, DeskError> {
     let custom_url = settings.custom_url.as_deref();
     let account = secrets::account(kind, custom_url);
     let key: Option<ApiKey> = tokio::task::spawn_blocking(move || secrets::load_key(&account))
@@ -125,7 +132,15 @@ async fn connect(settings: &Settings, kind: NetworkKind) -> Result<ActiveNetwork
             warn!(error = %e, "no API key available; continuing keyless");
             None
         });
-    ActiveNetwork::connect(kind, custom_url, settings.api_version(kind), key).await
+    let sandbox_state = paths.data_dir.join(SANDBOX_STATE_FILE);
+    ActiveNetwork::connect(
+        kind,
+        custom_url,
+        settings.api_version(kind),
+        key,
+        Some(&sandbox_state),
+    )
+    .await
 }
 
 /// A token's facts from the registry, or only its address when it is unknown (never a guess).

@@ -12,5 +12,5 @@ pub mod secrets;
 pub mod settings;
 
 pub use api::{DeskError, ErrorKind};
-pub use desk::Desk;
+pub use desk::{Desk, SANDBOX_STATE_FILE};
 pub use paths::AppPaths;

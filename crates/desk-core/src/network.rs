@@ -1,11 +1,12 @@
 //! The network in use: its base URL, its client, and for the Sandbox the embedded gateway-sim itself.
 
 use std::net::{Ipv4Addr, SocketAddr};
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use gateway_client::{ApiKey, ApiVersion, Client, ClientConfig, deployments};
-use gateway_sim::{RunningSim, Sim};
-use tracing::info;
+use gateway_sim::{RunningSim, Sim, SimConfig};
+use tracing::{info, warn};
 use url::Url;
 
 use crate::api::{DeskError, ErrorKind, NetworkView};
@@ -47,12 +48,14 @@ pub struct ActiveNetwork {
 }
 
 impl ActiveNetwork {
-    /// Connects to `kind`: for the Sandbox this starts gateway-sim on a free loopback port.
+    /// Connects to `kind`: for the Sandbox this starts gateway-sim on a free loopback port, keeping its orders in
+    /// `sandbox_state` when given.
     pub async fn connect(
         kind: NetworkKind,
         custom_url: Option<&str>,
         version: ApiVersion,
         api_key: Option<ApiKey>,
+        sandbox_state: Option<&Path>,
     ) -> Result<Self, DeskError> {
         let (base_url, sandbox) = match kind {
             NetworkKind::Production => (Url::parse(deployments::PRODUCTION).expect("valid"), None),
@@ -68,7 +71,7 @@ impl ActiveNetwork {
             }
             NetworkKind::Sandbox => {
                 let running =
-                    Sim::new().spawn(SocketAddr::from((Ipv4Addr::LOCALHOST, 0))).await.map_err(|e| {
+                    sandbox_sim(sandbox_state).spawn(SocketAddr::from((Ipv4Addr::LOCALHOST, 0))).await.map_err(|e| {
                         DeskError::new(
                             ErrorKind::Sandbox,
                             format!("The Sandbox gateway could not start ({e}). Restart the app, or choose another network."),
@@ -108,6 +111,23 @@ impl ActiveNetwork {
     pub async fn close(&mut self) {
         if let Some(sim) = self.sandbox.take() {
             let _ = sim.shutdown().await;
+        }
+    }
+}
+
+/// The Sandbox's gateway, its orders kept in `state` (when given). A state file that cannot be read is set aside
+/// (renamed, never overwritten) and the Sandbox starts empty: a sandbox must not keep the app from starting.
+fn sandbox_sim(state: Option<&Path>) -> Sim {
+    let config = |state_file: Option<PathBuf>| SimConfig {
+        state_file,
+        ..SimConfig::default()
+    };
+    match Sim::with_config(config(state.map(Path::to_path_buf))) {
+        Ok(sim) => sim,
+        Err(e) => {
+            let aside = state.map(crate::settings::set_aside);
+            warn!(error = %e, aside = ?aside, "the Sandbox's saved state was set aside; starting empty");
+            Sim::with_config(config(state.map(Path::to_path_buf))).unwrap_or_default()
         }
     }
 }

@@ -179,7 +179,8 @@ pub fn load(path: &Path) -> Loaded {
     }
 }
 
-fn set_aside(path: &Path) -> io::Result<PathBuf> {
+/// Renames an unreadable file to `<name>.unreadable-<unix secs>` beside it, so nothing overwrites it.
+pub(crate) fn set_aside(path: &Path) -> io::Result<PathBuf> {
     let stamp = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_secs())

@@ -193,3 +193,69 @@ async fn a_corrupt_settings_file_is_reported_and_kept() {
     );
     desk.shutdown().await;
 }
+
+/// Creates one V3 token-swap order on the gateway at `base_url` and gives its id.
+async fn create_swap_order(base_url: &str) -> String {
+    let mut config = gateway_client::ClientConfig::new(base_url.parse().unwrap());
+    config.read_attempts = 1;
+    let client = gateway_client::Client::new(config).unwrap();
+    let mut request = gateway_client::QuoteRequest::new(
+        ("bob", "0x05D032ac25d322df992303dCa074EE7392C117b9"),
+        ("ethereum", "0xdac17f958d2ee523a2206206994597c13d831ec7"),
+        "50000000",
+        "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+    );
+    request.slippage_bps = 100;
+    let quote = client.get_quote(&request).await.unwrap().value;
+    client
+        .create_order(&quote)
+        .await
+        .unwrap()
+        .value
+        .order_id()
+        .to_owned()
+}
+
+#[tokio::test]
+async fn the_sandbox_keeps_its_orders_across_restarts_and_sets_a_damaged_state_aside() {
+    mock_keychain();
+    let home = tempfile::tempdir().unwrap();
+    let paths = AppPaths::under(home.path());
+    let desk = Desk::open(paths.clone()).await.unwrap();
+    let url = desk.settings().await.network.base_url;
+    let id = create_swap_order(&url).await;
+    desk.shutdown().await;
+    let state = paths.data_dir.join(desk_core::SANDBOX_STATE_FILE);
+    assert!(
+        state.exists(),
+        "the Sandbox's orders are in the data folder"
+    );
+
+    // A new app session: a new port, the same orders.
+    let desk = Desk::open(paths.clone()).await.unwrap();
+    let url = desk.settings().await.network.base_url;
+    let mut config = gateway_client::ClientConfig::new(url.parse().unwrap());
+    config.read_attempts = 1;
+    let order = gateway_client::Client::new(config)
+        .unwrap()
+        .get_order(&id)
+        .await
+        .unwrap()
+        .value;
+    assert_eq!(order.id, id);
+    desk.shutdown().await;
+
+    // A damaged state file is renamed, not overwritten, and the Sandbox starts empty.
+    std::fs::write(&state, b"not json").unwrap();
+    let desk = Desk::open(paths.clone()).await.unwrap();
+    let url = desk.settings().await.network.base_url;
+    create_swap_order(&url).await;
+    desk.shutdown().await;
+    let aside: Vec<_> = std::fs::read_dir(&paths.data_dir)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().contains(".unreadable-"))
+        .collect();
+    assert_eq!(aside.len(), 1);
+    assert_eq!(std::fs::read(aside[0].path()).unwrap(), b"not json");
+}
