@@ -290,6 +290,8 @@ struct Index {
     by_quote: HashMap<String, usize>,
     /// (settle time, order) of every order whose liquidity is still reserved.
     open: BTreeSet<(u64, usize)>,
+    /// When the remembered quotes were last pruned.
+    pruned_at: u64,
 }
 
 /// Addresses compare without case on EVM (`0x…`); Base58 and Bech32 as given (Bech32 lower-cased).
@@ -530,7 +532,9 @@ impl Book {
             return; // onramps are signed instead
         };
         self.issued.insert(quote_digest(inner), Issued { at: now });
-        if self.issued.len() > 1_000 {
+        // Forget old quotes at most once a minute, so a busy gateway does not scan the map on every quote.
+        if now.saturating_sub(self.index.pruned_at) >= 60 {
+            self.index.pruned_at = now;
             self.issued
                 .retain(|_, i| now.saturating_sub(i.at) <= ISSUED_MEMORY_SECS);
         }
