@@ -23,6 +23,7 @@
 //! | `{"rateLimit": {"retryAfterSecs": 30, "limitPerMinute": 120}}` | 429 with `Retry-After` and the `EXCEEDED_LIMIT` body of [`crate::access`] (defaults 30 s, 120/min) |
 //! | `{"html": {"status": 403}}` | that status (200–599, default 403 as the real CDN) with `content-type: text/html` and a small HTML page |
 //! | `"drop"` | closes the connection without a complete response (in practice before the head is sent): the client sees a transport error such as "connection closed before message completed" |
+//! | `"dropAfter"` | runs the real handler (the order is created, the transaction registered), then closes the connection without its answer: an ambiguous write |
 //! | `"malformedJson"` | 200, `content-type: application/json` and a truncated JSON body |
 //!
 //! A request `/{version}/{endpoint}[/...]` is matched against the rules in the order they were added; the first that
@@ -175,6 +176,9 @@ pub enum Fault {
     },
     /// Close the connection before the response is complete.
     Drop,
+    /// Run the real handler (an order is created, a transaction registered), then close the connection without
+    /// its answer: the client cannot know whether its write took effect (an ambiguous write).
+    DropAfter,
     /// 200 with a truncated JSON body.
     MalformedJson,
 }
@@ -187,6 +191,7 @@ impl Fault {
             Self::RateLimit { .. } => "rateLimit",
             Self::Html { .. } => "html",
             Self::Drop => "drop",
+            Self::DropAfter => "dropAfter",
             Self::MalformedJson => "malformedJson",
         }
     }
@@ -386,6 +391,11 @@ pub async fn middleware(State(faults): State<Faults>, req: Request, next: Next) 
             tokio::time::sleep(Duration::from_millis(ms)).await;
             next.run(req).await
         }
+        Fault::DropAfter => {
+            let acted = next.run(req).await;
+            info!(status = %acted.status(), "the handler acted; dropping its answer");
+            fault_response(&Fault::Drop)
+        }
         other => fault_response(&other),
     }
 }
@@ -393,7 +403,7 @@ pub async fn middleware(State(faults): State<Faults>, req: Request, next: Next) 
 /// The answer of every fault but latency.
 fn fault_response(fault: &Fault) -> Response {
     match *fault {
-        Fault::Latency { .. } => StatusCode::OK.into_response(),
+        Fault::Latency { .. } | Fault::DropAfter => StatusCode::OK.into_response(),
         Fault::Status { code } => {
             let status = StatusCode::from_u16(code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
             if matches!(code, 502 | 504) {

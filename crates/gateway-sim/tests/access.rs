@@ -178,6 +178,22 @@ async fn each_injected_fault_reaches_the_client_as_a_clear_error() {
         .value;
     let err = client.create_order(&quote).await.unwrap_err();
     assert!(err.is_ambiguous_write(), "{err:?}");
+    assert!(
+        sim.orders().is_empty(),
+        "a 5xx before the handler created nothing"
+    );
+
+    // dropAfter: the order is created, the answer lost; the client says the write is ambiguous.
+    faults
+        .add(FaultRule::new(EndpointMatch::CreateOrder, Fault::DropAfter).times(1))
+        .unwrap();
+    let err = client.create_order(&quote).await.unwrap_err();
+    assert!(err.is_ambiguous_write(), "{err:?}");
+    assert_eq!(
+        sim.orders().len(),
+        1,
+        "the order exists although its answer was lost"
+    );
     running.shutdown().await.unwrap();
 }
 
