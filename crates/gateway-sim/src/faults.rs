@@ -23,6 +23,7 @@
 //! | `{"rateLimit": {"retryAfterSecs": 30, "limitPerMinute": 120}}` | 429 with `Retry-After` and the `EXCEEDED_LIMIT` body of [`crate::access`] (defaults 30 s, 120/min) |
 //! | `{"html": {"status": 403}}` | that status (200–599, default 403 as the real CDN) with `content-type: text/html` and a small HTML page |
 //! | `"drop"` | closes the connection without a complete response (in practice before the head is sent): the client sees a transport error such as "connection closed before message completed" |
+//! | `{"delayAnswer": {"ms": 1500}}` | runs the real handler at once (the write takes effect), then holds its answer |
 //! | `"dropAfter"` | runs the real handler (the order is created, the transaction registered), then closes the connection without its answer: an ambiguous write |
 //! | `"malformedJson"` | 200, `content-type: application/json` and a truncated JSON body |
 //!
@@ -157,6 +158,8 @@ fn default_status_code() -> u16 {
 pub enum Fault {
     /// Wait `ms` milliseconds, then run the real handler.
     Latency { ms: u64 },
+    /// Run the real handler at once (the write takes effect), then hold its answer for `ms` milliseconds.
+    DelayAnswer { ms: u64 },
     /// Answer with status `code` (500–599).
     Status {
         #[serde(default = "default_status_code")]
@@ -187,6 +190,7 @@ impl Fault {
     fn kind(&self) -> &'static str {
         match self {
             Self::Latency { .. } => "latency",
+            Self::DelayAnswer { .. } => "delayAnswer",
             Self::Status { .. } => "status",
             Self::RateLimit { .. } => "rateLimit",
             Self::Html { .. } => "html",
@@ -244,9 +248,9 @@ impl FaultRule {
             );
         }
         match self.fault {
-            Fault::Latency { ms } if ms > MAX_LATENCY_MS => fail(format!(
-                "the latency of {ms} ms is too long: at most {MAX_LATENCY_MS} ms"
-            )),
+            Fault::Latency { ms } | Fault::DelayAnswer { ms } if ms > MAX_LATENCY_MS => fail(
+                format!("the latency of {ms} ms is too long: at most {MAX_LATENCY_MS} ms"),
+            ),
             Fault::Status { code } if !(500..=599).contains(&code) => fail(format!(
                 "the status fault takes a code from 500 to 599, not {code}; use `rateLimit` for 429 and `html` \
                  for any other status"
@@ -391,6 +395,11 @@ pub async fn middleware(State(faults): State<Faults>, req: Request, next: Next) 
             tokio::time::sleep(Duration::from_millis(ms)).await;
             next.run(req).await
         }
+        Fault::DelayAnswer { ms } => {
+            let acted = next.run(req).await;
+            tokio::time::sleep(Duration::from_millis(ms)).await;
+            acted
+        }
         Fault::DropAfter => {
             let acted = next.run(req).await;
             info!(status = %acted.status(), "the handler acted; dropping its answer");
@@ -403,7 +412,9 @@ pub async fn middleware(State(faults): State<Faults>, req: Request, next: Next) 
 /// The answer of every fault but latency.
 fn fault_response(fault: &Fault) -> Response {
     match *fault {
-        Fault::Latency { .. } | Fault::DropAfter => StatusCode::OK.into_response(),
+        Fault::Latency { .. } | Fault::DelayAnswer { .. } | Fault::DropAfter => {
+            StatusCode::OK.into_response()
+        }
         Fault::Status { code } => {
             let status = StatusCode::from_u16(code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
             if matches!(code, 502 | 504) {
