@@ -1,9 +1,11 @@
-//! `cargo xtask bench`: runs the criterion benchmarks and prints each mean, and the ratios the README reports.
+//! `cargo xtask bench`: runs the criterion benchmarks and prints each mean, and the ratios the README reports; then
+//! the gateway-sim throughput bench (get-quote and get-order against a bare axum handler) and its table; then the
+//! order tracker's bench (requests per minute for 1,000 orders over 10 addresses) and its figure.
 
 use std::path::Path;
 use std::process::Command;
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use serde_json::Value;
 
 use crate::tasks::{project_root, status};
@@ -81,5 +83,201 @@ pub fn bench() -> Result<()> {
             println!("  {what}: {:.2}×", a / b);
         }
     }
+    throughput()?;
+    tracker()
+}
+
+/// Where the throughput bench writes its figures (it is told so through `GATEWAY_SIM_THROUGHPUT_JSON`).
+const THROUGHPUT_JSON: &str = "target/bench/gateway-sim-throughput.json";
+
+/// Runs the gateway-sim throughput bench and prints its figures from the JSON it writes.
+fn throughput() -> Result<()> {
+    let json = project_root().join(THROUGHPUT_JSON);
+    match std::fs::remove_file(&json) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e).with_context(|| format!("removing the old {}", json.display())),
+    }
+    status(
+        Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+            .args(["bench", "--package", "gateway-sim", "--bench", "throughput"])
+            .env("GATEWAY_SIM_THROUGHPUT_JSON", &json)
+            .current_dir(project_root()),
+    )?;
+    if !json.is_file() {
+        bail!(
+            "the gateway-sim throughput bench succeeded but wrote no {}",
+            json.display()
+        );
+    }
+    let report = read_json(&json)?;
+    print!("{}", throughput_table(&report)?);
     Ok(())
+}
+
+/// The throughput figures as a table: one line per (endpoint, concurrency), the sim beside the bare handler.
+fn throughput_table(report: &Value) -> Result<String> {
+    use std::fmt::Write;
+
+    let Some(results) = report["results"].as_array().filter(|r| !r.is_empty()) else {
+        bail!("{THROUGHPUT_JSON} has no results");
+    };
+    let mut out = format!(
+        "\nxtask bench: gateway-sim throughput over loopback, closed loop, C keep-alive connections ({} cores \
+         shared by the servers and the load generator; {} s measured per case)\n",
+        report["cores"], report["measure_secs"]
+    );
+    writeln!(
+        out,
+        "  {:<10} {:>4} {:>12} {:>12} {:>8} {:>11} {:>11} {:>11} {:>11}",
+        "endpoint",
+        "C",
+        "sim req/s",
+        "bare req/s",
+        "sim/bare",
+        "sim p50 µs",
+        "bare p50 µs",
+        "sim p99 µs",
+        "bare p99 µs"
+    )?;
+    let number = |case: &Value, key: &str| case[key].as_f64().unwrap_or(f64::NAN);
+    for sim in results.iter().filter(|r| r["server"] == "sim") {
+        let Some(bare) = results.iter().find(|r| {
+            r["server"] == "bare"
+                && r["endpoint"] == sim["endpoint"]
+                && r["concurrency"] == sim["concurrency"]
+        }) else {
+            bail!("{THROUGHPUT_JSON}: no bare figure beside {sim}");
+        };
+        writeln!(
+            out,
+            "  {:<10} {:>4.0} {:>12.0} {:>12.0} {:>7.2}× {:>11.1} {:>11.1} {:>11.1} {:>11.1}",
+            sim["endpoint"].as_str().unwrap_or("?"),
+            number(sim, "concurrency"),
+            number(sim, "rps"),
+            number(bare, "rps"),
+            number(sim, "rps") / number(bare, "rps"),
+            number(sim, "p50_us"),
+            number(bare, "p50_us"),
+            number(sim, "p99_us"),
+            number(bare, "p99_us"),
+        )?;
+    }
+    Ok(out)
+}
+
+/// Where the tracker bench writes its figures (it is told so through `DESK_TRACKER_BENCH_JSON`).
+const TRACKER_JSON: &str = "target/bench/tracker.json";
+
+/// Runs the order tracker's bench and prints its figure from the JSON it writes.
+fn tracker() -> Result<()> {
+    let json = project_root().join(TRACKER_JSON);
+    match std::fs::remove_file(&json) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e).with_context(|| format!("removing the old {}", json.display())),
+    }
+    status(
+        Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+            .args(["bench", "--package", "desk-core", "--bench", "tracker"])
+            .env("DESK_TRACKER_BENCH_JSON", &json)
+            .current_dir(project_root()),
+    )?;
+    if !json.is_file() {
+        bail!(
+            "the tracker bench succeeded but wrote no {}",
+            json.display()
+        );
+    }
+    print!("{}", tracker_summary(&read_json(&json)?)?);
+    Ok(())
+}
+
+/// The tracker's figure: requests per simulated minute in steady state, by endpoint, against the goal.
+fn tracker_summary(report: &Value) -> Result<String> {
+    use std::fmt::Write;
+
+    let per_minute = &report["requests_per_minute"];
+    let (Some(mean), Some(max)) = (per_minute["mean"].as_f64(), per_minute["max"].as_f64()) else {
+        bail!("{TRACKER_JSON} has no requests_per_minute");
+    };
+    let number = |v: &Value| v.as_f64().unwrap_or(f64::NAN);
+    let goal = number(&report["goal_per_minute"]);
+    let by = &report["by_endpoint_mean_per_minute"];
+    let mut out = format!(
+        "\nxtask bench: order tracker, {} orders over {} addresses ({}; {} measured minutes after {} of warm-up)\n",
+        report["orders"],
+        report["addresses"],
+        report["time_scale"].as_str().unwrap_or("?"),
+        report["measured_minutes"],
+        report["warmup_minutes"],
+    );
+    writeln!(
+        out,
+        "  requests per minute: mean {mean:.1}, max {max:.0} (goal ≤ {goal:.0}: {})",
+        if max <= goal { "met" } else { "NOT met" }
+    )?;
+    writeln!(
+        out,
+        "  by endpoint (mean per minute): get-orders {:.1}, get-order {:.1}",
+        number(&by["get-orders"]),
+        number(&by["get-order"]),
+    )?;
+    writeln!(
+        out,
+        "  the official client's way (get-order every 15 s per unfinished order): {:.0} per minute",
+        number(&report["official_client_equivalent_per_minute"]),
+    )?;
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::throughput_table;
+
+    #[test]
+    fn the_throughput_table_pairs_each_sim_figure_with_its_bare_one() {
+        let case = |endpoint: &str, server: &str, c: u64, rps: f64| {
+            json!({"endpoint": endpoint, "server": server, "concurrency": c, "rps": rps,
+                   "p50_us": 100.0, "p99_us": 300.0})
+        };
+        let report = json!({"cores": 2, "measure_secs": 5.0, "results": [
+            case("get-quote", "sim", 16, 5000.0), case("get-quote", "bare", 16, 100000.0),
+            case("get-order", "sim", 1, 9000.0), case("get-order", "bare", 1, 10000.0),
+        ]});
+        let table = throughput_table(&report).unwrap();
+        let rows: Vec<&str> = table.lines().filter(|l| l.contains("get-")).collect();
+        assert_eq!(rows.len(), 2, "{table}");
+        assert!(
+            rows[0].contains("5000") && rows[0].contains("100000") && rows[0].contains("0.05×")
+        );
+        assert!(rows[1].contains("0.90×"), "{table}");
+
+        let lonely = json!({"cores": 2, "measure_secs": 5.0, "results": [case("get-quote", "sim", 16, 1.0)]});
+        assert!(throughput_table(&lonely).is_err());
+        assert!(throughput_table(&json!({})).is_err());
+    }
+
+    #[test]
+    fn the_tracker_summary_gives_the_figure_against_the_goal() {
+        use super::tracker_summary;
+
+        let report = json!({"orders": 1000, "addresses": 10, "time_scale": "1 minute = 1 s",
+            "measured_minutes": 20, "warmup_minutes": 3, "goal_per_minute": 40.0,
+            "requests_per_minute": {"mean": 25.6, "max": 31.0},
+            "by_endpoint_mean_per_minute": {"get-orders": 25.6, "get-order": 0.0},
+            "official_client_equivalent_per_minute": 1129.0});
+        let text = tracker_summary(&report).unwrap();
+        assert!(
+            text.contains("mean 25.6, max 31 (goal ≤ 40: met)"),
+            "{text}"
+        );
+        assert!(text.contains("get-orders 25.6, get-order 0.0"), "{text}");
+        let mut over = report.clone();
+        over["requests_per_minute"]["max"] = json!(41.0);
+        assert!(tracker_summary(&over).unwrap().contains("NOT met"));
+        assert!(tracker_summary(&json!({})).is_err());
+    }
 }

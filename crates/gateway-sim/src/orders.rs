@@ -266,10 +266,15 @@ impl Pool {
     }
 }
 
-/// A remembered offramp or token-swap quote.
+/// A remembered offramp or token-swap quote. Their content has no nonce, so two identical requests can get the same
+/// quote: each issue allows one order, so two identical quotes make two orders and a quote used once is a duplicate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 struct Issued {
+    /// When it was last issued.
     at: u64,
+    /// Issues not yet used by an order.
+    #[serde(default)]
+    unused: u32,
 }
 
 /// The order book: everything create-order, register-tx and the reads share.
@@ -531,7 +536,12 @@ impl Book {
         let Some(inner) = inner.as_object().filter(|_| key != "onramp") else {
             return; // onramps are signed instead
         };
-        self.issued.insert(quote_digest(inner), Issued { at: now });
+        let issued = self
+            .issued
+            .entry(quote_digest(inner))
+            .or_insert(Issued { at: now, unused: 0 });
+        issued.at = now;
+        issued.unused = issued.unused.saturating_add(1);
         // Forget old quotes at most once a minute, so a busy gateway does not scan the map on every quote.
         if now.saturating_sub(self.index.pruned_at) >= 60 {
             self.index.pruned_at = now;
@@ -585,7 +595,13 @@ impl Book {
                 ));
             }
         }
-        if let Some(&i) = self.index.by_quote.get(&digest) {
+        let unused = self.issued.get(&digest).map_or(0, |i| i.unused);
+        let duplicate = if route == RouteKind::Onramp {
+            self.index.by_quote.get(&digest)
+        } else {
+            self.index.by_quote.get(&digest).filter(|_| unused == 0)
+        };
+        if let Some(&i) = duplicate {
             return Err(err(
                 "DUPLICATE_ORDER",
                 format!(
@@ -714,6 +730,9 @@ impl Book {
         };
         self.pool_mut(ctx.catalogue, &dst_chain, &dst_token)
             .reserved += output;
+        if let Some(issued) = self.issued.get_mut(&order.quote_digest) {
+            issued.unused = issued.unused.saturating_sub(1);
+        }
         self.insert(order);
         Ok(created)
     }

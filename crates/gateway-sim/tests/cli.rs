@@ -63,5 +63,8 @@ fn admin_off_loopback_and_malformed_keys_are_refused() {
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("32"), "{stderr}");
-    assert!(!stderr.contains("too-short"), "the key is not echoed: {stderr}");
+    assert!(
+        !stderr.contains("too-short"),
+        "the key is not echoed: {stderr}"
+    );
 }

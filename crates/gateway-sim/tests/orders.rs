@@ -516,8 +516,9 @@ async fn a_state_file_keeps_orders_keys_and_cursors_across_restarts() {
             .value
             .order_id()
             .to_owned();
-        // (An identical request in the same second would get the identical quote, which makes one order.)
-        let second = v3.get_quote(&swap("50000124")).await.unwrap().value;
+        // An identical request gets the identical quote (token-swap quotes carry no nonce); each issue makes one
+        // order.
+        let second = v3.get_quote(&swap("50000123")).await.unwrap().value;
         v3.create_order(&second).await.unwrap();
         let page = v3.get_orders(OWNER, None, Some(1)).await.unwrap().value;
         let third = v3.get_quote(&onramp("100000", None)).await.unwrap().value;
