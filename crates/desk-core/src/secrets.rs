@@ -49,10 +49,26 @@ fn platform_store() -> Result<Arc<keyring_core::CredentialStore>, SecretsError> 
     }
 }
 
-#[cfg(not(target_os = "linux"))]
+// macOS and Windows: the native stores through keyring-core's own store crates. Not compiled on this project's
+// Linux CI machines (no cross toolchains there); the calls follow those crates' documented constructors.
+#[cfg(target_os = "macos")]
+fn platform_store() -> Result<Arc<keyring_core::CredentialStore>, SecretsError> {
+    apple_native_keyring_store::keychain::Store::new()
+        .map(|store| store as Arc<keyring_core::CredentialStore>)
+        .map_err(|e| SecretsError::Unavailable(e.to_string()))
+}
+
+#[cfg(target_os = "windows")]
+fn platform_store() -> Result<Arc<keyring_core::CredentialStore>, SecretsError> {
+    windows_native_keyring_store::Store::new()
+        .map(|store| store as Arc<keyring_core::CredentialStore>)
+        .map_err(|e| SecretsError::Unavailable(e.to_string()))
+}
+
+#[cfg(not(any(target_os = "linux", target_os = "macos", target_os = "windows")))]
 fn platform_store() -> Result<Arc<keyring_core::CredentialStore>, SecretsError> {
     Err(SecretsError::Unavailable(
-        "this build has no keychain store for this platform yet".into(),
+        "this platform has no keychain store the app knows".into(),
     ))
 }
 
@@ -79,6 +95,7 @@ fn map_err(e: KeyringError) -> SecretsError {
 
 /// Stores (or replaces) the key of `account`.
 pub fn store_key(account: &str, key: &ApiKey) -> Result<(), SecretsError> {
+    crate::logs::register_secret(key.expose());
     entry(account)?
         .set_password(key.expose())
         .map_err(map_err)?;
@@ -92,9 +109,13 @@ pub fn load_key(account: &str) -> Result<Option<ApiKey>, SecretsError> {
         return Ok(None);
     }
     match entry(account)?.get_password() {
-        Ok(secret) => ApiKey::new(&secret)
-            .map(Some)
-            .map_err(SecretsError::Corrupt),
+        Ok(secret) => {
+            // Whatever the keychain holds is kept out of the logs, valid key or not.
+            crate::logs::register_secret(&secret);
+            ApiKey::new(&secret)
+                .map(Some)
+                .map_err(SecretsError::Corrupt)
+        }
         Err(KeyringError::NoEntry) => Ok(None),
         Err(e) => Err(map_err(e)),
     }
