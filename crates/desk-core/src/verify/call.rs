@@ -1,0 +1,236 @@
+//! Offramp and token-swap calls on EVM chains and Tron.
+
+use std::str::FromStr;
+
+use alloy_primitives::{Address, U256};
+use gateway_client::address::{ChainFamily, chain_family};
+use gateway_client::amount::parse_base_units;
+use gateway_client::wire::{EvmTx, TronTx, is_native_token};
+
+use super::{
+    EvmCallSummary, QuotedSource, TRON_FEE_LIMIT_CAP_SUN, TronCallSummary, VerifyError,
+    native_value_text, trx_text,
+};
+
+/// Tron's all-zero account (`0x41` and 20 zero bytes), which some producers write for TRX.
+const TRON_ZERO: &str = "T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb";
+
+/// Checks an EVM call against the quote's source side.
+pub(super) fn verify_evm(source: &QuotedSource, tx: &EvmTx) -> Result<EvmCallSummary, VerifyError> {
+    require_family(source, ChainFamily::Evm, "an EVM call")?;
+    same_chain(source, &tx.chain)?;
+    let quoted = evm_address(&source.tx_to).ok_or_else(|| VerifyError::QuoteUnreadable {
+        field: "txTo",
+        value: source.tx_to.clone(),
+    })?;
+    let to = evm_address(&tx.to).ok_or_else(|| VerifyError::BadTxAddress {
+        value: tx.to.clone(),
+        family: "EVM",
+    })?;
+    if to != quoted {
+        return Err(VerifyError::WrongContract {
+            quoted: source.tx_to.clone(),
+            found: tx.to.clone(),
+        });
+    }
+    let value = check_value(source, &tx.value)?;
+    let data = calldata(&tx.data, false)?;
+    Ok(EvmCallSummary {
+        chain: source.chain.clone(),
+        to: to.to_checksum(None),
+        value: value.to_string(),
+        value_text: native_value_text(&source.chain, value),
+        data_bytes: u32::try_from(data.len()).unwrap_or(u32::MAX),
+        selector: selector(&data),
+    })
+}
+
+/// Checks a Tron call against the quote's source side.
+pub(super) fn verify_tron(
+    source: &QuotedSource,
+    tx: &TronTx,
+) -> Result<TronCallSummary, VerifyError> {
+    require_family(source, ChainFamily::Tron, "a Tron call")?;
+    same_chain(source, &tx.chain)?;
+    let quoted = tron_account(&source.tx_to).ok_or_else(|| VerifyError::QuoteUnreadable {
+        field: "txTo",
+        value: source.tx_to.clone(),
+    })?;
+    let to = tron_account(&tx.to).ok_or_else(|| VerifyError::BadTxAddress {
+        value: tx.to.clone(),
+        family: "Tron",
+    })?;
+    if to != quoted {
+        return Err(VerifyError::WrongContract {
+            quoted: source.tx_to.clone(),
+            found: tx.to.clone(),
+        });
+    }
+    let value = check_value(source, &tx.value)?;
+    let data = calldata(&tx.data, true)?;
+    let fee_limit =
+        parse_base_units(tx.fee_limit.trim()).map_err(|_| VerifyError::FeeLimitInvalid {
+            value: tx.fee_limit.clone(),
+        })?;
+    if fee_limit > U256::from(TRON_FEE_LIMIT_CAP_SUN) {
+        return Err(VerifyError::FeeLimitTooHigh {
+            fee_limit_sun: fee_limit.to_string(),
+            cap_sun: TRON_FEE_LIMIT_CAP_SUN,
+        });
+    }
+    let fee_limit_sun = fee_limit.to_string();
+    Ok(TronCallSummary {
+        to: bitcoin::base58::encode_check(&to),
+        value: value.to_string(),
+        value_text: native_value_text("tron", value),
+        data_bytes: u32::try_from(data.len()).unwrap_or(u32::MAX),
+        selector: selector(&data),
+        fee_limit_text: trx_text(&fee_limit_sun),
+        fee_limit_sun,
+    })
+}
+
+/// The sentence of a verified EVM call.
+pub(super) fn evm_sentence(summary: &EvmCallSummary) -> String {
+    format!(
+        "Calls {} on {}, sending {}, with {} bytes of data{}.",
+        summary.to,
+        summary.chain,
+        value_clause(&summary.value, &summary.value_text, "wei"),
+        summary.data_bytes,
+        selector_clause(summary.selector.as_deref()),
+    )
+}
+
+/// The sentence of a verified Tron call.
+pub(super) fn tron_sentence(summary: &TronCallSummary) -> String {
+    format!(
+        "Calls {} on Tron, sending {}, with {} bytes of data{}; it may burn up to {} in fees.",
+        summary.to,
+        value_clause(&summary.value, &summary.value_text, "sun"),
+        summary.data_bytes,
+        selector_clause(summary.selector.as_deref()),
+        summary.fee_limit_text,
+    )
+}
+
+fn value_clause(value: &str, text: &str, unit: &str) -> String {
+    if value == "0" {
+        "no native value".to_owned()
+    } else {
+        format!("{text} ({value} {unit})")
+    }
+}
+
+fn selector_clause(selector: Option<&str>) -> String {
+    selector.map_or_else(String::new, |s| format!(" (function {s})"))
+}
+
+/// Refuses a transaction kind that cannot run on the quote's source chain. An unknown chain slug is left to the
+/// chain comparison.
+fn require_family(
+    source: &QuotedSource,
+    family: ChainFamily,
+    found: &'static str,
+) -> Result<(), VerifyError> {
+    match chain_family(&source.chain) {
+        Some(actual) if actual != family => Err(VerifyError::WrongTxKind {
+            chain: source.chain.clone(),
+            found,
+        }),
+        _ => Ok(()),
+    }
+}
+
+fn same_chain(source: &QuotedSource, chain: &str) -> Result<(), VerifyError> {
+    if source.chain.trim().eq_ignore_ascii_case(chain.trim()) {
+        Ok(())
+    } else {
+        Err(VerifyError::WrongChain {
+            quoted: source.chain.clone(),
+            found: chain.to_owned(),
+        })
+    }
+}
+
+/// The native value rule: exactly the quoted amount for the native token, zero for any other token.
+fn check_value(source: &QuotedSource, value: &str) -> Result<U256, VerifyError> {
+    let found = parse_base_units(value.trim()).map_err(|_| VerifyError::BadValue {
+        value: value.to_owned(),
+    })?;
+    let native = is_native_token(&source.chain, &source.token)
+        || (source.chain.eq_ignore_ascii_case("tron") && source.token == TRON_ZERO);
+    if native {
+        let quoted =
+            parse_base_units(source.amount.trim()).map_err(|_| VerifyError::QuoteUnreadable {
+                field: "inputAmount.amount",
+                value: source.amount.clone(),
+            })?;
+        if found != quoted {
+            return Err(VerifyError::WrongNativeValue {
+                chain: source.chain.clone(),
+                found: found.to_string(),
+                quoted: quoted.to_string(),
+            });
+        }
+    } else if !found.is_zero() {
+        return Err(VerifyError::UnquotedNativeValue {
+            chain: source.chain.clone(),
+            found: found.to_string(),
+        });
+    }
+    Ok(found)
+}
+
+/// An EVM address, `0x` and 40 hex characters in any case (no checksum is required: only the bytes are compared).
+fn evm_address(text: &str) -> Option<Address> {
+    let hex = text.trim().strip_prefix("0x")?;
+    if hex.len() != 40 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    Address::from_str(&hex.to_ascii_lowercase()).ok()
+}
+
+/// A Tron account as its 21 bytes (`0x41` and the 20-byte body): Base58Check, or hex `41…` (with or without `0x`).
+fn tron_account(text: &str) -> Option<[u8; 21]> {
+    let text = text.trim();
+    let hex = text.strip_prefix("0x").unwrap_or(text);
+    let bytes = if hex.len() == 42 && hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+        alloy_primitives::hex::decode(hex).ok()?
+    } else {
+        bitcoin::base58::decode_check(text).ok()?
+    };
+    let account: [u8; 21] = bytes.try_into().ok()?;
+    (account[0] == 0x41).then_some(account)
+}
+
+/// The calldata bytes: `0x` hex (the prefix may be absent only when `prefix_optional`), at least one byte.
+fn calldata(text: &str, prefix_optional: bool) -> Result<Vec<u8>, VerifyError> {
+    let bad = |reason: &str| VerifyError::BadCalldata {
+        reason: reason.to_owned(),
+    };
+    let text = text.trim();
+    let hex = match text.strip_prefix("0x") {
+        Some(hex) => hex,
+        None if prefix_optional => text,
+        None => return Err(bad("it does not start with 0x")),
+    };
+    if hex.is_empty() {
+        return Err(bad(
+            "it is empty, so the call would not reach the gateway's function",
+        ));
+    }
+    if !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(bad("it is not hexadecimal"));
+    }
+    if hex.len() % 2 != 0 {
+        return Err(bad("it has an odd number of hexadecimal characters"));
+    }
+    alloy_primitives::hex::decode(hex).map_err(|_| bad("it is not hexadecimal"))
+}
+
+/// `0x` and the first four bytes, when there are four.
+fn selector(data: &[u8]) -> Option<String> {
+    data.get(..4)
+        .map(|s| format!("0x{}", alloy_primitives::hex::encode(s)))
+}

@@ -1,0 +1,1310 @@
+//! Genuine payloads from `gateway_sim::payload` pass; each tampering is refused with the right reason.
+
+use alloy_primitives::U256;
+use bincode::Options as _;
+use bitcoin::hex::{DisplayHex, FromHex};
+use bitcoin::psbt::{Psbt, PsbtSighashType};
+use bitcoin::sighash::EcdsaSighashType;
+use bitcoin::{Amount, ScriptBuf, TxOut};
+use gateway_client::address::BitcoinNetwork;
+use gateway_client::wire::{CreateOrderResponse, NATIVE_TOKEN, Quote, RouteKind};
+use gateway_sim::payload::testkit::TestWallet;
+use gateway_sim::payload::{
+    CHANGE_SATS, FEE_SATS, Network, OnrampPayload, TRON_FEE_LIMIT_SUN, offramp_call,
+    onramp_payload, solana_tx, swap_call,
+};
+use gateway_sim::quote::gateway_contract;
+use serde_json::{Value, json};
+use solana_message::VersionedMessage;
+use solana_transaction::versioned::VersionedTransaction;
+
+use super::*;
+
+const MAINNET: BitcoinNetwork = BitcoinNetwork::Mainnet;
+const SECRET: [u8; 32] = [1; 32];
+const DIGEST: [u8; 32] = [2; 32];
+const ORDER: &str = "3f2a9c1e-6b4d-4a8f-9e21-c05b7d3e8a64";
+const AMOUNT: u64 = 250_000;
+const EVM: &str = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
+const OWNER: &str = "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359";
+const BTC_ADDR: &str = "bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh";
+const LEGACY_SENDER: &str = "1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa";
+const WBTC_BOB: &str = "0x0555E30da8f98308EdB960aa94C0Db47230d2B9c";
+const USDT_BOB: &str = "0x05D032ac25d322df992303dCa074EE7392C117b9";
+const USDT_ETH: &str = "0xdac17f958d2ee523a2206206994597c13d831ec7";
+const USDT_TRON: &str = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
+const SOL_SENDER: &str = "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM";
+const USDC_SOL: &str = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v";
+
+fn wallet() -> TestWallet {
+    TestWallet::from_seed([7; 32])
+}
+
+fn stranger() -> TestWallet {
+    TestWallet::from_seed([8; 32])
+}
+
+fn amount(address: &str, amount: &str, chain: &str) -> Value {
+    json!({"address": address, "amount": amount, "chain": chain})
+}
+
+fn quote(value: Value) -> Quote {
+    Quote::from_json(value).unwrap()
+}
+
+fn answer(value: Value) -> CreateOrderResponse {
+    CreateOrderResponse::from_value(&value).unwrap()
+}
+
+fn verify(quote: &Quote, created: &CreateOrderResponse) -> Result<Verified, VerifyError> {
+    verify_order(quote, created, MAINNET)
+}
+
+fn refused(quote: &Quote, created: &CreateOrderResponse) -> VerifyError {
+    let err = verify(quote, created).unwrap_err();
+    let message = err.to_string();
+    assert!(
+        message.ends_with('.') && message.contains("Do not"),
+        "not a complete sentence with advice: {message}"
+    );
+    err
+}
+
+// ---------------------------------------------------------------- onramp
+
+fn onramp_quote(amount_sats: u64, sender: Option<&str>) -> Quote {
+    let btc = |a: &str| amount(NATIVE_TOKEN, a, "bitcoin");
+    let mut q = json!({
+        "inputAmount": btc(&amount_sats.to_string()),
+        "outputAmount": amount(WBTC_BOB, "247000", "bob"),
+        "fees": btc("3000"),
+        "executionFees": btc("500"),
+        "feeBreakdown": {
+            "solverFee": btc("1000"), "protocolFee": btc("1000"), "affiliateFee": btc("0"),
+            "executionFee": btc("500"), "layerzeroFee": btc("500")
+        },
+        "recipient": EVM,
+        "token": WBTC_BOB,
+        "slippage": "300",
+        "dstChain": "bob",
+        "dstToken": WBTC_BOB,
+        "signedQuoteData": "0xsigned",
+    });
+    if let Some(sender) = sender {
+        q["sender"] = json!(sender);
+    }
+    quote(json!({ "onramp": q }))
+}
+
+fn payload(sender: Option<&str>) -> OnrampPayload {
+    onramp_payload(&SECRET, ORDER, &DIGEST, Network::Bitcoin, AMOUNT, sender).unwrap()
+}
+
+fn onramp_answer(p: &OnrampPayload) -> Value {
+    let mut o =
+        json!({"order_id": ORDER, "address": p.address, "op_return_data": p.op_return_data});
+    if let Some(psbt) = &p.psbt_hex {
+        o["psbt_hex"] = json!(psbt);
+    }
+    json!({ "onramp": o })
+}
+
+fn with_psbt(p: &OnrampPayload, psbt_hex: String) -> CreateOrderResponse {
+    let mut value = onramp_answer(p);
+    value["onramp"]["psbt_hex"] = json!(psbt_hex);
+    answer(value)
+}
+
+fn tamper(psbt_hex: &str, change: impl FnOnce(&mut Psbt)) -> String {
+    let mut psbt = Psbt::deserialize(&Vec::<u8>::from_hex(psbt_hex).unwrap()).unwrap();
+    change(&mut psbt);
+    psbt.serialize_hex()
+}
+
+/// The genuine P2WPKH case: the quote, the sim's payload, and its PSBT.
+fn genuine() -> (Quote, OnrampPayload, String) {
+    let sender = wallet().address(Network::Bitcoin);
+    let p = payload(Some(&sender));
+    let psbt = p.psbt_hex.clone().unwrap();
+    (onramp_quote(AMOUNT, Some(&sender)), p, psbt)
+}
+
+fn onramp_summary(verified: Verified) -> OnrampSummary {
+    match verified.payload {
+        VerifiedPayload::Onramp(summary) => summary,
+        other => panic!("not an onramp: {other:?}"),
+    }
+}
+
+#[test]
+fn verify_genuine_onramp_psbt_passes() {
+    let (q, p, _) = genuine();
+    let verified = verify(&q, &answer(onramp_answer(&p))).unwrap();
+    assert_eq!(verified.order_id, ORDER);
+    let sentence = verified.sentence.clone();
+    let summary = onramp_summary(verified.clone());
+    assert_eq!(summary.address, p.address);
+    assert_eq!(summary.amount_sats, AMOUNT);
+    assert_eq!(
+        summary.op_return_hex.as_deref(),
+        Some(p.op_return_data.as_str())
+    );
+    let psbt = summary.psbt.as_ref().unwrap();
+    assert_eq!(psbt.fee_sats, FEE_SATS);
+    assert_eq!(
+        psbt.outputs.iter().map(|o| o.kind).collect::<Vec<_>>(),
+        [
+            OutputKind::Payment,
+            OutputKind::OpReturn,
+            OutputKind::Change
+        ]
+    );
+    assert_eq!(psbt.outputs[2].value_sats, CHANGE_SATS);
+    assert_eq!(
+        psbt.outputs[2].address.as_deref(),
+        Some(wallet().address(Network::Bitcoin).as_str())
+    );
+    assert_eq!(psbt.inputs.len(), 1);
+    assert_eq!(psbt.inputs[0].value_sats, AMOUNT + FEE_SATS + CHANGE_SATS);
+    let vsize = psbt.vsize_estimate.unwrap();
+    assert!((180..=190).contains(&vsize), "{vsize}");
+    assert!(
+        sentence.starts_with(&format!(
+            "Pays 0.00250000 BTC to {} with OP_RETURN {}…, change 0.00010000 BTC back to you, fee 1000 sats (about",
+            p.address,
+            &p.op_return_data[..8]
+        )),
+        "{sentence}"
+    );
+
+    // What crosses to the window: amounts as strings, the payload tagged by type; and it reads back.
+    let value = serde_json::to_value(&verified).unwrap();
+    assert_eq!(value["payload"]["type"], "onramp");
+    assert_eq!(value["payload"]["amountSats"], "250000");
+    assert_eq!(value["payload"]["psbt"]["feeSats"], "1000");
+    assert_eq!(value["payload"]["psbt"]["outputs"][1]["kind"], "opReturn");
+    assert_eq!(serde_json::from_value::<Verified>(value).unwrap(), verified);
+}
+
+#[test]
+fn verify_genuine_onramp_with_a_legacy_sender_passes_and_its_previous_tx_must_match() {
+    let p = payload(Some(LEGACY_SENDER));
+    let q = onramp_quote(AMOUNT, Some(LEGACY_SENDER));
+    let summary = onramp_summary(verify(&q, &answer(onramp_answer(&p))).unwrap());
+    let psbt = summary.psbt.unwrap();
+    assert_eq!(psbt.inputs[0].address, LEGACY_SENDER);
+    assert!(psbt.vsize_estimate.is_some());
+
+    let hex = p.psbt_hex.clone().unwrap();
+    let forged = tamper(&hex, |psbt| {
+        let previous = psbt.inputs[0].non_witness_utxo.as_mut().unwrap();
+        previous.output[0].value = Amount::from_sat(AMOUNT + FEE_SATS + CHANGE_SATS + 1);
+    });
+    assert!(matches!(
+        refused(&q, &with_psbt(&p, forged)),
+        VerifyError::PrevoutMismatch { input_index: 0, .. }
+    ));
+}
+
+#[test]
+fn verify_onramp_without_sender_is_a_manual_payment() {
+    let p = payload(None);
+    let verified = verify(&onramp_quote(AMOUNT, None), &answer(onramp_answer(&p))).unwrap();
+    assert_eq!(
+        verified.sentence,
+        format!(
+            "Send exactly 0.00250000 BTC to {} from your own wallet, in a transaction that also has an OP_RETURN \
+             output carrying {}.",
+            p.address, p.op_return_data
+        )
+    );
+    let summary = onramp_summary(verified);
+    assert!(summary.psbt.is_none());
+
+    // Without OP_RETURN data there is nothing to carry.
+    let mut value = onramp_answer(&p);
+    value["onramp"]
+        .as_object_mut()
+        .unwrap()
+        .remove("op_return_data");
+    let summary = onramp_summary(verify(&onramp_quote(AMOUNT, None), &answer(value)).unwrap());
+    assert_eq!(summary.op_return_hex, None);
+}
+
+#[test]
+fn verify_onramp_psbt_presence_must_follow_the_sender() {
+    let (q, p, _) = genuine();
+    let without = payload(None);
+    assert_eq!(
+        refused(&q, &answer(onramp_answer(&without))),
+        VerifyError::MissingPsbt {
+            sender: wallet().address(Network::Bitcoin)
+        }
+    );
+    assert_eq!(
+        refused(&onramp_quote(AMOUNT, None), &answer(onramp_answer(&p))),
+        VerifyError::UnexpectedPsbt
+    );
+    let testnet_sender = wallet().address(Network::Testnet);
+    assert!(matches!(
+        refused(
+            &onramp_quote(AMOUNT, Some(&testnet_sender)),
+            &answer(onramp_answer(&p))
+        ),
+        VerifyError::SenderInvalid { .. }
+    ));
+}
+
+#[test]
+fn verify_onramp_amount_one_sat_short_or_over_is_refused() {
+    let (q, p, hex) = genuine();
+    for (paid, change) in [(AMOUNT - 1, CHANGE_SATS + 1), (AMOUNT + 1, CHANGE_SATS - 1)] {
+        let forged = tamper(&hex, |psbt| {
+            psbt.unsigned_tx.output[0].value = Amount::from_sat(paid);
+            psbt.unsigned_tx.output[2].value = Amount::from_sat(change);
+        });
+        let err = refused(&q, &with_psbt(&p, forged));
+        assert_eq!(
+            err,
+            VerifyError::WrongDepositAmount {
+                subject: TxSubject::Gateway,
+                paid_sats: paid,
+                quoted_sats: AMOUNT
+            }
+        );
+        if paid < AMOUNT {
+            assert_eq!(
+                err.to_string(),
+                "The gateway's transaction pays 0.00249999 BTC to the deposit address, but the quote says \
+                 0.00250000 BTC. Do not sign it; ask for a new quote."
+            );
+        }
+    }
+    // The quote's own amount must be readable.
+    let sender = wallet().address(Network::Bitcoin);
+    let mut raw = onramp_quote(AMOUNT, Some(&sender)).into_raw();
+    raw["onramp"]["inputAmount"]["amount"] = json!("2.5");
+    assert!(matches!(
+        refused(&quote(raw), &answer(onramp_answer(&p))),
+        VerifyError::QuoteUnreadable {
+            field: "inputAmount.amount",
+            ..
+        }
+    ));
+}
+
+#[test]
+fn verify_onramp_another_deposit_address_is_refused() {
+    let (q, p, hex) = genuine();
+    // The answer names another address than the PSBT pays.
+    let mut value = onramp_answer(&p);
+    value["onramp"]["address"] = json!(BTC_ADDR);
+    assert_eq!(
+        refused(&q, &answer(value)),
+        VerifyError::NoDepositOutput {
+            subject: TxSubject::Gateway,
+            address: BTC_ADDR.into()
+        }
+    );
+    // The PSBT pays someone else instead of the deposit address.
+    let forged = tamper(&hex, |psbt| {
+        psbt.unsigned_tx.output[0].script_pubkey = stranger().script_pubkey();
+    });
+    assert!(matches!(
+        refused(&q, &with_psbt(&p, forged)),
+        VerifyError::NoDepositOutput { .. }
+    ));
+    // The deposit address of another network.
+    let mut value = onramp_answer(&p);
+    value["onramp"]["address"] = json!("tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx");
+    let err = refused(&q, &answer(value));
+    assert!(
+        matches!(err, VerifyError::DepositAddressInvalid { .. }),
+        "{err:?}"
+    );
+    assert_eq!(
+        err.to_string(),
+        "The gateway's deposit address \"tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx\" is not a valid Bitcoin address \
+         here: This is a testnet or signet address; the gateway needs a mainnet address. Do not pay it; ask for a new \
+         quote."
+    );
+    // The deposit paid in two outputs.
+    let forged = tamper(&hex, |psbt| {
+        let extra = psbt.unsigned_tx.output[0].clone();
+        psbt.unsigned_tx.output.push(extra);
+        psbt.outputs.push(Default::default());
+    });
+    assert!(matches!(
+        refused(&q, &with_psbt(&p, forged)),
+        VerifyError::DepositPaidInSeveralOutputs { count: 2, .. }
+    ));
+}
+
+#[test]
+fn verify_onramp_op_return_changed_or_missing_is_refused() {
+    let (q, p, hex) = genuine();
+    // The answer's OP_RETURN data differs from what the PSBT carries.
+    let mut value = onramp_answer(&p);
+    let other = "00".repeat(32);
+    value["onramp"]["op_return_data"] = json!(other);
+    assert_eq!(
+        refused(&q, &answer(value)),
+        VerifyError::OpReturnMismatch {
+            subject: TxSubject::Gateway,
+            expected: other,
+            found: p.op_return_data.clone()
+        }
+    );
+    // The PSBT carries other data.
+    let forged = tamper(&hex, |psbt| {
+        psbt.unsigned_tx.output[1].script_pubkey = ScriptBuf::new_op_return([9u8; 32]);
+    });
+    assert!(matches!(
+        refused(&q, &with_psbt(&p, forged)),
+        VerifyError::OpReturnMismatch { .. }
+    ));
+    // The PSBT has no OP_RETURN.
+    let forged = tamper(&hex, |psbt| {
+        psbt.unsigned_tx.output.remove(1);
+        psbt.outputs.remove(1);
+    });
+    assert_eq!(
+        refused(&q, &with_psbt(&p, forged)),
+        VerifyError::OpReturnMissing {
+            subject: TxSubject::Gateway,
+            expected: p.op_return_data.clone()
+        }
+    );
+    // Two OP_RETURNs; one that burns money.
+    let forged = tamper(&hex, |psbt| {
+        let extra = psbt.unsigned_tx.output[1].clone();
+        psbt.unsigned_tx.output.push(extra);
+        psbt.outputs.push(Default::default());
+    });
+    assert!(matches!(
+        refused(&q, &with_psbt(&p, forged)),
+        VerifyError::SeveralOpReturns { count: 2, .. }
+    ));
+    let forged = tamper(&hex, |psbt| {
+        psbt.unsigned_tx.output[1].value = Amount::from_sat(500);
+        psbt.unsigned_tx.output[2].value = Amount::from_sat(CHANGE_SATS - 500);
+    });
+    assert!(matches!(
+        refused(&q, &with_psbt(&p, forged)),
+        VerifyError::OpReturnBurns { sats: 500, .. }
+    ));
+    // Data too long for an OP_RETURN, or not hex.
+    for bad in ["ab".repeat(81), "xyz".to_owned()] {
+        let mut value = onramp_answer(&p);
+        value["onramp"]["op_return_data"] = json!(bad);
+        assert!(matches!(
+            refused(&q, &answer(value)),
+            VerifyError::OpReturnDataInvalid { .. }
+        ));
+    }
+}
+
+#[test]
+fn verify_onramp_output_to_a_stranger_is_refused() {
+    let (q, p, hex) = genuine();
+    let forged = tamper(&hex, |psbt| {
+        psbt.unsigned_tx.output[2].value = Amount::from_sat(CHANGE_SATS - 5_000);
+        psbt.unsigned_tx.output.push(TxOut {
+            value: Amount::from_sat(5_000),
+            script_pubkey: stranger().script_pubkey(),
+        });
+        psbt.outputs.push(Default::default());
+    });
+    assert_eq!(
+        refused(&q, &with_psbt(&p, forged)),
+        VerifyError::PaysStranger {
+            output_index: 3,
+            recipient: stranger().address(Network::Bitcoin),
+            value_sats: 5_000
+        }
+    );
+    // The change itself sent elsewhere.
+    let forged = tamper(&hex, |psbt| {
+        psbt.unsigned_tx.output[2].script_pubkey = stranger().script_pubkey();
+    });
+    assert!(matches!(
+        refused(&q, &with_psbt(&p, forged)),
+        VerifyError::PaysStranger {
+            output_index: 2,
+            ..
+        }
+    ));
+}
+
+#[test]
+fn verify_onramp_inputs_must_be_the_senders_and_known() {
+    let (q, p, hex) = genuine();
+    let forged = tamper(&hex, |psbt| {
+        psbt.inputs[0].witness_utxo.as_mut().unwrap().script_pubkey = stranger().script_pubkey();
+    });
+    let err = refused(&q, &with_psbt(&p, forged));
+    assert!(
+        matches!(&err, VerifyError::InputNotSender { input_index: 0, owner, .. }
+            if *owner == stranger().address(Network::Bitcoin)),
+        "{err:?}"
+    );
+    let forged = tamper(&hex, |psbt| psbt.inputs[0].witness_utxo = None);
+    let err = refused(&q, &with_psbt(&p, forged));
+    assert!(matches!(
+        err,
+        VerifyError::UnknownPrevout { input_index: 0, .. }
+    ));
+    assert!(
+        err.to_string().contains("cannot tell what this spends"),
+        "{err}"
+    );
+    let forged = tamper(&hex, |psbt| {
+        psbt.inputs[0].sighash_type = Some(PsbtSighashType::from(EcdsaSighashType::None));
+    });
+    assert!(matches!(
+        refused(&q, &with_psbt(&p, forged)),
+        VerifyError::UnsafeSighash { input_index: 0, .. }
+    ));
+    // SIGHASH_ALL spelled out is fine.
+    let explicit = tamper(&hex, |psbt| {
+        psbt.inputs[0].sighash_type = Some(PsbtSighashType::from(EcdsaSighashType::All));
+    });
+    verify(&q, &with_psbt(&p, explicit)).unwrap();
+}
+
+#[test]
+fn verify_onramp_absurd_or_negative_fee_is_refused() {
+    let (q, p, hex) = genuine();
+    let forged = tamper(&hex, |psbt| {
+        psbt.inputs[0].witness_utxo.as_mut().unwrap().value =
+            Amount::from_sat(AMOUNT + FEE_SATS + CHANGE_SATS + 100_000);
+    });
+    let err = refused(&q, &with_psbt(&p, forged));
+    assert_eq!(
+        err,
+        VerifyError::AbsurdFee {
+            fee_sats: FEE_SATS + 100_000,
+            cap_sats: FEE_CAP_FLOOR_SATS
+        }
+    );
+    let forged = tamper(&hex, |psbt| {
+        psbt.inputs[0].witness_utxo.as_mut().unwrap().value = Amount::from_sat(AMOUNT);
+    });
+    assert!(matches!(
+        refused(&q, &with_psbt(&p, forged)),
+        VerifyError::FeeNegative { .. }
+    ));
+    assert_eq!(fee_cap_sats(AMOUNT), 50_000);
+    assert_eq!(fee_cap_sats(10_000_000), 1_000_000);
+    assert!(matches!(
+        refused(&q, &with_psbt(&p, "zz".into())),
+        VerifyError::PsbtUnreadable { .. }
+    ));
+}
+
+#[test]
+fn verify_check_signed_onramp_tx_accepts_the_signed_psbt_and_refuses_another() {
+    let (q, p, hex) = genuine();
+    let summary = onramp_summary(verify(&q, &answer(onramp_answer(&p))).unwrap());
+    let signed = wallet().sign_psbt(&hex).unwrap();
+    let txid = check_signed_onramp_tx(&summary, &format!(" {signed}\n")).unwrap();
+    assert_eq!(txid, summary.psbt.as_ref().unwrap().unsigned_txid);
+
+    // The wallet signed another transaction: one more sat of fee.
+    let other = tamper(&hex, |psbt| {
+        psbt.unsigned_tx.output[2].value = Amount::from_sat(CHANGE_SATS - 1);
+    });
+    let err = check_signed_onramp_tx(&summary, &wallet().sign_psbt(&other).unwrap()).unwrap_err();
+    assert_eq!(
+        err,
+        VerifyError::SignedTxNotApproved {
+            difference: "output 2 pays 0.00009999 BTC instead of 0.00010000 BTC".into()
+        }
+    );
+    // ... or a replaced sequence number.
+    let other = tamper(&hex, |psbt| {
+        psbt.unsigned_tx.input[0].sequence = bitcoin::Sequence::MAX;
+    });
+    let err = check_signed_onramp_tx(&summary, &wallet().sign_psbt(&other).unwrap()).unwrap_err();
+    assert!(
+        matches!(err, VerifyError::SignedTxNotApproved { .. }),
+        "{err:?}"
+    );
+    // ... or one paying less to the deposit address.
+    let other = tamper(&hex, |psbt| {
+        psbt.unsigned_tx.output[0].value = Amount::from_sat(AMOUNT - 1);
+    });
+    assert_eq!(
+        check_signed_onramp_tx(&summary, &wallet().sign_psbt(&other).unwrap()).unwrap_err(),
+        VerifyError::WrongDepositAmount {
+            subject: TxSubject::Signed,
+            paid_sats: AMOUNT - 1,
+            quoted_sats: AMOUNT
+        }
+    );
+    // The unsigned transaction, and garbage.
+    let psbt = Psbt::deserialize(&Vec::<u8>::from_hex(&hex).unwrap()).unwrap();
+    let unsigned = bitcoin::consensus::encode::serialize_hex(&psbt.unsigned_tx);
+    assert_eq!(
+        check_signed_onramp_tx(&summary, &unsigned).unwrap_err(),
+        VerifyError::NotSigned { input_index: 0 }
+    );
+    let err = check_signed_onramp_tx(&summary, "00ff").unwrap_err();
+    assert!(
+        matches!(err, VerifyError::SignedTxUnreadable { .. }),
+        "{err:?}"
+    );
+    assert!(
+        err.to_string()
+            .starts_with("The signed transaction cannot be used. The raw transaction"),
+        "{err}"
+    );
+}
+
+#[test]
+fn verify_check_signed_onramp_tx_of_a_manual_payment() {
+    let p = payload(None);
+    let summary =
+        onramp_summary(verify(&onramp_quote(AMOUNT, None), &answer(onramp_answer(&p))).unwrap());
+    // The user's own wallet paid: any coins, but exactly the amount with the OP_RETURN.
+    let own = payload(Some(&wallet().address(Network::Bitcoin)));
+    let own_psbt = own.psbt_hex.unwrap();
+    check_signed_onramp_tx(&summary, &wallet().sign_psbt(&own_psbt).unwrap()).unwrap();
+    let without_op_return = tamper(&own_psbt, |psbt| {
+        psbt.unsigned_tx.output.remove(1);
+        psbt.outputs.remove(1);
+    });
+    assert!(matches!(
+        check_signed_onramp_tx(&summary, &wallet().sign_psbt(&without_op_return).unwrap()),
+        Err(VerifyError::OpReturnMissing {
+            subject: TxSubject::Signed,
+            ..
+        })
+    ));
+}
+
+// ---------------------------------------------------------------- EVM
+
+fn offramp_quote(src_chain: &str, token: &str, input: &str, tx_to: &str) -> Quote {
+    let fee = |a: &str| amount(token, a, src_chain);
+    quote(json!({"offramp": {
+        "srcChain": src_chain,
+        "tokenAddress": token,
+        "inputAmount": amount(token, input, src_chain),
+        "outputAmount": amount(NATIVE_TOKEN, "90000", "bitcoin"),
+        "totalFeeUsd": "1.00",
+        "feeBreakdown": {"solverFee": fee("1"), "inclusionFee": fee("1"), "protocolFee": fee("1"),
+                         "affiliateFee": fee("0"), "fastestFeeRate": "5"},
+        "recipient": BTC_ADDR,
+        "slippage": 300,
+        "txTo": tx_to,
+        "ownerAddress": OWNER,
+        "sender": EVM,
+    }}))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn swap_quote(
+    src_chain: &str,
+    token: &str,
+    input: &str,
+    dst_chain: &str,
+    dst_token: &str,
+    recipient: &str,
+    tx_to: &str,
+    sender: Option<&str>,
+) -> Quote {
+    let mut q = json!({
+        "srcChain": src_chain,
+        "dstChain": dst_chain,
+        "inputAmount": amount(token, input, src_chain),
+        "outputAmount": amount(dst_token, "1", dst_chain),
+        "fees": amount(token, "0", src_chain),
+        "recipient": recipient,
+        "slippage": 100,
+        "txTo": tx_to,
+        "ownerAddress": OWNER,
+    });
+    if let Some(sender) = sender {
+        q["sender"] = json!(sender);
+    }
+    quote(json!({ "tokenSwap": q }))
+}
+
+fn tx_answer(route: &str, tx: Value) -> CreateOrderResponse {
+    answer(json!({ route: {"order_id": ORDER, "tx": tx} }))
+}
+
+fn evm_offramp() -> (Quote, Value) {
+    let contract = gateway_contract("bob");
+    let call = offramp_call(
+        ORDER,
+        &contract,
+        WBTC_BOB,
+        U256::from(100_000u64),
+        U256::from(90_000u64),
+        BTC_ADDR,
+    )
+    .unwrap();
+    let tx = json!({"type": "evm", "to": call.to, "data": call.data, "value": call.value, "chain": "bob"});
+    (offramp_quote("bob", WBTC_BOB, "100000", &contract), tx)
+}
+
+fn evm_summary(verified: Verified) -> EvmCallSummary {
+    match verified.payload {
+        VerifiedPayload::Evm(summary) => summary,
+        other => panic!("not an EVM call: {other:?}"),
+    }
+}
+
+#[test]
+fn verify_genuine_evm_offramp_passes_tagged_and_plain() {
+    let (q, tx) = evm_offramp();
+    let verified = verify(&q, &tx_answer("offramp", tx.clone())).unwrap();
+    let summary = evm_summary(verified.clone());
+    assert_eq!(summary.to, gateway_contract("bob"));
+    assert_eq!(summary.value, "0");
+    assert_eq!(summary.chain, "bob");
+    let data_len = (tx["data"].as_str().unwrap().len() - 2) / 2;
+    assert_eq!(summary.data_bytes as usize, data_len);
+    assert_eq!(
+        summary.selector.as_deref(),
+        Some(&tx["data"].as_str().unwrap()[..10])
+    );
+    assert!(
+        verified.sentence.starts_with(&format!(
+            "Calls {} on bob, sending no native value, with {data_len} bytes of data (function 0x",
+            gateway_contract("bob")
+        )),
+        "{}",
+        verified.sentence
+    );
+    // V2: the same call without the tag; and the contract written in lower case.
+    let mut plain = tx.clone();
+    plain.as_object_mut().unwrap().remove("type");
+    plain["to"] = json!(gateway_contract("bob").to_ascii_lowercase());
+    verify(&q, &tx_answer("offramp", plain)).unwrap();
+}
+
+#[test]
+fn verify_genuine_evm_token_swaps_pass_native_and_erc20() {
+    let contract = gateway_contract("ethereum");
+    let wei = U256::from(10_000_000_000_000_000u64);
+    let call = swap_call(
+        ORDER,
+        &contract,
+        NATIVE_TOKEN,
+        wei,
+        "bob",
+        WBTC_BOB,
+        EVM,
+        U256::from(1u8),
+    )
+    .unwrap();
+    let q = swap_quote(
+        "ethereum",
+        NATIVE_TOKEN,
+        &wei.to_string(),
+        "bob",
+        WBTC_BOB,
+        EVM,
+        &contract,
+        None,
+    );
+    let tx = json!({"type": "evm", "to": call.to, "data": call.data, "value": call.value, "chain": "ethereum"});
+    let verified = verify(&q, &tx_answer("tokenSwap", tx.clone())).unwrap();
+    assert!(
+        verified
+            .sentence
+            .contains("sending 0.01 ETH (10000000000000000 wei)"),
+        "{}",
+        verified.sentence
+    );
+    let summary = evm_summary(verified);
+    assert_eq!(summary.value, wei.to_string());
+    assert_eq!(summary.value_text, "0.01 ETH");
+
+    // Native: one wei more or less is refused.
+    let mut more = tx.clone();
+    more["value"] = json!((wei + U256::from(1u8)).to_string());
+    let err = refused(&q, &tx_answer("tokenSwap", more));
+    assert!(
+        matches!(err, VerifyError::WrongNativeValue { .. }),
+        "{err:?}"
+    );
+    assert!(
+        err.to_string().contains("but the quote says 0.01 ETH"),
+        "{err}"
+    );
+    let mut hex_value = tx;
+    hex_value["value"] = json!("0x2386f26fc10000");
+    assert!(matches!(
+        refused(&q, &tx_answer("tokenSwap", hex_value)),
+        VerifyError::BadValue { .. }
+    ));
+
+    // ERC-20: no native value at all.
+    let contract = gateway_contract("bob");
+    let call = swap_call(
+        ORDER,
+        &contract,
+        USDT_BOB,
+        U256::from(5_000_000u64),
+        "ethereum",
+        USDT_ETH,
+        EVM,
+        U256::from(4_900_000u64),
+    )
+    .unwrap();
+    let q = swap_quote(
+        "bob", USDT_BOB, "5000000", "ethereum", USDT_ETH, EVM, &contract, None,
+    );
+    let tx = json!({"type": "evm", "to": call.to, "data": call.data, "value": call.value, "chain": "bob"});
+    assert_eq!(
+        evm_summary(verify(&q, &tx_answer("tokenSwap", tx.clone())).unwrap()).value,
+        "0"
+    );
+    let mut with_value = tx;
+    with_value["value"] = json!("1");
+    assert_eq!(
+        refused(&q, &tx_answer("tokenSwap", with_value)),
+        VerifyError::UnquotedNativeValue {
+            chain: "bob".into(),
+            found: "1".into()
+        }
+    );
+}
+
+#[test]
+fn verify_evm_tampering_is_refused() {
+    let (q, tx) = evm_offramp();
+    let mut other_to = tx.clone();
+    other_to["to"] = json!(OWNER);
+    assert_eq!(
+        refused(&q, &tx_answer("offramp", other_to)),
+        VerifyError::WrongContract {
+            quoted: gateway_contract("bob"),
+            found: OWNER.into()
+        }
+    );
+    let mut bad_to = tx.clone();
+    bad_to["to"] = json!("0x1234");
+    assert!(matches!(
+        refused(&q, &tx_answer("offramp", bad_to)),
+        VerifyError::BadTxAddress { family: "EVM", .. }
+    ));
+    let mut other_chain = tx.clone();
+    other_chain["chain"] = json!("base");
+    assert_eq!(
+        refused(&q, &tx_answer("offramp", other_chain)),
+        VerifyError::WrongChain {
+            quoted: "bob".into(),
+            found: "base".into()
+        }
+    );
+    let mut value = tx.clone();
+    value["value"] = json!("100000");
+    assert!(matches!(
+        refused(&q, &tx_answer("offramp", value)),
+        VerifyError::UnquotedNativeValue { .. }
+    ));
+    for data in ["0x", "abcd", "0xabc", "0xzz"] {
+        let mut bad = tx.clone();
+        bad["data"] = json!(data);
+        assert!(
+            matches!(
+                refused(&q, &tx_answer("offramp", bad)),
+                VerifyError::BadCalldata { .. }
+            ),
+            "{data}"
+        );
+    }
+    // A Tron call for an EVM quote.
+    let mut tron = tx.clone();
+    tron["type"] = json!("tron");
+    tron["feeLimit"] = json!("1");
+    assert_eq!(
+        refused(&q, &tx_answer("offramp", tron)),
+        VerifyError::WrongTxKind {
+            chain: "bob".into(),
+            found: "a Tron call"
+        }
+    );
+}
+
+#[test]
+fn verify_route_mismatch_is_refused() {
+    let (q, tx) = evm_offramp();
+    let err = refused(&q, &tx_answer("tokenSwap", tx));
+    assert_eq!(
+        err,
+        VerifyError::RouteMismatch {
+            quoted: RouteKind::Offramp,
+            answered: RouteKind::TokenSwap
+        }
+    );
+    assert_eq!(
+        err.to_string(),
+        "The gateway created a token swap order, but the quote you accepted is for an offramp (a token to Bitcoin). \
+         Do not sign anything; ask for a new quote."
+    );
+    let (onramp, p, _) = genuine();
+    assert!(matches!(
+        refused(&q, &answer(onramp_answer(&p))),
+        VerifyError::RouteMismatch {
+            quoted: RouteKind::Offramp,
+            answered: RouteKind::Onramp
+        }
+    ));
+    let (_, tx) = evm_offramp();
+    assert!(matches!(
+        refused(&onramp, &tx_answer("offramp", tx)),
+        VerifyError::RouteMismatch { .. }
+    ));
+}
+
+#[test]
+fn verify_v1_layer_zero_uses_the_quotes_own_tx() {
+    let contract = gateway_contract("bob");
+    let call = swap_call(
+        ORDER,
+        &contract,
+        USDT_BOB,
+        U256::from(5_000_000u64),
+        "ethereum",
+        USDT_ETH,
+        EVM,
+        U256::from(1u8),
+    )
+    .unwrap();
+    let q = quote(json!({"layerZero": {
+        "tx": {"to": contract, "data": "0x", "value": "0", "chain": "bob"},
+        "fees": amount(USDT_BOB, "0", "bob"),
+        "inputAmount": amount(USDT_BOB, "5000000", "bob"),
+        "outputAmount": amount(USDT_ETH, "4990000", "ethereum"),
+        "recipient": EVM,
+    }}));
+    let tx = json!({"to": call.to, "data": call.data, "value": call.value, "chain": "bob"});
+    verify(&q, &tx_answer("layerZero", tx.clone())).unwrap();
+    let mut other = tx;
+    other["to"] = json!(OWNER);
+    assert!(matches!(
+        refused(&q, &tx_answer("layerZero", other)),
+        VerifyError::WrongContract { .. }
+    ));
+}
+
+// ---------------------------------------------------------------- Tron
+
+fn tron_swap(token: &str, input: u64) -> (Quote, Value) {
+    let contract = gateway_contract("tron");
+    let call = swap_call(
+        ORDER,
+        &contract,
+        token,
+        U256::from(input),
+        "bob",
+        WBTC_BOB,
+        EVM,
+        U256::from(1u8),
+    )
+    .unwrap();
+    let q = swap_quote(
+        "tron",
+        token,
+        &input.to_string(),
+        "bob",
+        WBTC_BOB,
+        EVM,
+        &contract,
+        None,
+    );
+    let tx = json!({"type": "tron", "to": call.to, "data": call.data, "value": call.value, "chain": "tron",
+                    "feeLimit": TRON_FEE_LIMIT_SUN.to_string()});
+    (q, tx)
+}
+
+#[test]
+fn verify_genuine_tron_calls_pass() {
+    let (q, tx) = tron_swap(NATIVE_TOKEN, 25_000_000);
+    let verified = verify(&q, &tx_answer("tokenSwap", tx.clone())).unwrap();
+    let VerifiedPayload::Tron(summary) = &verified.payload else {
+        panic!("not tron: {verified:?}")
+    };
+    assert_eq!(summary.to, gateway_contract("tron"));
+    assert_eq!(summary.value, "25000000");
+    assert_eq!(summary.value_text, "25 TRX");
+    assert_eq!(summary.fee_limit_text, "100 TRX");
+    assert!(
+        verified
+            .sentence
+            .ends_with("; it may burn up to 100 TRX in fees."),
+        "{}",
+        verified.sentence
+    );
+    // The 0x41 hex form of the same contract.
+    let body = bitcoin::base58::decode_check(&gateway_contract("tron")).unwrap();
+    for form in [
+        body.to_lower_hex_string(),
+        format!("0x{}", body.to_lower_hex_string()),
+    ] {
+        let mut hex_to = tx.clone();
+        hex_to["to"] = json!(form);
+        verify(&q, &tx_answer("tokenSwap", hex_to)).unwrap();
+    }
+
+    let (q, tx) = tron_swap(USDT_TRON, 5_000_000);
+    let verified = verify(&q, &tx_answer("tokenSwap", tx)).unwrap();
+    assert!(
+        matches!(&verified.payload, VerifiedPayload::Tron(s) if s.value == "0"),
+        "{verified:?}"
+    );
+}
+
+#[test]
+fn verify_tron_tampering_is_refused() {
+    let (q, tx) = tron_swap(NATIVE_TOKEN, 25_000_000);
+    let mut limit = tx.clone();
+    limit["feeLimit"] = json!((TRON_FEE_LIMIT_CAP_SUN + 1).to_string());
+    let err = refused(&q, &tx_answer("tokenSwap", limit));
+    assert_eq!(
+        err,
+        VerifyError::FeeLimitTooHigh {
+            fee_limit_sun: "1000000001".into(),
+            cap_sun: TRON_FEE_LIMIT_CAP_SUN
+        }
+    );
+    assert!(
+        err.to_string()
+            .contains("could burn up to 1000.000001 TRX in fees"),
+        "{err}"
+    );
+    let mut at_cap = tx.clone();
+    at_cap["feeLimit"] = json!(TRON_FEE_LIMIT_CAP_SUN.to_string());
+    verify(&q, &tx_answer("tokenSwap", at_cap)).unwrap();
+    let mut not_number = tx.clone();
+    not_number["feeLimit"] = json!("100 TRX");
+    assert!(matches!(
+        refused(&q, &tx_answer("tokenSwap", not_number)),
+        VerifyError::FeeLimitInvalid { .. }
+    ));
+    let mut other_to = tx.clone();
+    other_to["to"] = json!(USDT_TRON);
+    assert!(matches!(
+        refused(&q, &tx_answer("tokenSwap", other_to)),
+        VerifyError::WrongContract { .. }
+    ));
+    let mut value = tx.clone();
+    value["value"] = json!("24999999");
+    assert!(matches!(
+        refused(&q, &tx_answer("tokenSwap", value)),
+        VerifyError::WrongNativeValue { .. }
+    ));
+    // An EVM call for a Tron quote.
+    let mut evm = tx;
+    evm["type"] = json!("evm");
+    assert!(matches!(
+        refused(&q, &tx_answer("tokenSwap", evm)),
+        VerifyError::WrongTxKind { .. }
+    ));
+}
+
+// ---------------------------------------------------------------- Solana
+
+fn solana_swap(sender: Option<&str>) -> (Quote, String) {
+    let program = gateway_contract("solana");
+    let b64 = solana_tx(
+        ORDER,
+        &program,
+        SOL_SENDER,
+        USDC_SOL,
+        U256::from(5_000_000u64),
+        "bob",
+        WBTC_BOB,
+        EVM,
+        U256::from(1u8),
+    )
+    .unwrap();
+    let q = swap_quote(
+        "solana", USDC_SOL, "5000000", "bob", WBTC_BOB, EVM, &program, sender,
+    );
+    (q, b64)
+}
+
+fn solana_answer(b64: &str) -> CreateOrderResponse {
+    tx_answer(
+        "tokenSwap",
+        json!({"type": "solana", "chainId": 792703809u64, "transaction": b64}),
+    )
+}
+
+fn edit_solana(b64: &str, change: impl FnOnce(&mut VersionedTransaction)) -> String {
+    use base64::Engine as _;
+    let engine = base64::engine::general_purpose::STANDARD;
+    let mut tx: VersionedTransaction = super::solana::wire_options()
+        .deserialize(&engine.decode(b64).unwrap())
+        .unwrap();
+    change(&mut tx);
+    engine.encode(super::solana::wire_options().serialize(&tx).unwrap())
+}
+
+#[test]
+fn verify_genuine_solana_transaction_passes() {
+    let (q, b64) = solana_swap(Some(SOL_SENDER));
+    let verified = verify(&q, &solana_answer(&b64)).unwrap();
+    let VerifiedPayload::Solana(summary) = &verified.payload else {
+        panic!("not solana: {verified:?}")
+    };
+    assert_eq!(summary.fee_payer, SOL_SENDER);
+    assert_eq!(summary.programs, [gateway_contract("solana")]);
+    assert_eq!(summary.instruction_count, 1);
+    assert_eq!(summary.version, "v0");
+    assert_eq!(
+        verified.sentence,
+        format!(
+            "A Solana v0 transaction paid and signed by {SOL_SENDER} alone, calling {} in 1 instruction.",
+            gateway_contract("solana")
+        )
+    );
+}
+
+#[test]
+fn verify_solana_tampering_is_refused() {
+    let (q, b64) = solana_swap(Some(SOL_SENDER));
+    // Another fee payer than the quote's sender.
+    let (other_sender, _) = solana_swap(Some(USDC_SOL));
+    assert_eq!(
+        refused(&other_sender, &solana_answer(&b64)),
+        VerifyError::WrongFeePayer {
+            fee_payer: SOL_SENDER.into(),
+            sender: USDC_SOL.into()
+        }
+    );
+    let (no_sender, _) = solana_swap(None);
+    assert_eq!(
+        refused(&no_sender, &solana_answer(&b64)),
+        VerifyError::SolanaNoSender
+    );
+    // A second signer.
+    let two = edit_solana(&b64, |tx| {
+        match &mut tx.message {
+            VersionedMessage::V0(message) => message.header.num_required_signatures = 2,
+            other => panic!("not v0: {other:?}"),
+        }
+        tx.signatures.extend_from_within(..1);
+    });
+    assert!(matches!(
+        refused(&q, &solana_answer(&two)),
+        VerifyError::ExtraSigner { required: 2, ref signers } if signers.len() == 2 && signers[0] == SOL_SENDER
+    ));
+    // A signature already in place (the first slot follows the one-byte count).
+    let presigned = {
+        use base64::Engine as _;
+        let engine = base64::engine::general_purpose::STANDARD;
+        let mut bytes = engine.decode(&b64).unwrap();
+        assert_eq!(bytes[0], 1);
+        bytes[1..65].fill(7);
+        engine.encode(bytes)
+    };
+    assert_eq!(
+        refused(&q, &solana_answer(&presigned)),
+        VerifyError::PreSigned { slot: 0 }
+    );
+    // The quote's program is not called.
+    let other_program = swap_quote(
+        "solana",
+        USDC_SOL,
+        "5000000",
+        "bob",
+        WBTC_BOB,
+        EVM,
+        USDC_SOL,
+        Some(SOL_SENDER),
+    );
+    assert_eq!(
+        refused(&other_program, &solana_answer(&b64)),
+        VerifyError::ProgramNotQuoted {
+            program: USDC_SOL.into(),
+            called: vec![gateway_contract("solana")]
+        }
+    );
+    // Not a transaction; a Solana transaction for an EVM quote.
+    assert!(matches!(
+        refused(&q, &solana_answer("AQAAAA==")),
+        VerifyError::SolanaUnreadable { .. }
+    ));
+    let (evm_quote, _) = evm_offramp();
+    assert!(matches!(
+        refused(
+            &evm_quote,
+            &tx_answer(
+                "offramp",
+                json!({"type": "solana", "chainId": 1, "transaction": b64})
+            )
+        ),
+        VerifyError::WrongTxKind { .. }
+    ));
+}
+
+#[test]
+fn verify_every_message_is_a_sentence_with_what_to_do() {
+    let s = |text: &str| text.to_owned();
+    let errors = [
+        VerifyError::RouteMismatch {
+            quoted: RouteKind::Onramp,
+            answered: RouteKind::Offramp,
+        },
+        VerifyError::QuoteUnreadable {
+            field: "txTo",
+            value: s("x"),
+        },
+        VerifyError::DepositAddressInvalid {
+            address: s("x"),
+            reason: s("It is not an address."),
+        },
+        VerifyError::SenderInvalid {
+            address: s("x"),
+            reason: s("It is not an address."),
+        },
+        VerifyError::OpReturnDataInvalid {
+            data: s("xyz"),
+            reason: s("it is not hexadecimal bytes"),
+        },
+        VerifyError::MissingPsbt {
+            sender: s(BTC_ADDR),
+        },
+        VerifyError::UnexpectedPsbt,
+        VerifyError::PsbtUnreadable { reason: s("bad") },
+        VerifyError::NoDepositOutput {
+            subject: TxSubject::Gateway,
+            address: s(BTC_ADDR),
+        },
+        VerifyError::DepositPaidInSeveralOutputs {
+            subject: TxSubject::Signed,
+            address: s(BTC_ADDR),
+            count: 2,
+        },
+        VerifyError::WrongDepositAmount {
+            subject: TxSubject::Signed,
+            paid_sats: 1,
+            quoted_sats: 2,
+        },
+        VerifyError::OpReturnMissing {
+            subject: TxSubject::Gateway,
+            expected: s("ab"),
+        },
+        VerifyError::OpReturnMismatch {
+            subject: TxSubject::Gateway,
+            expected: s("ab"),
+            found: s("cd"),
+        },
+        VerifyError::SeveralOpReturns {
+            subject: TxSubject::Gateway,
+            count: 2,
+        },
+        VerifyError::OpReturnBurns {
+            subject: TxSubject::Gateway,
+            sats: 5,
+        },
+        VerifyError::PaysStranger {
+            output_index: 3,
+            recipient: s(BTC_ADDR),
+            value_sats: 5_000,
+        },
+        VerifyError::NoInputs,
+        VerifyError::UnknownPrevout {
+            input_index: 0,
+            outpoint: s("aa:0"),
+        },
+        VerifyError::PrevoutMismatch {
+            input_index: 0,
+            outpoint: s("aa:0"),
+        },
+        VerifyError::InputNotSender {
+            input_index: 0,
+            outpoint: s("aa:0"),
+            owner: s(BTC_ADDR),
+            sender: s(LEGACY_SENDER),
+        },
+        VerifyError::UnsafeSighash {
+            input_index: 0,
+            sighash: s("SIGHASH_NONE"),
+        },
+        VerifyError::FeeNegative {
+            inputs_sats: 1,
+            outputs_sats: 2,
+        },
+        VerifyError::AbsurdFee {
+            fee_sats: 60_000,
+            cap_sats: 50_000,
+        },
+        VerifyError::SignedTxUnreadable {
+            reason: s("It is not hex. Copy it again."),
+        },
+        VerifyError::NotSigned { input_index: 0 },
+        VerifyError::SignedTxNotApproved {
+            difference: s("it has 2 outputs instead of 3"),
+        },
+        VerifyError::WrongTxKind {
+            chain: s("bob"),
+            found: "a Solana transaction",
+        },
+        VerifyError::WrongChain {
+            quoted: s("bob"),
+            found: s("base"),
+        },
+        VerifyError::BadTxAddress {
+            value: s("0x1"),
+            family: "EVM",
+        },
+        VerifyError::WrongContract {
+            quoted: s(EVM),
+            found: s(OWNER),
+        },
+        VerifyError::BadValue { value: s("1.5") },
+        VerifyError::WrongNativeValue {
+            chain: s("bob"),
+            found: s("2"),
+            quoted: s("1"),
+        },
+        VerifyError::UnquotedNativeValue {
+            chain: s("unknownchain"),
+            found: s("2"),
+        },
+        VerifyError::BadCalldata {
+            reason: s("it is empty"),
+        },
+        VerifyError::FeeLimitInvalid { value: s("x") },
+        VerifyError::FeeLimitTooHigh {
+            fee_limit_sun: s("2000000000"),
+            cap_sun: TRON_FEE_LIMIT_CAP_SUN,
+        },
+        VerifyError::SolanaUnreadable { reason: s("bad") },
+        VerifyError::SolanaNoSender,
+        VerifyError::WrongFeePayer {
+            fee_payer: s(USDC_SOL),
+            sender: s(SOL_SENDER),
+        },
+        VerifyError::ExtraSigner {
+            required: 2,
+            signers: vec![s(SOL_SENDER), s(USDC_SOL)],
+        },
+        VerifyError::PreSigned { slot: 0 },
+        VerifyError::ProgramNotQuoted {
+            program: s(USDC_SOL),
+            called: vec![],
+        },
+    ];
+    for err in errors {
+        let message = err.to_string();
+        println!("{message}");
+        assert!(message.ends_with('.'), "{message}");
+        assert!(!message.contains(".."), "{message}");
+        assert!(
+            message.contains("Do not")
+                || message.contains("Copy it again")
+                || message.contains("Sign it in your wallet"),
+            "{message}"
+        );
+    }
+}
