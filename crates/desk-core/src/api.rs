@@ -28,6 +28,10 @@ pub enum ErrorKind {
     Settings,
     /// The embedded Sandbox gateway could not be started.
     Sandbox,
+    /// The order journal could not be read or written.
+    Journal,
+    /// What the gateway asks to be signed does not match the quote: it must not be signed.
+    Refused,
 }
 
 /// A failure as the window receives it: `{ kind, message, code?, details? }`.

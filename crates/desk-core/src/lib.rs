@@ -6,10 +6,16 @@
 
 pub mod api;
 pub mod desk;
+pub mod flow;
+pub mod journal;
+pub mod logs;
 pub mod network;
 pub mod paths;
 pub mod secrets;
 pub mod settings;
+pub mod tracker;
+pub mod verify;
+pub mod views;
 
 pub use api::{DeskError, ErrorKind};
 pub use desk::{Desk, SANDBOX_STATE_FILE};

@@ -64,6 +64,9 @@ impl NetworkKind {
 pub struct NetworkPrefs {
     #[serde(default)]
     pub api_version: ApiVersion,
+    /// Addresses whose orders the app follows on this network (as typed, validated), in the order added.
+    #[serde(default)]
+    pub watched: Vec<String>,
 }
 
 /// Everything the settings file holds.
@@ -96,6 +99,18 @@ impl Settings {
             .get(&kind)
             .map(|p| p.api_version)
             .unwrap_or_default()
+    }
+
+    /// The addresses watched on `kind`.
+    pub fn watched(&self, kind: NetworkKind) -> &[String] {
+        self.networks
+            .get(&kind)
+            .map_or(&[], |p| p.watched.as_slice())
+    }
+
+    /// The preferences of `kind`, made on first use.
+    pub fn prefs_mut(&mut self, kind: NetworkKind) -> &mut NetworkPrefs {
+        self.networks.entry(kind).or_default()
     }
 }
 
@@ -230,6 +245,7 @@ mod tests {
             NetworkKind::Staging,
             NetworkPrefs {
                 api_version: ApiVersion::V2,
+                watched: vec!["0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed".into()],
             },
         );
         save(&path, &settings).unwrap();

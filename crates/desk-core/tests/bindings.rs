@@ -7,6 +7,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use desk_core::api::{DeskError, NetworkChoice, RouteView, SettingsView};
+use desk_core::flow::Question;
+use desk_core::verify::Verified;
+use desk_core::views::{OrderView, QuoteCard};
 use ts_rs::{Config, TS};
 
 fn committed_dir() -> PathBuf {
@@ -19,6 +22,10 @@ fn generate(dir: &Path) {
     SettingsView::export_all(&cfg).unwrap();
     NetworkChoice::export_all(&cfg).unwrap();
     RouteView::export_all(&cfg).unwrap();
+    Verified::export_all(&cfg).unwrap();
+    QuoteCard::export_all(&cfg).unwrap();
+    OrderView::export_all(&cfg).unwrap();
+    Question::export_all(&cfg).unwrap();
 }
 
 fn read_dir(dir: &Path) -> BTreeMap<String, String> {

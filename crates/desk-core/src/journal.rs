@@ -1,0 +1,1001 @@
+//! The order journal: an append-only event log plus a current view per order, in SQLite (WAL) in the data folder.
+//!
+//! Every step that creates state on the gateway is written before it runs and after it answers, so that after a crash
+//! at any point the journal knows each unfinished order's one next step ([`NextStep`]). Everything the gateway said
+//! is kept as received (raw JSON): the accepted quote, the create-order answer, the registration answer and every
+//! status seen.
+//!
+//! # Stages
+//!
+//! ```text
+//! Quoted ─create_started→ Creating ─create_answered→ Created ─verified→ Verified ─tx_handed_in→ TxHandedIn
+//!   │                        │  └─create_failed(ambiguous)→ CreateUnknown ─order_found→ Created     │
+//!   │                        └─create_failed→ Abandoned        Created ─verify_failed→ Refused       │
+//!   └─abandon→ Abandoned                                                                          register_started
+//! Registered ←register_answered─ Registering ←──────────────────────────────────────────────────────┘
+//!     │                           └─register_failed (refused) → Verified (hand in another transaction)
+//!     └─status_seen(terminal)→ Finished
+//! ```
+//!
+//! A status can be seen at any stage from Created on (the tracker may read the order first); a terminal status
+//! finishes the order wherever it is.
+
+use std::path::Path;
+use std::sync::Mutex;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use gateway_client::ApiVersion;
+use gateway_client::wire::RouteKind;
+use rusqlite::{Connection, OptionalExtension, params};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use tracing::{debug, info};
+use ts_rs::TS;
+
+/// The journal's schema, one migration per entry; `PRAGMA user_version` says how many ran.
+const MIGRATIONS: &[&str] = &[r#"
+CREATE TABLE orders (
+    local_id     INTEGER PRIMARY KEY,
+    network      TEXT NOT NULL,
+    api_version  TEXT NOT NULL,
+    route        TEXT NOT NULL,
+    order_id     TEXT,
+    stage        TEXT NOT NULL,
+    addresses    TEXT NOT NULL,
+    quote        TEXT NOT NULL,
+    created      TEXT,
+    verified     TEXT,
+    handed_in    TEXT,
+    registration TEXT,
+    status       TEXT,
+    status_label TEXT,
+    last_error   TEXT,
+    created_at   INTEGER NOT NULL,
+    updated_at   INTEGER NOT NULL
+);
+CREATE UNIQUE INDEX orders_by_gateway_id ON orders(network, order_id) WHERE order_id IS NOT NULL;
+CREATE INDEX orders_by_stage ON orders(network, stage);
+CREATE TABLE events (
+    seq      INTEGER PRIMARY KEY,
+    local_id INTEGER NOT NULL REFERENCES orders(local_id),
+    at       INTEGER NOT NULL,
+    kind     TEXT NOT NULL,
+    payload  TEXT NOT NULL
+);
+CREATE INDEX events_by_order ON events(local_id, seq);
+"#];
+
+/// Where an order is in the swap flow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "Stage.ts")]
+pub enum Stage {
+    /// A quote was accepted; no order was asked for yet.
+    Quoted,
+    /// create-order was sent; its answer is not recorded.
+    Creating,
+    /// create-order failed in a way that leaves unknown whether the order exists.
+    CreateUnknown,
+    /// The gateway created the order; what it asks to be signed is not checked yet.
+    Created,
+    /// What the gateway asks to be signed matches the quote.
+    Verified,
+    /// What the gateway asks to be signed does not match the quote: not to be signed.
+    Refused,
+    /// The user handed in the signed transaction (or its hash); not registered yet.
+    TxHandedIn,
+    /// register-tx was sent; its answer is not recorded.
+    Registering,
+    /// The gateway has the transaction; the order is being watched.
+    Registered,
+    /// The order reached success, failed or refunded.
+    Finished,
+    /// Given up before anything reached the gateway (or the user discarded it).
+    Abandoned,
+}
+
+impl Stage {
+    fn as_str(self) -> &'static str {
+        match self {
+            Self::Quoted => "quoted",
+            Self::Creating => "creating",
+            Self::CreateUnknown => "createUnknown",
+            Self::Created => "created",
+            Self::Verified => "verified",
+            Self::Refused => "refused",
+            Self::TxHandedIn => "txHandedIn",
+            Self::Registering => "registering",
+            Self::Registered => "registered",
+            Self::Finished => "finished",
+            Self::Abandoned => "abandoned",
+        }
+    }
+
+    fn parse(text: &str) -> Option<Self> {
+        [
+            Self::Quoted,
+            Self::Creating,
+            Self::CreateUnknown,
+            Self::Created,
+            Self::Verified,
+            Self::Refused,
+            Self::TxHandedIn,
+            Self::Registering,
+            Self::Registered,
+            Self::Finished,
+            Self::Abandoned,
+        ]
+        .into_iter()
+        .find(|s| s.as_str() == text)
+    }
+
+    /// The one next step of an order at this stage, or `None` when nothing is left to do.
+    pub fn next_step(self) -> Option<NextStep> {
+        match self {
+            Self::Creating | Self::CreateUnknown => Some(NextStep::ConfirmCreation),
+            Self::Created | Self::Verified => Some(NextStep::SignAndHandIn),
+            Self::TxHandedIn | Self::Registering => Some(NextStep::Register),
+            Self::Registered => Some(NextStep::Watch),
+            Self::Quoted | Self::Refused | Self::Finished | Self::Abandoned => None,
+        }
+    }
+}
+
+/// What an unfinished order needs next.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "NextStep.ts")]
+pub enum NextStep {
+    /// create-order may or may not have created the order: find out (the app looks for it among the address's
+    /// orders) before anything else.
+    ConfirmCreation,
+    /// Sign what the gateway asks (the PSBT, the transaction), or pay the address, and hand in the result.
+    SignAndHandIn,
+    /// Register the transaction already handed in.
+    Register,
+    /// Nothing to do but wait: the order is being watched.
+    Watch,
+}
+
+impl NextStep {
+    /// The step in a sentence for the person.
+    pub fn sentence(self) -> &'static str {
+        match self {
+            Self::ConfirmCreation => {
+                "The app stopped while the order was being created. Check whether the gateway created it before doing anything else."
+            }
+            Self::SignAndHandIn => {
+                "Sign the transaction the gateway prepared (or pay the deposit address), then hand in the signed transaction or its id."
+            }
+            Self::Register => {
+                "Register the transaction you already handed in, so the gateway can follow it."
+            }
+            Self::Watch => "Nothing to do: the app is watching the order until it completes.",
+        }
+    }
+}
+
+/// What the user handed in for registration.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+#[ts(export_to = "HandedIn.ts")]
+pub enum HandedIn {
+    /// A signed Bitcoin transaction, hex (the gateway broadcasts it), with its txid.
+    BitcoinTx { hex: String, txid: String },
+    /// The id of a Bitcoin transaction the user broadcast.
+    BitcoinTxid { txid: String },
+    /// The hash of a transaction on the source chain.
+    SourceTx { chain: String, hash: String },
+}
+
+impl HandedIn {
+    /// The transaction id or hash this names.
+    pub fn id(&self) -> &str {
+        match self {
+            Self::BitcoinTx { txid, .. } | Self::BitcoinTxid { txid } => txid,
+            Self::SourceTx { hash, .. } => hash,
+        }
+    }
+}
+
+/// The current view of one journaled order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JournalOrder {
+    /// The journal's own id (exists before the gateway's order id).
+    pub local_id: i64,
+    /// The network it was made on (`production`, `staging`, `sandbox`, `custom:<url>`).
+    pub network: String,
+    pub api_version: ApiVersion,
+    pub route: RouteKind,
+    /// The gateway's order id, once known.
+    pub order_id: Option<String>,
+    pub stage: Stage,
+    /// The addresses the gateway lists the order under (recipient, sender, owner).
+    pub addresses: Vec<String>,
+    /// The accepted quote, as received.
+    pub quote: Value,
+    /// The create-order answer, as received.
+    pub created: Option<Value>,
+    /// The verification's summary of what is to be signed.
+    pub verified: Option<Value>,
+    pub handed_in: Option<HandedIn>,
+    /// The register-tx answer, as received.
+    pub registration: Option<Value>,
+    /// The order as last seen (get-order / get-orders), as received.
+    pub status: Option<Value>,
+    /// The status in a word (`inProgress`, `success`, …).
+    pub status_label: Option<String>,
+    /// The last failure, as a sentence.
+    pub last_error: Option<String>,
+    pub created_at: i64,
+    pub updated_at: i64,
+}
+
+impl JournalOrder {
+    /// The one next step, when the order is unfinished.
+    pub fn next_step(&self) -> Option<NextStep> {
+        self.stage.next_step()
+    }
+}
+
+/// One entry of the append-only log.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JournalEvent {
+    pub seq: i64,
+    pub local_id: i64,
+    pub at: i64,
+    pub kind: String,
+    pub payload: Value,
+}
+
+/// Why the journal could not do something.
+#[derive(Debug, thiserror::Error)]
+pub enum JournalError {
+    #[error(
+        "the order journal could not be opened or written ({0}); check that the data folder is writable and not full"
+    )]
+    Sqlite(#[from] rusqlite::Error),
+    #[error(
+        "the order journal was written by a newer version of Gateway Desk (schema {found}, this version knows {known}); update the app"
+    )]
+    Newer { found: i64, known: i64 },
+    #[error("no order {0} in the journal")]
+    NotFound(i64),
+    #[error("order {local_id} is at the stage {stage:?}; it cannot {action} now")]
+    WrongStage {
+        local_id: i64,
+        stage: Stage,
+        action: &'static str,
+    },
+    #[error("the journal holds a value it cannot read ({0})")]
+    Corrupt(String),
+}
+
+fn now() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
+}
+
+fn route_text(route: RouteKind) -> &'static str {
+    route.as_str()
+}
+
+fn parse_route(text: &str) -> Option<RouteKind> {
+    [RouteKind::Onramp, RouteKind::Offramp, RouteKind::TokenSwap]
+        .into_iter()
+        .find(|r| r.as_str() == text)
+}
+
+fn parse_version(text: &str) -> Option<ApiVersion> {
+    [ApiVersion::V1, ApiVersion::V2, ApiVersion::V3]
+        .into_iter()
+        .find(|v| v.as_str() == text)
+}
+
+/// The order journal.
+#[derive(Debug)]
+pub struct Journal {
+    conn: Mutex<Connection>,
+}
+
+const ORDER_COLUMNS: &str = "local_id, network, api_version, route, order_id, stage, addresses, quote, created, \
+     verified, handed_in, registration, status, status_label, last_error, created_at, updated_at";
+
+impl Journal {
+    /// Opens (or creates) the journal at `path`: WAL mode, foreign keys on, migrations applied.
+    pub fn open(path: &Path) -> Result<Self, JournalError> {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| {
+                JournalError::Sqlite(rusqlite::Error::ToSqlConversionFailure(Box::new(e)))
+            })?;
+        }
+        let conn = Connection::open(path)?;
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        Self::prepare(conn)
+    }
+
+    /// A journal in memory (tests).
+    pub fn open_in_memory() -> Result<Self, JournalError> {
+        Self::prepare(Connection::open_in_memory()?)
+    }
+
+    fn prepare(mut conn: Connection) -> Result<Self, JournalError> {
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        conn.pragma_update(None, "synchronous", "FULL")?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        let done: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+        let known = i64::try_from(MIGRATIONS.len()).unwrap_or(i64::MAX);
+        if done > known {
+            return Err(JournalError::Newer { found: done, known });
+        }
+        for (i, migration) in MIGRATIONS
+            .iter()
+            .enumerate()
+            .skip(usize::try_from(done).unwrap_or(0))
+        {
+            let tx = conn.transaction()?;
+            tx.execute_batch(migration)?;
+            tx.pragma_update(None, "user_version", i + 1)?;
+            tx.commit()?;
+            info!(version = i + 1, "journal migrated");
+        }
+        Ok(Self {
+            conn: Mutex::new(conn),
+        })
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Connection> {
+        self.conn.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Records an accepted quote: the start of an order. Gives the journal's id for it.
+    pub fn accept_quote(
+        &self,
+        network: &str,
+        version: ApiVersion,
+        route: RouteKind,
+        addresses: &[String],
+        quote: &Value,
+    ) -> Result<i64, JournalError> {
+        let mut conn = self.lock();
+        let tx = conn.transaction()?;
+        let at = now();
+        tx.execute(
+            "INSERT INTO orders (network, api_version, route, stage, addresses, quote, created_at, updated_at) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7)",
+            params![
+                network,
+                version.as_str(),
+                route_text(route),
+                Stage::Quoted.as_str(),
+                serde_json::to_string(addresses).expect("strings serialize"),
+                quote.to_string(),
+                at
+            ],
+        )?;
+        let id = tx.last_insert_rowid();
+        append(&tx, id, at, "quoteAccepted", quote)?;
+        tx.commit()?;
+        debug!(local_id = id, network, "quote journaled");
+        Ok(id)
+    }
+
+    /// Runs one change: checks the stage is one of `from`, appends the event and updates the view, atomically.
+    fn step(
+        &self,
+        id: i64,
+        from: &[Stage],
+        action: &'static str,
+        kind: &str,
+        payload: &Value,
+        update: impl FnOnce(&rusqlite::Transaction<'_>, i64) -> rusqlite::Result<()>,
+    ) -> Result<JournalOrder, JournalError> {
+        let mut conn = self.lock();
+        let tx = conn.transaction()?;
+        let stage: String = tx
+            .query_row("SELECT stage FROM orders WHERE local_id = ?1", [id], |r| {
+                r.get(0)
+            })
+            .optional()?
+            .ok_or(JournalError::NotFound(id))?;
+        let stage = Stage::parse(&stage).ok_or_else(|| JournalError::Corrupt(stage.clone()))?;
+        if !from.contains(&stage) {
+            return Err(JournalError::WrongStage {
+                local_id: id,
+                stage,
+                action,
+            });
+        }
+        let at = now();
+        append(&tx, id, at, kind, payload)?;
+        update(&tx, at)?;
+        tx.execute(
+            "UPDATE orders SET updated_at = ?2 WHERE local_id = ?1",
+            params![id, at],
+        )?;
+        let order = read_order(&tx, id)?;
+        tx.commit()?;
+        debug!(local_id = id, kind, stage = ?order.stage, "journaled");
+        Ok(order)
+    }
+
+    fn set_stage(tx: &rusqlite::Transaction<'_>, id: i64, stage: Stage) -> rusqlite::Result<()> {
+        tx.execute(
+            "UPDATE orders SET stage = ?2 WHERE local_id = ?1",
+            params![id, stage.as_str()],
+        )
+        .map(|_| ())
+    }
+
+    /// Before create-order is sent.
+    pub fn create_started(&self, id: i64) -> Result<JournalOrder, JournalError> {
+        self.step(
+            id,
+            &[Stage::Quoted],
+            "be created",
+            "createStarted",
+            &Value::Null,
+            |tx, _| Self::set_stage(tx, id, Stage::Creating),
+        )
+    }
+
+    /// create-order answered: the raw answer and the gateway's order id.
+    pub fn create_answered(
+        &self,
+        id: i64,
+        order_id: &str,
+        answer: &Value,
+    ) -> Result<JournalOrder, JournalError> {
+        self.step(
+            id,
+            &[Stage::Creating, Stage::CreateUnknown],
+            "record a create-order answer",
+            "createAnswered",
+            answer,
+            |tx, _| {
+                tx.execute(
+                    "UPDATE orders SET stage = ?2, order_id = ?3, created = ?4, last_error = NULL WHERE local_id = ?1",
+                    params![id, Stage::Created.as_str(), order_id, answer.to_string()],
+                )
+                .map(|_| ())
+            },
+        )
+    }
+
+    /// create-order failed. `ambiguous`: it may have created the order (the answer was lost), so the order is not
+    /// given up but waits for [`Self::create_answered`] (found later) or [`Self::abandon`] (confirmed absent).
+    pub fn create_failed(
+        &self,
+        id: i64,
+        error: &str,
+        details: &Value,
+        ambiguous: bool,
+    ) -> Result<JournalOrder, JournalError> {
+        let stage = if ambiguous {
+            Stage::CreateUnknown
+        } else {
+            Stage::Abandoned
+        };
+        let payload =
+            serde_json::json!({"error": error, "details": details, "ambiguous": ambiguous});
+        self.step(
+            id,
+            &[Stage::Creating, Stage::CreateUnknown],
+            "record a create-order failure",
+            "createFailed",
+            &payload,
+            |tx, _| {
+                tx.execute(
+                    "UPDATE orders SET stage = ?2, last_error = ?3 WHERE local_id = ?1",
+                    params![id, stage.as_str(), error],
+                )
+                .map(|_| ())
+            },
+        )
+    }
+
+    /// What the gateway asks to be signed matches the quote; `summary` says what it does.
+    pub fn verified(&self, id: i64, summary: &Value) -> Result<JournalOrder, JournalError> {
+        self.step(
+            id,
+            &[Stage::Created, Stage::Verified],
+            "be verified",
+            "verified",
+            summary,
+            |tx, _| {
+                tx.execute(
+                    "UPDATE orders SET stage = ?2, verified = ?3 WHERE local_id = ?1",
+                    params![id, Stage::Verified.as_str(), summary.to_string()],
+                )
+                .map(|_| ())
+            },
+        )
+    }
+
+    /// What the gateway asks to be signed does not match the quote: the order is not to be signed.
+    pub fn verify_failed(&self, id: i64, reason: &str) -> Result<JournalOrder, JournalError> {
+        self.step(
+            id,
+            &[Stage::Created, Stage::Verified],
+            "be refused",
+            "verifyFailed",
+            &serde_json::json!({ "reason": reason }),
+            |tx, _| {
+                tx.execute(
+                    "UPDATE orders SET stage = ?2, last_error = ?3 WHERE local_id = ?1",
+                    params![id, Stage::Refused.as_str(), reason],
+                )
+                .map(|_| ())
+            },
+        )
+    }
+
+    /// The user handed in the signed transaction or its id (before it is registered).
+    pub fn tx_handed_in(&self, id: i64, handed: &HandedIn) -> Result<JournalOrder, JournalError> {
+        let value = serde_json::to_value(handed).expect("serializes");
+        self.step(
+            id,
+            &[Stage::Verified, Stage::TxHandedIn],
+            "take a transaction",
+            "txHandedIn",
+            &value,
+            |tx, _| {
+                tx.execute(
+                    "UPDATE orders SET stage = ?2, handed_in = ?3, last_error = NULL WHERE local_id = ?1",
+                    params![id, Stage::TxHandedIn.as_str(), value.to_string()],
+                )
+                .map(|_| ())
+            },
+        )
+    }
+
+    /// Before register-tx is sent.
+    pub fn register_started(&self, id: i64, body: &Value) -> Result<JournalOrder, JournalError> {
+        self.step(
+            id,
+            &[Stage::TxHandedIn, Stage::Registering],
+            "be registered",
+            "registerStarted",
+            body,
+            |tx, _| Self::set_stage(tx, id, Stage::Registering),
+        )
+    }
+
+    /// register-tx answered.
+    pub fn register_answered(&self, id: i64, answer: &Value) -> Result<JournalOrder, JournalError> {
+        self.step(
+            id,
+            &[Stage::Registering],
+            "record a registration",
+            "registerAnswered",
+            answer,
+            |tx, _| {
+                tx.execute(
+                    "UPDATE orders SET stage = ?2, registration = ?3, last_error = NULL WHERE local_id = ?1",
+                    params![id, Stage::Registered.as_str(), answer.to_string()],
+                )
+                .map(|_| ())
+            },
+        )
+    }
+
+    /// register-tx failed. Refused by the gateway (`ambiguous` false): the transaction goes back to the user (hand in
+    /// another); lost in transit: stays Registering (register again: the same transaction twice is harmless).
+    pub fn register_failed(
+        &self,
+        id: i64,
+        error: &str,
+        details: &Value,
+        ambiguous: bool,
+    ) -> Result<JournalOrder, JournalError> {
+        let stage = if ambiguous {
+            Stage::Registering
+        } else {
+            Stage::Verified
+        };
+        let payload =
+            serde_json::json!({"error": error, "details": details, "ambiguous": ambiguous});
+        self.step(
+            id,
+            &[Stage::Registering],
+            "record a registration failure",
+            "registerFailed",
+            &payload,
+            |tx, _| {
+                tx.execute(
+                    "UPDATE orders SET stage = ?2, last_error = ?3 WHERE local_id = ?1",
+                    params![id, stage.as_str(), error],
+                )
+                .map(|_| ())
+            },
+        )
+    }
+
+    /// The order as read from the gateway. Journaled only when it differs from the last one seen; a terminal status
+    /// finishes the order. Gives the order, and whether it changed.
+    pub fn status_seen(
+        &self,
+        id: i64,
+        order: &Value,
+        label: &str,
+        terminal: bool,
+    ) -> Result<(JournalOrder, bool), JournalError> {
+        let current = self.order(id)?;
+        if current.status.as_ref() == Some(order) {
+            return Ok((current, false));
+        }
+        let order = self.step(
+            id,
+            &[
+                Stage::Created,
+                Stage::Verified,
+                Stage::Refused,
+                Stage::TxHandedIn,
+                Stage::Registering,
+                Stage::Registered,
+                Stage::Finished,
+                Stage::CreateUnknown,
+            ],
+            "take a status",
+            "statusSeen",
+            order,
+            |tx, _| {
+                tx.execute(
+                    "UPDATE orders SET status = ?2, status_label = ?3 WHERE local_id = ?1",
+                    params![id, order.to_string(), label],
+                )?;
+                if terminal {
+                    Self::set_stage(tx, id, Stage::Finished)?;
+                }
+                Ok(())
+            },
+        )?;
+        Ok((order, true))
+    }
+
+    /// Gives up an order that never reached the gateway (or that the user discards before creating it).
+    pub fn abandon(&self, id: i64, reason: &str) -> Result<JournalOrder, JournalError> {
+        self.step(
+            id,
+            &[Stage::Quoted, Stage::CreateUnknown, Stage::Refused],
+            "be abandoned",
+            "abandoned",
+            &serde_json::json!({ "reason": reason }),
+            |tx, _| {
+                tx.execute(
+                    "UPDATE orders SET stage = ?2, last_error = ?3 WHERE local_id = ?1",
+                    params![id, Stage::Abandoned.as_str(), reason],
+                )
+                .map(|_| ())
+            },
+        )
+    }
+
+    /// The current view of one order.
+    pub fn order(&self, id: i64) -> Result<JournalOrder, JournalError> {
+        let conn = self.lock();
+        read_order(&conn, id)
+    }
+
+    /// The order with the gateway id `order_id` on `network`.
+    pub fn find(
+        &self,
+        network: &str,
+        order_id: &str,
+    ) -> Result<Option<JournalOrder>, JournalError> {
+        let conn = self.lock();
+        let id: Option<i64> = conn
+            .query_row(
+                "SELECT local_id FROM orders WHERE network = ?1 AND order_id = ?2",
+                params![network, order_id],
+                |r| r.get(0),
+            )
+            .optional()?;
+        id.map(|id| read_order(&conn, id)).transpose()
+    }
+
+    /// Every order of `network` (every network when `None`), newest first.
+    pub fn orders(&self, network: Option<&str>) -> Result<Vec<JournalOrder>, JournalError> {
+        let conn = self.lock();
+        let sql = format!(
+            "SELECT {ORDER_COLUMNS} FROM orders WHERE (?1 IS NULL OR network = ?1) ORDER BY local_id DESC"
+        );
+        let mut stmt = conn.prepare(&sql)?;
+        let rows = stmt.query_map(params![network], row_to_order)?;
+        rows.map(|r| r.map_err(JournalError::from).and_then(|o| o))
+            .collect()
+    }
+
+    /// The orders of `network` with something left to do, oldest first, each with its one next step.
+    pub fn unfinished(
+        &self,
+        network: Option<&str>,
+    ) -> Result<Vec<(JournalOrder, NextStep)>, JournalError> {
+        let mut list: Vec<(JournalOrder, NextStep)> = self
+            .orders(network)?
+            .into_iter()
+            .filter_map(|o| o.next_step().map(|step| (o, step)))
+            .collect();
+        list.reverse();
+        Ok(list)
+    }
+
+    /// The log of one order, in order.
+    pub fn events(&self, id: i64) -> Result<Vec<JournalEvent>, JournalError> {
+        let conn = self.lock();
+        let mut stmt = conn.prepare(
+            "SELECT seq, local_id, at, kind, payload FROM events WHERE local_id = ?1 ORDER BY seq",
+        )?;
+        let rows = stmt.query_map([id], |r| {
+            let payload: String = r.get(4)?;
+            Ok(JournalEvent {
+                seq: r.get(0)?,
+                local_id: r.get(1)?,
+                at: r.get(2)?,
+                kind: r.get(3)?,
+                payload: serde_json::from_str(&payload).unwrap_or(Value::String(payload)),
+            })
+        })?;
+        rows.map(|r| r.map_err(JournalError::from)).collect()
+    }
+}
+
+fn append(
+    tx: &rusqlite::Transaction<'_>,
+    id: i64,
+    at: i64,
+    kind: &str,
+    payload: &Value,
+) -> rusqlite::Result<()> {
+    tx.execute(
+        "INSERT INTO events (local_id, at, kind, payload) VALUES (?1, ?2, ?3, ?4)",
+        params![id, at, kind, payload.to_string()],
+    )
+    .map(|_| ())
+}
+
+fn read_order(conn: &Connection, id: i64) -> Result<JournalOrder, JournalError> {
+    let sql = format!("SELECT {ORDER_COLUMNS} FROM orders WHERE local_id = ?1");
+    conn.query_row(&sql, [id], row_to_order)
+        .optional()?
+        .ok_or(JournalError::NotFound(id))?
+}
+
+fn json_column(r: &rusqlite::Row<'_>, i: usize) -> rusqlite::Result<Option<Value>> {
+    let text: Option<String> = r.get(i)?;
+    Ok(text.and_then(|t| serde_json::from_str(&t).ok()))
+}
+
+/// One row as an order; a value the journal cannot read is [`JournalError::Corrupt`] rather than a panic.
+fn row_to_order(r: &rusqlite::Row<'_>) -> rusqlite::Result<Result<JournalOrder, JournalError>> {
+    let version: String = r.get(2)?;
+    let route: String = r.get(3)?;
+    let stage: String = r.get(5)?;
+    let addresses: String = r.get(6)?;
+    let quote: String = r.get(7)?;
+    let handed_in = json_column(r, 10)?;
+    let (Some(api_version), Some(route_kind), Some(stage_kind)) = (
+        parse_version(&version),
+        parse_route(&route),
+        Stage::parse(&stage),
+    ) else {
+        return Ok(Err(JournalError::Corrupt(format!(
+            "order {}: version {version:?}, route {route:?}, stage {stage:?}",
+            r.get::<_, i64>(0)?
+        ))));
+    };
+    Ok(Ok(JournalOrder {
+        local_id: r.get(0)?,
+        network: r.get(1)?,
+        api_version,
+        route: route_kind,
+        order_id: r.get(4)?,
+        stage: stage_kind,
+        addresses: serde_json::from_str(&addresses).unwrap_or_default(),
+        quote: serde_json::from_str(&quote).unwrap_or(Value::String(quote)),
+        created: json_column(r, 8)?,
+        verified: json_column(r, 9)?,
+        handed_in: handed_in.and_then(|v| serde_json::from_value(v).ok()),
+        registration: json_column(r, 11)?,
+        status: json_column(r, 12)?,
+        status_label: r.get(13)?,
+        last_error: r.get(14)?,
+        created_at: r.get(15)?,
+        updated_at: r.get(16)?,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn quote() -> Value {
+        json!({"tokenSwap": {"inputAmount": {"amount": "5"}, "txTo": "0x1"}})
+    }
+
+    fn journal() -> Journal {
+        Journal::open_in_memory().unwrap()
+    }
+
+    #[test]
+    fn an_order_walks_every_stage_and_each_step_is_logged() {
+        let j = journal();
+        let id = j
+            .accept_quote(
+                "sandbox",
+                ApiVersion::V3,
+                RouteKind::TokenSwap,
+                &["0xabc".into()],
+                &quote(),
+            )
+            .unwrap();
+        assert_eq!(j.order(id).unwrap().stage, Stage::Quoted);
+        assert!(
+            j.unfinished(None).unwrap().is_empty(),
+            "nothing on the gateway yet"
+        );
+        assert_eq!(
+            j.create_started(id).unwrap().next_step(),
+            Some(NextStep::ConfirmCreation)
+        );
+        let created = json!({"tokenSwap": {"order_id": "o-1", "tx": {}}});
+        let o = j.create_answered(id, "o-1", &created).unwrap();
+        assert_eq!(
+            (o.stage, o.order_id.as_deref()),
+            (Stage::Created, Some("o-1"))
+        );
+        assert_eq!(o.next_step(), Some(NextStep::SignAndHandIn));
+        j.verified(id, &json!({"to": "0x1"})).unwrap();
+        let handed = HandedIn::SourceTx {
+            chain: "bob".into(),
+            hash: format!("0x{}", "1".repeat(64)),
+        };
+        assert_eq!(
+            j.tx_handed_in(id, &handed).unwrap().next_step(),
+            Some(NextStep::Register)
+        );
+        j.register_started(id, &json!({"tokenSwap": {}})).unwrap();
+        assert_eq!(
+            j.register_answered(id, &json!("ok")).unwrap().next_step(),
+            Some(NextStep::Watch)
+        );
+        let seen = json!({"id": "o-1", "status": {"inProgress": {}}});
+        assert!(j.status_seen(id, &seen, "inProgress", false).unwrap().1);
+        assert!(
+            !j.status_seen(id, &seen, "inProgress", false).unwrap().1,
+            "unchanged: not logged again"
+        );
+        let done = json!({"id": "o-1", "status": {"success": {"received_tokens": []}}});
+        let (o, changed) = j.status_seen(id, &done, "success", true).unwrap();
+        assert!(changed);
+        assert_eq!((o.stage, o.next_step()), (Stage::Finished, None));
+        assert_eq!(o.handed_in, Some(handed));
+
+        let kinds: Vec<String> = j.events(id).unwrap().into_iter().map(|e| e.kind).collect();
+        assert_eq!(
+            kinds,
+            [
+                "quoteAccepted",
+                "createStarted",
+                "createAnswered",
+                "verified",
+                "txHandedIn",
+                "registerStarted",
+                "registerAnswered",
+                "statusSeen",
+                "statusSeen"
+            ]
+        );
+        assert_eq!(j.find("sandbox", "o-1").unwrap().unwrap().local_id, id);
+        assert!(j.find("production", "o-1").unwrap().is_none());
+    }
+
+    #[test]
+    fn steps_out_of_order_are_refused_and_change_nothing() {
+        let j = journal();
+        let id = j
+            .accept_quote("sandbox", ApiVersion::V3, RouteKind::Onramp, &[], &quote())
+            .unwrap();
+        let err = j.register_started(id, &Value::Null).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                JournalError::WrongStage {
+                    stage: Stage::Quoted,
+                    ..
+                }
+            ),
+            "{err}"
+        );
+        assert_eq!(j.events(id).unwrap().len(), 1);
+        assert!(matches!(j.order(99), Err(JournalError::NotFound(99))));
+    }
+
+    #[test]
+    fn ambiguous_failures_keep_the_order_and_refusals_give_it_back() {
+        let j = journal();
+        let id = j
+            .accept_quote("sandbox", ApiVersion::V3, RouteKind::Onramp, &[], &quote())
+            .unwrap();
+        j.create_started(id).unwrap();
+        let o = j
+            .create_failed(id, "no answer", &Value::Null, true)
+            .unwrap();
+        assert_eq!(
+            (o.stage, o.next_step()),
+            (Stage::CreateUnknown, Some(NextStep::ConfirmCreation))
+        );
+        j.create_answered(id, "o-2", &json!({})).unwrap();
+        j.verified(id, &Value::Null).unwrap();
+        j.tx_handed_in(
+            id,
+            &HandedIn::BitcoinTxid {
+                txid: "ab".repeat(32),
+            },
+        )
+        .unwrap();
+        j.register_started(id, &Value::Null).unwrap();
+        let o = j.register_failed(id, "lost", &Value::Null, true).unwrap();
+        assert_eq!(o.next_step(), Some(NextStep::Register));
+        j.register_started(id, &Value::Null).unwrap();
+        let o = j
+            .register_failed(
+                id,
+                "underpaid",
+                &json!({"expected": "2", "actual": "1"}),
+                false,
+            )
+            .unwrap();
+        assert_eq!(
+            (o.stage, o.next_step()),
+            (Stage::Verified, Some(NextStep::SignAndHandIn))
+        );
+        assert_eq!(o.last_error.as_deref(), Some("underpaid"));
+
+        let other = j
+            .accept_quote("sandbox", ApiVersion::V3, RouteKind::Onramp, &[], &quote())
+            .unwrap();
+        j.create_started(other).unwrap();
+        let o = j
+            .create_failed(other, "NO_ROUTE", &Value::Null, false)
+            .unwrap();
+        assert_eq!((o.stage, o.next_step()), (Stage::Abandoned, None));
+    }
+
+    #[test]
+    fn the_file_survives_reopening_and_refuses_a_newer_schema() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("journal.sqlite3");
+        let id = {
+            let j = Journal::open(&path).unwrap();
+            let id = j
+                .accept_quote(
+                    "sandbox",
+                    ApiVersion::V2,
+                    RouteKind::Offramp,
+                    &["a".into()],
+                    &quote(),
+                )
+                .unwrap();
+            j.create_started(id).unwrap();
+            id
+        };
+        let j = Journal::open(&path).unwrap();
+        let unfinished = j.unfinished(Some("sandbox")).unwrap();
+        assert_eq!(unfinished.len(), 1);
+        assert_eq!(unfinished[0].0.local_id, id);
+        assert_eq!(unfinished[0].0.api_version, ApiVersion::V2);
+        assert_eq!(unfinished[0].1, NextStep::ConfirmCreation);
+        drop(j);
+
+        let conn = Connection::open(&path).unwrap();
+        conn.pragma_update(None, "user_version", 99).unwrap();
+        drop(conn);
+        assert!(matches!(
+            Journal::open(&path),
+            Err(JournalError::Newer { found: 99, .. })
+        ));
+    }
+}

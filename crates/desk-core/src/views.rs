@@ -1,0 +1,662 @@
+//! Quotes and orders as the window shows them: token symbols and human amounts (exact decimals), USD values, fee
+//! lines, the order's timeline, its next step and explorer links. Built from what the gateway sent (kept raw
+//! beside) and the journal; the TypeScript twins are generated.
+
+use gateway_client::TokenRegistry;
+use gateway_client::display::{amount_text, duration_text, fraction_as_percent};
+use gateway_client::wire::{OrderInfo, OrderStatus, Quote, QuoteView, TokenAmount};
+use serde::Serialize;
+use serde_json::Value;
+use ts_rs::TS;
+
+use crate::api::{RouteKind, TokenView};
+use crate::desk::token_view;
+use crate::flow::status_key;
+use crate::journal::{HandedIn, JournalEvent, JournalOrder, NextStep, Stage};
+
+/// An amount of a token: smallest units (exact, as a string), the same for a person, and its USD value.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "AmountView.ts")]
+pub struct AmountView {
+    pub token: TokenView,
+    /// Smallest units, as the gateway wrote them.
+    pub amount: String,
+    /// `0.0025 BTC`, or `250000 smallest units of 0x… on bob` when the token is unknown.
+    pub text: String,
+    /// USD value, `"96.12"`, when the gateway gave one.
+    #[ts(optional)]
+    pub usd: Option<String>,
+}
+
+impl AmountView {
+    /// From a chain, token, amount and optional USD value.
+    pub fn new(chain: &str, token: &str, amount: &str, usd: Option<&str>) -> Self {
+        let registry = TokenRegistry::builtin();
+        Self {
+            token: token_view(registry, chain, token),
+            amount: amount.to_owned(),
+            text: amount_text(registry, chain, token, amount),
+            usd: usd.filter(|u| !u.is_empty()).map(str::to_owned),
+        }
+    }
+
+    fn of(amount: &TokenAmount) -> Self {
+        Self::new(
+            &amount.chain,
+            &amount.address,
+            &amount.amount,
+            amount.usd.as_deref(),
+        )
+    }
+}
+
+/// One line of a quote's fees.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "FeeLine.ts")]
+pub struct FeeLine {
+    /// `solver fee`, `protocol fee`, …
+    pub name: String,
+    pub amount: AmountView,
+}
+
+/// An affiliate on a quote: who, and what it earns (a resolved fee, or bps on a V3 token swap).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "AffiliateView.ts")]
+pub struct AffiliateView {
+    pub address: String,
+    #[ts(optional)]
+    pub fee: Option<AmountView>,
+    #[ts(optional)]
+    pub bps: Option<u32>,
+}
+
+/// Price impact at or beyond this (in bps, as a loss) gets a warning.
+pub const LARGE_IMPACT_BPS: i64 = 100;
+
+/// A quote as the quote card shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "QuoteCard.ts")]
+pub struct QuoteCard {
+    pub route: RouteKind,
+    /// What the user sends.
+    pub send: AmountView,
+    /// What the user receives (after fees).
+    pub receive: AmountView,
+    /// Every fee, when the quote states a total in a token.
+    #[ts(optional)]
+    pub total_fees: Option<AmountView>,
+    /// The fees' USD total (`totalFeeUsd`, or the sum of the lines' USD values).
+    #[ts(optional)]
+    pub total_fees_usd: Option<String>,
+    pub fee_lines: Vec<FeeLine>,
+    /// `-0.50%`.
+    #[ts(optional)]
+    pub price_impact: Option<String>,
+    #[ts(optional)]
+    pub price_impact_usd: Option<String>,
+    /// The impact is a loss of at least [`LARGE_IMPACT_BPS`].
+    pub large_impact: bool,
+    #[ts(optional)]
+    pub estimated_secs: Option<u64>,
+    /// `about 10 minutes`.
+    #[ts(optional)]
+    pub estimated_text: Option<String>,
+    pub slippage_bps: u32,
+    pub recipient: String,
+    #[ts(optional)]
+    pub sender: Option<String>,
+    #[ts(optional)]
+    pub owner: Option<String>,
+    pub affiliates: Vec<AffiliateView>,
+    /// The contract or program the user's transaction goes to (offramp, token swap).
+    #[ts(optional)]
+    pub tx_to: Option<String>,
+    /// The quote exactly as received: what create-order is sent.
+    #[ts(type = "unknown")]
+    pub raw: Value,
+}
+
+/// A decimal fraction (`"-0.0123"`) in whole bps, rounded toward zero; `None` when it is not a decimal.
+fn fraction_bps(fraction: &str) -> Option<i64> {
+    let text = fraction.trim();
+    let (negative, digits) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    };
+    let (int, frac) = digits.split_once('.').unwrap_or((digits, ""));
+    let int: i64 = if int.is_empty() { 0 } else { int.parse().ok()? };
+    let mut four: String = frac.chars().take(4).collect();
+    while four.len() < 4 {
+        four.push('0');
+    }
+    let frac: i64 = four.parse().ok()?;
+    let bps = int.checked_mul(10_000)?.checked_add(frac)?;
+    Some(if negative { -bps } else { bps })
+}
+
+/// Adds USD values written with at most 2 decimals, exactly (in cents); `None` if any is missing or unreadable.
+fn sum_usd<'a>(values: impl IntoIterator<Item = Option<&'a str>>) -> Option<String> {
+    let mut cents: i128 = 0;
+    for value in values {
+        let text = value?.trim();
+        let (int, frac) = text.split_once('.').unwrap_or((text, ""));
+        if frac.len() > 2 {
+            return None;
+        }
+        let int: i128 = int.parse().ok()?;
+        let frac: i128 = format!("{frac:0<2}").parse().ok()?;
+        cents += int * 100 + frac;
+    }
+    Some(format!("{}.{:02}", cents / 100, cents % 100))
+}
+
+impl QuoteCard {
+    /// The card of `quote`.
+    pub fn new(quote: &Quote) -> Self {
+        let view = quote.view();
+        let inner = quote
+            .raw()
+            .as_object()
+            .and_then(|m| m.values().next())
+            .cloned()
+            .unwrap_or_default();
+        let text = |field: &str| {
+            inner
+                .get(field)
+                .and_then(Value::as_str)
+                .filter(|s| !s.is_empty())
+                .map(str::to_owned)
+        };
+        let fee_lines: Vec<FeeLine> = view
+            .fee_lines()
+            .into_iter()
+            .map(|(name, amount)| FeeLine {
+                name: name.to_owned(),
+                amount: AmountView::of(amount),
+            })
+            .collect();
+        let total_fees = view.total_fees().map(AmountView::of);
+        let total_fees_usd = text("totalFeeUsd")
+            .or_else(|| total_fees.as_ref().and_then(|t| t.usd.clone()))
+            .or_else(|| sum_usd(fee_lines.iter().map(|l| l.amount.usd.as_deref())));
+        let price_impact_raw = text("priceImpact");
+        let affiliates = match view {
+            QuoteView::Onramp(q) => q
+                .affiliates
+                .iter()
+                .map(|a| AffiliateView {
+                    address: a.address.clone(),
+                    fee: Some(AmountView::of(&a.fee)),
+                    bps: None,
+                })
+                .collect(),
+            QuoteView::Offramp(q) => q
+                .affiliates
+                .iter()
+                .map(|a| AffiliateView {
+                    address: a.address.clone(),
+                    fee: Some(AmountView::of(&a.fee)),
+                    bps: None,
+                })
+                .collect(),
+            QuoteView::TokenSwap(q) => q
+                .affiliate
+                .iter()
+                .map(|a| AffiliateView {
+                    address: a.address.clone(),
+                    fee: None,
+                    bps: Some(a.bps),
+                })
+                .collect(),
+            QuoteView::LayerZero(_) => Vec::new(),
+        };
+        let slippage_bps = match inner.get("slippage") {
+            Some(Value::String(s)) => s.parse().unwrap_or(0),
+            Some(Value::Number(n)) => n.as_u64().and_then(|n| u32::try_from(n).ok()).unwrap_or(0),
+            _ => 0,
+        };
+        let tx_to = text("txTo").or_else(|| {
+            inner
+                .get("tx")
+                .and_then(|t| t.get("to"))
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+        });
+        Self {
+            route: view.route().into(),
+            send: AmountView::of(view.input_amount()),
+            receive: AmountView::of(view.output_amount()),
+            total_fees,
+            total_fees_usd,
+            fee_lines,
+            large_impact: price_impact_raw
+                .as_deref()
+                .and_then(fraction_bps)
+                .is_some_and(|bps| bps <= -LARGE_IMPACT_BPS),
+            price_impact: price_impact_raw.as_deref().and_then(fraction_as_percent),
+            price_impact_usd: text("priceImpactUsd"),
+            estimated_secs: view.estimated_time_in_secs(),
+            estimated_text: view.estimated_time_in_secs().map(duration_text),
+            slippage_bps,
+            recipient: view.recipient().to_owned(),
+            sender: text("sender"),
+            owner: text("ownerAddress"),
+            affiliates,
+            tx_to,
+            raw: quote.raw().clone(),
+        }
+    }
+}
+
+/// The next step of an unfinished order, with its sentence.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "NextStepView.ts")]
+pub struct NextStepView {
+    pub step: NextStep,
+    pub sentence: String,
+}
+
+/// A settled (or pending) transfer: what moved, in which transaction, and where to see it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "TransferView.ts")]
+pub struct TransferView {
+    pub amount: AmountView,
+    pub tx_hash: String,
+    #[ts(optional)]
+    pub explorer_url: Option<String>,
+}
+
+/// One entry of an order's timeline.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "TimelineEntry.ts")]
+pub struct TimelineEntry {
+    /// `created`, `registered`, `inProgress`, `pendingBtcPayment`, `success`, `failed`, `refunded`.
+    pub key: String,
+    pub text: String,
+    /// Unix seconds when the app saw it, when known.
+    #[ts(optional)]
+    pub at: Option<i64>,
+}
+
+/// An order as the Orders view shows it: from the journal (the app's own orders) and/or as read from the gateway
+/// (the orders of watched addresses).
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "OrderView.ts")]
+pub struct OrderView {
+    /// The journal's id; absent for an order known only from the gateway.
+    #[ts(optional)]
+    pub local_id: Option<i64>,
+    #[ts(optional)]
+    pub order_id: Option<String>,
+    pub network: String,
+    pub route: RouteKind,
+    /// Where the app's own order is in the flow.
+    #[ts(optional)]
+    pub stage: Option<Stage>,
+    #[ts(optional)]
+    pub next_step: Option<NextStepView>,
+    pub send: AmountView,
+    /// The expected output.
+    pub receive: AmountView,
+    /// The status as a word (`inProgress`, `pendingBtcPayment`, `success`, `failed`, `refunded`, `unknown`).
+    #[ts(optional)]
+    pub status: Option<String>,
+    /// The status in words for a person.
+    pub status_text: String,
+    pub timeline: Vec<TimelineEntry>,
+    pub received: Vec<TransferView>,
+    pub refunded: Vec<TransferView>,
+    #[ts(optional)]
+    pub pending_btc_payment: Option<TransferView>,
+    /// The source transaction, when known.
+    #[ts(optional)]
+    pub source_tx: Option<TransferView>,
+    #[ts(optional)]
+    pub deposit_address: Option<String>,
+    #[ts(optional)]
+    pub handed_in: Option<HandedIn>,
+    #[ts(optional)]
+    pub last_error: Option<String>,
+    #[ts(optional)]
+    pub created_at: Option<i64>,
+    #[ts(optional)]
+    pub updated_at: Option<i64>,
+    /// What verification found (the PSBT's or call's summary), as journaled.
+    #[ts(optional, type = "unknown")]
+    pub verified: Option<Value>,
+    /// The create-order answer, as received.
+    #[ts(optional, type = "unknown")]
+    pub created: Option<Value>,
+    /// The order as last read from the gateway, as received.
+    #[ts(optional, type = "unknown")]
+    pub raw: Option<Value>,
+}
+
+/// A block explorer's page for transaction `hash` on `chain`; `None` for the Sandbox (its transactions exist only
+/// there) and for chains without a known explorer.
+pub fn explorer_url(chain: &str, hash: &str, sandbox: bool) -> Option<String> {
+    if sandbox {
+        return None;
+    }
+    let base = match chain {
+        "bitcoin" => "https://mempool.space/tx/",
+        "ethereum" => "https://etherscan.io/tx/",
+        "base" => "https://basescan.org/tx/",
+        "bsc" => "https://bscscan.com/tx/",
+        "arbitrum" => "https://arbiscan.io/tx/",
+        "optimism" => "https://optimistic.etherscan.io/tx/",
+        "polygon" => "https://polygonscan.com/tx/",
+        "bob" => "https://explorer.gobob.xyz/tx/",
+        "tron" => "https://tronscan.org/#/transaction/",
+        "solana" => "https://solscan.io/tx/",
+        _ => return None,
+    };
+    Some(format!("{base}{hash}"))
+}
+
+/// A status in words.
+pub fn status_text(key: &str) -> &'static str {
+    match key {
+        "inProgress" => "In progress",
+        "pendingBtcPayment" => "Bitcoin payout on its way",
+        "success" => "Completed",
+        "failed" => "Failed",
+        "refunded" => "Refunded",
+        _ => "Unknown status (see the raw answer)",
+    }
+}
+
+fn stage_text(stage: Stage) -> &'static str {
+    match stage {
+        Stage::Quoted => "Quote accepted; no order yet",
+        Stage::Creating | Stage::CreateUnknown => "Creating the order",
+        Stage::Created | Stage::Verified => "Waiting for your signature",
+        Stage::Refused => "Refused: the gateway's transaction did not match the quote",
+        Stage::TxHandedIn | Stage::Registering => "Registering your transaction",
+        Stage::Registered => "Registered; waiting for the gateway",
+        Stage::Finished => "Finished",
+        Stage::Abandoned => "Given up",
+    }
+}
+
+fn transfers(list: &[gateway_client::wire::TokenTransfer], sandbox: bool) -> Vec<TransferView> {
+    list.iter()
+        .map(|t| TransferView {
+            amount: AmountView::new(&t.chain, &t.token, &t.amount, t.usd.as_deref()),
+            tx_hash: t.tx_hash.clone(),
+            explorer_url: explorer_url(&t.chain, &t.tx_hash, sandbox),
+        })
+        .collect()
+}
+
+impl OrderView {
+    /// An order known from the gateway only (a watched address's order).
+    pub fn from_gateway(network: &str, info: &OrderInfo, raw: &Value, route: RouteKind) -> Self {
+        let sandbox = network == "sandbox";
+        let mut view = Self {
+            local_id: None,
+            order_id: Some(info.id.clone()),
+            network: network.to_owned(),
+            route,
+            stage: None,
+            next_step: None,
+            send: AmountView::new(
+                &info.src_info.chain,
+                &info.src_info.token,
+                &info.src_info.amount,
+                info.src_info.usd.as_deref(),
+            ),
+            receive: AmountView::new(
+                &info.dst_info.chain,
+                &info.dst_info.token,
+                &info.dst_info.amount,
+                info.dst_info.usd.as_deref(),
+            ),
+            status: None,
+            status_text: String::new(),
+            timeline: vec![TimelineEntry {
+                key: "created".into(),
+                text: "Order created".into(),
+                at: Some(info.timestamp),
+            }],
+            received: Vec::new(),
+            refunded: Vec::new(),
+            pending_btc_payment: None,
+            source_tx: info.src_info.tx_hash.as_ref().map(|h| TransferView {
+                amount: AmountView::new(
+                    &info.src_info.chain,
+                    &info.src_info.token,
+                    &info.src_info.amount,
+                    info.src_info.usd.as_deref(),
+                ),
+                tx_hash: h.clone(),
+                explorer_url: explorer_url(&info.src_info.chain, h, sandbox),
+            }),
+            deposit_address: info.deposit_address.clone(),
+            handed_in: None,
+            last_error: None,
+            created_at: Some(info.timestamp),
+            updated_at: None,
+            verified: None,
+            created: None,
+            raw: Some(raw.clone()),
+        };
+        view.apply_status(&info.status, None, sandbox);
+        view
+    }
+
+    /// Sets the status, its transfers and the timeline's later entries from a status read from the gateway.
+    fn apply_status(&mut self, status: &OrderStatus, at: Option<i64>, sandbox: bool) {
+        let key = status_key(status);
+        self.status = Some(key.to_owned());
+        self.status_text = status_text(key).to_owned();
+        match status {
+            OrderStatus::InProgress {
+                pending_btc_payment: Some(p),
+                ..
+            } => {
+                self.pending_btc_payment = Some(TransferView {
+                    amount: AmountView::new(
+                        "bitcoin",
+                        gateway_client::wire::NATIVE_TOKEN,
+                        &p.amount,
+                        p.usd.as_deref(),
+                    ),
+                    tx_hash: p.txid.clone(),
+                    explorer_url: explorer_url("bitcoin", &p.txid, sandbox),
+                });
+            }
+            OrderStatus::Success { received_tokens } => {
+                self.received = transfers(received_tokens, sandbox)
+            }
+            OrderStatus::Refunded { refunded_tokens } => {
+                self.refunded = transfers(refunded_tokens, sandbox)
+            }
+            _ => {}
+        }
+        if !self.timeline.iter().any(|e| e.key == key) {
+            self.timeline.push(TimelineEntry {
+                key: key.to_owned(),
+                text: status_text(key).to_owned(),
+                at,
+            });
+        }
+    }
+
+    /// One of the app's own orders, from its journal record and log.
+    pub fn from_journal(order: &JournalOrder, events: &[JournalEvent]) -> Self {
+        let sandbox = order.network == "sandbox";
+        let quote = Quote::from_json(order.quote.clone()).ok();
+        let (send, receive) = match quote.as_ref().map(Quote::view) {
+            Some(view) => (
+                AmountView::of(view.input_amount()),
+                AmountView::of(view.output_amount()),
+            ),
+            None => (
+                AmountView::new("?", "?", "0", None),
+                AmountView::new("?", "?", "0", None),
+            ),
+        };
+        let route: RouteKind = order.route.into();
+        let mut view = match order.status.as_ref().and_then(|raw| {
+            serde_json::from_value::<OrderInfo>(raw.clone())
+                .ok()
+                .map(|info| (raw, info))
+        }) {
+            Some((raw, info)) => {
+                let mut v = Self::from_gateway(&order.network, &info, raw, route);
+                v.timeline.clear();
+                v.received.clear();
+                v.refunded.clear();
+                v
+            }
+            None => Self {
+                local_id: None,
+                order_id: None,
+                network: order.network.clone(),
+                route,
+                stage: None,
+                next_step: None,
+                send: send.clone(),
+                receive: receive.clone(),
+                status: None,
+                status_text: String::new(),
+                timeline: Vec::new(),
+                received: Vec::new(),
+                refunded: Vec::new(),
+                pending_btc_payment: None,
+                source_tx: None,
+                deposit_address: None,
+                handed_in: None,
+                last_error: None,
+                created_at: None,
+                updated_at: None,
+                verified: None,
+                created: None,
+                raw: None,
+            },
+        };
+        view.local_id = Some(order.local_id);
+        view.order_id = order.order_id.clone();
+        view.stage = Some(order.stage);
+        view.next_step = order.next_step().map(|step| NextStepView {
+            step,
+            sentence: step.sentence().to_owned(),
+        });
+        view.send = send;
+        view.receive = receive;
+        view.handed_in = order.handed_in.clone();
+        view.last_error = order.last_error.clone();
+        view.created_at = Some(order.created_at);
+        view.updated_at = Some(order.updated_at);
+        view.verified = order.verified.clone();
+        view.created = order.created.clone();
+        if view.deposit_address.is_none() {
+            view.deposit_address = order
+                .created
+                .as_ref()
+                .and_then(|c| c.get("onramp"))
+                .and_then(|o| o.get("address"))
+                .and_then(Value::as_str)
+                .map(str::to_owned);
+        }
+        if view.source_tx.is_none()
+            && let Some(handed) = &order.handed_in
+        {
+            let chain = match handed {
+                HandedIn::SourceTx { chain, .. } => chain.as_str(),
+                _ => "bitcoin",
+            };
+            view.source_tx = Some(TransferView {
+                amount: view.send.clone(),
+                tx_hash: handed.id().to_owned(),
+                explorer_url: explorer_url(chain, handed.id(), sandbox),
+            });
+        }
+
+        // The timeline from the log: when each step happened, as the app saw it.
+        for event in events {
+            let entry = match event.kind.as_str() {
+                "createAnswered" => Some(("created", "Order created".to_owned())),
+                "registerAnswered" => Some(("registered", "Transaction registered".to_owned())),
+                "statusSeen" => {
+                    let status = event
+                        .payload
+                        .get("status")
+                        .and_then(|s| OrderStatus::from_value(s).ok());
+                    status.map(|s| {
+                        let key = status_key(&s);
+                        (key, status_text(key).to_owned())
+                    })
+                }
+                _ => None,
+            };
+            if let Some((key, text)) = entry
+                && !view.timeline.iter().any(|e| e.key == key)
+            {
+                view.timeline.push(TimelineEntry {
+                    key: key.to_owned(),
+                    text,
+                    at: Some(event.at),
+                });
+            }
+        }
+        match order
+            .status
+            .as_ref()
+            .and_then(|raw| serde_json::from_value::<OrderInfo>(raw.clone()).ok())
+        {
+            Some(info) => {
+                let at = view
+                    .timeline
+                    .iter()
+                    .find(|e| Some(e.key.as_str()) == Some(status_key(&info.status)))
+                    .and_then(|e| e.at);
+                view.apply_status(&info.status, at, sandbox);
+            }
+            None => view.status_text = stage_text(order.stage).to_owned(),
+        }
+        if matches!(order.stage, Stage::Refused | Stage::Abandoned) {
+            view.status_text = stage_text(order.stage).to_owned();
+        }
+        view
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fractions_and_usd_sums_are_exact() {
+        assert_eq!(fraction_bps("-0.0050"), Some(-50));
+        assert_eq!(fraction_bps("-0.0123"), Some(-123));
+        assert_eq!(fraction_bps("0.1"), Some(1_000));
+        assert_eq!(fraction_bps("-1.5"), Some(-15_000));
+        assert_eq!(fraction_bps("abc"), None);
+        assert_eq!(
+            sum_usd([Some("0.10"), Some("2.5"), Some("3")]),
+            Some("5.60".into())
+        );
+        assert_eq!(sum_usd([Some("0.10"), None]), None);
+        assert_eq!(sum_usd([Some("0.105")]), None, "never rounds");
+    }
+
+    #[test]
+    fn explorer_links_are_per_chain_and_never_for_the_sandbox() {
+        assert_eq!(
+            explorer_url("bitcoin", "ab", false).as_deref(),
+            Some("https://mempool.space/tx/ab")
+        );
+        assert_eq!(explorer_url("bitcoin", "ab", true), None);
+        assert_eq!(explorer_url("nowhere", "ab", false), None);
+    }
+}

@@ -1,0 +1,441 @@
+//! Crash safety of the order journal: a child process runs the swap flow against gateway-sim and is killed
+//! (SIGKILL) at each step of each route — between steps, and in the middle of create-order and register-tx both
+//! before and after the gateway acted. A new child then opens the journal, takes each unfinished order from its one
+//! next step, and finishes it. Nothing may be lost: every step's record is in the journal, the gateway holds one order
+//! per swap, and each order ends registered and then completed (or, when the create-order answer itself was lost,
+//! given up with the reason, nothing paid).
+//!
+//! The child is this test binary itself, re-run with `CRASH_CHILD=1` on the `crash_child` test.
+
+use std::io::{BufRead, BufReader};
+use std::net::{Ipv4Addr, SocketAddr};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use desk_core::flow::{Flow, QuoteOutcome};
+use desk_core::journal::{Journal, NextStep, Stage};
+use gateway_client::address::BitcoinNetwork;
+use gateway_client::wire::NATIVE_TOKEN;
+use gateway_client::{ApiVersion, Client, ClientConfig, QuoteRequest};
+use gateway_sim::faults::{EndpointMatch, Fault, FaultRule};
+use gateway_sim::payload::testkit::TestWallet;
+use gateway_sim::{Sim, SimConfig};
+
+const EVM: &str = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
+const OWNER: &str = "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359";
+const BTC_ADDR: &str = "bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh";
+const WBTC_BOB: &str = "0x0555E30da8f98308EdB960aa94C0Db47230d2B9c";
+const USDT_BOB: &str = "0x05D032ac25d322df992303dCa074EE7392C117b9";
+const USDT_ETH: &str = "0xdac17f958d2ee523a2206206994597c13d831ec7";
+const NETWORK: &str = "sandbox";
+
+fn wallet() -> TestWallet {
+    TestWallet::from_seed([3; 32])
+}
+
+fn request(route: &str) -> QuoteRequest {
+    match route {
+        "onramp" => {
+            let mut r =
+                QuoteRequest::new(("bitcoin", NATIVE_TOKEN), ("bob", WBTC_BOB), "250000", EVM);
+            r.sender = Some(wallet().address(bitcoin::Network::Bitcoin));
+            r.owner_address = Some(OWNER.into());
+            r
+        }
+        "offramp" => {
+            let mut r = QuoteRequest::new(
+                ("bob", WBTC_BOB),
+                ("bitcoin", NATIVE_TOKEN),
+                "100000",
+                BTC_ADDR,
+            );
+            r.sender = Some(EVM.into());
+            r.owner_address = Some(OWNER.into());
+            r
+        }
+        _ => {
+            let mut r =
+                QuoteRequest::new(("bob", USDT_BOB), ("ethereum", USDT_ETH), "50000000", EVM);
+            r.slippage_bps = 100;
+            r.owner_address = Some(OWNER.into());
+            r
+        }
+    }
+}
+
+fn client(url: &str) -> Client {
+    let mut config = ClientConfig::new(url.parse().unwrap());
+    config.version = ApiVersion::V3;
+    config.read_attempts = 1;
+    config.timeout = Duration::from_secs(120);
+    Client::new(config).unwrap()
+}
+
+/// What the person hands in after signing: the PSBT signed by the test wallet, or the source transaction's hash
+/// (made from the order id, so each order's differs).
+fn signed(order: &desk_core::journal::JournalOrder) -> String {
+    let created = order.created.as_ref().expect("created");
+    if let Some(psbt) = created["onramp"]["psbt_hex"].as_str() {
+        return wallet().sign_psbt(psbt).unwrap();
+    }
+    let id: String = order
+        .order_id
+        .as_deref()
+        .unwrap()
+        .chars()
+        .filter(char::is_ascii_hexdigit)
+        .collect();
+    format!("0x{id}{id}")[..66].to_owned()
+}
+
+/// The child: runs (or resumes) one swap to registration, pausing at `PAUSE_AT` when asked.
+#[test]
+fn crash_child() {
+    if std::env::var_os("CRASH_CHILD").is_none() {
+        return;
+    }
+    let journal_path = PathBuf::from(std::env::var("JOURNAL").unwrap());
+    let url = std::env::var("SIM_URL").unwrap();
+    let route = std::env::var("ROUTE").unwrap();
+    let pause_at = std::env::var("PAUSE_AT").unwrap_or_default();
+    let pause = |stage: &str| {
+        if pause_at == stage {
+            println!("PAUSED {stage}");
+            loop {
+                std::thread::sleep(Duration::from_secs(60));
+            }
+        }
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let journal = Journal::open(&journal_path).unwrap();
+        let client = client(&url);
+        let flow = Flow {
+            client: &client,
+            journal: &journal,
+            network: NETWORK,
+            bitcoin: BitcoinNetwork::Mainnet,
+        };
+        let existing = journal.orders(Some(NETWORK)).unwrap();
+        let local_id = match existing.first() {
+            Some(order) => order.local_id,
+            None => {
+                let QuoteOutcome::Quote(quote) = flow.quote(&request(&route)).await.unwrap() else {
+                    panic!("a question")
+                };
+                let id = flow.accept(&quote).unwrap().local_id;
+                pause("quoted");
+                id
+            }
+        };
+        loop {
+            let order = journal.order(local_id).unwrap();
+            match order.stage {
+                Stage::Quoted => flow.create(local_id).await.map(drop).unwrap(),
+                Stage::Creating | Stage::CreateUnknown => {
+                    flow.confirm_creation(local_id).await.map(drop).unwrap()
+                }
+                Stage::Created => flow.verify(local_id).await.map(drop).unwrap(),
+                Stage::Verified => {
+                    pause("verified");
+                    flow.hand_in(local_id, &signed(&order))
+                        .await
+                        .map(drop)
+                        .unwrap();
+                }
+                Stage::TxHandedIn | Stage::Registering => {
+                    flow.register(local_id).await.map(drop).unwrap()
+                }
+                Stage::Registered => {
+                    pause("registered");
+                    println!("DONE registered");
+                    return;
+                }
+                other => {
+                    println!("DONE {other:?}");
+                    return;
+                }
+            }
+        }
+    });
+}
+
+/// Where the child is killed.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Point {
+    /// Between steps: paused at a stage.
+    Paused(&'static str),
+    /// Inside create-order, before the gateway acted.
+    CreateSent,
+    /// Inside create-order, after the gateway created the order (its answer held back).
+    CreateActed,
+    /// Inside register-tx, before the gateway acted.
+    RegisterSent,
+    /// Inside register-tx, after the gateway registered the transaction (its answer held back).
+    RegisterActed,
+}
+
+const POINTS: [Point; 7] = [
+    Point::Paused("quoted"),
+    Point::CreateSent,
+    Point::CreateActed,
+    Point::Paused("verified"),
+    Point::RegisterSent,
+    Point::RegisterActed,
+    Point::Paused("registered"),
+];
+
+struct Running {
+    child: Child,
+    lines: mpsc::Receiver<String>,
+}
+
+impl Drop for Running {
+    /// A failing test must not leave a paused child behind.
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn spawn_child(journal: &Path, url: &str, route: &str, pause: Option<&str>) -> Running {
+    let mut command = Command::new(std::env::current_exe().unwrap());
+    command
+        .args(["crash_child", "--exact", "--nocapture", "--test-threads=1"])
+        .env("CRASH_CHILD", "1")
+        .env("JOURNAL", journal)
+        .env("SIM_URL", url)
+        .env("ROUTE", route)
+        .stdout(Stdio::piped());
+    if let Some(stage) = pause {
+        command.env("PAUSE_AT", stage);
+    }
+    let mut child = command.spawn().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (send, lines) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if send.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    Running { child, lines }
+}
+
+/// Waits (up to a minute) for `ready`, polling.
+fn wait_for(what: &str, mut ready: impl FnMut() -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !ready() {
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn stage_of(journal: &Journal) -> Option<Stage> {
+    journal
+        .orders(Some(NETWORK))
+        .unwrap()
+        .first()
+        .map(|o| o.stage)
+}
+
+#[test]
+fn a_kill_at_any_step_of_any_route_loses_nothing_and_every_order_can_be_finished() {
+    if std::env::var_os("CRASH_CHILD").is_some() {
+        return;
+    }
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let sim = Sim::with_config(SimConfig {
+        access: gateway_sim::access::AccessConfig::unlimited(),
+        ..SimConfig::default()
+    })
+    .unwrap();
+    let running = runtime
+        .block_on(
+            sim.clone()
+                .spawn(SocketAddr::from((Ipv4Addr::LOCALHOST, 0))),
+        )
+        .unwrap();
+    let url = running.base_url();
+    let hold = 120_000; // ms a held request waits: far longer than the test needs to kill the child
+
+    for route in ["onramp", "offramp", "swap"] {
+        for point in POINTS {
+            let what = format!("{route} killed at {point:?}");
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("journal.sqlite3");
+            let orders_before = sim.orders().len();
+            let faults = sim.faults();
+            let (pause, fault) = match point {
+                Point::Paused(stage) => (Some(stage), None),
+                Point::CreateSent => (
+                    None,
+                    Some((EndpointMatch::CreateOrder, Fault::Latency { ms: hold })),
+                ),
+                Point::CreateActed => (
+                    None,
+                    Some((EndpointMatch::CreateOrder, Fault::DelayAnswer { ms: hold })),
+                ),
+                Point::RegisterSent => (
+                    None,
+                    Some((EndpointMatch::RegisterTx, Fault::Latency { ms: hold })),
+                ),
+                Point::RegisterActed => (
+                    None,
+                    Some((EndpointMatch::RegisterTx, Fault::DelayAnswer { ms: hold })),
+                ),
+            };
+            if let Some((endpoint, fault)) = fault {
+                faults
+                    .add(FaultRule::new(endpoint, fault).times(1))
+                    .unwrap();
+            }
+            let mut first = spawn_child(&path, &url, route, pause);
+            // Wait until the child is exactly at the point, then kill it.
+            match point {
+                Point::Paused(stage) => {
+                    let expected = format!("PAUSED {stage}");
+                    wait_for(&what, || {
+                        first.lines.try_recv().is_ok_and(|l| l.contains(&expected))
+                    });
+                }
+                Point::CreateSent | Point::RegisterSent => {
+                    // The held request has reached the gateway (its rule is used up) and the gateway did nothing.
+                    wait_for(&what, || faults.rules().is_empty());
+                }
+                Point::CreateActed => wait_for(&what, || sim.orders().len() > orders_before),
+                Point::RegisterActed => wait_for(&what, || {
+                    sim.orders()
+                        .get(orders_before)
+                        .is_some_and(|o| o.registration.is_some())
+                }),
+            }
+            first.child.kill().unwrap();
+            first.child.wait().unwrap();
+            faults.clear();
+
+            // The journal after the crash: the order is there with its one next step.
+            let journal = Journal::open(&path).unwrap();
+            let order = journal.orders(Some(NETWORK)).unwrap().remove(0);
+            let expected_step = match point {
+                Point::Paused("quoted") => None,
+                Point::CreateSent | Point::CreateActed => Some(NextStep::ConfirmCreation),
+                Point::Paused("verified") => Some(NextStep::SignAndHandIn),
+                Point::RegisterSent | Point::RegisterActed => Some(NextStep::Register),
+                _ => Some(NextStep::Watch),
+            };
+            assert_eq!(
+                order.next_step(),
+                expected_step,
+                "{what}: {:?}",
+                order.stage
+            );
+            let unfinished = journal.unfinished(Some(NETWORK)).unwrap();
+            assert_eq!(
+                unfinished.len(),
+                usize::from(expected_step.is_some()),
+                "{what}"
+            );
+
+            // A new child finishes it.
+            let mut second = spawn_child(&path, &url, route, None);
+            let status = second.child.wait().unwrap();
+            assert!(status.success(), "{what}: the resuming child failed");
+            let done: Vec<String> = second.lines.try_iter().collect();
+            let expected_end = if point == Point::CreateActed {
+                // The order was created but what to sign was lost: given up, nothing paid.
+                "DONE Abandoned"
+            } else {
+                "DONE registered"
+            };
+            assert!(
+                done.iter().any(|l| l.contains(expected_end)),
+                "{what}: {done:?}: {:?}",
+                journal.orders(Some(NETWORK)).unwrap()[0].last_error
+            );
+
+            // One order on the gateway per swap; nothing lost from the journal.
+            assert_eq!(
+                sim.orders().len(),
+                orders_before + 1,
+                "{what}: one order on the gateway"
+            );
+            let order = journal.orders(Some(NETWORK)).unwrap().remove(0);
+            let kinds: Vec<String> = journal
+                .events(order.local_id)
+                .unwrap()
+                .into_iter()
+                .map(|e| e.kind)
+                .collect();
+            assert_eq!(
+                kinds.first().map(String::as_str),
+                Some("quoteAccepted"),
+                "{what}"
+            );
+            assert!(
+                kinds.iter().any(|k| k == "createStarted"),
+                "{what}: {kinds:?}"
+            );
+            if point == Point::CreateActed {
+                assert_eq!(order.stage, Stage::Abandoned, "{what}");
+                assert!(
+                    order.last_error.as_deref().unwrap_or("").contains("expire"),
+                    "{what}"
+                );
+                continue;
+            }
+            for kind in [
+                "createAnswered",
+                "verified",
+                "txHandedIn",
+                "registerStarted",
+                "registerAnswered",
+            ] {
+                assert!(
+                    kinds.iter().any(|k| k == kind),
+                    "{what}: {kind} missing from {kinds:?}"
+                );
+            }
+            assert!(
+                order.created.is_some()
+                    && order.handed_in.is_some()
+                    && order.registration.is_some()
+            );
+            let on_gateway = sim.order(order.order_id.as_deref().unwrap()).unwrap();
+            assert_eq!(
+                on_gateway
+                    .registration
+                    .as_ref()
+                    .map(|r| r.tx_hash.to_lowercase()),
+                order.handed_in.as_ref().map(|h| h.id().to_lowercase()),
+                "{what}: the gateway has the transaction the journal handed in"
+            );
+
+            // Watching takes it to the end.
+            sim.clock().advance(2_000);
+            let client = client(&url);
+            let flow = Flow {
+                client: &client,
+                journal: &journal,
+                network: NETWORK,
+                bitcoin: BitcoinNetwork::Mainnet,
+            };
+            let answer = runtime
+                .block_on(client.get_order(order.order_id.as_deref().unwrap()))
+                .unwrap();
+            flow.status_seen(order.local_id, &answer.raw, &answer.value)
+                .unwrap();
+            let order = journal.order(order.local_id).unwrap();
+            assert_eq!(order.stage, Stage::Finished, "{what}");
+            assert_eq!(order.status_label.as_deref(), Some("success"), "{what}");
+            assert!(stage_of(&journal) == Some(Stage::Finished));
+        }
+    }
+    runtime.block_on(running.shutdown()).unwrap();
+}
