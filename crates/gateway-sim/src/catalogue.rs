@@ -1,6 +1,8 @@
 //! The routes the simulated gateway offers, built from the token facts of `gateway-client`.
 
-use gateway_client::wire::NATIVE_TOKEN;
+use std::collections::HashMap;
+
+use gateway_client::wire::{NATIVE_TOKEN, RouteKind};
 use gateway_client::{ApiVersion, RouteInfo, TokenRegistry};
 
 /// What kind of asset a token is; it decides which routes it takes part in.
@@ -93,17 +95,58 @@ fn v3_only(chain: &str) -> bool {
     matches!(chain, "tron" | "solana")
 }
 
-/// The routes of the simulated gateway, per API version.
+/// The key of a route: version, source chain and token, destination chain and token.
+type RouteKey = (
+    ApiVersion,
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+);
+
+/// The routes of the simulated gateway, per API version (worked out once, at construction).
 #[derive(Debug, Clone)]
 pub struct Catalogue {
     tokens: Vec<ListedToken>,
+    /// The routes of V1, V2 and V3, in that order.
+    routes: [Vec<RouteInfo>; 3],
+    /// Every route's kind by its key, for get-quote's look-up.
+    kinds: HashMap<RouteKey, RouteKind>,
 }
 
 impl Default for Catalogue {
     fn default() -> Self {
-        Self {
-            tokens: LISTED.to_vec(),
+        let tokens = LISTED.to_vec();
+        let versions = [ApiVersion::V1, ApiVersion::V2, ApiVersion::V3];
+        let routes = versions.map(|v| compute_routes(&tokens, v));
+        let listed = |chain: &str, address: &str| {
+            tokens
+                .iter()
+                .find(|t| t.chain == chain && t.address == address)
+                .map(|t| (t.chain, t.address))
+                .expect("routes are made of listed tokens")
+        };
+        let mut kinds = HashMap::new();
+        for (version, list) in versions.iter().zip(&routes) {
+            for r in list {
+                let (sc, st) = listed(&r.src_chain, &r.src_token);
+                let (dc, dt) = listed(&r.dst_chain, &r.dst_token);
+                kinds.insert((*version, sc, st, dc, dt), r.kind());
+            }
         }
+        Self {
+            tokens,
+            routes,
+            kinds,
+        }
+    }
+}
+
+fn version_index(version: ApiVersion) -> usize {
+    match version {
+        ApiVersion::V1 => 0,
+        ApiVersion::V2 => 1,
+        ApiVersion::V3 => 2,
     }
 }
 
@@ -133,38 +176,19 @@ impl Catalogue {
     /// onramp (Bitcoin to every listed token elsewhere), offramp (wrapped Bitcoin and stablecoins to Bitcoin), and
     /// tokenSwap between tokens of the same class on different chains. Tron and Solana appear in V3 only.
     pub fn routes(&self, version: ApiVersion) -> Vec<RouteInfo> {
-        let served: Vec<&ListedToken> = self
-            .tokens
-            .iter()
-            .filter(|t| version == ApiVersion::V3 || !v3_only(t.chain))
-            .collect();
-        let bitcoin = served
-            .iter()
-            .find(|t| t.chain == "bitcoin")
-            .expect("bitcoin is listed");
-        let others: Vec<&&ListedToken> = served.iter().filter(|t| t.chain != "bitcoin").collect();
-        let route = |src: &ListedToken, dst: &ListedToken| RouteInfo {
-            src_chain: src.chain.to_owned(),
-            src_token: src.address.to_owned(),
-            dst_chain: dst.chain.to_owned(),
-            dst_token: dst.address.to_owned(),
-        };
-        let mut routes = Vec::new();
-        for dst in &others {
-            routes.push(route(bitcoin, dst));
-        }
-        for src in others.iter().filter(|t| t.class != Native) {
-            routes.push(route(src, bitcoin));
-        }
-        for src in others.iter().filter(|t| t.class != Native) {
-            for dst in others
-                .iter()
-                .filter(|d| d.class == src.class && d.chain != src.chain)
-            {
-                routes.push(route(src, dst));
-            }
-        }
-        routes
+        self.routes[version_index(version)].clone()
+    }
+
+    /// The kind of the route from `src` to `dst` under `version`, if it is offered.
+    pub fn route_kind(
+        &self,
+        version: ApiVersion,
+        src: &ListedToken,
+        dst: &ListedToken,
+    ) -> Option<RouteKind> {
+        self.kinds
+            .get(&(version, src.chain, src.address, dst.chain, dst.address))
+            .copied()
     }
 
     /// Checks that every listed token is known to the token registry (so the app can show its symbol).
@@ -175,6 +199,41 @@ impl Catalogue {
             .cloned()
             .collect()
     }
+}
+
+/// The routes of `version` among `tokens` (see [`Catalogue::routes`]).
+fn compute_routes(tokens: &[ListedToken], version: ApiVersion) -> Vec<RouteInfo> {
+    let served: Vec<&ListedToken> = tokens
+        .iter()
+        .filter(|t| version == ApiVersion::V3 || !v3_only(t.chain))
+        .collect();
+    let bitcoin = served
+        .iter()
+        .find(|t| t.chain == "bitcoin")
+        .expect("bitcoin is listed");
+    let others: Vec<&&ListedToken> = served.iter().filter(|t| t.chain != "bitcoin").collect();
+    let route = |src: &ListedToken, dst: &ListedToken| RouteInfo {
+        src_chain: src.chain.to_owned(),
+        src_token: src.address.to_owned(),
+        dst_chain: dst.chain.to_owned(),
+        dst_token: dst.address.to_owned(),
+    };
+    let mut routes = Vec::new();
+    for dst in &others {
+        routes.push(route(bitcoin, dst));
+    }
+    for src in others.iter().filter(|t| t.class != Native) {
+        routes.push(route(src, bitcoin));
+    }
+    for src in others.iter().filter(|t| t.class != Native) {
+        for dst in others
+            .iter()
+            .filter(|d| d.class == src.class && d.chain != src.chain)
+        {
+            routes.push(route(src, dst));
+        }
+    }
+    routes
 }
 
 #[cfg(test)]

@@ -289,17 +289,9 @@ pub fn get_quote(
     };
     let src = catalogue.find(src_chain, src_token).ok_or_else(no_route)?;
     let dst = catalogue.find(dst_chain, dst_token).ok_or_else(no_route)?;
-    let route = catalogue
-        .routes(version)
-        .into_iter()
-        .find(|r| {
-            r.src_chain == src.chain
-                && r.src_token == src.address
-                && r.dst_chain == dst.chain
-                && r.dst_token == dst.address
-        })
+    let kind = catalogue
+        .route_kind(version, src, dst)
         .ok_or_else(no_route)?;
-    let kind = route.kind();
     let src_priced = pricing::price_of(src).ok_or_else(no_route)?;
     let dst_priced = pricing::price_of(dst).ok_or_else(no_route)?;
     // Addresses, each for its chain: a gateway that accepted a wrong one would send funds nowhere.
