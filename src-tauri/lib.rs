@@ -27,7 +27,13 @@ pub fn run() {
 
     let app = tauri::Builder::default()
         .setup(move |app| {
-            let desk = tauri::async_runtime::block_on(Desk::open(paths))?;
+            // Tests move Sandbox orders along through gateway-sim's admin interface; off unless asked for.
+            let options = desk_core::DeskOptions {
+                sandbox_admin: std::env::var_os("GATEWAY_DESK_SANDBOX_ADMIN")
+                    .is_some_and(|v| v == "1"),
+                ..Default::default()
+            };
+            let desk = tauri::async_runtime::block_on(Desk::open_with(paths, options))?;
             app.manage(desk);
             Ok(())
         })

@@ -24,6 +24,8 @@ function settings(kind: keyof typeof LABELS, notices: string[] = [], customUrl: 
     network: { kind, label: LABELS[kind], baseUrl: customUrl ?? `https://${kind}.example`, apiVersion: "v2" },
     customUrl,
     settingsPath: "/tmp/settings.toml",
+    keychainAvailable: true,
+    watched: [],
     notices,
   };
 }

@@ -191,6 +191,16 @@ pub struct SettingsView {
     pub settings_path: String,
     /// Something the person should know about the settings (a file set aside, a keychain that is unreachable).
     pub notices: Vec<String>,
+    /// The network's API key, masked (`ab…yz`), when one is in use.
+    #[ts(optional)]
+    pub api_key: Option<String>,
+    /// A keychain is reachable, so a key can be stored.
+    pub keychain_available: bool,
+    /// The addresses whose orders are followed on this network.
+    pub watched: Vec<String>,
+    /// Where the order journal lives (absent when it cannot be used).
+    #[ts(optional)]
+    pub journal_path: Option<String>,
 }
 
 /// A network to switch to.

@@ -1,64 +1,221 @@
-//! The application facade the window calls: settings, the network in use, routes.
+//! The application facade the window calls: settings and networks, the API key, routes, the swap flow, the orders
+//! and their updates.
 
-use gateway_client::{ApiKey, RouteInfo, TokenRegistry};
-use tokio::sync::Mutex;
-use tracing::warn;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use crate::api::{DeskError, NetworkChoice, RouteView, SettingsView, TokenView};
+use gateway_client::address::{BitcoinNetwork, validate_address, validate_evm};
+use gateway_client::amount::parse_units;
+use gateway_client::wire::{OrderInfo, Quote};
+use gateway_client::{ApiKey, ApiVersion, QuoteRequest, RouteInfo, TokenRegistry};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use tokio::sync::{Mutex, broadcast};
+use tokio::task::JoinHandle;
+use tracing::{info, warn};
+use ts_rs::TS;
+
+use crate::api::{
+    DeskError, ErrorKind, NetworkChoice, RouteKind, RouteView, SettingsView, TokenView,
+};
+use crate::flow::{Flow, FlowError, Question, QuoteOutcome, status_key};
+use crate::journal::{Journal, JournalOrder, Stage};
 use crate::network::{ActiveNetwork, parse_custom_url};
 use crate::paths::AppPaths;
 use crate::secrets;
 use crate::settings::{self, NetworkKind, Settings};
+use crate::tracker::{Timing, TrackedOrder, Tracker, TrackerEvent, TrackerHandle};
+use crate::views::{OrderView, QuoteCard};
+
+/// The Sandbox gateway's orders, in the data directory.
+pub const SANDBOX_STATE_FILE: &str = "sandbox-gateway.json";
+/// The order journal, in the data directory.
+pub const JOURNAL_FILE: &str = "journal.sqlite3";
+
+/// How a [`Desk`] runs.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct DeskOptions {
+    /// The tracker's pace.
+    pub timing: Timing,
+    /// Serve the Sandbox gateway's admin interface (its clock, liquidity and faults) to loopback callers, so tests
+    /// can move Sandbox orders along. Off unless asked for (`GATEWAY_DESK_SANDBOX_ADMIN=1` in the app).
+    pub sandbox_admin: bool,
+}
+
+/// What the swap form sends: the route, the amount as a person typed it, and the addresses.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "SwapForm.ts")]
+pub struct SwapForm {
+    pub src_chain: String,
+    pub src_token: String,
+    pub dst_chain: String,
+    pub dst_token: String,
+    /// In the source token's units (`0.0025`), converted exactly with its decimals.
+    pub amount: String,
+    pub slippage_bps: u32,
+    pub recipient: String,
+    #[ts(optional)]
+    pub sender: Option<String>,
+    /// The EVM owner and refund claimant (V3).
+    #[ts(optional)]
+    pub owner: Option<String>,
+    /// A Bitcoin refund address for an onramp (V3).
+    #[ts(optional)]
+    pub refund: Option<String>,
+}
+
+/// The answer to a quote request: the card, or a question to ask first.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(tag = "type", rename_all = "camelCase")]
+#[ts(export_to = "QuoteResult.ts")]
+pub enum QuoteResult {
+    Quote { card: Box<QuoteCard> },
+    Ask { question: Question },
+}
+
+/// What the app tells the window without being asked.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(tag = "type", rename_all = "camelCase")]
+#[ts(export_to = "DeskEvent.ts")]
+pub enum DeskEvent {
+    /// An order changed (one of the app's own, or one of a watched address).
+    OrderChanged { order: Box<OrderView> },
+    /// Reading the gateway failed; nothing about any order changed. Tried again in `retry_in_secs`.
+    #[serde(rename_all = "camelCase")]
+    ReadFailed { message: String, retry_in_secs: u64 },
+}
+
+struct Watch {
+    tracker: TrackerHandle,
+    glue: JoinHandle<()>,
+}
 
 struct State {
     settings: Settings,
     network: ActiveNetwork,
     notices: Vec<String>,
+    watch: Option<Watch>,
 }
 
 /// Gateway Desk without a window.
 pub struct Desk {
     paths: AppPaths,
     state: Mutex<State>,
+    journal: Option<Arc<Journal>>,
+    keychain: bool,
+    events: broadcast::Sender<DeskEvent>,
+    /// Orders of watched addresses as last read, per network, by order id.
+    seen: Arc<std::sync::Mutex<HashMap<String, BTreeMap<String, OrderView>>>>,
+    timing: Timing,
+    sandbox_admin: bool,
+}
+
+/// The journal's name for a network: `production`, `staging`, `sandbox`, or `custom:<url>`.
+pub fn network_key(kind: NetworkKind, custom_url: Option<&str>) -> String {
+    secrets::account(kind, custom_url)
+}
+
+/// The kind of an order known only from the gateway, from its chains.
+fn route_of(info: &OrderInfo) -> RouteKind {
+    if info.src_info.chain == "bitcoin" {
+        RouteKind::Onramp
+    } else if info.dst_info.chain == "bitcoin" {
+        RouteKind::Offramp
+    } else {
+        RouteKind::TokenSwap
+    }
+}
+
+fn invalid(field: &str, message: impl Into<String>) -> DeskError {
+    let mut error = DeskError::new(ErrorKind::InvalidInput, message);
+    error.details = Some(Box::new(json!({ "field": field })));
+    error
+}
+
+fn unix_to_system(secs: i64) -> SystemTime {
+    UNIX_EPOCH + Duration::from_secs(u64::try_from(secs).unwrap_or(0))
 }
 
 impl Desk {
     /// Opens the app's state under `paths` and connects to the chosen network (starting the Sandbox if chosen).
     ///
     /// A chosen network that cannot be connected (a custom URL gone bad, say) falls back to the Sandbox with a notice.
+    /// A journal that cannot be opened is reported and the app keeps working without swaps.
     pub async fn open(paths: AppPaths) -> Result<Self, DeskError> {
+        Self::open_with(paths, DeskOptions::default()).await
+    }
+
+    /// [`Self::open`] with options (tests, and the Sandbox's admin interface for WebDriver tests).
+    pub async fn open_with(paths: AppPaths, options: DeskOptions) -> Result<Self, DeskError> {
+        let DeskOptions {
+            timing,
+            sandbox_admin,
+        } = options;
         let loaded = settings::load(&paths.settings_file());
         let mut notices: Vec<String> = loaded.notice.into_iter().collect();
         // The keychain's client blocks on its own runtime, so it runs on a blocking thread.
         let installed = tokio::task::spawn_blocking(secrets::install_platform_store)
             .await
             .unwrap_or_else(|e| Err(secrets::SecretsError::Keychain(e.to_string())));
+        let keychain = installed.is_ok();
         if let Err(e) = installed {
             notices.push(DeskError::from(e).message);
         }
+        let journal_path = paths.data_dir.join(JOURNAL_FILE);
+        let journal = match Journal::open(&journal_path) {
+            Ok(journal) => Some(Arc::new(journal)),
+            Err(e) => {
+                warn!(error = %e, "journal unavailable");
+                notices.push(format!(
+                    "The order journal ({}) cannot be used: {e}. Swapping is off until this is fixed; nothing in the file was changed.",
+                    journal_path.display()
+                ));
+                None
+            }
+        };
         let mut settings = loaded.settings;
-        let network = match connect(&paths, &settings, settings.network).await {
+        let network = match connect(&paths, &settings, settings.network, sandbox_admin).await {
             Ok(network) => network,
             Err(e) => {
                 warn!(error = %e, "chosen network unavailable; using the Sandbox");
                 notices.push(format!("{} The app switched to the Sandbox.", e.message));
                 settings.network = NetworkKind::Sandbox;
-                connect(&paths, &settings, NetworkKind::Sandbox).await?
+                connect(&paths, &settings, NetworkKind::Sandbox, sandbox_admin).await?
             }
         };
-        Ok(Self {
+        let (events, _) = broadcast::channel(1024);
+        let desk = Self {
             paths,
             state: Mutex::new(State {
                 settings,
                 network,
                 notices,
+                watch: None,
             }),
-        })
+            journal,
+            keychain,
+            events,
+            seen: Arc::default(),
+            timing,
+            sandbox_admin,
+        };
+        {
+            let mut state = desk.state.lock().await;
+            desk.start_watching(&mut state).await;
+        }
+        Ok(desk)
     }
 
     /// The folders in use.
     pub fn paths(&self) -> &AppPaths {
         &self.paths
+    }
+
+    /// Updates as they happen (orders changed, reads failed).
+    pub fn subscribe(&self) -> broadcast::Receiver<DeskEvent> {
+        self.events.subscribe()
     }
 
     /// The settings as the window shows them.
@@ -68,12 +225,97 @@ impl Desk {
     }
 
     fn view(&self, state: &State) -> SettingsView {
+        let kind = state.network.kind;
         SettingsView {
             network: state.network.view(),
             custom_url: state.settings.custom_url.clone(),
             settings_path: self.paths.settings_file().display().to_string(),
             notices: state.notices.clone(),
+            api_key: state
+                .network
+                .client
+                .config()
+                .api_key
+                .as_ref()
+                .map(ApiKey::masked),
+            keychain_available: self.keychain,
+            watched: state.settings.watched(kind).to_vec(),
+            journal_path: self
+                .journal
+                .as_ref()
+                .map(|_| self.paths.data_dir.join(JOURNAL_FILE).display().to_string()),
         }
+    }
+
+    fn network_key_of(state: &State) -> String {
+        network_key(state.network.kind, state.settings.custom_url.as_deref())
+    }
+
+    /// Starts the tracker of the current network: its watched addresses and the journal's unfinished orders.
+    async fn start_watching(&self, state: &mut State) {
+        if let Some(old) = state.watch.take() {
+            old.tracker.shutdown().await;
+            old.glue.abort();
+        }
+        let (tracker, mut receiver) = Tracker::spawn(state.network.client.clone(), self.timing);
+        let key = Self::network_key_of(state);
+        for address in state.settings.watched(state.network.kind) {
+            let _ = tracker.watch_address(address.clone()).await;
+        }
+        if let Some(journal) = &self.journal {
+            for (order, _) in journal.unfinished(Some(&key)).unwrap_or_default() {
+                if let Some(tracked) = tracked(&order) {
+                    let _ = tracker.track(tracked).await;
+                }
+            }
+        }
+        let journal = self.journal.clone();
+        let events = self.events.clone();
+        let seen = self.seen.clone();
+        let handle = tracker.clone();
+        let glue = tokio::spawn(async move {
+            loop {
+                let event = match receiver.recv().await {
+                    Ok(event) => event,
+                    Err(broadcast::error::RecvError::Lagged(missed)) => {
+                        warn!(missed, "order updates were missed; asking again");
+                        let _ = handle.refresh_now().await;
+                        continue;
+                    }
+                    Err(broadcast::error::RecvError::Closed) => break,
+                };
+                match event {
+                    TrackerEvent::OrderChanged {
+                        order_id,
+                        order,
+                        raw,
+                        ..
+                    } => {
+                        let view = apply_change(journal.as_deref(), &key, &order_id, &order, &raw);
+                        if view.local_id.is_none() {
+                            seen.lock()
+                                .unwrap_or_else(|p| p.into_inner())
+                                .entry(key.clone())
+                                .or_default()
+                                .insert(order_id, view.clone());
+                        }
+                        let _ = events.send(DeskEvent::OrderChanged {
+                            order: Box::new(view),
+                        });
+                    }
+                    TrackerEvent::ReadFailed {
+                        error, retry_in, ..
+                    } => {
+                        let _ = events.send(DeskEvent::ReadFailed {
+                            message: error,
+                            retry_in_secs: retry_in.as_secs(),
+                        });
+                    }
+                    TrackerEvent::AddressListed { .. } => {}
+                }
+            }
+        });
+        state.watch = Some(Watch { tracker, glue });
     }
 
     /// Switches to another network and remembers the choice. On failure the current network stays in use.
@@ -93,12 +335,138 @@ impl Desk {
                     .to_owned(),
             );
         }
-        let network = connect(&self.paths, &next, choice.kind).await?;
-        let mut previous = std::mem::replace(&mut state.network, network);
-        previous.close().await;
+        let network = connect(&self.paths, &next, choice.kind, self.sandbox_admin).await?;
+        self.replace_network(&mut state, network).await;
         state.settings = next;
         settings::save(&self.paths.settings_file(), &state.settings)?;
         Ok(self.view(&state))
+    }
+
+    async fn replace_network(&self, state: &mut State, network: ActiveNetwork) {
+        if let Some(old) = state.watch.take() {
+            old.tracker.shutdown().await;
+            old.glue.abort();
+        }
+        let mut previous = std::mem::replace(&mut state.network, network);
+        previous.close().await;
+        self.start_watching(state).await;
+    }
+
+    /// Chooses the API version of the current network.
+    pub async fn set_api_version(&self, version: ApiVersion) -> Result<SettingsView, DeskError> {
+        let mut state = self.state.lock().await;
+        let mut next = state.settings.clone();
+        let kind = state.network.kind;
+        next.prefs_mut(kind).api_version = version;
+        let network = connect(&self.paths, &next, kind, self.sandbox_admin).await?;
+        self.replace_network(&mut state, network).await;
+        state.settings = next;
+        settings::save(&self.paths.settings_file(), &state.settings)?;
+        Ok(self.view(&state))
+    }
+
+    /// Stores (or replaces) the current network's API key in the keychain and uses it from now on. The key is
+    /// checked first (exactly 32 characters); it is never written anywhere else.
+    pub async fn set_api_key(&self, key: &str) -> Result<SettingsView, DeskError> {
+        let key = ApiKey::new(key.trim())
+            .map_err(|e| invalid("apiKey", format!("{e}. Nothing was stored.")))?;
+        let mut state = self.state.lock().await;
+        let account = secrets::account(state.network.kind, state.settings.custom_url.as_deref());
+        let stored = key.clone();
+        tokio::task::spawn_blocking(move || secrets::store_key(&account, &stored))
+            .await
+            .unwrap_or_else(|e| Err(secrets::SecretsError::Keychain(e.to_string())))?;
+        let kind = state.network.kind;
+        let network = connect(&self.paths, &state.settings, kind, self.sandbox_admin).await?;
+        self.replace_network(&mut state, network).await;
+        info!(network = kind.slug(), "API key set");
+        Ok(self.view(&state))
+    }
+
+    /// Removes the current network's API key from the keychain; the app goes on without one.
+    pub async fn remove_api_key(&self) -> Result<SettingsView, DeskError> {
+        let mut state = self.state.lock().await;
+        let account = secrets::account(state.network.kind, state.settings.custom_url.as_deref());
+        tokio::task::spawn_blocking(move || secrets::remove_key(&account))
+            .await
+            .unwrap_or_else(|e| Err(secrets::SecretsError::Keychain(e.to_string())))?;
+        let kind = state.network.kind;
+        let network = connect(&self.paths, &state.settings, kind, self.sandbox_admin).await?;
+        self.replace_network(&mut state, network).await;
+        Ok(self.view(&state))
+    }
+
+    /// Follows the orders of `address` on the current network (checked as an address of any supported chain).
+    pub async fn watch_address(&self, address: &str) -> Result<SettingsView, DeskError> {
+        let address = address.trim();
+        let valid = ["ethereum", "bitcoin", "tron", "solana"]
+            .iter()
+            .find_map(|chain| validate_address(chain, address, BitcoinNetwork::Mainnet).ok())
+            .ok_or_else(|| {
+                invalid(
+                    "address",
+                    format!(
+                        "{address:?} is not an EVM, Bitcoin, Tron or Solana address. Check it and try again."
+                    ),
+                )
+            })?;
+        let mut state = self.state.lock().await;
+        let kind = state.network.kind;
+        let list = &mut state.settings.prefs_mut(kind).watched;
+        if list
+            .iter()
+            .any(|a| a.eq_ignore_ascii_case(&valid.canonical))
+        {
+            return Ok(self.view(&state));
+        }
+        list.push(valid.canonical.clone());
+        settings::save(&self.paths.settings_file(), &state.settings)?;
+        if let Some(watch) = &state.watch {
+            let _ = watch.tracker.watch_address(valid.canonical).await;
+        }
+        Ok(self.view(&state))
+    }
+
+    /// Stops following `address`.
+    pub async fn unwatch_address(&self, address: &str) -> Result<SettingsView, DeskError> {
+        let mut state = self.state.lock().await;
+        let kind = state.network.kind;
+        let list = &mut state.settings.prefs_mut(kind).watched;
+        let before = list.len();
+        list.retain(|a| !a.eq_ignore_ascii_case(address.trim()));
+        if list.len() != before {
+            settings::save(&self.paths.settings_file(), &state.settings)?;
+            if let Some(watch) = &state.watch {
+                let _ = watch
+                    .tracker
+                    .unwatch_address(address.trim().to_owned())
+                    .await;
+            }
+            let key = Self::network_key_of(&state);
+            let watched: Vec<String> = state.settings.watched(kind).to_vec();
+            if let Some(seen) = self
+                .seen
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .get_mut(&key)
+            {
+                // Forget orders no remaining address lists (their raw answers say whose they are).
+                seen.retain(|_, view| {
+                    view.raw.as_ref().is_some_and(|raw| {
+                        let text = raw.to_string().to_lowercase();
+                        watched.iter().any(|a| text.contains(&a.to_lowercase()))
+                    })
+                });
+            }
+        }
+        Ok(self.view(&state))
+    }
+
+    /// Reads every watched address and unfinished order now.
+    pub async fn refresh_now(&self) {
+        if let Some(watch) = &self.state.lock().await.watch {
+            let _ = watch.tracker.refresh_now().await;
+        }
     }
 
     /// Every route of the network in use, with token facts where known.
@@ -109,19 +477,300 @@ impl Desk {
         Ok(routes.iter().map(|r| route_view(registry, r)).collect())
     }
 
-    /// Stops background work (the Sandbox gateway) before the app exits.
+    fn journal(&self) -> Result<&Journal, DeskError> {
+        self.journal.as_deref().ok_or_else(|| {
+            DeskError::new(
+                ErrorKind::Journal,
+                "The order journal cannot be used, so no order can be started or followed. See the notice in \
+                 Settings; restart the app when it is fixed.",
+            )
+        })
+    }
+
+    /// Asks for a quote for what the swap form says. Amounts and addresses are checked first; a refusal the person
+    /// can fix comes back as a question.
+    pub async fn quote(&self, form: &SwapForm) -> Result<QuoteResult, DeskError> {
+        let request = request_from(form)?;
+        let state = self.state.lock().await;
+        let client = state.network.client.clone();
+        let key = Self::network_key_of(&state);
+        drop(state);
+        let journal = self.journal()?;
+        let flow = Flow {
+            client: &client,
+            journal,
+            network: &key,
+            bitcoin: BitcoinNetwork::Mainnet,
+        };
+        match flow.quote(&request).await.map_err(DeskError::from)? {
+            QuoteOutcome::Quote(quote) => Ok(QuoteResult::Quote {
+                card: Box::new(QuoteCard::new(&quote)),
+            }),
+            QuoteOutcome::Ask(question) => Ok(QuoteResult::Ask { question }),
+        }
+    }
+
+    /// Starts an order from a quote as received (the card's `raw`): journals it, creates the order and verifies
+    /// what the gateway asks to be signed. A refusal is recorded and shown on the order (it must not be signed).
+    pub async fn start_order(&self, quote: Value) -> Result<OrderView, DeskError> {
+        let quote = Quote::from_json(quote).map_err(|e| {
+            invalid(
+                "quote",
+                format!("This is not a quote the gateway sent ({e}). Ask for a new quote."),
+            )
+        })?;
+        let (client, key) = self.client_and_key().await;
+        let journal = self.journal()?;
+        let flow = Flow {
+            client: &client,
+            journal,
+            network: &key,
+            bitcoin: BitcoinNetwork::Mainnet,
+        };
+        let order = flow.accept(&quote).map_err(DeskError::from)?;
+        match flow.create(order.local_id).await {
+            Ok(_) | Err(FlowError::Refused(_)) => {}
+            Err(e) => return Err(e.into()),
+        }
+        let order = journal
+            .order(order.local_id)
+            .map_err(|e| DeskError::from(FlowError::from(e)))?;
+        self.track(&order).await;
+        self.order_view(order.local_id)
+    }
+
+    /// Takes the signed transaction (hex) or its id/hash for an order, checks it, journals it and registers it.
+    pub async fn hand_in(&self, local_id: i64, text: &str) -> Result<OrderView, DeskError> {
+        let (client, key) = self.client_and_key().await;
+        let journal = self.journal()?;
+        let flow = Flow {
+            client: &client,
+            journal,
+            network: &key,
+            bitcoin: BitcoinNetwork::Mainnet,
+        };
+        flow.hand_in(local_id, text)
+            .await
+            .map_err(DeskError::from)?;
+        let order = journal
+            .order(local_id)
+            .map_err(|e| DeskError::from(FlowError::from(e)))?;
+        self.track(&order).await;
+        self.order_view(local_id)
+    }
+
+    /// Takes an unfinished order one step on (after a restart): confirms an uncertain creation, re-verifies, or
+    /// registers a transaction already handed in.
+    pub async fn resume(&self, local_id: i64) -> Result<OrderView, DeskError> {
+        let (client, key) = self.client_and_key().await;
+        let journal = self.journal()?;
+        let flow = Flow {
+            client: &client,
+            journal,
+            network: &key,
+            bitcoin: BitcoinNetwork::Mainnet,
+        };
+        let (order, _) = flow.resume(local_id).await.map_err(DeskError::from)?;
+        self.track(&order).await;
+        self.order_view(local_id)
+    }
+
+    /// Gives up an order that never reached the gateway, or one refused by verification.
+    pub async fn discard(&self, local_id: i64) -> Result<OrderView, DeskError> {
+        self.journal()?
+            .abandon(local_id, "Discarded by you.")
+            .map_err(|e| DeskError::from(FlowError::from(e)))?;
+        self.order_view(local_id)
+    }
+
+    async fn client_and_key(&self) -> (gateway_client::Client, String) {
+        let state = self.state.lock().await;
+        (state.network.client.clone(), Self::network_key_of(&state))
+    }
+
+    async fn track(&self, order: &JournalOrder) {
+        if let (Some(tracked), Some(watch)) = (tracked(order), &self.state.lock().await.watch) {
+            let _ = watch.tracker.track(tracked).await;
+        }
+    }
+
+    /// One of the app's own orders.
+    pub fn order_view(&self, local_id: i64) -> Result<OrderView, DeskError> {
+        let journal = self.journal()?;
+        let order = journal
+            .order(local_id)
+            .map_err(|e| DeskError::from(FlowError::from(e)))?;
+        let events = journal
+            .events(local_id)
+            .map_err(|e| DeskError::from(FlowError::from(e)))?;
+        Ok(OrderView::from_journal(&order, &events))
+    }
+
+    /// The orders of the current network: the app's own (newest first), then those of watched addresses that the
+    /// app did not make.
+    pub async fn orders(&self) -> Result<Vec<OrderView>, DeskError> {
+        let key = self.client_and_key().await.1;
+        let journal = self.journal()?;
+        let mut views = Vec::new();
+        let mut own = std::collections::HashSet::new();
+        for order in journal
+            .orders(Some(&key))
+            .map_err(|e| DeskError::from(FlowError::from(e)))?
+        {
+            if order.stage == Stage::Quoted {
+                continue; // a quote never sent: not an order
+            }
+            if let Some(id) = &order.order_id {
+                own.insert(id.clone());
+            }
+            let events = journal
+                .events(order.local_id)
+                .map_err(|e| DeskError::from(FlowError::from(e)))?;
+            views.push(OrderView::from_journal(&order, &events));
+        }
+        if let Some(seen) = self
+            .seen
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(&key)
+        {
+            let mut others: Vec<&OrderView> = seen
+                .values()
+                .filter(|v| v.order_id.as_ref().is_none_or(|id| !own.contains(id)))
+                .collect();
+            others.sort_by_key(|v| std::cmp::Reverse(v.created_at));
+            views.extend(others.into_iter().cloned());
+        }
+        Ok(views)
+    }
+
+    /// Stops background work (the tracker, the Sandbox gateway) before the app exits.
     pub async fn shutdown(&self) {
-        self.state.lock().await.network.close().await;
+        let mut state = self.state.lock().await;
+        if let Some(watch) = state.watch.take() {
+            watch.tracker.shutdown().await;
+            watch.glue.abort();
+        }
+        state.network.close().await;
     }
 }
 
-/// The Sandbox gateway's orders, in the data directory.
-pub const SANDBOX_STATE_FILE: &str = "sandbox-gateway.json";
+/// The tracker's view of a journaled order, when the gateway knows it (it has an order id) and it is not finished.
+fn tracked(order: &JournalOrder) -> Option<TrackedOrder> {
+    let order_id = order.order_id.clone()?;
+    if matches!(
+        order.stage,
+        Stage::Finished | Stage::Abandoned | Stage::Refused
+    ) {
+        return None;
+    }
+    Some(TrackedOrder {
+        order_id,
+        addresses: order.addresses.clone(),
+        registered_at: (order.stage == Stage::Registered).then(|| unix_to_system(order.updated_at)),
+        last_seen: order.status.clone(),
+    })
+}
+
+/// Records an order read by the tracker: in the journal when it is one of the app's own. Gives its view.
+fn apply_change(
+    journal: Option<&Journal>,
+    network: &str,
+    order_id: &str,
+    order: &OrderInfo,
+    raw: &Value,
+) -> OrderView {
+    if let Some(journal) = journal
+        && let Ok(Some(own)) = journal.find(network, order_id)
+    {
+        match journal.status_seen(
+            own.local_id,
+            raw,
+            status_key(&order.status),
+            order.status.is_terminal(),
+        ) {
+            Ok(_) => {
+                if let (Ok(fresh), Ok(events)) =
+                    (journal.order(own.local_id), journal.events(own.local_id))
+                {
+                    return OrderView::from_journal(&fresh, &events);
+                }
+            }
+            Err(e) => warn!(error = %e, order_id, "could not journal a status"),
+        }
+    }
+    OrderView::from_gateway(network, order, raw, route_of(order))
+}
+
+/// The quote request the swap form asks for: the amount converted exactly with the source token's decimals, every
+/// address checked for its chain.
+pub fn request_from(form: &SwapForm) -> Result<QuoteRequest, DeskError> {
+    let registry = TokenRegistry::builtin();
+    let decimals = registry
+        .get(&form.src_chain, &form.src_token)
+        .map(|t| t.decimals)
+        .ok_or_else(|| {
+            invalid(
+                "srcToken",
+                format!(
+                    "The app does not know the decimals of {} on {}, so it cannot convert the amount exactly. \
+                     Choose a listed token.",
+                    form.src_token, form.src_chain
+                ),
+            )
+        })?;
+    let amount = parse_units(form.amount.trim(), decimals)
+        .map_err(|e| invalid("amount", format!("{e}.")))?;
+    if amount.is_zero() {
+        return Err(invalid("amount", "Enter an amount above zero."));
+    }
+    let check = |field: &str, chain: &str, address: &str| {
+        validate_address(chain, address.trim(), BitcoinNetwork::Mainnet)
+            .map(|v| v.canonical)
+            .map_err(|e| {
+                invalid(
+                    field,
+                    format!("The {field} is not a valid {chain} address: {e}."),
+                )
+            })
+    };
+    let recipient = check("recipient", &form.dst_chain, &form.recipient)?;
+    let mut request = QuoteRequest::new(
+        (&form.src_chain, &form.src_token),
+        (&form.dst_chain, &form.dst_token),
+        &amount.to_string(),
+        &recipient,
+    );
+    request.slippage_bps = form.slippage_bps;
+    let given = |value: &Option<String>| {
+        value
+            .as_deref()
+            .map(str::trim)
+            .filter(|v| !v.is_empty())
+            .map(str::to_owned)
+    };
+    if let Some(sender) = given(&form.sender) {
+        request.sender = Some(check("sender", &form.src_chain, &sender)?);
+    }
+    if let Some(owner) = given(&form.owner) {
+        request.owner_address = Some(validate_evm(&owner).map(|v| v.canonical).map_err(|e| {
+            invalid(
+                "owner",
+                format!("The owner must be an EVM address (0x…): {e}."),
+            )
+        })?);
+    }
+    if let Some(refund) = given(&form.refund) {
+        request.refund_address = Some(check("refund", "bitcoin", &refund)?);
+    }
+    Ok(request)
+}
 
 async fn connect(
     paths: &AppPaths,
     settings: &Settings,
     kind: NetworkKind,
+    sandbox_admin: bool,
 ) -> Result<ActiveNetwork, DeskError> {
     let custom_url = settings.custom_url.as_deref();
     let account = secrets::account(kind, custom_url);
@@ -139,6 +788,7 @@ async fn connect(
         settings.api_version(kind),
         key,
         Some(&sandbox_state),
+        sandbox_admin,
     )
     .await
 }
@@ -181,6 +831,49 @@ mod tests {
         assert_eq!(
             unknown.address,
             "0x1111111111111111111111111111111111111111"
+        );
+    }
+
+    fn form() -> SwapForm {
+        SwapForm {
+            src_chain: "bitcoin".into(),
+            src_token: "BTC".into(),
+            dst_chain: "bob".into(),
+            dst_token: "0x0555E30da8f98308EdB960aa94C0Db47230d2B9c".into(),
+            amount: "0.0025".into(),
+            slippage_bps: 300,
+            recipient: "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed".into(),
+            sender: None,
+            owner: None,
+            refund: None,
+        }
+    }
+
+    #[test]
+    fn the_form_becomes_an_exact_request_or_a_pointed_error() {
+        let request = request_from(&form()).unwrap();
+        assert_eq!(request.amount, "250000");
+        assert_eq!(
+            request.recipient, "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+            "checksummed"
+        );
+
+        let mut bad = form();
+        bad.amount = "0.000000001".into();
+        let err = request_from(&bad).unwrap_err();
+        assert_eq!(err.details.as_deref(), Some(&json!({"field": "amount"})));
+
+        let mut bad = form();
+        bad.recipient = "bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh".into();
+        let err = request_from(&bad).unwrap_err();
+        assert_eq!(err.details.as_deref(), Some(&json!({"field": "recipient"})));
+        assert!(err.message.contains("bob"), "{}", err.message);
+
+        let mut bad = form();
+        bad.owner = Some("TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7".into());
+        assert_eq!(
+            request_from(&bad).unwrap_err().details.as_deref(),
+            Some(&json!({"field": "owner"}))
         );
     }
 }

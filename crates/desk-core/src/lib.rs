@@ -18,5 +18,7 @@ pub mod verify;
 pub mod views;
 
 pub use api::{DeskError, ErrorKind};
-pub use desk::{Desk, SANDBOX_STATE_FILE};
+pub use desk::{
+    Desk, DeskEvent, DeskOptions, JOURNAL_FILE, QuoteResult, SANDBOX_STATE_FILE, SwapForm,
+};
 pub use paths::AppPaths;

@@ -56,6 +56,7 @@ impl ActiveNetwork {
         version: ApiVersion,
         api_key: Option<ApiKey>,
         sandbox_state: Option<&Path>,
+        sandbox_admin: bool,
     ) -> Result<Self, DeskError> {
         let (base_url, sandbox) = match kind {
             NetworkKind::Production => (Url::parse(deployments::PRODUCTION).expect("valid"), None),
@@ -71,7 +72,7 @@ impl ActiveNetwork {
             }
             NetworkKind::Sandbox => {
                 let running =
-                    sandbox_sim(sandbox_state).spawn(SocketAddr::from((Ipv4Addr::LOCALHOST, 0))).await.map_err(|e| {
+                    sandbox_sim(sandbox_state, sandbox_admin, api_key.as_ref()).spawn(SocketAddr::from((Ipv4Addr::LOCALHOST, 0))).await.map_err(|e| {
                         DeskError::new(
                             ErrorKind::Sandbox,
                             format!("The Sandbox gateway could not start ({e}). Restart the app, or choose another network."),
@@ -117,9 +118,16 @@ impl ActiveNetwork {
 
 /// The Sandbox's gateway, its orders kept in `state` (when given). A state file that cannot be read is set aside
 /// (renamed, never overwritten) and the Sandbox starts empty: a sandbox must not keep the app from starting.
-fn sandbox_sim(state: Option<&Path>) -> Sim {
+fn sandbox_sim(state: Option<&Path>, admin: bool, key: Option<&ApiKey>) -> Sim {
+    // The Sandbox accepts the key stored for it, so a partner can try their key's flow without a real gateway.
+    let access = gateway_sim::access::AccessConfig {
+        keys: key.map(|k| vec![k.expose().to_owned()]).unwrap_or_default(),
+        ..gateway_sim::access::AccessConfig::default()
+    };
     let config = |state_file: Option<PathBuf>| SimConfig {
         state_file,
+        admin,
+        access: access.clone(),
         ..SimConfig::default()
     };
     match Sim::with_config(config(state.map(Path::to_path_buf))) {

@@ -387,6 +387,17 @@ fn stage_text(stage: Stage) -> &'static str {
     }
 }
 
+/// Where a timeline entry sits: created, registered, in progress, payout, then the ending.
+fn timeline_rank(key: &str) -> u8 {
+    match key {
+        "created" => 0,
+        "registered" => 1,
+        "inProgress" => 2,
+        "pendingBtcPayment" => 3,
+        _ => 4,
+    }
+}
+
 fn transfers(list: &[gateway_client::wire::TokenTransfer], sandbox: bool) -> Vec<TransferView> {
     list.iter()
         .map(|t| TransferView {
@@ -582,8 +593,11 @@ impl OrderView {
             });
         }
 
-        // The timeline from the log: when each step happened, as the app saw it.
+        // The timeline from the log: when each step happened, as the app saw it. A status read before the
+        // transaction was registered ("in progress" while the gateway waits for it) is not progress.
+        let mut registered = false;
         for event in events {
+            registered |= event.kind == "registerAnswered";
             let entry = match event.kind.as_str() {
                 "createAnswered" => Some(("created", "Order created".to_owned())),
                 "registerAnswered" => Some(("registered", "Transaction registered".to_owned())),
@@ -599,7 +613,10 @@ impl OrderView {
                 }
                 _ => None,
             };
+            let early =
+                !registered && matches!(entry, Some(("inProgress" | "pendingBtcPayment", _)));
             if let Some((key, text)) = entry
+                && !early
                 && !view.timeline.iter().any(|e| e.key == key)
             {
                 view.timeline.push(TimelineEntry {
@@ -624,6 +641,17 @@ impl OrderView {
             }
             None => view.status_text = stage_text(order.stage).to_owned(),
         }
+        let in_progress = matches!(
+            view.status.as_deref(),
+            Some("inProgress" | "pendingBtcPayment")
+        );
+        if in_progress && order.stage != Stage::Registered && order.stage != Stage::Finished {
+            // The gateway is waiting for the transaction: say what the app knows instead.
+            view.timeline
+                .retain(|e| e.key != "inProgress" && e.key != "pendingBtcPayment");
+            view.status_text = stage_text(order.stage).to_owned();
+        }
+        view.timeline.sort_by_key(|e| timeline_rank(&e.key));
         if matches!(order.stage, Stage::Refused | Stage::Abandoned) {
             view.status_text = stage_text(order.stage).to_owned();
         }

@@ -7,6 +7,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use desk_core::api::{DeskError, NetworkChoice, RouteView, SettingsView};
+use desk_core::desk::{DeskEvent, QuoteResult, SwapForm};
 use desk_core::flow::Question;
 use desk_core::verify::Verified;
 use desk_core::views::{OrderView, QuoteCard};
@@ -26,6 +27,9 @@ fn generate(dir: &Path) {
     QuoteCard::export_all(&cfg).unwrap();
     OrderView::export_all(&cfg).unwrap();
     Question::export_all(&cfg).unwrap();
+    SwapForm::export_all(&cfg).unwrap();
+    QuoteResult::export_all(&cfg).unwrap();
+    DeskEvent::export_all(&cfg).unwrap();
 }
 
 fn read_dir(dir: &Path) -> BTreeMap<String, String> {

@@ -259,3 +259,264 @@ async fn the_sandbox_keeps_its_orders_across_restarts_and_sets_a_damaged_state_a
     assert_eq!(aside.len(), 1);
     assert_eq!(std::fs::read(aside[0].path()).unwrap(), b"not json");
 }
+
+mod flow {
+    use std::time::Duration;
+
+    use desk_core::api::ErrorKind;
+    use desk_core::desk::{DeskOptions, QuoteResult, SwapForm};
+    use desk_core::flow::QuestionField;
+    use desk_core::journal::Stage;
+    use desk_core::tracker::Timing;
+    use desk_core::{AppPaths, Desk, DeskEvent};
+    use gateway_sim::payload::testkit::TestWallet;
+
+    const EVM: &str = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
+    const OWNER: &str = "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359";
+    const WBTC_BOB: &str = "0x0555E30da8f98308EdB960aa94C0Db47230d2B9c";
+
+    async fn open(home: &std::path::Path) -> Desk {
+        super::mock_keychain();
+        Desk::open_with(
+            AppPaths::under(home),
+            DeskOptions {
+                timing: Timing::default().scaled(0.01),
+                sandbox_admin: true,
+            },
+        )
+        .await
+        .unwrap()
+    }
+
+    fn onramp_form(sender: Option<String>) -> SwapForm {
+        SwapForm {
+            src_chain: "bitcoin".into(),
+            src_token: "0x0000000000000000000000000000000000000000".into(),
+            dst_chain: "bob".into(),
+            dst_token: WBTC_BOB.into(),
+            amount: "0.0025".into(),
+            slippage_bps: 300,
+            recipient: EVM.into(),
+            sender,
+            owner: Some(OWNER.into()),
+            refund: None,
+        }
+    }
+
+    async fn advance(base: &str, secs: u64) {
+        reqwest::Client::new()
+            .post(format!("{base}/admin/clock/advance"))
+            .body(format!(r#"{{"secs": {secs}}}"#))
+            .send()
+            .await
+            .unwrap()
+            .error_for_status()
+            .unwrap();
+    }
+
+    #[tokio::test]
+    async fn an_onramp_goes_from_the_form_to_completed_through_the_desk() {
+        let home = tempfile::tempdir().unwrap();
+        let desk = open(home.path()).await;
+        let mut events = desk.subscribe();
+        let wallet = TestWallet::from_seed([9; 32]);
+        let form = onramp_form(Some(wallet.address(bitcoin::Network::Bitcoin)));
+        let QuoteResult::Quote { card } = desk.quote(&form).await.unwrap() else {
+            panic!("a question")
+        };
+        assert_eq!(card.send.amount, "250000");
+        assert_eq!(card.send.text, "0.0025 BTC");
+        assert!(card.receive.text.ends_with("WBTC"), "{}", card.receive.text);
+        assert_eq!(card.fee_lines.len(), 5);
+        assert!(card.total_fees_usd.is_some());
+
+        let order = desk.start_order(card.raw.clone()).await.unwrap();
+        assert_eq!(order.stage, Some(Stage::Verified));
+        let verified = order.verified.clone().unwrap();
+        assert!(
+            verified["sentence"].as_str().unwrap().contains("0.0025"),
+            "{verified}"
+        );
+        let psbt = order.created.as_ref().unwrap()["onramp"]["psbt_hex"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+
+        // A transaction that is not the PSBT's is refused before anything is sent.
+        let err = desk
+            .hand_in(order.local_id.unwrap(), "00")
+            .await
+            .unwrap_err();
+        assert_eq!(err.kind, ErrorKind::InvalidInput);
+
+        let signed = wallet.sign_psbt(&psbt).unwrap();
+        let order = desk
+            .hand_in(order.local_id.unwrap(), &signed)
+            .await
+            .unwrap();
+        assert_eq!(order.stage, Some(Stage::Registered));
+        assert!(order.timeline.iter().any(|e| e.key == "registered"));
+
+        let base = desk.settings().await.network.base_url;
+        advance(&base, 700).await;
+        desk.refresh_now().await;
+        let done = tokio::time::timeout(Duration::from_secs(30), async {
+            loop {
+                if let Ok(DeskEvent::OrderChanged { order: view }) = events.recv().await
+                    && view.local_id == order.local_id
+                    && view.status.as_deref() == Some("success")
+                {
+                    return view;
+                }
+            }
+        })
+        .await
+        .expect("the tracker reports the completed order");
+        assert_eq!(done.stage, Some(Stage::Finished));
+        assert_eq!(done.received.len(), 1);
+        assert!(done.received[0].amount.usd.is_some());
+        assert!(
+            done.received[0].explorer_url.is_none(),
+            "no explorer links for the Sandbox"
+        );
+        let keys: Vec<&str> = done.timeline.iter().map(|e| e.key.as_str()).collect();
+        assert!(keys.starts_with(&["created", "registered"]), "{keys:?}");
+        assert!(keys.contains(&"success"), "{keys:?}");
+
+        let listed = desk.orders().await.unwrap();
+        assert_eq!(listed[0].local_id, order.local_id);
+        assert!(
+            home.path()
+                .join("data")
+                .join(desk_core::JOURNAL_FILE)
+                .exists()
+        );
+        desk.shutdown().await;
+    }
+
+    #[tokio::test]
+    async fn a_fixable_refusal_comes_back_as_a_question_and_bad_input_names_its_field() {
+        let home = tempfile::tempdir().unwrap();
+        let desk = open(home.path()).await;
+        let form = SwapForm {
+            src_chain: "bob".into(),
+            src_token: WBTC_BOB.into(),
+            dst_chain: "bitcoin".into(),
+            dst_token: "0x0000000000000000000000000000000000000000".into(),
+            amount: "0.001".into(),
+            slippage_bps: 300,
+            recipient: "bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh".into(),
+            sender: Some(EVM.into()),
+            owner: None,
+            refund: None,
+        };
+        let QuoteResult::Ask { question } = desk.quote(&form).await.unwrap() else {
+            panic!("expected a question")
+        };
+        assert_eq!(question.field, QuestionField::OwnerAddress);
+        let answered = SwapForm {
+            owner: Some(OWNER.into()),
+            ..form.clone()
+        };
+        assert!(matches!(
+            desk.quote(&answered).await.unwrap(),
+            QuoteResult::Quote { .. }
+        ));
+
+        let small = SwapForm {
+            amount: "0.00001".into(),
+            ..answered
+        };
+        let QuoteResult::Ask { question } = desk.quote(&small).await.unwrap() else {
+            panic!("expected the minimum")
+        };
+        assert_eq!(question.field, QuestionField::Amount);
+        assert!(question.suggestion.is_some());
+
+        let err = desk
+            .quote(&SwapForm {
+                recipient: "not an address".into(),
+                ..form
+            })
+            .await
+            .unwrap_err();
+        assert_eq!(err.kind, ErrorKind::InvalidInput);
+        assert_eq!(err.details.as_deref().unwrap()["field"], "recipient");
+        desk.shutdown().await;
+    }
+
+    #[tokio::test]
+    async fn watched_addresses_bring_in_orders_the_app_did_not_make_and_keys_are_set_and_removed() {
+        let home = tempfile::tempdir().unwrap();
+        let desk = open(home.path()).await;
+        let mut events = desk.subscribe();
+        let owner = "0x1111111111111111111111111111111111111111";
+        let view = desk.watch_address(owner).await.unwrap();
+        assert_eq!(view.watched, vec![owner.to_owned()]);
+        assert!(desk.watch_address("nonsense").await.is_err());
+
+        // Someone else's order for the watched owner, made directly on the gateway.
+        let base = desk.settings().await.network.base_url;
+        let mut config = gateway_client::ClientConfig::new(base.parse().unwrap());
+        config.read_attempts = 1;
+        let client = gateway_client::Client::new(config).unwrap();
+        let mut request = gateway_client::QuoteRequest::new(
+            ("bitcoin", gateway_client::wire::NATIVE_TOKEN),
+            ("bob", WBTC_BOB),
+            "100000",
+            EVM,
+        );
+        request.owner_address = Some(owner.into());
+        let quote = client.get_quote(&request).await.unwrap().value;
+        let id = client
+            .create_order(&quote)
+            .await
+            .unwrap()
+            .value
+            .order_id()
+            .to_owned();
+        desk.refresh_now().await;
+        tokio::time::timeout(Duration::from_secs(30), async {
+            loop {
+                if let Ok(DeskEvent::OrderChanged { order }) = events.recv().await
+                    && order.order_id.as_deref() == Some(id.as_str())
+                {
+                    assert_eq!(order.local_id, None);
+                    return;
+                }
+            }
+        })
+        .await
+        .expect("the watched address's order arrives");
+        assert!(
+            desk.orders()
+                .await
+                .unwrap()
+                .iter()
+                .any(|o| o.order_id.as_deref() == Some(id.as_str()))
+        );
+        let view = desk.unwatch_address(owner).await.unwrap();
+        assert!(view.watched.is_empty());
+
+        // The API key: checked, kept in the keychain (the mock here), shown masked, removable.
+        let err = desk.set_api_key("too-short").await.unwrap_err();
+        assert_eq!(err.details.as_deref().unwrap()["field"], "apiKey");
+        let view = desk
+            .set_api_key("0123456789abcdef0123456789abcdef")
+            .await
+            .unwrap();
+        assert_eq!(view.api_key.as_deref(), Some("01…ef"));
+        desk.routes()
+            .await
+            .expect("the Sandbox accepts the stored key");
+        let settings_file =
+            std::fs::read_to_string(home.path().join("config/settings.json")).unwrap();
+        assert!(
+            !settings_file.contains("0123456789abcdef"),
+            "the key never reaches the settings file"
+        );
+        let view = desk.remove_api_key().await.unwrap();
+        assert_eq!(view.api_key, None);
+        desk.shutdown().await;
+    }
+}

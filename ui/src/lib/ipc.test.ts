@@ -12,6 +12,8 @@ const settings = {
   network: { kind: "sandbox", label: "Sandbox", baseUrl: "https://sandbox.example", apiVersion: "v2" },
   customUrl: null,
   settingsPath: "/tmp/settings.toml",
+  keychainAvailable: true,
+  watched: [],
   notices: [],
 };
 

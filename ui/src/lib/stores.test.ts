@@ -8,6 +8,8 @@ function view(kind: SettingsView["network"]["kind"], label: string, notices: str
     network: { kind, label, baseUrl: `https://${kind}.example`, apiVersion: "v2" },
     customUrl: null,
     settingsPath: "/tmp/settings.toml",
+    keychainAvailable: true,
+    watched: [],
     notices,
   };
 }

@@ -12,4 +12,20 @@ settingsPath: string,
 /**
  * Something the person should know about the settings (a file set aside, a keychain that is unreachable).
  */
-notices: Array<string>, };
+notices: Array<string>, 
+/**
+ * The network's API key, masked (`ab…yz`), when one is in use.
+ */
+apiKey?: string, 
+/**
+ * A keychain is reachable, so a key can be stored.
+ */
+keychainAvailable: boolean, 
+/**
+ * The addresses whose orders are followed on this network.
+ */
+watched: Array<string>, 
+/**
+ * Where the order journal lives (absent when it cannot be used).
+ */
+journalPath?: string, };
