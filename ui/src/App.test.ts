@@ -26,6 +26,7 @@ function settings(kind: keyof typeof LABELS, notices: string[] = [], customUrl: 
     settingsPath: "/tmp/settings.toml",
     keychainAvailable: true,
     watched: [],
+    theme: "system",
     notices,
   };
 }

@@ -5,7 +5,7 @@ use serde::Serialize;
 use ts_rs::TS;
 
 use crate::secrets::SecretsError;
-use crate::settings::{NetworkKind, SettingsError};
+use crate::settings::{NetworkKind, SettingsError, Theme};
 
 /// Broad classes of failure, so the window can choose how to present one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
@@ -201,6 +201,7 @@ pub struct SettingsView {
     /// Where the order journal lives (absent when it cannot be used).
     #[ts(optional)]
     pub journal_path: Option<String>,
+    pub theme: Theme,
 }
 
 /// A network to switch to.

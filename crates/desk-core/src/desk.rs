@@ -24,7 +24,7 @@ use crate::journal::{Journal, JournalOrder, Stage};
 use crate::network::{ActiveNetwork, parse_custom_url};
 use crate::paths::AppPaths;
 use crate::secrets;
-use crate::settings::{self, NetworkKind, Settings};
+use crate::settings::{self, NetworkKind, Settings, Theme};
 use crate::tracker::{Timing, TrackedOrder, Tracker, TrackerEvent, TrackerHandle};
 use crate::views::{OrderView, QuoteCard};
 
@@ -84,7 +84,11 @@ pub enum DeskEvent {
     OrderChanged { order: Box<OrderView> },
     /// Reading the gateway failed; nothing about any order changed. Tried again in `retry_in_secs`.
     #[serde(rename_all = "camelCase")]
-    ReadFailed { message: String, retry_in_secs: u64 },
+    ReadFailed {
+        message: String,
+        #[ts(type = "number")]
+        retry_in_secs: u64,
+    },
 }
 
 struct Watch {
@@ -244,6 +248,7 @@ impl Desk {
                 .journal
                 .as_ref()
                 .map(|_| self.paths.data_dir.join(JOURNAL_FILE).display().to_string()),
+            theme: state.settings.theme,
         }
     }
 
@@ -350,6 +355,41 @@ impl Desk {
         let mut previous = std::mem::replace(&mut state.network, network);
         previous.close().await;
         self.start_watching(state).await;
+    }
+
+    /// Chooses the window's colours.
+    pub async fn set_theme(&self, theme: Theme) -> Result<SettingsView, DeskError> {
+        let mut state = self.state.lock().await;
+        state.settings.theme = theme;
+        settings::save(&self.paths.settings_file(), &state.settings)?;
+        Ok(self.view(&state))
+    }
+
+    /// The PSBT of an onramp order, as the bytes of a `.psbt` file (BIP 174), to save and sign elsewhere.
+    pub fn psbt(&self, local_id: i64) -> Result<Vec<u8>, DeskError> {
+        let order = self
+            .journal()?
+            .order(local_id)
+            .map_err(|e| DeskError::from(FlowError::from(e)))?;
+        let hex = order
+            .created
+            .as_ref()
+            .and_then(|c| c.get("onramp"))
+            .and_then(|o| o.get("psbt_hex"))
+            .and_then(Value::as_str)
+            .ok_or_else(|| {
+                DeskError::new(
+                    ErrorKind::InvalidInput,
+                    "This order has no PSBT: the gateway prepares one only when the quote names a sender. Pay the \
+                     deposit address from your wallet instead.",
+                )
+            })?;
+        alloy_primitives::hex::decode(hex).map_err(|e| {
+            DeskError::new(
+                ErrorKind::Gateway,
+                format!("The gateway's PSBT is not hexadecimal ({e}); do not use this order."),
+            )
+        })
     }
 
     /// Chooses the API version of the current network.

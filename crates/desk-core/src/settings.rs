@@ -58,6 +58,18 @@ impl NetworkKind {
     }
 }
 
+/// The window's colours.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+#[ts(export_to = "Theme.ts")]
+pub enum Theme {
+    /// Follow the operating system.
+    #[default]
+    System,
+    Light,
+    Dark,
+}
+
 /// Per-network preferences.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -79,6 +91,8 @@ pub struct Settings {
     pub custom_url: Option<String>,
     #[serde(default)]
     pub networks: BTreeMap<NetworkKind, NetworkPrefs>,
+    #[serde(default)]
+    pub theme: Theme,
 }
 
 impl Default for Settings {
@@ -88,6 +102,7 @@ impl Default for Settings {
             network: NetworkKind::Sandbox,
             custom_url: None,
             networks: BTreeMap::new(),
+            theme: Theme::System,
         }
     }
 }

@@ -100,7 +100,7 @@ pub struct QuoteCard {
     pub price_impact_usd: Option<String>,
     /// The impact is a loss of at least [`LARGE_IMPACT_BPS`].
     pub large_impact: bool,
-    #[ts(optional)]
+    #[ts(optional, type = "number")]
     pub estimated_secs: Option<u64>,
     /// `about 10 minutes`.
     #[ts(optional)]
@@ -281,7 +281,7 @@ pub struct TimelineEntry {
     pub key: String,
     pub text: String,
     /// Unix seconds when the app saw it, when known.
-    #[ts(optional)]
+    #[ts(optional, type = "number")]
     pub at: Option<i64>,
 }
 
@@ -292,7 +292,7 @@ pub struct TimelineEntry {
 #[ts(export_to = "OrderView.ts")]
 pub struct OrderView {
     /// The journal's id; absent for an order known only from the gateway.
-    #[ts(optional)]
+    #[ts(optional, type = "number")]
     pub local_id: Option<i64>,
     #[ts(optional)]
     pub order_id: Option<String>,
@@ -325,9 +325,9 @@ pub struct OrderView {
     pub handed_in: Option<HandedIn>,
     #[ts(optional)]
     pub last_error: Option<String>,
-    #[ts(optional)]
+    #[ts(optional, type = "number")]
     pub created_at: Option<i64>,
-    #[ts(optional)]
+    #[ts(optional, type = "number")]
     pub updated_at: Option<i64>,
     /// What verification found (the PSBT's or call's summary), as journaled.
     #[ts(optional, type = "unknown")]

@@ -14,6 +14,7 @@ const settings = {
   settingsPath: "/tmp/settings.toml",
   keychainAvailable: true,
   watched: [],
+  theme: "system",
   notices: [],
 };
 

@@ -10,6 +10,7 @@ function view(kind: SettingsView["network"]["kind"], label: string, notices: str
     settingsPath: "/tmp/settings.toml",
     keychainAvailable: true,
     watched: [],
+    theme: "system",
     notices,
   };
 }

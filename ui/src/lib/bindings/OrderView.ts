@@ -15,7 +15,7 @@ export type OrderView = {
 /**
  * The journal's id; absent for an order known only from the gateway.
  */
-localId?: bigint, orderId?: string, network: string, route: RouteKind, 
+localId?: number, orderId?: string, network: string, route: RouteKind, 
 /**
  * Where the app's own order is in the flow.
  */
@@ -35,7 +35,7 @@ statusText: string, timeline: Array<TimelineEntry>, received: Array<TransferView
 /**
  * The source transaction, when known.
  */
-sourceTx?: TransferView, depositAddress?: string, handedIn?: HandedIn, lastError?: string, createdAt?: bigint, updatedAt?: bigint, 
+sourceTx?: TransferView, depositAddress?: string, handedIn?: HandedIn, lastError?: string, createdAt?: number, updatedAt?: number, 
 /**
  * What verification found (the PSBT's or call's summary), as journaled.
  */

@@ -31,7 +31,7 @@ priceImpact?: string, priceImpactUsd?: string,
 /**
  * The impact is a loss of at least [`LARGE_IMPACT_BPS`].
  */
-largeImpact: boolean, estimatedSecs?: bigint, 
+largeImpact: boolean, estimatedSecs?: number, 
 /**
  * `about 10 minutes`.
  */

@@ -11,4 +11,4 @@ key: string, text: string,
 /**
  * Unix seconds when the app saw it, when known.
  */
-at?: bigint, };
+at?: number, };
