@@ -1,11 +1,17 @@
 // Typed wrappers around the Tauri commands. Every rejection comes back as a DeskError,
 // so the window only ever shows a sentence for a person, never raw JSON or a stack.
 import { invoke, isTauri } from "@tauri-apps/api/core";
+import { listen } from "@tauri-apps/api/event";
 import type { DeskError } from "./bindings/DeskError";
+import type { DeskEvent } from "./bindings/DeskEvent";
 import type { ErrorKind } from "./bindings/ErrorKind";
 import type { NetworkChoice } from "./bindings/NetworkChoice";
+import type { OrderView } from "./bindings/OrderView";
+import type { QuoteResult } from "./bindings/QuoteResult";
 import type { RouteView } from "./bindings/RouteView";
 import type { SettingsView } from "./bindings/SettingsView";
+import type { SwapForm } from "./bindings/SwapForm";
+import type { Theme } from "./bindings/Theme";
 
 const ERROR_KINDS: readonly ErrorKind[] = [
   "invalid_input",
@@ -16,6 +22,8 @@ const ERROR_KINDS: readonly ErrorKind[] = [
   "keychain",
   "settings",
   "sandbox",
+  "journal",
+  "refused",
 ];
 
 const MAX_REASON = 200;
@@ -103,11 +111,122 @@ export function listRoutes(): Promise<RouteView[]> {
   return call<RouteView[]>("list_routes");
 }
 
+/** A quote for what the swap form says, or a question to ask first. Rejects with a DeskError. */
+export function requestQuote(form: SwapForm): Promise<QuoteResult> {
+  return call<QuoteResult>("request_quote", { form });
+}
+
+/** Starts an order from a quote as received (the card's `raw`): journaled, created, verified. */
+export function startOrder(quote: unknown): Promise<OrderView> {
+  return call<OrderView>("start_order", { quote });
+}
+
+/** Hands in the signed transaction (hex) or its id/hash; checked, journaled, then registered. */
+export function handIn(localId: number, text: string): Promise<OrderView> {
+  return call<OrderView>("hand_in", { localId, text });
+}
+
+/** Takes an unfinished order one step on (after a restart). */
+export function resumeOrder(localId: number): Promise<OrderView> {
+  return call<OrderView>("resume_order", { localId });
+}
+
+/** Gives up an order that never reached the gateway, or one refused by verification. */
+export function discardOrder(localId: number): Promise<OrderView> {
+  return call<OrderView>("discard_order", { localId });
+}
+
+/** The app's own orders on the current network, then those of watched addresses. */
+export function listOrders(): Promise<OrderView[]> {
+  return call<OrderView[]>("list_orders");
+}
+
+/** Reads every watched address and unfinished order now. */
+export function refreshOrders(): Promise<void> {
+  return call<void>("refresh_orders");
+}
+
+/** Follows the orders of an address on the current network. */
+export function watchAddress(address: string): Promise<SettingsView> {
+  return call<SettingsView>("watch_address", { address });
+}
+
+/** Stops following an address. */
+export function unwatchAddress(address: string): Promise<SettingsView> {
+  return call<SettingsView>("unwatch_address", { address });
+}
+
+/** Stores (or replaces) the current network's API key in the keychain. */
+export function setApiKey(key: string): Promise<SettingsView> {
+  return call<SettingsView>("set_api_key", { key });
+}
+
+/** Removes the current network's API key from the keychain. */
+export function removeApiKey(): Promise<SettingsView> {
+  return call<SettingsView>("remove_api_key");
+}
+
+/** Chooses the API version of the current network. */
+export function setApiVersion(version: "v1" | "v2" | "v3"): Promise<SettingsView> {
+  return call<SettingsView>("set_api_version", { version });
+}
+
+/** Chooses the window's colours. */
+export function setTheme(theme: Theme): Promise<SettingsView> {
+  return call<SettingsView>("set_theme", { theme });
+}
+
+/** Asks where to save an onramp order's PSBT (a `.psbt` file) and saves it; the path, or null when cancelled. */
+export function savePsbt(localId: number): Promise<string | null> {
+  return call<string | null>("save_psbt", { localId });
+}
+
+/** The name of the event the app sends desk-core's updates on. */
+export const DESK_EVENT = "desk-event";
+
+/** Calls `handler` with every update the app sends (changed orders, failed reads); gives the unsubscribe function. */
+export async function onDeskEvent(handler: (event: DeskEvent) => void): Promise<() => void> {
+  if (!runningInTauri()) return () => {};
+  return listen<DeskEvent>(DESK_EVENT, (e) => handler(e.payload));
+}
+
 /** The commands as one object, so stores can be given a stand-in in tests. */
 export interface DeskApi {
   getSettings(): Promise<SettingsView>;
   selectNetwork(choice: NetworkChoice): Promise<SettingsView>;
   listRoutes(): Promise<RouteView[]>;
+  requestQuote(form: SwapForm): Promise<QuoteResult>;
+  startOrder(quote: unknown): Promise<OrderView>;
+  handIn(localId: number, text: string): Promise<OrderView>;
+  resumeOrder(localId: number): Promise<OrderView>;
+  discardOrder(localId: number): Promise<OrderView>;
+  listOrders(): Promise<OrderView[]>;
+  refreshOrders(): Promise<void>;
+  watchAddress(address: string): Promise<SettingsView>;
+  unwatchAddress(address: string): Promise<SettingsView>;
+  setApiKey(key: string): Promise<SettingsView>;
+  removeApiKey(): Promise<SettingsView>;
+  setApiVersion(version: "v1" | "v2" | "v3"): Promise<SettingsView>;
+  setTheme(theme: Theme): Promise<SettingsView>;
+  savePsbt(localId: number): Promise<string | null>;
 }
 
-export const deskApi: DeskApi = { getSettings, selectNetwork, listRoutes };
+export const deskApi: DeskApi = {
+  getSettings,
+  selectNetwork,
+  listRoutes,
+  requestQuote,
+  startOrder,
+  handIn,
+  resumeOrder,
+  discardOrder,
+  listOrders,
+  refreshOrders,
+  watchAddress,
+  unwatchAddress,
+  setApiKey,
+  removeApiKey,
+  setApiVersion,
+  setTheme,
+  savePsbt,
+};

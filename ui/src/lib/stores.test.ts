@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import type { DeskApi } from "./ipc";
+import { stubApi } from "./testing";
 import type { SettingsView } from "./bindings/SettingsView";
 import { DeskState } from "./stores.svelte";
 
@@ -16,12 +17,12 @@ function view(kind: SettingsView["network"]["kind"], label: string, notices: str
 }
 
 function api(overrides: Partial<DeskApi> = {}): DeskApi {
-  return {
+  return stubApi({
     getSettings: vi.fn(async () => view("sandbox", "Sandbox", ["Settings file was set aside."])),
     selectNetwork: vi.fn(async (c) => view(c.kind, c.kind === "production" ? "Production" : "Other")),
     listRoutes: vi.fn(async () => []),
     ...overrides,
-  };
+  });
 }
 
 describe("DeskState", () => {
