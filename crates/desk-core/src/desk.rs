@@ -367,10 +367,7 @@ impl Desk {
 
     /// The PSBT of an onramp order, as the bytes of a `.psbt` file (BIP 174), to save and sign elsewhere.
     pub fn psbt(&self, local_id: i64) -> Result<Vec<u8>, DeskError> {
-        let order = self
-            .journal()?
-            .order(local_id)
-            .map_err(|e| DeskError::from(FlowError::from(e)))?;
+        let order = self.journal()?.order(local_id)?;
         let hex = order
             .created
             .as_ref()
@@ -536,12 +533,7 @@ impl Desk {
         let key = Self::network_key_of(&state);
         drop(state);
         let journal = self.journal()?;
-        let flow = Flow {
-            client: &client,
-            journal,
-            network: &key,
-            bitcoin: BitcoinNetwork::Mainnet,
-        };
+        let flow = flow_on(&client, journal, &key);
         match flow.quote(&request).await.map_err(DeskError::from)? {
             QuoteOutcome::Quote(quote) => Ok(QuoteResult::Quote {
                 card: Box::new(QuoteCard::new(&quote)),
@@ -561,20 +553,13 @@ impl Desk {
         })?;
         let (client, key) = self.client_and_key().await;
         let journal = self.journal()?;
-        let flow = Flow {
-            client: &client,
-            journal,
-            network: &key,
-            bitcoin: BitcoinNetwork::Mainnet,
-        };
+        let flow = flow_on(&client, journal, &key);
         let order = flow.accept(&quote).map_err(DeskError::from)?;
         match flow.create(order.local_id).await {
             Ok(_) | Err(FlowError::Refused(_)) => {}
             Err(e) => return Err(e.into()),
         }
-        let order = journal
-            .order(order.local_id)
-            .map_err(|e| DeskError::from(FlowError::from(e)))?;
+        let order = journal.order(order.local_id)?;
         self.track(&order).await;
         self.order_view(order.local_id)
     }
@@ -583,18 +568,11 @@ impl Desk {
     pub async fn hand_in(&self, local_id: i64, text: &str) -> Result<OrderView, DeskError> {
         let (client, key) = self.client_and_key().await;
         let journal = self.journal()?;
-        let flow = Flow {
-            client: &client,
-            journal,
-            network: &key,
-            bitcoin: BitcoinNetwork::Mainnet,
-        };
+        let flow = flow_on(&client, journal, &key);
         flow.hand_in(local_id, text)
             .await
             .map_err(DeskError::from)?;
-        let order = journal
-            .order(local_id)
-            .map_err(|e| DeskError::from(FlowError::from(e)))?;
+        let order = journal.order(local_id)?;
         self.track(&order).await;
         self.order_view(local_id)
     }
@@ -604,12 +582,7 @@ impl Desk {
     pub async fn resume(&self, local_id: i64) -> Result<OrderView, DeskError> {
         let (client, key) = self.client_and_key().await;
         let journal = self.journal()?;
-        let flow = Flow {
-            client: &client,
-            journal,
-            network: &key,
-            bitcoin: BitcoinNetwork::Mainnet,
-        };
+        let flow = flow_on(&client, journal, &key);
         let (order, _) = flow.resume(local_id).await.map_err(DeskError::from)?;
         self.track(&order).await;
         self.order_view(local_id)
@@ -617,9 +590,7 @@ impl Desk {
 
     /// Gives up an order that never reached the gateway, or one refused by verification.
     pub async fn discard(&self, local_id: i64) -> Result<OrderView, DeskError> {
-        self.journal()?
-            .abandon(local_id, "Discarded by you.")
-            .map_err(|e| DeskError::from(FlowError::from(e)))?;
+        self.journal()?.abandon(local_id, "Discarded by you.")?;
         self.order_view(local_id)
     }
 
@@ -637,12 +608,8 @@ impl Desk {
     /// One of the app's own orders.
     pub fn order_view(&self, local_id: i64) -> Result<OrderView, DeskError> {
         let journal = self.journal()?;
-        let order = journal
-            .order(local_id)
-            .map_err(|e| DeskError::from(FlowError::from(e)))?;
-        let events = journal
-            .events(local_id)
-            .map_err(|e| DeskError::from(FlowError::from(e)))?;
+        let order = journal.order(local_id)?;
+        let events = journal.events(local_id)?;
         Ok(OrderView::from_journal(&order, &events))
     }
 
@@ -653,19 +620,14 @@ impl Desk {
         let journal = self.journal()?;
         let mut views = Vec::new();
         let mut own = std::collections::HashSet::new();
-        for order in journal
-            .orders(Some(&key))
-            .map_err(|e| DeskError::from(FlowError::from(e)))?
-        {
+        for order in journal.orders(Some(&key))? {
             if order.stage == Stage::Quoted {
                 continue; // a quote never sent: not an order
             }
             if let Some(id) = &order.order_id {
                 own.insert(id.clone());
             }
-            let events = journal
-                .events(order.local_id)
-                .map_err(|e| DeskError::from(FlowError::from(e)))?;
+            let events = journal.events(order.local_id)?;
             views.push(OrderView::from_journal(&order, &events));
         }
         if let Some(seen) = self
@@ -692,6 +654,16 @@ impl Desk {
             watch.glue.abort();
         }
         state.network.close().await;
+    }
+}
+
+/// The swap flow on the network `key`, talking through `client`.
+fn flow_on<'a>(client: &'a gateway_client::Client, journal: &'a Journal, key: &'a str) -> Flow<'a> {
+    Flow {
+        client,
+        journal,
+        network: key,
+        bitcoin: BitcoinNetwork::Mainnet,
     }
 }
 

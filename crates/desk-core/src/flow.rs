@@ -93,6 +93,12 @@ impl From<FlowError> for DeskError {
     }
 }
 
+impl From<JournalError> for DeskError {
+    fn from(err: JournalError) -> Self {
+        FlowError::from(err).into()
+    }
+}
+
 /// Where an order stands after a step: the journal's view, plus the verified summary when there is one.
 #[derive(Debug, Clone)]
 pub struct Step {
@@ -143,6 +149,16 @@ pub fn quote_addresses(quote: &Quote) -> Vec<String> {
         .collect();
     list.dedup();
     list
+}
+
+/// A failed write as the journal records it: the error for the person, its code and details, and whether the
+/// gateway may have acted on it anyway.
+fn failure(err: ClientError) -> (DeskError, Value, bool) {
+    let ambiguous = err.is_ambiguous_write();
+    let desk = DeskError::from(err);
+    let details = desk.details.as_deref().cloned().unwrap_or(Value::Null);
+    let record = json!({"code": desk.code, "details": details});
+    (desk, record, ambiguous)
 }
 
 fn question(err: &ClientError) -> Option<Question> {
@@ -232,15 +248,9 @@ impl<'a> Flow<'a> {
                 self.verify(local_id).await
             }
             Err(err) => {
-                let ambiguous = err.is_ambiguous_write();
-                let desk = DeskError::from(err);
-                let details = desk.details.as_deref().cloned().unwrap_or(Value::Null);
-                self.journal.create_failed(
-                    local_id,
-                    &desk.message,
-                    &json!({"code": desk.code, "details": details}),
-                    ambiguous,
-                )?;
+                let (desk, record, ambiguous) = failure(err);
+                self.journal
+                    .create_failed(local_id, &desk.message, &record, ambiguous)?;
                 Err(desk.into())
             }
         }
@@ -428,15 +438,9 @@ impl<'a> Flow<'a> {
                 })
             }
             Err(err) => {
-                let ambiguous = err.is_ambiguous_write();
-                let desk = DeskError::from(err);
-                let details = desk.details.as_deref().cloned().unwrap_or(Value::Null);
-                self.journal.register_failed(
-                    local_id,
-                    &desk.message,
-                    &json!({"code": desk.code, "details": details}),
-                    ambiguous,
-                )?;
+                let (desk, record, ambiguous) = failure(err);
+                self.journal
+                    .register_failed(local_id, &desk.message, &record, ambiguous)?;
                 Err(desk.into())
             }
         }
