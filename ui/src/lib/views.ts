@@ -22,9 +22,9 @@ export const VIEWS: readonly ViewInfo[] = [
   {
     id: "orders",
     label: "Orders",
-    built: false,
+    built: true,
     summary:
-      "Orders will list the orders in this app's journal and those of your watched addresses, each with its status timeline and the next step to take.",
+      "The orders in this app's journal and those of your watched addresses, each with its status timeline and the next step to take.",
   },
   {
     id: "routes",
@@ -49,9 +49,8 @@ export const VIEWS: readonly ViewInfo[] = [
   {
     id: "settings",
     label: "Settings",
-    built: false,
-    summary:
-      "Settings will hold your API key (kept in the system keychain), the API version, your watched addresses and the theme.",
+    built: true,
+    summary: "Your API key (kept in the system keychain), the API version, your watched addresses and the theme.",
   },
 ];
 
