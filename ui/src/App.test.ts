@@ -211,7 +211,7 @@ describe("the window", () => {
 
   it("describes unbuilt views as not built yet", async () => {
     await start();
-    for (const id of ["swap", "partner", "support"]) {
+    for (const id of ["partner", "support"]) {
       (byId(`nav-${id}`) as HTMLButtonElement).click();
       flushSync();
       expect(byId(`nav-${id}`)?.getAttribute("aria-current")).toBe("page");

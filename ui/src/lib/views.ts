@@ -15,9 +15,9 @@ export const VIEWS: readonly ViewInfo[] = [
   {
     id: "swap",
     label: "Swap",
-    built: false,
+    built: true,
     summary:
-      "Swap will let you pick a route, read a quote with every fee spelled out, confirm it, sign the transaction with your own wallet, and register the transaction with the gateway.",
+      "Pick a route, read a quote with every fee spelled out, confirm it, sign the transaction with your own wallet, and register it with the gateway.",
   },
   {
     id: "orders",

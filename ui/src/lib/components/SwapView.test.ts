@@ -1,0 +1,435 @@
+// @vitest-environment happy-dom
+// The Swap view rendered with a stand-in API: the whole onramp flow, questions, errors, the Sign step of an
+// offramp, and coming back to the view.
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { flushSync, mount, tick, unmount } from "svelte";
+import type { DeskApi } from "../ipc";
+import type { QuoteResult } from "../bindings/QuoteResult";
+import type { SettingsView } from "../bindings/SettingsView";
+import { stubApi } from "../testing";
+import { desk } from "../stores.svelte";
+import { SwapState } from "../swap/state.svelte";
+import SwapView from "./SwapView.svelte";
+import {
+  BTC,
+  DEPOSIT,
+  EVM_ADDRESS,
+  OP_RETURN,
+  PSBT_HEX,
+  ROUTES,
+  USDC_BASE,
+  offrampCard,
+  offrampOrder,
+  onrampCard,
+  onrampOrder,
+} from "../swap/testdata";
+
+const SETTINGS: SettingsView = {
+  network: { kind: "sandbox", label: "Sandbox", baseUrl: "http://127.0.0.1:1", apiVersion: "v3" },
+  customUrl: null,
+  settingsPath: "/tmp/settings.json",
+  keychainAvailable: true,
+  watched: [],
+  theme: "system",
+  notices: [],
+};
+
+async function settle() {
+  for (let i = 0; i < 6; i++) {
+    await Promise.resolve();
+    await tick();
+  }
+  flushSync();
+}
+
+const byId = <T extends HTMLElement = HTMLElement>(id: string) =>
+  document.querySelector<T>(`[data-testid="${id}"]`);
+const allById = (id: string) => [...document.querySelectorAll<HTMLElement>(`[data-testid="${id}"]`)];
+const text = (id: string) => byId(id)?.textContent?.replace(/\s+/g, " ").trim();
+
+function choose(id: string, value: string) {
+  const select = byId<HTMLSelectElement>(id)!;
+  expect([...select.options].map((o) => o.value)).toContain(value);
+  select.value = value;
+  select.dispatchEvent(new Event("change", { bubbles: true }));
+  flushSync();
+}
+
+function type(id: string, value: string) {
+  const input = byId<HTMLInputElement | HTMLTextAreaElement>(id)!;
+  input.value = value;
+  input.dispatchEvent(new Event("input", { bubbles: true }));
+  flushSync();
+}
+
+async function click(id: string) {
+  const button = byId<HTMLButtonElement>(id)!;
+  expect(button, id).not.toBeNull();
+  button.click();
+  await settle();
+}
+
+let view: Record<string, unknown> | null = null;
+
+function render(flow: SwapState) {
+  view = mount(SwapView, { target: document.getElementById("app")!, props: { flow } });
+  flushSync();
+}
+
+function leave() {
+  if (view) unmount(view);
+  view = null;
+  flushSync();
+}
+
+function api(overrides: Partial<DeskApi> = {}) {
+  return stubApi({
+    listRoutes: vi.fn(async () => ROUTES),
+    requestQuote: vi.fn(async (): Promise<QuoteResult> => ({ type: "quote", card: onrampCard() })),
+    ...overrides,
+  });
+}
+
+async function fillOnramp() {
+  choose("swap-src-chain", "bitcoin");
+  expect(byId<HTMLSelectElement>("swap-src-token")!.value).toBe(BTC.address);
+  choose("swap-dst-chain", "base");
+  expect(byId<HTMLSelectElement>("swap-dst-token")!.value).toBe(USDC_BASE.address);
+  type("swap-amount", "0.0025");
+  type("swap-recipient", EVM_ADDRESS);
+  await settle();
+}
+
+beforeEach(() => {
+  document.body.innerHTML = '<div id="app"></div>';
+  desk.settings = SETTINGS;
+  desk.settingsStatus = "ready";
+  desk.showView("swap");
+});
+
+afterEach(() => {
+  leave();
+  vi.restoreAllMocks();
+});
+
+describe("the Swap view", () => {
+  it("labels every control of the form", async () => {
+    render(new SwapState(api()));
+    await settle();
+    for (const id of [
+      "swap-token-search",
+      "swap-src-chain",
+      "swap-src-token",
+      "swap-dst-chain",
+      "swap-dst-token",
+      "swap-amount",
+      "swap-slippage-custom",
+      "swap-recipient",
+      "swap-sender",
+      "swap-owner",
+      "swap-refund",
+    ]) {
+      const control = byId(id)!;
+      expect(control, id).not.toBeNull();
+      const label = document.querySelector(`label[for="${control.id}"]`);
+      expect(label?.textContent?.trim() || control.getAttribute("aria-label"), id).toBeTruthy();
+    }
+    expect(byId("step-indicator")?.querySelector('[aria-current="step"]')?.textContent).toContain("Quote");
+    expect(byId("swap-get-quote")?.tagName).toBe("BUTTON");
+  });
+
+  it("filters tokens with the search box and checks fields as they are typed", async () => {
+    render(new SwapState(api()));
+    await settle();
+    type("swap-token-search", "tether");
+    const chains = [...byId<HTMLSelectElement>("swap-src-chain")!.options].map((o) => o.value);
+    expect(chains).toEqual(["", "tron"]);
+    type("swap-token-search", "");
+    await fillOnramp();
+    type("swap-amount", "0.000000001");
+    expect(document.getElementById("swap-amount-error")?.textContent).toMatch(/BTC has at most 8 decimals/);
+    expect(byId("swap-amount")?.getAttribute("aria-invalid")).toBe("true");
+    type("swap-recipient", "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq");
+    expect(document.getElementById("swap-recipient-error")?.textContent).toMatch(/needs an EVM address/);
+    type("swap-slippage-custom", "20");
+    expect(text("swap-slippage-warning")).toMatch(/Below 0.5%/);
+    type("swap-slippage-custom", "500");
+    expect(text("swap-slippage-warning")).toMatch(/Above 3%/);
+    await click("swap-slippage-100");
+    expect(byId("swap-slippage-warning")).toBeNull();
+    expect(byId("swap-slippage-100")?.getAttribute("aria-pressed")).toBe("true");
+  });
+
+  it("goes from quote to card to confirm to the onramp's PSBT, and registers the pasted transaction", async () => {
+    let releaseQuote: (r: QuoteResult) => void = () => {};
+    const requestQuote = vi.fn(() => new Promise<QuoteResult>((resolve) => (releaseQuote = resolve)));
+    const startOrder = vi.fn(async () => onrampOrder());
+    const handIn = vi.fn(async () => onrampOrder({ stage: "registered", statusText: "Waiting for confirmations." }));
+    const savePsbt = vi.fn(async () => "/home/me/order.psbt");
+    render(new SwapState(api({ requestQuote, startOrder, handIn, savePsbt })));
+    await settle();
+    await fillOnramp();
+    await click("swap-get-quote");
+    expect(text("swap-quoting")).toBe("Getting a quote…");
+    expect(byId("view-swap")?.getAttribute("aria-busy")).toBe("true");
+    releaseQuote({ type: "quote", card: onrampCard() });
+    await settle();
+
+    expect(requestQuote).toHaveBeenCalledWith(
+      expect.objectContaining({ srcChain: "bitcoin", dstChain: "base", amount: "0.0025", slippageBps: 300 }),
+    );
+    expect(byId("quote-card")).not.toBeNull();
+    expect(text("quote-send")).toBe("0.0025 BTC ≈ $240.10");
+    expect(text("quote-receive")).toBe("238.5 USDC ≈ $238.50");
+    expect(allById("quote-fee-line").map((l) => l.textContent?.replace(/\s+/g, " ").trim())).toEqual([
+      "solver fee 0.00001 BTC ≈ $0.97",
+      "protocol fee 0.0000065 BTC ≈ $0.63",
+    ]);
+    expect(text("quote-price-impact")).toContain("-0.66%");
+    expect(byId("quote-impact-warning")).toBeNull();
+    expect(text("quote-countdown")).toBe("refreshes in 30 s");
+    expect(byId("quote-refresh")).not.toBeNull();
+    expect(document.activeElement?.id).toBe("quote-heading");
+
+    await click("swap-confirm");
+    expect(byId("quote-card")).toBeNull();
+    expect(text("confirm-summary")).toBe(
+      `You send 0.0025 BTC from bitcoin; you receive about 238.5 USDC on base at ${EVM_ADDRESS}; fees 0.0000165 BTC (≈ $1.60); this creates an order on Sandbox.`,
+    );
+    expect(byId("step-indicator")?.querySelector('[aria-current="step"]')?.textContent).toContain("Confirm");
+
+    await click("confirm-go");
+    expect(startOrder).toHaveBeenCalledWith(onrampCard().raw);
+    expect(byId("step-indicator")?.querySelector('[aria-current="step"]')?.textContent).toContain("Sign");
+    expect(text("deposit-address")).toBe(DEPOSIT);
+    expect(text("deposit-amount")).toBe("0.00250000 BTC (250000 sats)");
+    expect(text("op-return")).toBe(OP_RETURN);
+    expect(text("verified-sentence")).toContain(`Pays 0.00250000 BTC to ${DEPOSIT}`);
+    const psbt = byId<HTMLTextAreaElement>("psbt-hex")!;
+    expect(psbt.value).toBe(PSBT_HEX);
+    expect(psbt.readOnly).toBe(true);
+    expect(byId("psbt-copy")?.getAttribute("aria-label")).toBe("Copy the PSBT");
+    await click("psbt-save");
+    expect(savePsbt).toHaveBeenCalledWith(7);
+    expect(text("psbt-saved")).toBe("Saved to /home/me/order.psbt.");
+
+    type("signed-input", "abc");
+    expect(document.getElementById("signed-input-error")?.textContent).toMatch(/even number of characters/);
+    await click("register-button");
+    expect(handIn).not.toHaveBeenCalled();
+
+    const signed = `02000000${"ab".repeat(120)}`;
+    type("signed-input", signed);
+    expect(document.getElementById("signed-input-error")).toBeNull();
+    await click("register-button");
+    expect(handIn).toHaveBeenCalledWith(7, signed);
+    expect(text("registered")).toContain("Registered — follow it in Orders");
+    expect(byId("step-indicator")?.querySelector('[aria-current="step"]')?.textContent).toContain("Track");
+    await click("go-orders");
+    expect(desk.activeView).toBe("orders");
+  });
+
+  it("counts down while the card is shown and asks again every 30 s", async () => {
+    let now = 5_000_000;
+    const requestQuote = vi.fn(async (): Promise<QuoteResult> => ({ type: "quote", card: onrampCard() }));
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
+    try {
+      const flow = new SwapState(api({ requestQuote }), () => now);
+      render(flow);
+      await settle();
+      await fillOnramp();
+      await click("swap-get-quote");
+      expect(text("quote-countdown")).toBe("refreshes in 30 s");
+      now += 7000;
+      vi.advanceTimersByTime(1000);
+      flushSync();
+      expect(text("quote-countdown")).toBe("refreshes in 23 s");
+      now += 23000;
+      vi.advanceTimersByTime(1000);
+      await settle();
+      expect(requestQuote).toHaveBeenCalledTimes(2);
+      expect(text("quote-countdown")).toBe("refreshes in 30 s");
+      await click("quote-refresh");
+      expect(requestQuote).toHaveBeenCalledTimes(3);
+
+      // Away from the view nothing is asked; coming back to a due card asks at once.
+      leave();
+      now += 120000;
+      vi.advanceTimersByTime(120000);
+      await settle();
+      expect(requestQuote).toHaveBeenCalledTimes(3);
+      render(flow);
+      await settle();
+      expect(requestQuote).toHaveBeenCalledTimes(4);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("draws the QR codes as inline SVG", async () => {
+    const flow = new SwapState(api({ startOrder: async () => onrampOrder() }));
+    render(flow);
+    await settle();
+    await fillOnramp();
+    await click("swap-get-quote");
+    await click("swap-confirm");
+    await click("confirm-go");
+    await vi.waitFor(() => expect(byId("qr-payment")?.querySelector("svg")).not.toBeNull());
+    expect(byId("qr-address")?.querySelector("svg")).not.toBeNull();
+    expect(byId("qr-payment")?.querySelector('[role="img"]')?.getAttribute("aria-label")).toMatch(/BIP21/);
+  });
+
+  it("shows a question with the minimum in the token's units, and retries", async () => {
+    const requestQuote = vi
+      .fn<DeskApi["requestQuote"]>()
+      .mockResolvedValueOnce({
+        type: "ask",
+        question: {
+          field: "amount",
+          message: "The amount is below this route's minimum. Enter at least the minimum.",
+          suggestion: "10000",
+          code: "AMOUNT_TOO_LOW",
+        },
+      })
+      .mockResolvedValueOnce({ type: "quote", card: onrampCard() });
+    render(new SwapState(api({ requestQuote })));
+    await settle();
+    await fillOnramp();
+    type("swap-amount", "0.00001");
+    await click("swap-get-quote");
+    expect(text("question")).toContain("The amount is below this route's minimum.");
+    expect(text("question")).toContain("The minimum is 0.0001 BTC.");
+    expect(byId<HTMLInputElement>("question-input")!.value).toBe("0.0001");
+    expect(document.querySelector('label[for="question-input"]')?.textContent).toBe("Amount (BTC)");
+    expect(document.activeElement?.id).toBe("question-input");
+    await click("question-retry");
+    expect(requestQuote).toHaveBeenLastCalledWith(expect.objectContaining({ amount: "0.0001" }));
+    expect(byId("question")).toBeNull();
+    expect(byId<HTMLInputElement>("swap-amount")!.value).toBe("0.0001");
+    expect(byId("quote-card")).not.toBeNull();
+  });
+
+  it("keeps everything when the view is left and shown again", async () => {
+    const flow = new SwapState(api());
+    render(flow);
+    await settle();
+    await fillOnramp();
+    type("swap-sender", "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4");
+    await click("swap-get-quote");
+    expect(byId("quote-card")).not.toBeNull();
+    leave();
+    expect(byId("view-swap")).toBeNull();
+
+    render(flow);
+    await settle();
+    expect(byId<HTMLSelectElement>("swap-src-chain")!.value).toBe("bitcoin");
+    expect(byId<HTMLSelectElement>("swap-dst-token")!.value).toBe(USDC_BASE.address);
+    expect(byId<HTMLInputElement>("swap-amount")!.value).toBe("0.0025");
+    expect(byId<HTMLInputElement>("swap-sender")!.value).toBe("bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4");
+    expect(text("quote-receive")).toBe("238.5 USDC ≈ $238.50");
+
+    // And in the middle of signing, with what was pasted.
+    flow.setApi(api({ startOrder: async () => onrampOrder() }));
+    await click("swap-confirm");
+    await click("confirm-go");
+    type("signed-input", "ff00");
+    leave();
+    render(flow);
+    await settle();
+    expect(byId<HTMLTextAreaElement>("signed-input")!.value).toBe("ff00");
+    expect(text("deposit-address")).toBe(DEPOSIT);
+  });
+
+  it("shows the error's sentence, never raw JSON", async () => {
+    render(
+      new SwapState(
+        api({
+          requestQuote: async () =>
+            Promise.reject({
+              kind: "gateway",
+              message: "The gateway has no liquidity for this route right now. Try a smaller amount.",
+              code: "INSUFFICIENT_LIQUIDITY",
+              details: { raw: { a: 1 } },
+            }),
+        }),
+      ),
+    );
+    await settle();
+    await fillOnramp();
+    await click("swap-get-quote");
+    expect(text("swap-error")).toBe("The gateway has no liquidity for this route right now. Try a smaller amount.");
+    expect(byId("swap-error")?.getAttribute("role")).toBe("alert");
+    expect(document.body.textContent).not.toContain('{"');
+  });
+
+  it("shows a refused order prominently, with Start over", async () => {
+    const reason = "The PSBT pays another address than the order's. Do not sign it.";
+    render(new SwapState(api({ startOrder: async () => onrampOrder({ stage: "refused", lastError: reason, verified: undefined }) })));
+    await settle();
+    await fillOnramp();
+    await click("swap-get-quote");
+    await click("swap-confirm");
+    await click("confirm-go");
+    expect(text("order-refused")).toContain(reason);
+    expect(byId("psbt-hex")).toBeNull();
+    expect(byId("signed-input")).toBeNull();
+    await click("swap-start-over");
+    expect(byId("swap-get-quote")).not.toBeNull();
+    expect(byId<HTMLInputElement>("swap-amount")!.value).toBe("0.0025");
+  });
+
+  it("shows an offramp's call to sign and checks the transaction hash", async () => {
+    const handIn = vi.fn(async () => offrampOrder({ stage: "registered" }));
+    render(
+      new SwapState(
+        api({
+          requestQuote: async () => ({ type: "quote", card: offrampCard() }),
+          startOrder: async () => offrampOrder(),
+          handIn,
+        }),
+      ),
+    );
+    await settle();
+    choose("swap-src-chain", "bob");
+    expect(byId<HTMLSelectElement>("swap-dst-chain")!.value).toBe("bitcoin");
+    expect(document.querySelector('label[for="swap-owner"]')?.textContent).not.toContain("optional");
+    type("swap-amount", "0.01");
+    type("swap-recipient", "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq");
+    await click("swap-get-quote");
+    expect(document.getElementById("swap-owner-error")?.textContent).toMatch(/Enter the EVM address/);
+    expect(document.activeElement?.id).toBe("swap-owner");
+    type("swap-owner", EVM_ADDRESS);
+    await click("swap-get-quote");
+    expect(text("quote-impact-warning")).toMatch(/Large price impact/);
+    expect(text("quote-owner")).toBe(EVM_ADDRESS);
+    expect(text("quote-affiliates")).toContain("0.25% (25 bps)");
+    await click("swap-confirm");
+    await click("confirm-go");
+    const call = byId("tx-call")!;
+    expect(call.textContent).toContain("0x5C1F7f15A8fc15AcE2b8C1bC1fF4E0c5aA5E1a4D");
+    expect(text("tx-value")).toBe("0 ETH");
+    expect(byId<HTMLTextAreaElement>("tx-data")!.value).toMatch(/^0x095ea7b3/);
+    expect(byId("tx-data-copy")?.getAttribute("aria-label")).toBe("Copy the call data");
+    type("signed-input", "0x1234");
+    expect(document.getElementById("signed-input-error")?.textContent).toMatch(/64 hexadecimal characters; this has 4/);
+    type("signed-input", "f".repeat(64));
+    await click("register-button");
+    expect(handIn).toHaveBeenCalledWith(8, `0x${"f".repeat(64)}`);
+    expect(byId("registered")).not.toBeNull();
+  });
+
+  it("says how to copy by hand when the clipboard fails", async () => {
+    Object.defineProperty(navigator, "clipboard", {
+      configurable: true,
+      value: { writeText: vi.fn(async () => Promise.reject(new Error("denied"))) },
+    });
+    render(new SwapState(api({ startOrder: async () => onrampOrder() })));
+    await settle();
+    await fillOnramp();
+    await click("swap-get-quote");
+    await click("swap-confirm");
+    await click("confirm-go");
+    await click("psbt-copy");
+    expect(byId("psbt-copy")?.parentElement?.textContent).toContain("Could not copy: select the text and press Ctrl+C.");
+  });
+});

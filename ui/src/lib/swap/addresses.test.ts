@@ -1,0 +1,124 @@
+import { describe, expect, it } from "vitest";
+import { chainFamily, checkAddress, checkHandIn, guessFamily } from "./addresses";
+
+const EVM = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
+const BECH32 = "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq";
+const TAPROOT = "bc1p5d7rjq7g6rdk2yhzks9smlaqtedr4dekq08ge8ztwac72sfr9rusxg3297";
+const P2PKH = "1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2";
+const P2SH = "3J98t1WpEZ73CNmQviecrnyiWrnqRhWNLy";
+const TESTNET = "tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx";
+const TRON = "TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf";
+const SOLANA = "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM";
+const HASH = "a".repeat(64);
+const SIGNATURE = "5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW";
+
+describe("chainFamily", () => {
+  it("knows the gateway's chains", () => {
+    expect(chainFamily("bitcoin")).toBe("bitcoin");
+    expect(chainFamily(" Tron ")).toBe("tron");
+    expect(chainFamily("solana")).toBe("solana");
+    for (const c of ["bob", "ethereum", "base", "bsc", "arbitrum", "bob-sepolia", "telos"]) {
+      expect(chainFamily(c)).toBe("evm");
+    }
+    expect(chainFamily("fiat")).toBeNull();
+  });
+});
+
+describe("checkAddress", () => {
+  it("accepts well-formed addresses of the chain's family", () => {
+    expect(checkAddress("base", EVM)).toBeNull();
+    expect(checkAddress("base", EVM.toLowerCase())).toBeNull();
+    for (const a of [BECH32, TAPROOT, P2PKH, P2SH, TESTNET, BECH32.toUpperCase()]) {
+      expect(checkAddress("bitcoin", a)).toBeNull();
+    }
+    expect(checkAddress("tron", TRON)).toBeNull();
+    expect(checkAddress("solana", SOLANA)).toBeNull();
+    expect(checkAddress("bitcoin", `  ${BECH32}  `)).toBeNull();
+  });
+
+  it("says what is wrong with an EVM address", () => {
+    expect(checkAddress("bob", "5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed")).toMatch(/starts with 0x/);
+    expect(checkAddress("bob", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAe")).toMatch(/this one has 39/);
+    expect(checkAddress("bob", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeZ")).toMatch(/“Z” is not one/);
+    expect(checkAddress("bob", "")).toBe("Enter an EVM address.");
+  });
+
+  it("says what is wrong with a Bitcoin address", () => {
+    expect(checkAddress("bitcoin", "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdb")).toMatch(/“b” cannot appear/);
+    expect(checkAddress("bitcoin", "bc1Qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq")).toMatch(/all lower case/);
+    expect(checkAddress("bitcoin", "bc1q")).toMatch(/wrong length/);
+    expect(checkAddress("bitcoin", "1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN0")).toMatch(/“0” cannot appear/);
+    expect(checkAddress("bitcoin", "xyz")).toMatch(/starts with bc1, 1 or 3/);
+  });
+
+  it("says when an address is of another family", () => {
+    expect(checkAddress("bitcoin", EVM)).toBe("This looks like an EVM address, but bitcoin needs a Bitcoin address.");
+    expect(checkAddress("base", BECH32)).toMatch(/looks like a Bitcoin address, but base needs an EVM address/);
+    expect(checkAddress("tron", EVM)).toMatch(/looks like an EVM address/);
+    expect(checkAddress("solana", EVM)).toMatch(/looks like an EVM address/);
+    expect(checkAddress("bitcoin", SOLANA)).toMatch(/looks like a Solana address/);
+  });
+
+  it("checks Tron and Solana shapes", () => {
+    expect(checkAddress("tron", "AXYZopYRdj")).toMatch(/starts with T/);
+    expect(checkAddress("tron", "AXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf")).toMatch(/looks like a Solana address/);
+    expect(checkAddress("tron", "TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeB")).toMatch(/this one has 33/);
+    expect(checkAddress("tron", "TXYZopYRdj2D9XRtbG411XZZ3kM5VkAe0f")).toMatch(/“0” cannot appear/);
+    expect(checkAddress("solana", "9WzDXwBbmkg8ZTbNMqUx")).toMatch(/32 to 44 characters/);
+    expect(checkAddress("solana", "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWl")).toMatch(/“l” cannot appear/);
+  });
+
+  it("refuses inner spaces and leaves unknown chains to the app", () => {
+    expect(checkAddress("bitcoin", "bc1q ar0s")).toMatch(/no spaces/);
+    expect(checkAddress("fiat", "anything")).toBeNull();
+  });
+
+  it("guesses families", () => {
+    expect(guessFamily(EVM)).toBe("evm");
+    expect(guessFamily(TRON)).toBe("tron");
+    expect(guessFamily(BECH32)).toBe("bitcoin");
+    expect(guessFamily(SOLANA)).toBe("solana");
+    expect(guessFamily("hello")).toBeNull();
+  });
+});
+
+describe("checkHandIn", () => {
+  it("takes a Bitcoin txid or signed transaction hex for an onramp", () => {
+    expect(checkHandIn("onramp", "bitcoin", HASH)).toEqual({ ok: true, text: HASH, kind: "bitcoinTxid" });
+    const tx = "02000000" + "ab".repeat(100);
+    expect(checkHandIn("onramp", "bitcoin", `  ${tx.slice(0, 50)}\n${tx.slice(50)} `)).toEqual({
+      ok: true,
+      text: tx,
+      kind: "bitcoinTx",
+    });
+    const bad = (text: string) => {
+      const r = checkHandIn("onramp", "bitcoin", text);
+      return r.ok ? null : r.message;
+    };
+    expect(bad("")).toMatch(/Paste the signed transaction/);
+    expect(bad("xyz")).toMatch(/hexadecimal/);
+    expect(bad("abc")).toMatch(/even number of characters; this has 3/);
+    expect(bad("abcd")).toMatch(/too short/);
+    expect(bad("ab".repeat(40) + "a")).toMatch(/even number/);
+  });
+
+  it("takes an EVM or Tron hash, adding 0x where the app needs it", () => {
+    expect(checkHandIn("offramp", "bob", `0x${HASH}`)).toEqual({ ok: true, text: `0x${HASH}`, kind: "txHash" });
+    expect(checkHandIn("offramp", "bob", HASH)).toEqual({ ok: true, text: `0x${HASH}`, kind: "txHash" });
+    expect(checkHandIn("tokenSwap", "tron", HASH)).toEqual({ ok: true, text: HASH, kind: "txHash" });
+    expect(checkHandIn("tokenSwap", "tron", `0x${HASH}`)).toEqual({ ok: true, text: `0x${HASH}`, kind: "txHash" });
+    const r = checkHandIn("offramp", "base", "0x1234");
+    expect(r.ok ? null : r.message).toMatch(/64 hexadecimal characters; this has 4/);
+    const g = checkHandIn("offramp", "base", `0x${"g".repeat(64)}`);
+    expect(g.ok).toBe(false);
+    expect(checkHandIn("offramp", "base", "").ok).toBe(false);
+    expect(checkHandIn("offramp", "base", `0x${HASH.slice(0, 30)} ${HASH.slice(30)}`).ok).toBe(false);
+  });
+
+  it("takes a Solana signature of 86 to 88 base58 characters", () => {
+    expect(checkHandIn("tokenSwap", "solana", SIGNATURE)).toEqual({ ok: true, text: SIGNATURE, kind: "txHash" });
+    const short = checkHandIn("tokenSwap", "solana", SIGNATURE.slice(0, 60));
+    expect(short.ok ? null : short.message).toMatch(/86 to 88 characters; this has 60/);
+    expect(checkHandIn("tokenSwap", "solana", `0x${HASH}`).ok).toBe(false);
+  });
+});

@@ -1,0 +1,222 @@
+// Address and transaction-id format checks for the Swap view, as the person types. These are rough, early
+// checks (shape and alphabet only: no checksums); the app checks every address strictly again before anything
+// is sent (gateway-client's address.rs and txhash.rs), and its message is shown if it disagrees.
+
+export type ChainFamily = "bitcoin" | "evm" | "tron" | "solana";
+
+/** The gateway's EVM chain slugs (the same list as gateway-client's `EVM_CHAINS`). */
+export const EVM_CHAINS: readonly string[] = [
+  "bob",
+  "ethereum",
+  "base",
+  "bsc",
+  "arbitrum",
+  "avalanche",
+  "bera",
+  "sei",
+  "soneium",
+  "sonic",
+  "unichain",
+  "optimism",
+  "plasma",
+  "polygon",
+  "hyperevm",
+  "bob-sepolia",
+  "sepolia",
+  "swellchain",
+  "telos",
+];
+
+const FAMILY_NAMES: Record<ChainFamily, string> = {
+  bitcoin: "Bitcoin",
+  evm: "EVM",
+  tron: "Tron",
+  solana: "Solana",
+};
+
+/** The family of a chain slug, or null for a chain the app does not know. */
+export function chainFamily(chain: string): ChainFamily | null {
+  const slug = chain.trim().toLowerCase();
+  if (slug === "bitcoin") return "bitcoin";
+  if (slug === "tron") return "tron";
+  if (slug === "solana") return "solana";
+  return EVM_CHAINS.includes(slug) ? "evm" : null;
+}
+
+export function familyName(family: ChainFamily): string {
+  return FAMILY_NAMES[family];
+}
+
+/** "an EVM address", "a Bitcoin address". */
+export function anAddress(family: ChainFamily): string {
+  return `${family === "evm" ? "an" : "a"} ${FAMILY_NAMES[family]} address`;
+}
+
+const BASE58 = /^[1-9A-HJ-NP-Za-km-z]+$/;
+const HEX = /^[0-9a-fA-F]+$/;
+const BECH32_CHARSET = /^[qpzry9x8gf2tvdw0s3jn54khce6mua7l]+$/;
+
+function looksEvm(a: string): boolean {
+  return /^0x[0-9a-fA-F]{40}$/.test(a);
+}
+
+function looksBitcoin(a: string): boolean {
+  const lower = a.toLowerCase();
+  const hrp = ["bcrt1", "bc1", "tb1"].find((p) => lower.startsWith(p));
+  if (hrp) {
+    const data = lower.slice(hrp.length);
+    return (a === lower || a === a.toUpperCase()) && data.length >= 6 && data.length <= 87 && BECH32_CHARSET.test(data);
+  }
+  return /^[13mn2]/.test(a) && a.length >= 26 && a.length <= 35 && BASE58.test(a);
+}
+
+function looksTron(a: string): boolean {
+  return a.length === 34 && a.startsWith("T") && BASE58.test(a);
+}
+
+function looksSolana(a: string): boolean {
+  return a.length >= 32 && a.length <= 44 && BASE58.test(a);
+}
+
+/** The family an address looks like, trying the most specific shapes first; null when none fits. */
+export function guessFamily(address: string): ChainFamily | null {
+  const a = address.trim();
+  if (looksEvm(a)) return "evm";
+  if (looksTron(a)) return "tron";
+  if (looksBitcoin(a)) return "bitcoin";
+  if (looksSolana(a)) return "solana";
+  return null;
+}
+
+function checkEvm(a: string): string | null {
+  if (!a.startsWith("0x")) {
+    return /^[0-9a-fA-F]{40}$/.test(a)
+      ? "An EVM address starts with 0x. Add 0x in front."
+      : "An EVM address is 0x followed by 40 hexadecimal characters.";
+  }
+  const hex = a.slice(2);
+  const bad = [...hex].find((c) => !/[0-9a-fA-F]/.test(c));
+  if (bad !== undefined) return `An EVM address has only hexadecimal characters after 0x; “${bad}” is not one.`;
+  if (hex.length !== 40) return `An EVM address has 40 hexadecimal characters after 0x; this one has ${hex.length}.`;
+  return null;
+}
+
+function checkBitcoin(a: string): string | null {
+  const lower = a.toLowerCase();
+  const hrp = ["bcrt1", "bc1", "tb1"].find((p) => lower.startsWith(p));
+  if (hrp) {
+    if (a !== lower && a !== a.toUpperCase()) return "A bech32 Bitcoin address is all lower case (or all upper case).";
+    const data = lower.slice(hrp.length);
+    const bad = [...data].find((c) => !BECH32_CHARSET.test(c));
+    if (bad !== undefined) return `“${bad}” cannot appear in a bech32 Bitcoin address (after ${hrp}). Check for typos.`;
+    if (data.length < 6 || data.length > 87) return "This bech32 Bitcoin address has the wrong length. Check that it is complete.";
+    return null;
+  }
+  if (/^[13mn2]/.test(a)) {
+    const bad = [...a].find((c) => !BASE58.test(c));
+    if (bad !== undefined) return `“${bad}” cannot appear in a Bitcoin address (0, O, I and l are never used). Check for typos.`;
+    if (a.length < 26 || a.length > 35) return "This Bitcoin address has the wrong length. Check that it is complete.";
+    return null;
+  }
+  return "A Bitcoin address starts with bc1, 1 or 3 (tb1, m, n or 2 on test networks).";
+}
+
+function checkTron(a: string): string | null {
+  if (!a.startsWith("T")) return "A Tron address starts with T and has 34 characters.";
+  const bad = [...a].find((c) => !BASE58.test(c));
+  if (bad !== undefined) return `“${bad}” cannot appear in a Tron address (0, O, I and l are never used). Check for typos.`;
+  if (a.length !== 34) return `A Tron address has 34 characters; this one has ${a.length}.`;
+  return null;
+}
+
+function checkSolana(a: string): string | null {
+  const bad = [...a].find((c) => !BASE58.test(c));
+  if (bad !== undefined) return `“${bad}” cannot appear in a Solana address (0, O, I and l are never used). Check for typos.`;
+  if (a.length < 32 || a.length > 44) return `A Solana address has 32 to 44 characters; this one has ${a.length}.`;
+  return null;
+}
+
+function startsLike(family: ChainFamily, a: string): boolean {
+  if (family === "evm") return a.startsWith("0x");
+  if (family === "tron") return a.startsWith("T");
+  if (family === "bitcoin") return /^(bc1|tb1|bcrt1|[13mn2])/i.test(a);
+  return false;
+}
+
+/**
+ * Checks the shape of an address for a chain. Null when it looks right (or when the chain is one the app does not
+ * know: the app's own check then has the last word); otherwise a sentence saying what is wrong. Empty text is the
+ * caller's business (required or not): it is reported as "Enter …".
+ */
+export function checkAddress(chain: string, address: string): string | null {
+  const family = chainFamily(chain);
+  const a = address.trim();
+  if (family === null) return null;
+  if (a === "") return `Enter ${anAddress(family)}.`;
+  if (/\s/.test(a)) return "An address has no spaces inside. Check what you pasted.";
+  const check = { evm: checkEvm, bitcoin: checkBitcoin, tron: checkTron, solana: checkSolana }[family];
+  const problem = check(a);
+  if (problem === null) return null;
+  // Another family's address is named as such, unless the text starts the way this family's addresses do (then
+  // the specific problem, a missing character say, is more useful than a guess).
+  const looks = guessFamily(a);
+  if (looks !== null && looks !== family && !startsLike(family, a)) {
+    return `This looks like ${anAddress(looks)}, but ${chain} needs ${anAddress(family)}.`;
+  }
+  return problem;
+}
+
+/** What the person hands in after signing, checked: the text to send, or why it cannot be right. */
+export type HandInCheck = { ok: true; text: string; kind: "bitcoinTx" | "bitcoinTxid" | "txHash" } | { ok: false; message: string };
+
+/**
+ * Checks the signed transaction or its id before it is handed in.
+ *
+ * Onramp: a Bitcoin txid (64 hex characters) or the signed transaction's hex (even length, longer than a txid);
+ * spaces and line breaks inside are taken out. Otherwise the source transaction's hash on `chain`: EVM and Tron
+ * `0x` + 64 hex (or the 64 hex alone: `0x` is added on EVM chains, where the app requires it), Solana a base58
+ * signature of 86 to 88 characters.
+ */
+export function checkHandIn(route: "onramp" | "offramp" | "tokenSwap", chain: string, text: string): HandInCheck {
+  const fail = (message: string): HandInCheck => ({ ok: false, message });
+  const input = text.trim();
+  if (route === "onramp") {
+    if (input === "") return fail("Paste the signed transaction (hex) or its transaction id first.");
+    const hex = input.replace(/\s+/g, "");
+    const body = hex.startsWith("0x") ? hex.slice(2) : hex;
+    if (!HEX.test(body)) {
+      return fail("A signed Bitcoin transaction or txid is hexadecimal (0–9, a–f). Check what you pasted.");
+    }
+    if (body.length === 64) return { ok: true, text: body, kind: "bitcoinTxid" };
+    if (body.length % 2 !== 0) {
+      return fail(`Transaction hex has an even number of characters; this has ${body.length}. Check that it is complete.`);
+    }
+    if (body.length < 64) {
+      return fail("This is too short: a txid has 64 hexadecimal characters and a signed transaction is longer.");
+    }
+    return { ok: true, text: body, kind: "bitcoinTx" };
+  }
+  const family = chainFamily(chain);
+  if (input === "") return fail("Paste the hash of the transaction you sent first.");
+  if (/\s/.test(input)) return fail("A transaction hash has no spaces inside. Check what you pasted.");
+  if (family === "evm" || family === "tron") {
+    const body = input.startsWith("0x") ? input.slice(2) : input;
+    if (!HEX.test(body) || body.length !== 64) {
+      return fail(
+        `${family === "evm" ? "An EVM" : "A Tron"} transaction hash is 0x followed by 64 hexadecimal characters` +
+          (HEX.test(body) ? `; this has ${body.length}.` : "."),
+      );
+    }
+    return { ok: true, text: family === "evm" ? `0x${body}` : input, kind: "txHash" };
+  }
+  if (family === "solana") {
+    if (!BASE58.test(input)) {
+      return fail("A Solana transaction signature is base58 (no 0, O, I or l). Check what you pasted.");
+    }
+    if (input.length < 86 || input.length > 88) {
+      return fail(`A Solana transaction signature has 86 to 88 characters; this has ${input.length}.`);
+    }
+    return { ok: true, text: input, kind: "txHash" };
+  }
+  return { ok: true, text: input, kind: "txHash" };
+}
