@@ -1,8 +1,28 @@
 //! Reads the root `tauri.conf.json`, generates the app's command permissions and checks the capabilities.
 
-const COMMANDS: &[&str] = &["get_settings", "select_network", "list_routes"];
+const COMMANDS: &[&str] = &[
+    "get_settings",
+    "select_network",
+    "list_routes",
+    "request_quote",
+    "start_order",
+    "hand_in",
+    "resume_order",
+    "discard_order",
+    "list_orders",
+    "refresh_orders",
+    "watch_address",
+    "unwatch_address",
+    "set_api_key",
+    "remove_api_key",
+    "set_api_version",
+    "set_theme",
+    "save_psbt",
+];
 
 fn main() {
+    // The capabilities are compiled into the app (`generate_context!`); tauri-build does not watch this folder.
+    println!("cargo:rerun-if-changed=src-tauri/capabilities");
     let attributes = tauri_build::Attributes::new()
         .capabilities_path_pattern("./src-tauri/capabilities/**/*")
         .app_manifest(tauri_build::AppManifest::new().commands(COMMANDS));

@@ -1,8 +1,18 @@
 //! The Tauri commands: each hands its work to `desk-core` and returns its typed result or structured error.
+//!
+//! Arguments arrive under the camelCase names the window uses (`localId` for `local_id`), Tauri 2's default.
+
+use std::path::PathBuf;
 
 use desk_core::api::{NetworkChoice, RouteView, SettingsView};
-use desk_core::{Desk, DeskError};
-use tauri::State;
+use desk_core::settings::Theme;
+use desk_core::views::OrderView;
+use desk_core::{Desk, DeskError, ErrorKind, QuoteResult, SwapForm};
+use gateway_client::ApiVersion;
+use serde_json::Value;
+use tauri::{Runtime, State, WebviewWindow};
+use tauri_plugin_dialog::DialogExt;
+use tracing::info;
 
 /// The settings and the network in use.
 #[tauri::command]
@@ -23,4 +33,159 @@ pub async fn select_network(
 #[tauri::command]
 pub async fn list_routes(desk: State<'_, Desk>) -> Result<Vec<RouteView>, DeskError> {
     desk.routes().await
+}
+
+/// A quote for what the swap form says, or a question to ask first.
+#[tauri::command]
+pub async fn request_quote(
+    desk: State<'_, Desk>,
+    form: SwapForm,
+) -> Result<QuoteResult, DeskError> {
+    desk.quote(&form).await
+}
+
+/// Starts an order from a quote exactly as the gateway sent it (the card's `raw`).
+#[tauri::command]
+pub async fn start_order(desk: State<'_, Desk>, quote: Value) -> Result<OrderView, DeskError> {
+    desk.start_order(quote).await
+}
+
+/// Hands in the signed transaction (hex) or its id/hash for an order.
+#[tauri::command]
+pub async fn hand_in(
+    desk: State<'_, Desk>,
+    local_id: i64,
+    text: String,
+) -> Result<OrderView, DeskError> {
+    desk.hand_in(local_id, &text).await
+}
+
+/// Takes an unfinished order one step on.
+#[tauri::command]
+pub async fn resume_order(desk: State<'_, Desk>, local_id: i64) -> Result<OrderView, DeskError> {
+    desk.resume(local_id).await
+}
+
+/// Gives up an order that never reached the gateway, or one refused by verification.
+#[tauri::command]
+pub async fn discard_order(desk: State<'_, Desk>, local_id: i64) -> Result<OrderView, DeskError> {
+    desk.discard(local_id).await
+}
+
+/// The app's own orders on the current network, then those of watched addresses.
+#[tauri::command]
+pub async fn list_orders(desk: State<'_, Desk>) -> Result<Vec<OrderView>, DeskError> {
+    desk.orders().await
+}
+
+/// Reads every watched address and unfinished order now; the changes arrive as events.
+#[tauri::command]
+pub async fn refresh_orders(desk: State<'_, Desk>) -> Result<(), DeskError> {
+    desk.refresh_now().await;
+    Ok(())
+}
+
+/// Follows the orders of an address on the current network.
+#[tauri::command]
+pub async fn watch_address(
+    desk: State<'_, Desk>,
+    address: String,
+) -> Result<SettingsView, DeskError> {
+    desk.watch_address(&address).await
+}
+
+/// Stops following an address.
+#[tauri::command]
+pub async fn unwatch_address(
+    desk: State<'_, Desk>,
+    address: String,
+) -> Result<SettingsView, DeskError> {
+    desk.unwatch_address(&address).await
+}
+
+/// Stores (or replaces) the current network's API key in the keychain.
+#[tauri::command]
+pub async fn set_api_key(desk: State<'_, Desk>, key: String) -> Result<SettingsView, DeskError> {
+    desk.set_api_key(&key).await
+}
+
+/// Removes the current network's API key from the keychain.
+#[tauri::command]
+pub async fn remove_api_key(desk: State<'_, Desk>) -> Result<SettingsView, DeskError> {
+    desk.remove_api_key().await
+}
+
+/// Chooses the API version of the current network (`"v1"`, `"v2"` or `"v3"`).
+#[tauri::command]
+pub async fn set_api_version(
+    desk: State<'_, Desk>,
+    version: ApiVersion,
+) -> Result<SettingsView, DeskError> {
+    desk.set_api_version(version).await
+}
+
+/// Chooses the window's colours.
+#[tauri::command]
+pub async fn set_theme(desk: State<'_, Desk>, theme: Theme) -> Result<SettingsView, DeskError> {
+    desk.set_theme(theme).await
+}
+
+/// Asks where to save an onramp order's PSBT and writes it there: the path, or `None` when the person cancels.
+#[tauri::command]
+pub async fn save_psbt<R: Runtime>(
+    window: WebviewWindow<R>,
+    desk: State<'_, Desk>,
+    local_id: i64,
+) -> Result<Option<String>, DeskError> {
+    let bytes = desk.psbt(local_id)?;
+    let Some(path) = ask_where(&window, local_id).await? else {
+        return Ok(None);
+    };
+    let shown = path.display().to_string();
+    tokio::task::spawn_blocking(move || std::fs::write(&path, &bytes))
+        .await
+        .map_err(|e| e.to_string())
+        .and_then(|r| r.map_err(|e| e.to_string()))
+        .map_err(|e| {
+            DeskError::new(
+                ErrorKind::InvalidInput,
+                format!(
+                    "The PSBT could not be written to {shown} ({e}). Choose another folder and try again."
+                ),
+            )
+        })?;
+    info!(local_id, path = %shown, "PSBT saved");
+    Ok(Some(shown))
+}
+
+/// The save dialog, attached to the window; `None` when the person cancels.
+async fn ask_where<R: Runtime>(
+    window: &WebviewWindow<R>,
+    local_id: i64,
+) -> Result<Option<PathBuf>, DeskError> {
+    let failed = |reason: String| {
+        DeskError::new(
+            ErrorKind::InvalidInput,
+            format!(
+                "The save dialog could not be used ({reason}). Nothing was saved; try again, and restart the app if it keeps failing."
+            ),
+        )
+    };
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    window
+        .dialog()
+        .file()
+        .set_parent(window)
+        .set_title("Save the PSBT to sign")
+        .set_file_name(format!("order-{local_id}.psbt"))
+        .add_filter("PSBT (BIP 174)", &["psbt"])
+        .save_file(move |path| {
+            let _ = tx.send(path);
+        });
+    let chosen = rx
+        .await
+        .map_err(|_| failed("it closed without an answer".to_owned()))?;
+    chosen
+        .map(|path| path.into_path().map_err(|e| failed(e.to_string())))
+        .transpose()
 }

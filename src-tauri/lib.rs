@@ -4,15 +4,45 @@
 #![deny(unsafe_code)]
 
 mod commands;
+mod events;
+#[cfg(test)]
+mod ipc_tests;
 mod logging;
 
 use desk_core::{AppPaths, Desk};
 use tauri::webview::PageLoadEvent;
-use tauri::{Manager, RunEvent};
+use tauri::{Manager, RunEvent, Runtime};
 use tracing::{error, info};
 
 /// The line printed on standard output once the window's page has loaded (`cargo xtask run --xvfb` waits for it).
 pub const READY_LINE: &str = "GATEWAY_DESK_READY";
+
+/// The plugins and every command the window may call, on any runtime (the tests use Tauri's mock runtime). Each
+/// command is also listed in `build.rs` and allowed in `capabilities/main.json`.
+fn with_commands<R: Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> {
+    builder
+        .plugin(tauri_plugin_dialog::init())
+        .plugin(tauri_plugin_notification::init())
+        .invoke_handler(tauri::generate_handler![
+            commands::get_settings,
+            commands::select_network,
+            commands::list_routes,
+            commands::request_quote,
+            commands::start_order,
+            commands::hand_in,
+            commands::resume_order,
+            commands::discard_order,
+            commands::list_orders,
+            commands::refresh_orders,
+            commands::watch_address,
+            commands::unwatch_address,
+            commands::set_api_key,
+            commands::remove_api_key,
+            commands::set_api_version,
+            commands::set_theme,
+            commands::save_psbt
+        ])
+}
 
 /// Runs the application until its window is closed.
 pub fn run() {
@@ -25,8 +55,10 @@ pub fn run() {
     let _log_guard = logging::init(&paths.log_dir);
     info!(version = env!("CARGO_PKG_VERSION"), config = %paths.config_dir.display(), "starting Gateway Desk");
 
-    let app = tauri::Builder::default()
+    let app = with_commands(tauri::Builder::default())
         .setup(move |app| {
+            // Statuses first seen from now on are news worth a desktop notification.
+            let since = events::unix_now();
             // Tests move Sandbox orders along through gateway-sim's admin interface; off unless asked for.
             let options = desk_core::DeskOptions {
                 sandbox_admin: std::env::var_os("GATEWAY_DESK_SANDBOX_ADMIN")
@@ -34,7 +66,9 @@ pub fn run() {
                 ..Default::default()
             };
             let desk = tauri::async_runtime::block_on(Desk::open_with(paths, options))?;
+            let updates = desk.subscribe();
             app.manage(desk);
+            events::forward(app.handle().clone(), updates, since);
             Ok(())
         })
         .on_page_load(|_webview, payload| {
@@ -43,11 +77,6 @@ pub fn run() {
                 println!("{READY_LINE}");
             }
         })
-        .invoke_handler(tauri::generate_handler![
-            commands::get_settings,
-            commands::select_network,
-            commands::list_routes
-        ])
         .build(tauri::generate_context!());
     let app = match app {
         Ok(app) => app,

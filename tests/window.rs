@@ -54,6 +54,8 @@ impl Driver {
             // Tauri 2 lets WebKit be automated only when this is set (as tauri-driver does).
             .env("TAURI_WEBVIEW_AUTOMATION", "true")
             .env("GATEWAY_DESK_HOME", home.path())
+            // The Sandbox serves gateway-sim's admin interface, so the tests can move its clock.
+            .env("GATEWAY_DESK_SANDBOX_ADMIN", "1")
             .stdout(Stdio::null())
             .spawn()
             .expect("WebKitWebDriver runs (the webkit2gtk-driver package)");
@@ -307,7 +309,12 @@ async fn the_chosen_network_survives_a_restart_and_every_view_is_reachable() {
             .click()
             .await
             .unwrap();
-        let section = css(&app, &format!("[data-testid=view-{view}]")).await;
+        let testid = match view {
+            "orders" => "orders-view".to_owned(),
+            "settings" => "settings-view".to_owned(),
+            other => format!("view-{other}"),
+        };
+        let section = css(&app, &format!("[data-testid={testid}]")).await;
         assert!(
             !section.text().await.unwrap().trim().is_empty(),
             "{view} says what it holds"
@@ -319,5 +326,350 @@ async fn the_chosen_network_survives_a_restart_and_every_view_is_reachable() {
             .unwrap();
         assert_eq!(current.as_deref(), Some("page"));
     }
+    app.close().await.unwrap();
+}
+
+// ---- The swap flows (issue 6) ----
+
+const EVM: &str = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
+const OWNER: &str = "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359";
+const BTC_ADDR: &str = "bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh";
+const NATIVE: &str = "0x0000000000000000000000000000000000000000";
+const WBTC_BOB: &str = "0x0555E30da8f98308EdB960aa94C0Db47230d2B9c";
+const USDT_BOB: &str = "0x05D032ac25d322df992303dCa074EE7392C117b9";
+const USDT_ETH: &str = "0xdac17f958d2ee523a2206206994597c13d831ec7";
+
+fn wallet() -> gateway_sim::payload::testkit::TestWallet {
+    gateway_sim::payload::testkit::TestWallet::from_seed([21; 32])
+}
+
+/// Sets the value of an input, textarea or select the way typing or choosing would, and tells Svelte.
+async fn set_value(client: &Client, testid: &str, value: &str) {
+    css(client, &format!("[data-testid={testid}]")).await;
+    let script = "const e = document.querySelector(`[data-testid=${arguments[0]}]`);\n\
+        const proto = e.tagName === 'SELECT' ? HTMLSelectElement.prototype\n\
+          : e.tagName === 'TEXTAREA' ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;\n\
+        Object.getOwnPropertyDescriptor(proto, 'value').set.call(e, arguments[1]);\n\
+        e.dispatchEvent(new Event('input', { bubbles: true }));\n\
+        e.dispatchEvent(new Event('change', { bubbles: true }));\n\
+        return e.value;";
+    let set = client
+        .execute(script, vec![json!(testid), json!(value)])
+        .await
+        .unwrap();
+    assert_eq!(set, json!(value), "{testid} took the value");
+}
+
+/// The `value` of a form control.
+async fn value_of(client: &Client, testid: &str) -> String {
+    css(client, &format!("[data-testid={testid}]")).await;
+    let script = "return document.querySelector(`[data-testid=${arguments[0]}]`).value;";
+    client
+        .execute(script, vec![json!(testid)])
+        .await
+        .unwrap()
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+async fn click(client: &Client, testid: &str) {
+    let element = css(client, &format!("[data-testid={testid}]")).await;
+    let started = Instant::now();
+    // Wait while the button is disabled (a request is running).
+    while element.attr("disabled").await.unwrap().is_some() {
+        assert!(started.elapsed() < WAIT, "{testid} stayed disabled");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    element.click().await.unwrap();
+}
+
+async fn show(client: &Client, view: &str) {
+    click(client, &format!("nav-{view}")).await;
+}
+
+/// A screenshot of the window into `$GATEWAY_DESK_SCREENSHOTS/<name>.png`, when that folder is given.
+async fn screenshot(client: &Client, name: &str) {
+    if let Some(dir) = std::env::var_os("GATEWAY_DESK_SCREENSHOTS") {
+        let png = client.screenshot().await.unwrap();
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(Path::new(&dir).join(format!("{name}.png")), png).unwrap();
+    }
+}
+
+struct Swap<'a> {
+    src: (&'a str, &'a str),
+    dst: (&'a str, &'a str),
+    amount: &'a str,
+    recipient: &'a str,
+    sender: Option<&'a str>,
+    owner: Option<&'a str>,
+}
+
+/// Fills the swap form and asks for a quote.
+async fn fill_and_quote(app: &Client, swap: &Swap<'_>) {
+    show(app, "swap").await;
+    set_value(app, "swap-src-chain", swap.src.0).await;
+    set_value(app, "swap-src-token", swap.src.1).await;
+    set_value(app, "swap-dst-chain", swap.dst.0).await;
+    set_value(app, "swap-dst-token", swap.dst.1).await;
+    set_value(app, "swap-amount", swap.amount).await;
+    set_value(app, "swap-recipient", swap.recipient).await;
+    if let Some(sender) = swap.sender {
+        set_value(app, "swap-sender", sender).await;
+    }
+    if let Some(owner) = swap.owner {
+        set_value(app, "swap-owner", owner).await;
+    }
+    click(app, "swap-get-quote").await;
+}
+
+/// Runs one swap in the window up to registration; `sign` turns the order's signing step into what is pasted.
+async fn swap_to_registration(app: &Client, swap: &Swap<'_>, onramp: bool) {
+    fill_and_quote(app, swap).await;
+    css(app, "[data-testid=quote-card]").await;
+    let lines = app
+        .find_all(Locator::Css("[data-testid=quote-fee-line]"))
+        .await
+        .unwrap();
+    assert!(!lines.is_empty(), "every fee line is shown");
+    click(app, "swap-confirm").await;
+    wait_text(app, "[data-testid=confirm-summary]", |t| {
+        t.contains(swap.amount)
+    })
+    .await;
+    click(app, "confirm-go").await;
+    css(app, "[data-testid=step-indicator]").await;
+    wait_text(app, "[data-testid=verified-sentence]", |t| !t.is_empty()).await;
+    let pasted = if onramp {
+        wait_text(app, "[data-testid=deposit-address]", |t| t.contains("bc1q")).await;
+        let psbt = value_of(app, "psbt-hex").await;
+        assert!(psbt.starts_with("70736274ff"), "a PSBT: {psbt}");
+        wallet().sign_psbt(&psbt).unwrap()
+    } else {
+        let to = wait_text(app, "[data-testid=tx-to]", |t| t.starts_with("0x")).await;
+        assert!(!to.is_empty());
+        // A made-up hash of the right shape: the Sandbox does not see chains.
+        let stamp = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos();
+        format!("0x{stamp:064x}")
+    };
+    set_value(app, "signed-input", &pasted).await;
+    click(app, "register-button").await;
+    css(app, "[data-testid=registered]").await;
+}
+
+/// Moves the Sandbox's clock on through its admin interface (the app serves it with GATEWAY_DESK_SANDBOX_ADMIN=1).
+async fn advance_sandbox(app: &Client, secs: u64) {
+    let url = wait_text(app, "[data-testid=current-network-url]", |t| {
+        t.contains("127.0.0.1")
+    })
+    .await;
+    let base = url
+        .split_whitespace()
+        .find(|w| w.starts_with("http://127.0.0.1"))
+        .unwrap_or_else(|| panic!("no sandbox URL in {url:?}"))
+        .trim_end_matches('/')
+        .to_owned();
+    reqwest::Client::new()
+        .post(format!("{base}/admin/clock/advance"))
+        .body(format!(r#"{{"secs": {secs}}}"#))
+        .send()
+        .await
+        .unwrap()
+        .error_for_status()
+        .unwrap();
+}
+
+#[tokio::test]
+#[ignore = "needs the release app, Xvfb and WebKitWebDriver: run by `cargo xtask test`"]
+async fn an_onramp_an_offramp_and_a_token_swap_complete_in_the_orders_view() {
+    let driver = Driver::start();
+    let app = driver.open_app().await;
+    wait_text(&app, "[data-testid=current-network]", |t| t == "Sandbox").await;
+    screenshot(&app, "routes").await;
+
+    let sender = wallet().address(bitcoin::Network::Bitcoin);
+    let onramp = Swap {
+        src: ("bitcoin", NATIVE),
+        dst: ("bob", WBTC_BOB),
+        amount: "0.0025",
+        recipient: EVM,
+        sender: Some(&sender),
+        owner: Some(OWNER),
+    };
+    swap_to_registration(&app, &onramp, true).await;
+    screenshot(&app, "swap-registered").await;
+    click(&app, "swap-new").await;
+
+    let offramp = Swap {
+        src: ("bob", WBTC_BOB),
+        dst: ("bitcoin", NATIVE),
+        amount: "0.001",
+        recipient: BTC_ADDR,
+        sender: Some(EVM),
+        owner: Some(OWNER),
+    };
+    fill_and_quote(&app, &offramp).await;
+    css(&app, "[data-testid=quote-card]").await;
+    screenshot(&app, "swap-quote").await;
+    show(&app, "routes").await;
+    show(&app, "swap").await;
+    // Leaving the view lost nothing: the card is still there.
+    css(&app, "[data-testid=quote-card]").await;
+    swap_to_registration(&app, &offramp, false).await;
+    click(&app, "swap-new").await;
+
+    let token_swap = Swap {
+        src: ("bob", USDT_BOB),
+        dst: ("ethereum", USDT_ETH),
+        amount: "50",
+        recipient: EVM,
+        sender: Some(EVM),
+        owner: Some(OWNER),
+    };
+    swap_to_registration(&app, &token_swap, false).await;
+
+    // All three are followed to completion in the Orders view.
+    click(&app, "go-orders").await;
+    css(&app, "[data-testid=orders-view]").await;
+    advance_sandbox(&app, 2_000).await;
+    click(&app, "orders-refresh").await;
+    let started = Instant::now();
+    loop {
+        let statuses: Vec<String> = {
+            let mut list = Vec::new();
+            for row in app
+                .find_all(Locator::Css(
+                    "[data-testid=order-row] [data-testid=order-status]",
+                ))
+                .await
+                .unwrap()
+            {
+                list.push(row.text().await.unwrap());
+            }
+            list
+        };
+        if statuses.len() == 3 && statuses.iter().all(|s| s.contains("Completed")) {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(90),
+            "the three orders did not all complete: {statuses:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+    click(&app, "order-toggle").await;
+    css(&app, "[data-testid=order-timeline]").await;
+    screenshot(&app, "orders").await;
+    show(&app, "settings").await;
+    css(&app, "[data-testid=settings-view]").await;
+    screenshot(&app, "settings").await;
+    app.close().await.unwrap();
+}
+
+#[tokio::test]
+#[ignore = "needs the release app, Xvfb and WebKitWebDriver: run by `cargo xtask test`"]
+async fn an_amount_below_the_minimum_shows_the_minimum() {
+    let driver = Driver::start();
+    let app = driver.open_app().await;
+    wait_text(&app, "[data-testid=current-network]", |t| t == "Sandbox").await;
+    let small = Swap {
+        src: ("bitcoin", NATIVE),
+        dst: ("bob", WBTC_BOB),
+        amount: "0.00001",
+        recipient: EVM,
+        sender: None,
+        owner: None,
+    };
+    fill_and_quote(&app, &small).await;
+    let question = wait_text(&app, "[data-testid=question]", |t| !t.is_empty()).await;
+    assert!(
+        question.contains("0.0001 BTC"),
+        "the minimum in BTC: {question}"
+    );
+    app.close().await.unwrap();
+}
+
+#[tokio::test]
+#[ignore = "needs the release app, Xvfb and WebKitWebDriver: run by `cargo xtask test`"]
+async fn the_api_key_is_set_and_removed_in_settings() {
+    let driver = Driver::start();
+    let app = driver.open_app().await;
+    wait_text(&app, "[data-testid=current-network]", |t| t == "Sandbox").await;
+    show(&app, "settings").await;
+    let status = wait_text(&app, "[data-testid=api-key-status]", |t| !t.is_empty()).await;
+    if status.contains("No keychain") || status.to_lowercase().contains("no keychain") {
+        panic!("the tests run with a keychain (gnome-keyring in dbus-run-session): {status}");
+    }
+    set_value(&app, "api-key-input", "0123456789abcdef0123456789abcdef").await;
+    click(&app, "api-key-save").await;
+    wait_text(&app, "[data-testid=api-key-status]", |t| {
+        t.contains("01…ef")
+    })
+    .await;
+    assert_eq!(
+        value_of(&app, "api-key-input").await,
+        "",
+        "the field is cleared"
+    );
+    let settings =
+        std::fs::read_to_string(driver.home.path().join("config/settings.json")).unwrap();
+    assert!(
+        !settings.contains("0123456789abcdef"),
+        "the key is not in the settings file"
+    );
+    click(&app, "api-key-remove").await;
+    click(&app, "api-key-remove-confirm").await;
+    wait_text(&app, "[data-testid=api-key-status]", |t| {
+        !t.contains("01…ef")
+    })
+    .await;
+    app.close().await.unwrap();
+}
+
+#[tokio::test]
+#[ignore = "needs the release app, Xvfb and WebKitWebDriver: run by `cargo xtask test`"]
+async fn an_unfinished_order_survives_a_restart_of_the_app() {
+    let driver = Driver::start();
+    let app = driver.open_app().await;
+    wait_text(&app, "[data-testid=current-network]", |t| t == "Sandbox").await;
+    let sender = wallet().address(bitcoin::Network::Bitcoin);
+    let onramp = Swap {
+        src: ("bitcoin", NATIVE),
+        dst: ("bob", WBTC_BOB),
+        amount: "0.0025",
+        recipient: EVM,
+        sender: Some(&sender),
+        owner: Some(OWNER),
+    };
+    fill_and_quote(&app, &onramp).await;
+    click(&app, "swap-confirm").await;
+    click(&app, "confirm-go").await;
+    let psbt_before = {
+        css(&app, "[data-testid=psbt-hex]").await;
+        value_of(&app, "psbt-hex").await
+    };
+    screenshot(&app, "swap-sign").await;
+    app.close().await.unwrap();
+
+    // The app starts again: the order waits in "Needs your attention" with its next step.
+    let app = driver.open_app().await;
+    show(&app, "orders").await;
+    let row = wait_text(&app, "[data-testid=attention-row]", |t| !t.is_empty()).await;
+    assert!(row.to_lowercase().contains("sign"), "{row}");
+    click(&app, "attention-go-sign").await;
+    css(&app, "[data-testid=psbt-hex]").await;
+    assert_eq!(
+        value_of(&app, "psbt-hex").await,
+        psbt_before,
+        "the same order, the same PSBT"
+    );
+    let signed = wallet().sign_psbt(&psbt_before).unwrap();
+    set_value(&app, "signed-input", &signed).await;
+    click(&app, "register-button").await;
+    css(&app, "[data-testid=registered]").await;
     app.close().await.unwrap();
 }

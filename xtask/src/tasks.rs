@@ -202,6 +202,12 @@ echo "" | gnome-keyring-daemon --unlock --components=secrets >/dev/null || exit 
 exec "$CARGO" test --package desk-core --test keychain -- --ignored --test-threads=1
 "#;
 
+/// The WebDriver tests of the release window, in a private D-Bus session with gnome-keyring unlocked.
+const WEBDRIVER_SCRIPT: &str = r#"
+echo "" | gnome-keyring-daemon --unlock --components=secrets >/dev/null || exit 1
+exec "$CARGO" test --package gateway-desk --test window -- --ignored --test-threads=1
+"#;
+
 /// `cargo xtask test`: every check of the project. Runs them all, prints each runner's own summary, and fails if any
 /// check failed.
 pub fn test() -> Result<()> {
@@ -250,12 +256,11 @@ pub fn test() -> Result<()> {
     if release_ok {
         let webdriver = Xvfb::start().and_then(|xvfb| {
             // In a private D-Bus session, so that nothing the windows activate outlives the tests.
+            // With gnome-keyring unlocked in that session, so the API-key test uses a real keychain.
             status(
                 Command::new("dbus-run-session")
-                    .arg("--")
-                    .arg(&cargo_path)
-                    .args(["test", "--package", "gateway-desk", "--test", "window"])
-                    .args(["--", "--ignored", "--test-threads=1"])
+                    .args(["--", "sh", "-c", WEBDRIVER_SCRIPT])
+                    .env("CARGO", &cargo_path)
                     .current_dir(project_root())
                     .env("DISPLAY", &xvfb.display)
                     .env_remove("WAYLAND_DISPLAY")

@@ -6,7 +6,13 @@ vi.mock("@tauri-apps/api/core", () => ({
   isTauri: () => true,
 }));
 
-const { getSettings, listRoutes, selectNetwork, toDeskError, isDeskError } = await import("./ipc");
+const listen = vi.fn();
+vi.mock("@tauri-apps/api/event", () => ({
+  listen: (...args: unknown[]) => listen(...args),
+}));
+
+const ipc = await import("./ipc");
+const { getSettings, listRoutes, selectNetwork, toDeskError, isDeskError } = ipc;
 
 const settings = {
   network: { kind: "sandbox", label: "Sandbox", baseUrl: "https://sandbox.example", apiVersion: "v2" },
@@ -19,7 +25,8 @@ const settings = {
 };
 
 beforeEach(() => {
-  invoke.mockClear();
+  invoke.mockReset();
+  listen.mockReset();
 });
 
 describe("commands", () => {
@@ -56,6 +63,92 @@ describe("commands", () => {
     expect(isDeskError(err)).toBe(true);
     expect(err).toMatchObject({ kind: "transport" });
     expect((err as { message: string }).message).toContain("command list_routes not found");
+  });
+});
+
+const form = {
+  srcChain: "bitcoin",
+  srcToken: "BTC",
+  dstChain: "bob",
+  dstToken: "0x0555E30da8f98308EdB960aa94C0Db47230d2B9c",
+  amount: "0.0025",
+  slippageBps: 300,
+  recipient: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+};
+
+// A quote goes back exactly as it came, unknown fields included.
+const quote = { onramp: { quoteId: "q1", unknownField: [1] } };
+const btcAddress = "bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh";
+
+// Each wrapper: the command it calls and the arguments it passes (Tauri maps camelCase keys to the Rust
+// command's snake_case parameters, so `localId` reaches `local_id`).
+const calls: [string, () => Promise<unknown>, string, Record<string, unknown> | undefined][] = [
+  ["requestQuote", () => ipc.requestQuote(form), "request_quote", { form }],
+  ["startOrder", () => ipc.startOrder(quote), "start_order", { quote }],
+  ["handIn", () => ipc.handIn(7, "02000000ff"), "hand_in", { localId: 7, text: "02000000ff" }],
+  ["resumeOrder", () => ipc.resumeOrder(7), "resume_order", { localId: 7 }],
+  ["discardOrder", () => ipc.discardOrder(7), "discard_order", { localId: 7 }],
+  ["listOrders", () => ipc.listOrders(), "list_orders", undefined],
+  ["refreshOrders", () => ipc.refreshOrders(), "refresh_orders", undefined],
+  ["watchAddress", () => ipc.watchAddress(btcAddress), "watch_address", { address: btcAddress }],
+  ["unwatchAddress", () => ipc.unwatchAddress(btcAddress), "unwatch_address", { address: btcAddress }],
+  ["setApiKey", () => ipc.setApiKey("k".repeat(32)), "set_api_key", { key: "k".repeat(32) }],
+  ["removeApiKey", () => ipc.removeApiKey(), "remove_api_key", undefined],
+  ["setApiVersion", () => ipc.setApiVersion("v2"), "set_api_version", { version: "v2" }],
+  ["setTheme", () => ipc.setTheme("dark"), "set_theme", { theme: "dark" }],
+  ["savePsbt", () => ipc.savePsbt(7), "save_psbt", { localId: 7 }],
+];
+
+describe("swap, order and settings commands", () => {
+  it.each(calls)("%s calls its command with its argument names", async (_name, run, command, args) => {
+    const answer = { ok: command };
+    invoke.mockImplementation(async () => answer);
+    await expect(run()).resolves.toBe(answer);
+    expect(invoke).toHaveBeenCalledTimes(1);
+    expect(invoke).toHaveBeenCalledWith(command, args);
+  });
+
+  it.each(calls)("%s passes a DeskError rejection through", async (_name, run) => {
+    const err = { kind: "not_found", message: "There is no order 7. Refresh the list.", details: { a: 1 } };
+    invoke.mockImplementation(() => Promise.reject(err));
+    await expect(run()).rejects.toEqual(err);
+  });
+
+  it.each(calls)("%s turns any other rejection into a DeskError", async (_name, run, command) => {
+    invoke.mockImplementation(() => Promise.reject(new Error(`${command} not allowed by ACL`)));
+    const err = await run().catch((e: unknown) => e);
+    expect(isDeskError(err)).toBe(true);
+    expect(err).toMatchObject({ kind: "transport" });
+    expect((err as { message: string }).message).toContain(`${command} not allowed`);
+  });
+
+  it("covers every command of the api object", () => {
+    const covered = new Set(["getSettings", "selectNetwork", "listRoutes", ...calls.map(([name]) => name)]);
+    expect(new Set(Object.keys(ipc.deskApi))).toEqual(covered);
+  });
+
+  it("gives the path of a saved PSBT, or null when the dialog is cancelled", async () => {
+    invoke.mockImplementation(async () => "/home/me/order-7.psbt");
+    await expect(ipc.savePsbt(7)).resolves.toBe("/home/me/order-7.psbt");
+    invoke.mockImplementation(async () => null);
+    await expect(ipc.savePsbt(7)).resolves.toBeNull();
+  });
+});
+
+describe("onDeskEvent", () => {
+  it("listens to desk-event and hands over each payload", async () => {
+    const unlisten = vi.fn();
+    listen.mockImplementation(async () => unlisten);
+    const seen: unknown[] = [];
+    const stop = await ipc.onDeskEvent((event) => seen.push(event));
+    expect(ipc.DESK_EVENT).toBe("desk-event");
+    expect(listen).toHaveBeenCalledWith("desk-event", expect.any(Function));
+    const deliver = listen.mock.calls[0][1] as (e: { event: string; id: number; payload: unknown }) => void;
+    const payload = { type: "readFailed", message: "The gateway did not answer. Trying again.", retryInSecs: 15 };
+    deliver({ event: "desk-event", id: 1, payload });
+    expect(seen).toEqual([payload]);
+    stop();
+    expect(unlisten).toHaveBeenCalledTimes(1);
   });
 });
 

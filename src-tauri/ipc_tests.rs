@@ -1,0 +1,177 @@
+//! The commands through Tauri's IPC layer (the mock runtime, the app's real configuration and capabilities): the
+//! argument names the window sends (`ui/src/lib/ipc.ts`) reach the commands, errors come back as `DeskError`s, and
+//! the window may call nothing else.
+
+use desk_core::{AppPaths, Desk, DeskEvent};
+use serde_json::{Value, json};
+use tauri::test::{INVOKE_KEY, MockRuntime, get_ipc_response, mock_builder};
+use tauri::webview::InvokeRequest;
+use tauri::{App, Listener, Manager, WebviewWindow, WebviewWindowBuilder};
+
+use crate::{events, with_commands};
+
+struct Window {
+    _app: App<MockRuntime>,
+    webview: WebviewWindow<MockRuntime>,
+    _home: tempfile::TempDir,
+}
+
+/// The app with a fresh home folder (on the Sandbox) and its main window.
+fn open() -> Window {
+    let home = tempfile::tempdir().unwrap();
+    let desk = tauri::async_runtime::block_on(Desk::open(AppPaths::under(home.path()))).unwrap();
+    let app = with_commands(mock_builder())
+        .build(tauri::generate_context!())
+        .unwrap();
+    app.manage(desk);
+    let webview = WebviewWindowBuilder::new(&app, "main", Default::default())
+        .build()
+        .unwrap();
+    Window {
+        _app: app,
+        webview,
+        _home: home,
+    }
+}
+
+impl Window {
+    fn invoke(&self, cmd: &str, args: Value) -> Result<Value, Value> {
+        get_ipc_response(
+            &self.webview,
+            InvokeRequest {
+                cmd: cmd.into(),
+                callback: tauri::ipc::CallbackFn(0),
+                error: tauri::ipc::CallbackFn(1),
+                url: "tauri://localhost".parse().unwrap(),
+                body: args.into(),
+                headers: Default::default(),
+                invoke_key: INVOKE_KEY.to_owned(),
+            },
+        )
+        .map(|body| body.deserialize::<Value>().unwrap())
+    }
+
+    /// The command's `DeskError`: an object with a kind and a sentence, not Tauri's string about bad arguments.
+    fn desk_error(&self, cmd: &str, args: Value) -> Value {
+        let err = self
+            .invoke(cmd, args.clone())
+            .expect_err(&format!("{cmd} {args} fails"));
+        assert!(
+            err.get("kind").is_some_and(Value::is_string)
+                && err.get("message").is_some_and(Value::is_string),
+            "{cmd} {args}: not a DeskError: {err}"
+        );
+        err
+    }
+}
+
+#[test]
+fn the_window_s_argument_names_reach_every_command() {
+    let window = open();
+
+    let settings = window.invoke("get_settings", Value::Null).unwrap();
+    assert_eq!(settings["network"]["kind"], "sandbox", "{settings}");
+    window
+        .invoke("select_network", json!({"choice": {"kind": "sandbox"}}))
+        .unwrap();
+    let routes = window.invoke("list_routes", Value::Null).unwrap();
+    assert!(routes.as_array().is_some_and(|r| !r.is_empty()), "{routes}");
+    let settings = window
+        .invoke("set_theme", json!({"theme": "dark"}))
+        .unwrap();
+    assert_eq!(settings["theme"], "dark");
+    let settings = window
+        .invoke("set_api_version", json!({"version": "v2"}))
+        .unwrap();
+    assert_eq!(settings["network"]["apiVersion"], "v2", "{settings}");
+    assert_eq!(
+        window.invoke("list_orders", Value::Null).unwrap(),
+        json!([])
+    );
+    assert_eq!(
+        window.invoke("refresh_orders", Value::Null).unwrap(),
+        Value::Null
+    );
+    let address = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
+    let settings = window
+        .invoke("watch_address", json!({ "address": address }))
+        .unwrap();
+    assert_eq!(settings["watched"], json!([address]));
+    let settings = window
+        .invoke("unwatch_address", json!({ "address": address }))
+        .unwrap();
+    assert_eq!(settings["watched"], json!([]));
+
+    // Refusals from desk-core: the arguments arrived, and the error keeps its structure.
+    let form = json!({
+        "srcChain": "bitcoin", "srcToken": "BTC", "dstChain": "bob",
+        "dstToken": "0x0555E30da8f98308EdB960aa94C0Db47230d2B9c", "amount": "0.000000001",
+        "slippageBps": 300, "recipient": address,
+    });
+    let err = window.desk_error("request_quote", json!({ "form": form }));
+    assert_eq!(err["details"], json!({"field": "amount"}));
+    let err = window.desk_error("start_order", json!({"quote": {"not": "a quote"}}));
+    assert_eq!(err["details"], json!({"field": "quote"}));
+    let err = window.desk_error("watch_address", json!({"address": "nowhere"}));
+    assert_eq!(err["details"], json!({"field": "address"}));
+    let err = window.desk_error("set_api_key", json!({"key": "too short"}));
+    assert_eq!(err["details"], json!({"field": "apiKey"}));
+    for (cmd, args) in [
+        ("hand_in", json!({"localId": 999, "text": "00"})),
+        ("resume_order", json!({"localId": 999})),
+        ("discard_order", json!({"localId": 999})),
+        // Fails before any dialog: there is no such order.
+        ("save_psbt", json!({"localId": 999})),
+    ] {
+        window.desk_error(cmd, args);
+    }
+    // `remove_api_key` takes no argument; it is not called here, so that a developer's own keychain is left alone.
+
+    // A snake_case name is not what Tauri expects: this is the mistake the test above would catch.
+    let err = window
+        .invoke("resume_order", json!({"local_id": 999}))
+        .unwrap_err();
+    assert!(err.as_str().is_some_and(|e| e.contains("localId")), "{err}");
+}
+
+#[test]
+fn the_window_may_call_no_plugin_command() {
+    let window = open();
+    for cmd in [
+        "plugin:dialog|save",
+        "plugin:dialog|open",
+        "plugin:dialog|message",
+        "plugin:notification|notify",
+        "plugin:notification|is_permission_granted",
+    ] {
+        let err = window.invoke(cmd, json!({})).unwrap_err();
+        assert!(
+            err.as_str().is_some_and(|e| e.contains("not allowed")),
+            "{cmd}: {err}"
+        );
+    }
+}
+
+#[test]
+fn updates_reach_the_main_window_as_desk_events() {
+    let window = open();
+    let (tx, rx) = std::sync::mpsc::channel();
+    window.webview.listen(events::DESK_EVENT, move |event| {
+        let _ = tx.send(event.payload().to_owned());
+    });
+    let (sender, receiver) = tokio::sync::broadcast::channel(4);
+    events::forward(window.webview.app_handle().clone(), receiver, 0);
+    sender
+        .send(DeskEvent::ReadFailed {
+            message: "The gateway did not answer.".into(),
+            retry_in_secs: 15,
+        })
+        .unwrap();
+    let payload = rx
+        .recv_timeout(std::time::Duration::from_secs(10))
+        .expect("the window hears of it");
+    assert_eq!(
+        serde_json::from_str::<Value>(&payload).unwrap(),
+        json!({"type": "readFailed", "message": "The gateway did not answer.", "retryInSecs": 15})
+    );
+}
