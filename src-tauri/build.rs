@@ -18,6 +18,8 @@ const COMMANDS: &[&str] = &[
     "set_api_version",
     "set_theme",
     "save_psbt",
+    "open_explorer",
+    "qr_svg",
 ];
 
 fn main() {

@@ -189,3 +189,52 @@ async fn ask_where<R: Runtime>(
         .map(|path| path.into_path().map_err(|e| failed(e.to_string())))
         .transpose()
 }
+
+/// Opens a block explorer's page in the system browser. Only links the app makes itself (a known explorer and a
+/// transaction hash) are opened; anything else is refused.
+#[tauri::command]
+pub async fn open_explorer<R: Runtime>(
+    app: tauri::AppHandle<R>,
+    url: String,
+) -> Result<(), DeskError> {
+    use tauri_plugin_opener::OpenerExt;
+    if !desk_core::views::is_explorer_url(&url) {
+        return Err(DeskError::new(
+            desk_core::ErrorKind::InvalidInput,
+            "Only block-explorer links the app made can be opened.",
+        ));
+    }
+    app.opener().open_url(url, None::<&str>).map_err(|e| {
+        DeskError::new(
+            desk_core::ErrorKind::Transport,
+            format!("The browser could not be opened ({e}). Copy the transaction hash instead."),
+        )
+    })
+}
+
+/// A QR code of `text` (an address or a BIP 21 payment URI) as SVG markup, for the window to show inline.
+#[tauri::command]
+pub async fn qr_svg(text: String) -> Result<String, DeskError> {
+    if text.is_empty() || text.len() > 512 {
+        return Err(DeskError::new(
+            desk_core::ErrorKind::InvalidInput,
+            "A QR code holds an address or payment request of up to 512 characters.",
+        ));
+    }
+    let code = qrcode::QrCode::with_error_correction_level(text.as_bytes(), qrcode::EcLevel::M)
+        .map_err(|e| {
+            DeskError::new(
+                desk_core::ErrorKind::InvalidInput,
+                format!("No QR code can hold this ({e})."),
+            )
+        })?;
+    let svg = code
+        .render::<qrcode::render::svg::Color<'_>>()
+        .min_dimensions(140, 140)
+        .quiet_zone(true)
+        .build();
+    // Inline in the page: the `<svg>` element alone, without the XML declaration.
+    Ok(svg
+        .find("<svg")
+        .map_or(svg.clone(), |start| svg[start..].to_owned()))
+}

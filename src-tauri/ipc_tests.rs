@@ -122,6 +122,11 @@ fn the_window_s_argument_names_reach_every_command() {
         ("discard_order", json!({"localId": 999})),
         // Fails before any dialog: there is no such order.
         ("save_psbt", json!({"localId": 999})),
+        // Only the app's own explorer links are opened.
+        (
+            "open_explorer",
+            json!({"url": "https://evil.example/tx/ab"}),
+        ),
     ] {
         window.desk_error(cmd, args);
     }
@@ -143,6 +148,7 @@ fn the_window_may_call_no_plugin_command() {
         "plugin:dialog|message",
         "plugin:notification|notify",
         "plugin:notification|is_permission_granted",
+        "plugin:opener|open_url",
     ] {
         let err = window.invoke(cmd, json!({})).unwrap_err();
         assert!(

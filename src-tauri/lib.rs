@@ -23,6 +23,7 @@ fn with_commands<R: Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> {
     builder
         .plugin(tauri_plugin_dialog::init())
         .plugin(tauri_plugin_notification::init())
+        .plugin(tauri_plugin_opener::init())
         .invoke_handler(tauri::generate_handler![
             commands::get_settings,
             commands::select_network,
@@ -40,7 +41,9 @@ fn with_commands<R: Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> {
             commands::remove_api_key,
             commands::set_api_version,
             commands::set_theme,
-            commands::save_psbt
+            commands::save_psbt,
+            commands::open_explorer,
+            commands::qr_svg
         ])
 }
 

@@ -615,8 +615,8 @@ async fn the_api_key_is_set_and_removed_in_settings() {
         "",
         "the field is cleared"
     );
-    let settings =
-        std::fs::read_to_string(driver.home.path().join("config/settings.json")).unwrap();
+    let settings = std::fs::read_to_string(driver.home.path().join("config/settings.json"))
+        .unwrap_or_default();
     assert!(
         !settings.contains("0123456789abcdef"),
         "the key is not in the settings file"
@@ -652,6 +652,12 @@ async fn an_unfinished_order_survives_a_restart_of_the_app() {
         css(&app, "[data-testid=psbt-hex]").await;
         value_of(&app, "psbt-hex").await
     };
+    app.execute(
+        "document.querySelector('[data-testid=step-indicator]').scrollIntoView();",
+        vec![],
+    )
+    .await
+    .unwrap();
     screenshot(&app, "swap-sign").await;
     app.close().await.unwrap();
 

@@ -97,6 +97,13 @@ const calls: [string, () => Promise<unknown>, string, Record<string, unknown> | 
   ["setApiVersion", () => ipc.setApiVersion("v2"), "set_api_version", { version: "v2" }],
   ["setTheme", () => ipc.setTheme("dark"), "set_theme", { theme: "dark" }],
   ["savePsbt", () => ipc.savePsbt(7), "save_psbt", { localId: 7 }],
+  [
+    "openExplorer",
+    () => ipc.openExplorer("https://mempool.space/tx/ab"),
+    "open_explorer",
+    { url: "https://mempool.space/tx/ab" },
+  ],
+  ["qrSvg", () => ipc.qrSvg("bc1qxy"), "qr_svg", { text: "bc1qxy" }],
 ];
 
 describe("swap, order and settings commands", () => {

@@ -181,6 +181,16 @@ export function savePsbt(localId: number): Promise<string | null> {
   return call<string | null>("save_psbt", { localId });
 }
 
+/** Opens a block explorer's page (a link the app made) in the system browser. */
+export function openExplorer(url: string): Promise<void> {
+  return call<void>("open_explorer", { url });
+}
+
+/** A QR code of `text` as SVG markup, drawn by the app. */
+export function qrSvg(text: string): Promise<string> {
+  return call<string>("qr_svg", { text });
+}
+
 /** The name of the event the app sends desk-core's updates on. */
 export const DESK_EVENT = "desk-event";
 
@@ -209,6 +219,8 @@ export interface DeskApi {
   setApiVersion(version: "v1" | "v2" | "v3"): Promise<SettingsView>;
   setTheme(theme: Theme): Promise<SettingsView>;
   savePsbt(localId: number): Promise<string | null>;
+  openExplorer(url: string): Promise<void>;
+  qrSvg(text: string): Promise<string>;
 }
 
 export const deskApi: DeskApi = {
@@ -229,4 +241,6 @@ export const deskApi: DeskApi = {
   setApiVersion,
   setTheme,
   savePsbt,
+  openExplorer,
+  qrSvg,
 };

@@ -23,6 +23,8 @@ export function stubApi(overrides: Partial<DeskApi> = {}): DeskApi {
     "setApiVersion",
     "setTheme",
     "savePsbt",
+    "openExplorer",
+    "qrSvg",
   ];
   const base = Object.fromEntries(names.map((n) => [n, missing(n)])) as unknown as DeskApi;
   return { ...base, ...overrides };

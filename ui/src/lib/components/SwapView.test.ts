@@ -3,7 +3,7 @@
 // offramp, and coming back to the view.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { flushSync, mount, tick, unmount } from "svelte";
-import type { DeskApi } from "../ipc";
+import { deskApi, type DeskApi } from "../ipc";
 import type { QuoteResult } from "../bindings/QuoteResult";
 import type { SettingsView } from "../bindings/SettingsView";
 import { stubApi } from "../testing";
@@ -267,6 +267,10 @@ describe("the Swap view", () => {
   });
 
   it("draws the QR codes as inline SVG", async () => {
+    // The app (Rust) draws them; here a stand-in answers for it.
+    const drawn = vi
+      .spyOn(deskApi, "qrSvg")
+      .mockImplementation(async (text) => `<svg xmlns="http://www.w3.org/2000/svg"><title>${text.length}</title></svg>`);
     const flow = new SwapState(api({ startOrder: async () => onrampOrder() }));
     render(flow);
     await settle();
@@ -277,6 +281,8 @@ describe("the Swap view", () => {
     await vi.waitFor(() => expect(byId("qr-payment")?.querySelector("svg")).not.toBeNull());
     expect(byId("qr-address")?.querySelector("svg")).not.toBeNull();
     expect(byId("qr-payment")?.querySelector('[role="img"]')?.getAttribute("aria-label")).toMatch(/BIP21/);
+    expect(drawn.mock.calls.some(([text]) => text.startsWith("bitcoin:"))).toBe(true);
+    drawn.mockRestore();
   });
 
   it("shows a question with the minimum in the token's units, and retries", async () => {
