@@ -10,6 +10,7 @@ pub mod flow;
 pub mod journal;
 pub mod logs;
 pub mod network;
+pub mod notify;
 pub mod paths;
 pub mod secrets;
 pub mod settings;
