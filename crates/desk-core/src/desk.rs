@@ -19,7 +19,7 @@ use ts_rs::TS;
 use crate::api::{
     DeskError, ErrorKind, NetworkChoice, RouteKind, RouteView, SettingsView, TokenView,
 };
-use crate::flow::{Flow, FlowError, Question, QuoteOutcome, status_key};
+use crate::flow::{Flow, FlowError, Question, QuoteOutcome};
 use crate::journal::{Journal, JournalOrder, Stage};
 use crate::network::{ActiveNetwork, parse_custom_url};
 use crate::paths::AppPaths;
@@ -123,13 +123,7 @@ pub fn network_key(kind: NetworkKind, custom_url: Option<&str>) -> String {
 
 /// The kind of an order known only from the gateway, from its chains.
 fn route_of(info: &OrderInfo) -> RouteKind {
-    if info.src_info.chain == "bitcoin" {
-        RouteKind::Onramp
-    } else if info.dst_info.chain == "bitcoin" {
-        RouteKind::Offramp
-    } else {
-        RouteKind::TokenSwap
-    }
+    gateway_client::wire::RouteKind::between(&info.src_info.chain, &info.dst_info.chain).into()
 }
 
 fn invalid(field: &str, message: impl Into<String>) -> DeskError {
@@ -698,7 +692,7 @@ fn apply_change(
         match journal.status_seen(
             own.local_id,
             raw,
-            status_key(&order.status),
+            order.status.key(),
             order.status.is_terminal(),
         ) {
             Ok(_) => {

@@ -12,7 +12,7 @@
 use gateway_client::address::BitcoinNetwork;
 use gateway_client::txhash;
 use gateway_client::wire::{
-    CreateOrderResponse, OrderInfo, OrderStatus, Quote, RegisterTx, RegisterTxResponse, RouteKind,
+    CreateOrderResponse, OrderInfo, Quote, RegisterTx, RegisterTxResponse, RouteKind,
 };
 use gateway_client::{Client, ClientError, ErrorCode, ErrorDetails, QuoteRequest};
 use serde::{Deserialize, Serialize};
@@ -115,22 +115,6 @@ pub struct Flow<'a> {
     pub network: &'a str,
     /// The Bitcoin network of deposit addresses and transactions.
     pub bitcoin: BitcoinNetwork,
-}
-
-/// A status as a stable word for the journal and the window: `inProgress`, `pendingBtcPayment` (an offramp's
-/// Bitcoin payout under way), `success`, `failed`, `refunded`, or `unknown`.
-pub fn status_key(status: &OrderStatus) -> &'static str {
-    match status {
-        OrderStatus::InProgress {
-            pending_btc_payment: Some(_),
-            ..
-        } => "pendingBtcPayment",
-        OrderStatus::InProgress { .. } => "inProgress",
-        OrderStatus::Success { .. } => "success",
-        OrderStatus::Failed { .. } => "failed",
-        OrderStatus::Refunded { .. } => "refunded",
-        OrderStatus::Unknown(_) => "unknown",
-    }
 }
 
 /// The addresses the gateway lists an order under: recipient, sender, owner.
@@ -456,7 +440,7 @@ impl<'a> Flow<'a> {
         let (_, changed) = self.journal.status_seen(
             local_id,
             raw,
-            status_key(&order.status),
+            order.status.key(),
             order.status.is_terminal(),
         )?;
         Ok(changed)

@@ -11,7 +11,6 @@ use ts_rs::TS;
 
 use crate::api::{RouteKind, TokenView};
 use crate::desk::token_view;
-use crate::flow::status_key;
 use crate::journal::{HandedIn, JournalEvent, JournalOrder, NextStep, Stage};
 
 /// An amount of a token: smallest units (exact, as a string), the same for a person, and its USD value.
@@ -154,6 +153,17 @@ fn sum_usd<'a>(values: impl IntoIterator<Item = Option<&'a str>>) -> Option<Stri
     Some(format!("{}.{:02}", cents / 100, cents % 100))
 }
 
+/// Affiliates resolved by the gateway, each with its fee.
+fn resolved(list: &[gateway_client::wire::ResolvedAffiliate]) -> Vec<AffiliateView> {
+    list.iter()
+        .map(|a| AffiliateView {
+            address: a.address.clone(),
+            fee: Some(AmountView::of(&a.fee)),
+            bps: None,
+        })
+        .collect()
+}
+
 impl QuoteCard {
     /// The card of `quote`.
     pub fn new(quote: &Quote) -> Self {
@@ -185,24 +195,8 @@ impl QuoteCard {
             .or_else(|| sum_usd(fee_lines.iter().map(|l| l.amount.usd.as_deref())));
         let price_impact_raw = text("priceImpact");
         let affiliates = match view {
-            QuoteView::Onramp(q) => q
-                .affiliates
-                .iter()
-                .map(|a| AffiliateView {
-                    address: a.address.clone(),
-                    fee: Some(AmountView::of(&a.fee)),
-                    bps: None,
-                })
-                .collect(),
-            QuoteView::Offramp(q) => q
-                .affiliates
-                .iter()
-                .map(|a| AffiliateView {
-                    address: a.address.clone(),
-                    fee: Some(AmountView::of(&a.fee)),
-                    bps: None,
-                })
-                .collect(),
+            QuoteView::Onramp(q) => resolved(&q.affiliates),
+            QuoteView::Offramp(q) => resolved(&q.affiliates),
             QuoteView::TokenSwap(q) => q
                 .affiliate
                 .iter()
@@ -478,7 +472,7 @@ impl OrderView {
 
     /// Sets the status, its transfers and the timeline's later entries from a status read from the gateway.
     fn apply_status(&mut self, status: &OrderStatus, at: Option<i64>, sandbox: bool) {
-        let key = status_key(status);
+        let key = status.key();
         self.status = Some(key.to_owned());
         self.status_text = status_text(key).to_owned();
         match status {
@@ -619,7 +613,7 @@ impl OrderView {
                         .get("status")
                         .and_then(|s| OrderStatus::from_value(s).ok());
                     status.map(|s| {
-                        let key = status_key(&s);
+                        let key = s.key();
                         (key, status_text(key).to_owned())
                     })
                 }
@@ -647,7 +641,7 @@ impl OrderView {
                 let at = view
                     .timeline
                     .iter()
-                    .find(|e| Some(e.key.as_str()) == Some(status_key(&info.status)))
+                    .find(|e| Some(e.key.as_str()) == Some(info.status.key()))
                     .and_then(|e| e.at);
                 view.apply_status(&info.status, at, sandbox);
             }

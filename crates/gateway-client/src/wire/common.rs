@@ -113,6 +113,17 @@ pub enum RouteKind {
 }
 
 impl RouteKind {
+    /// The kind of order between two chains: from Bitcoin an onramp, to Bitcoin an offramp, otherwise a token swap.
+    pub fn between(src_chain: &str, dst_chain: &str) -> Self {
+        if src_chain == "bitcoin" {
+            Self::Onramp
+        } else if dst_chain == "bitcoin" {
+            Self::Offramp
+        } else {
+            Self::TokenSwap
+        }
+    }
+
     /// The V2/V3 union key: `onramp`, `offramp` or `tokenSwap`.
     pub fn as_str(self) -> &'static str {
         match self {

@@ -237,6 +237,22 @@ impl OrderStatus {
         !matches!(self, Self::InProgress { .. } | Self::Unknown(_))
     }
 
+    /// The status as a stable word for journals and windows: `inProgress`, `pendingBtcPayment` (an offramp's
+    /// Bitcoin payout under way), `success`, `failed`, `refunded`, or `unknown`.
+    pub fn key(&self) -> &'static str {
+        match self {
+            Self::InProgress {
+                pending_btc_payment: Some(_),
+                ..
+            } => "pendingBtcPayment",
+            Self::InProgress { .. } => "inProgress",
+            Self::Success { .. } => "success",
+            Self::Failed { .. } => "failed",
+            Self::Refunded { .. } => "refunded",
+            Self::Unknown(_) => "unknown",
+        }
+    }
+
     /// A short readable label: "in progress", "completed", "failed" or "refunded".
     pub fn label(&self) -> &'static str {
         match self {

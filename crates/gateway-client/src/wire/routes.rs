@@ -27,13 +27,7 @@ pub fn is_native_token(chain: &str, token: &str) -> bool {
 impl RouteInfo {
     /// Which kind of order this route makes: from Bitcoin an onramp, to Bitcoin an offramp, otherwise a token swap.
     pub fn kind(&self) -> super::RouteKind {
-        if self.src_chain == "bitcoin" {
-            super::RouteKind::Onramp
-        } else if self.dst_chain == "bitcoin" {
-            super::RouteKind::Offramp
-        } else {
-            super::RouteKind::TokenSwap
-        }
+        super::RouteKind::between(&self.src_chain, &self.dst_chain)
     }
 }
 
