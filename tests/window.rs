@@ -353,11 +353,23 @@ async fn set_value(client: &Client, testid: &str, value: &str) {
         e.dispatchEvent(new Event('input', { bubbles: true }));\n\
         e.dispatchEvent(new Event('change', { bubbles: true }));\n\
         return e.value;";
-    let set = client
-        .execute(script, vec![json!(testid), json!(value)])
-        .await
-        .unwrap();
-    assert_eq!(set, json!(value), "{testid} took the value");
+    // A select only takes a value once its options are there, and they arrive with the routes
+    // (asynchronously after the window opens): try again until it holds or the wait is over.
+    let started = Instant::now();
+    loop {
+        let set = client
+            .execute(script, vec![json!(testid), json!(value)])
+            .await
+            .unwrap();
+        if set == json!(value) {
+            break;
+        }
+        assert!(
+            started.elapsed() < WAIT,
+            "{testid} did not take the value {value:?}: it holds {set}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 }
 
 /// The `value` of a form control.

@@ -91,29 +91,29 @@ pub enum DeskEvent {
     },
 }
 
-struct Watch {
-    tracker: TrackerHandle,
+pub(crate) struct Watch {
+    pub(crate) tracker: TrackerHandle,
     glue: JoinHandle<()>,
 }
 
-struct State {
-    settings: Settings,
-    network: ActiveNetwork,
-    notices: Vec<String>,
-    watch: Option<Watch>,
+pub(crate) struct State {
+    pub(crate) settings: Settings,
+    pub(crate) network: ActiveNetwork,
+    pub(crate) notices: Vec<String>,
+    pub(crate) watch: Option<Watch>,
 }
 
 /// Gateway Desk without a window.
 pub struct Desk {
-    paths: AppPaths,
-    state: Mutex<State>,
-    journal: Option<Arc<Journal>>,
-    keychain: bool,
-    events: broadcast::Sender<DeskEvent>,
+    pub(crate) paths: AppPaths,
+    pub(crate) state: Mutex<State>,
+    pub(crate) journal: Option<Arc<Journal>>,
+    pub(crate) keychain: bool,
+    pub(crate) events: broadcast::Sender<DeskEvent>,
     /// Orders of watched addresses as last read, per network, by order id.
-    seen: Arc<std::sync::Mutex<HashMap<String, BTreeMap<String, OrderView>>>>,
-    timing: Timing,
-    sandbox_admin: bool,
+    pub(crate) seen: Arc<std::sync::Mutex<HashMap<String, BTreeMap<String, OrderView>>>>,
+    pub(crate) timing: Timing,
+    pub(crate) sandbox_admin: bool,
 }
 
 /// The journal's name for a network: `production`, `staging`, `sandbox`, or `custom:<url>`.
@@ -122,11 +122,11 @@ pub fn network_key(kind: NetworkKind, custom_url: Option<&str>) -> String {
 }
 
 /// The kind of an order known only from the gateway, from its chains.
-fn route_of(info: &OrderInfo) -> RouteKind {
+pub(crate) fn route_of(info: &OrderInfo) -> RouteKind {
     gateway_client::wire::RouteKind::between(&info.src_info.chain, &info.dst_info.chain).into()
 }
 
-fn invalid(field: &str, message: impl Into<String>) -> DeskError {
+pub(crate) fn invalid(field: &str, message: impl Into<String>) -> DeskError {
     let mut error = DeskError::new(ErrorKind::InvalidInput, message);
     error.details = Some(Box::new(json!({ "field": field })));
     error
@@ -222,7 +222,7 @@ impl Desk {
         self.view(&state)
     }
 
-    fn view(&self, state: &State) -> SettingsView {
+    pub(crate) fn view(&self, state: &State) -> SettingsView {
         let kind = state.network.kind;
         SettingsView {
             network: state.network.view(),
@@ -246,7 +246,7 @@ impl Desk {
         }
     }
 
-    fn network_key_of(state: &State) -> String {
+    pub(crate) fn network_key_of(state: &State) -> String {
         network_key(state.network.kind, state.settings.custom_url.as_deref())
     }
 
@@ -508,7 +508,7 @@ impl Desk {
         Ok(routes.iter().map(|r| route_view(registry, r)).collect())
     }
 
-    fn journal(&self) -> Result<&Journal, DeskError> {
+    pub(crate) fn journal(&self) -> Result<&Journal, DeskError> {
         self.journal.as_deref().ok_or_else(|| {
             DeskError::new(
                 ErrorKind::Journal,
@@ -588,7 +588,7 @@ impl Desk {
         self.order_view(local_id)
     }
 
-    async fn client_and_key(&self) -> (gateway_client::Client, String) {
+    pub(crate) async fn client_and_key(&self) -> (gateway_client::Client, String) {
         let state = self.state.lock().await;
         (state.network.client.clone(), Self::network_key_of(&state))
     }
@@ -772,7 +772,7 @@ pub fn request_from(form: &SwapForm) -> Result<QuoteRequest, DeskError> {
     Ok(request)
 }
 
-async fn connect(
+pub(crate) async fn connect(
     paths: &AppPaths,
     settings: &Settings,
     kind: NetworkKind,
