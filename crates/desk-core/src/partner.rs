@@ -1,0 +1,1 @@
+//! Partner: affiliate entries applied to quotes, and the dashboard of volume and affiliate earnings.
