@@ -247,6 +247,17 @@ impl Client {
         if address.is_empty() {
             return Err(ClientError::Invalid(ParamError::Missing("the address")));
         }
+        let query = self.orders_query(cursor, limit)?;
+        let raw = self.read(&["get-orders", address], &query).await?;
+        Answer::decode(raw)
+    }
+
+    /// The query of a get-orders page; V1 takes neither a cursor nor a limit.
+    fn orders_query(
+        &self,
+        cursor: Option<&str>,
+        limit: Option<u32>,
+    ) -> Result<Vec<(&'static str, String)>, ClientError> {
         let mut query = Vec::new();
         if self.config.version == ApiVersion::V1 && (cursor.is_some() || limit.is_some()) {
             let name = if cursor.is_some() { "cursor" } else { "limit" };
@@ -269,8 +280,34 @@ impl Client {
             Some(limit) => query.push(("limit", limit.to_string())),
             None => {}
         }
-        let raw = self.read(&["get-orders", address], &query).await?;
-        Answer::decode(raw)
+        Ok(query)
+    }
+
+    /// [`Self::get_order`], also giving the body exactly as received (for showing the raw answer byte for byte:
+    /// re-serializing the parsed JSON may change spacing, number spelling or escapes).
+    pub async fn get_order_text(&self, id: &str) -> Result<TextAnswer<OrderInfo>, ClientError> {
+        let id = id.trim();
+        if id.is_empty() {
+            return Err(ClientError::Invalid(ParamError::Missing("the order id")));
+        }
+        let (raw, text) = self.read_text(&["get-order", id], &[]).await?;
+        TextAnswer::decode(raw, text)
+    }
+
+    /// [`Self::get_orders`], also giving the body exactly as received.
+    pub async fn get_orders_text(
+        &self,
+        address: &str,
+        cursor: Option<&str>,
+        limit: Option<u32>,
+    ) -> Result<TextAnswer<OrdersPage>, ClientError> {
+        let address = address.trim();
+        if address.is_empty() {
+            return Err(ClientError::Invalid(ParamError::Missing("the address")));
+        }
+        let query = self.orders_query(cursor, limit)?;
+        let (raw, text) = self.read_text(&["get-orders", address], &query).await?;
+        TextAnswer::decode(raw, text)
     }
 
     /// Walks every page of an address's orders, in order, to the end.
@@ -298,13 +335,22 @@ impl Client {
 
     /// A GET that is safe to repeat: transient failures are retried with backoff, honouring Retry-After.
     async fn read(&self, path: &[&str], query: &[(&str, String)]) -> Result<Value, ClientError> {
+        self.read_text(path, query).await.map(|(value, _)| value)
+    }
+
+    /// [`Self::read`], also giving the body's text exactly as received.
+    async fn read_text(
+        &self,
+        path: &[&str],
+        query: &[(&str, String)],
+    ) -> Result<(Value, String), ClientError> {
         let url = self.endpoint(path);
         let span = info_span!("gateway.read", version = %self.config.version, endpoint = path[0]);
         async {
             let mut backoff = self.config.initial_backoff;
             let mut attempt = 1;
             loop {
-                match self.send(self.http.get(url.clone()).query(query)).await {
+                match self.send_text(self.http.get(url.clone()).query(query)).await {
                     Err(err) if err.is_transient() && attempt < self.config.read_attempts => {
                         let wait = match &err {
                             ClientError::RateLimited { retry_after: Some(after) } => {
@@ -354,6 +400,14 @@ impl Client {
     }
 
     async fn send(&self, request: reqwest::RequestBuilder) -> Result<Value, ClientError> {
+        self.send_text(request).await.map(|(value, _)| value)
+    }
+
+    /// Sends a request: the JSON of a success with the body's text as received, or the right kind of error.
+    async fn send_text(
+        &self,
+        request: reqwest::RequestBuilder,
+    ) -> Result<(Value, String), ClientError> {
         let request = match &self.config.api_key {
             Some(key) => {
                 let mut value = HeaderValue::from_str(&format!("Bearer {}", key.expose()))
@@ -382,7 +436,9 @@ impl Client {
             len = bytes.len(),
             "gateway answered"
         );
-        classify(status, retry_after, &bytes)
+        let value = classify(status, retry_after, &bytes)?;
+        // A JSON body that parsed is UTF-8, so this keeps every byte.
+        Ok((value, String::from_utf8_lossy(&bytes).into_owned()))
     }
 
     fn transport_error(&self, err: reqwest::Error) -> ClientError {
@@ -495,6 +551,22 @@ impl<T: DeserializeOwned> Answer<T> {
                     snippet: format!("{e}; the whole answer: {raw}"),
                 }))
             })
+    }
+}
+
+/// A read's answer with the body's text exactly as received: the typed view, the parsed JSON, and the text (see
+/// [`Client::get_order_text`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TextAnswer<T> {
+    pub value: T,
+    pub raw: Value,
+    pub text: String,
+}
+
+impl<T: DeserializeOwned> TextAnswer<T> {
+    fn decode(raw: Value, text: String) -> Result<Self, ClientError> {
+        let value = T::deserialize(&raw).map_err(|e| unexpected(&raw, e))?;
+        Ok(Self { value, raw, text })
     }
 }
 
@@ -625,6 +697,63 @@ mod tests {
             client.endpoint(&["get-order", "a b/c"]).as_str(),
             "http://127.0.0.1:9/prefix/v2/get-order/a%20b%2Fc"
         );
+    }
+
+    #[tokio::test]
+    async fn text_reads_keep_the_body_exactly_as_received() {
+        // Spacing, an escaped character and a number spelled `1.50`: re-serializing the parsed JSON changes all
+        // three, the text keeps them.
+        const ORDER: &str = "{\n  \"id\": \"o-1\",  \"timestamp\": 1767225600,\n  \"note\": \"caf\\u00e9\", \"score\": 1.50,\n  \
+            \"srcInfo\": {\"chain\": \"bitcoin\", \"token\": \"BTC\", \"amount\": \"100000\"},\n  \
+            \"dstInfo\": {\"chain\": \"bob\", \"token\": \"0x03C7054BCB39f7b2e5B2c7AcB37583e32D70Cfa3\", \"amount\": \"99000\"},\n  \
+            \"status\": {\"inProgress\": {\"refund_tx\": null}}\n}\n";
+        let page = format!("{{ \"orders\": [ {ORDER} ], \"nextCursor\": null }}");
+        let app = axum::Router::new()
+            .route("/v3/get-order/{id}", axum::routing::get(|| async { ORDER }))
+            .route(
+                "/v3/get-orders/{address}",
+                axum::routing::get(move || {
+                    let page = page.clone();
+                    async move { page }
+                }),
+            );
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let server = tokio::spawn(async move { axum::serve(listener, app).await });
+        let client = Client::new(ClientConfig::new(
+            Url::parse(&format!("http://{addr}")).unwrap(),
+        ))
+        .unwrap();
+
+        let answer = client.get_order_text("o-1").await.unwrap();
+        assert_eq!(answer.text, ORDER, "byte for byte");
+        assert_ne!(answer.raw.to_string(), ORDER.trim());
+        assert_eq!(answer.raw["note"], "caf\u{e9}");
+        assert_eq!(answer.value.id, "o-1");
+        assert_eq!(client.get_order("o-1").await.unwrap().raw, answer.raw);
+
+        let answer = client
+            .get_orders_text("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", None, Some(10))
+            .await
+            .unwrap();
+        assert!(answer.text.contains(ORDER), "{}", answer.text);
+        assert_eq!(answer.value.orders.len(), 1);
+        assert!(answer.value.is_last());
+
+        // The same checks as the typed reads, before anything is sent.
+        assert!(matches!(
+            client.get_order_text(" ").await,
+            Err(ClientError::Invalid(_))
+        ));
+        let mut v1 = client.config().clone();
+        v1.version = ApiVersion::V1;
+        let v1 = Client::new(v1).unwrap();
+        assert!(matches!(
+            v1.get_orders_text("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", None, Some(10))
+                .await,
+            Err(ClientError::Invalid(ParamError::NotInVersion { .. }))
+        ));
+        server.abort();
     }
 
     #[test]
