@@ -1,6 +1,7 @@
 //! `cargo xtask bench`: runs the criterion benchmarks and prints each mean, and the ratios the README reports; then
 //! the gateway-sim throughput bench (get-quote and get-order against a bare axum handler) and its table; then the
-//! order tracker's bench (requests per minute for 1,000 orders over 10 addresses) and its figure.
+//! order tracker's bench (requests per minute for 1,000 orders over 10 addresses) and its figure; then the partner
+//! dashboard's bench (milliseconds for 10,000 journaled orders) and its figures.
 
 use std::path::Path;
 use std::process::Command;
@@ -84,7 +85,8 @@ pub fn bench() -> Result<()> {
         }
     }
     throughput()?;
-    tracker()
+    tracker()?;
+    partner()
 }
 
 /// Where the throughput bench writes its figures (it is told so through `GATEWAY_SIM_THROUGHPUT_JSON`).
@@ -231,6 +233,98 @@ fn tracker_summary(report: &Value) -> Result<String> {
     Ok(out)
 }
 
+/// Where the partner dashboard's bench writes its figures (it is told so through `DESK_PARTNER_BENCH_JSON`).
+const PARTNER_JSON: &str = "target/bench/partner.json";
+
+/// Runs the partner dashboard's bench and prints its figures from the JSON it writes.
+fn partner() -> Result<()> {
+    let json = project_root().join(PARTNER_JSON);
+    match std::fs::remove_file(&json) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e).with_context(|| format!("removing the old {}", json.display())),
+    }
+    status(
+        Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+            .args(["bench", "--package", "desk-core", "--bench", "partner"])
+            .env("DESK_PARTNER_BENCH_JSON", &json)
+            .current_dir(project_root()),
+    )?;
+    if !json.is_file() {
+        bail!(
+            "the partner bench succeeded but wrote no {}",
+            json.display()
+        );
+    }
+    print!("{}", partner_summary(&read_json(&json)?)?);
+    Ok(())
+}
+
+/// The partner dashboard's figures: the median of each case, with the fastest and slowest run.
+fn partner_summary(report: &Value) -> Result<String> {
+    use std::fmt::Write;
+
+    let case = |v: &Value| -> Result<String> {
+        let (Some(median), Some(min), Some(max)) = (
+            v["median_ms"].as_f64(),
+            v["min_ms"].as_f64(),
+            v["max_ms"].as_f64(),
+        ) else {
+            bail!("{PARTNER_JSON}: a case without median_ms, min_ms and max_ms: {v}");
+        };
+        Ok(format!(
+            "median {median:>8.2} ms (min {min:.2}, max {max:.2})"
+        ))
+    };
+    let mut out = format!(
+        "\nxtask bench: partner dashboard, {} journaled orders ({} with an order id, {} completed; {} samples per \
+         case)\n",
+        report["orders"],
+        report["orders_with_id"],
+        report["completed"],
+        report["read_and_build"]["samples"],
+    );
+    writeln!(
+        out,
+        "  {:<46} {}",
+        "journal read + dashboard, first time",
+        case(&report["read_and_build"])?
+    )?;
+    writeln!(
+        out,
+        "  {:<46} {}",
+        "the same again (only changed orders re-read)",
+        case(&report["warm_read_and_build"])?
+    )?;
+    writeln!(
+        out,
+        "  {:<46} {}",
+        "  of which the journal read",
+        case(&report["journal_read"])?
+    )?;
+    writeln!(
+        out,
+        "  {:<46} {}",
+        "  of which the facts of each order",
+        case(&report["facts_extraction"])?
+    )?;
+    for period in ["day", "week", "month"] {
+        writeln!(
+            out,
+            "  {:<46} {}",
+            format!("dashboard build alone, by {period}"),
+            case(&report["build"][period])?
+        )?;
+    }
+    writeln!(
+        out,
+        "  {:<46} {}",
+        "CSV of every row",
+        case(&report["csv"])?
+    )?;
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -279,5 +373,34 @@ mod tests {
         over["requests_per_minute"]["max"] = json!(41.0);
         assert!(tracker_summary(&over).unwrap().contains("NOT met"));
         assert!(tracker_summary(&json!({})).is_err());
+    }
+
+    #[test]
+    fn the_partner_summary_gives_each_median() {
+        use super::partner_summary;
+
+        let case = |median: f64| json!({"median_ms": median, "min_ms": median - 1.0, "max_ms": median + 1.0, "samples": 20});
+        let report = json!({"orders": 10000, "orders_with_id": 9500, "completed": 6833,
+            "read_and_build": case(422.1), "warm_read_and_build": case(9.5), "journal_read": case(368.0), "facts_extraction": case(55.8),
+            "build": {"day": case(2.83), "week": case(1.70), "month": case(1.66)}, "csv": case(10.5)});
+        let text = partner_summary(&report).unwrap();
+        assert!(
+            text.contains(
+                "10000 journaled orders (9500 with an order id, 6833 completed; 20 samples"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("median   422.10 ms (min 421.10, max 423.10)"),
+            "{text}"
+        );
+        assert!(text.contains("by week"), "{text}");
+        assert!(
+            text.contains("only changed orders re-read)   median     9.50 ms"),
+            "{text}"
+        );
+        let mut broken = report.clone();
+        broken["csv"] = json!({});
+        assert!(partner_summary(&broken).is_err());
     }
 }

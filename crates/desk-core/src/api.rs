@@ -5,7 +5,7 @@ use serde::Serialize;
 use ts_rs::TS;
 
 use crate::secrets::SecretsError;
-use crate::settings::{NetworkKind, SettingsError, Theme};
+use crate::settings::{AffiliateEntry, NetworkKind, SettingsError, Theme};
 
 /// Broad classes of failure, so the window can choose how to present one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
@@ -202,6 +202,11 @@ pub struct SettingsView {
     #[ts(optional)]
     pub journal_path: Option<String>,
     pub theme: Theme,
+    /// The partner's affiliate entries on this network, sent with every onramp and offramp quote (V2, V3).
+    pub affiliates: Vec<AffiliateEntry>,
+    /// The one affiliate sent with V3 token-swap quotes on this network.
+    #[ts(optional)]
+    pub token_swap_affiliate: Option<AffiliateEntry>,
 }
 
 /// A network to switch to.

@@ -114,6 +114,8 @@ pub struct Desk {
     pub(crate) seen: Arc<std::sync::Mutex<HashMap<String, BTreeMap<String, OrderView>>>>,
     pub(crate) timing: Timing,
     pub(crate) sandbox_admin: bool,
+    /// The partner dashboard's reading of the journal, kept between calls.
+    pub(crate) partner_cache: Arc<std::sync::Mutex<crate::partner::FactsCache>>,
 }
 
 /// The journal's name for a network: `production`, `staging`, `sandbox`, or `custom:<url>`.
@@ -198,6 +200,7 @@ impl Desk {
             seen: Arc::default(),
             timing,
             sandbox_admin,
+            partner_cache: Arc::default(),
         };
         {
             let mut state = desk.state.lock().await;
@@ -243,6 +246,8 @@ impl Desk {
                 .as_ref()
                 .map(|_| self.paths.data_dir.join(JOURNAL_FILE).display().to_string()),
             theme: state.settings.theme,
+            affiliates: state.settings.affiliates(kind).to_vec(),
+            token_swap_affiliate: state.settings.token_swap_affiliate(kind).cloned(),
         }
     }
 
@@ -520,18 +525,41 @@ impl Desk {
 
     /// Asks for a quote for what the swap form says. Amounts and addresses are checked first; a refusal the person
     /// can fix comes back as a question.
+    ///
+    /// The network's affiliate entries go with it as the route and API version allow
+    /// ([`crate::partner::affiliates_for`]); the card says what was asked for, and why when something was not.
     pub async fn quote(&self, form: &SwapForm) -> Result<QuoteResult, DeskError> {
-        let request = request_from(form)?;
+        let mut request = request_from(form)?;
         let state = self.state.lock().await;
         let client = state.network.client.clone();
         let key = Self::network_key_of(&state);
+        let applied = crate::partner::affiliates_for(
+            &state.settings,
+            state.network.kind,
+            client.config().version,
+            &request.src_chain,
+            &request.dst_chain,
+        );
         drop(state);
+        request.affiliates = applied
+            .entries
+            .iter()
+            .map(|a| gateway_client::Affiliate {
+                address: a.address.clone(),
+                bps: a.bps,
+            })
+            .collect();
         let journal = self.journal()?;
         let flow = flow_on(&client, journal, &key);
         match flow.quote(&request).await.map_err(DeskError::from)? {
-            QuoteOutcome::Quote(quote) => Ok(QuoteResult::Quote {
-                card: Box::new(QuoteCard::new(&quote)),
-            }),
+            QuoteOutcome::Quote(quote) => {
+                let mut card = QuoteCard::new(&quote);
+                card.affiliates_requested = applied.entries;
+                card.affiliate_note = applied.note;
+                Ok(QuoteResult::Quote {
+                    card: Box::new(card),
+                })
+            }
             QuoteOutcome::Ask(question) => Ok(QuoteResult::Ask { question }),
         }
     }

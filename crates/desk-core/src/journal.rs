@@ -302,6 +302,10 @@ pub struct Journal {
 const ORDER_COLUMNS: &str = "local_id, network, api_version, route, order_id, stage, addresses, quote, created, \
      verified, handed_in, registration, status, status_label, last_error, created_at, updated_at";
 
+/// [`ORDER_COLUMNS`] without the large answers and the addresses (read as `NULL` and `[]`).
+const SUMMARY_COLUMNS: &str = "local_id, network, api_version, route, order_id, stage, '[]', quote, NULL, NULL, \
+     NULL, NULL, status, status_label, last_error, created_at, updated_at";
+
 impl Journal {
     /// Opens (or creates) the journal at `path`: WAL mode, foreign keys on, migrations applied.
     pub fn open(path: &Path) -> Result<Self, JournalError> {
@@ -705,6 +709,53 @@ impl Journal {
         let rows = stmt.query_map(params![network], row_to_order)?;
         rows.map(|r| r.map_err(JournalError::from).and_then(|o| o))
             .collect()
+    }
+
+    /// The orders of `network` the gateway has (those with an order id), newest first, with only what summaries
+    /// such as the partner dashboard read: the accepted quote and the last status. The large answers (`created`,
+    /// `verified`, `handed_in`, `registration`) and the addresses are left out (`None`, empty), which makes reading
+    /// thousands of orders several times faster than [`Self::orders`].
+    pub fn order_summaries(
+        &self,
+        network: Option<&str>,
+    ) -> Result<Vec<JournalOrder>, JournalError> {
+        let conn = self.lock();
+        let mut stmt = conn.prepare(&format!(
+            "SELECT {SUMMARY_COLUMNS} FROM orders WHERE (?1 IS NULL OR network = ?1) AND order_id IS NOT NULL \
+             ORDER BY local_id DESC"
+        ))?;
+        let rows = stmt.query_map(params![network], row_to_order)?;
+        rows.map(|r| r.map_err(JournalError::from).and_then(|o| o))
+            .collect()
+    }
+
+    /// A stamp per order of `network` the gateway has (an order id): its local id and what changes whenever the
+    /// order does (last update, stage, status word), so a reader can keep what it derived from unchanged orders.
+    pub fn order_stamps(&self, network: Option<&str>) -> Result<Vec<(i64, String)>, JournalError> {
+        let conn = self.lock();
+        let mut stmt = conn.prepare(
+            "SELECT local_id, updated_at || '/' || stage || '/' || COALESCE(status_label, '') FROM orders \
+             WHERE (?1 IS NULL OR network = ?1) AND order_id IS NOT NULL",
+        )?;
+        let rows = stmt.query_map(params![network], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        rows.map(|r| r.map_err(JournalError::from)).collect()
+    }
+
+    /// [`Self::order_summaries`] of the orders `ids` only (those that exist), in no particular order.
+    pub fn order_summaries_of(&self, ids: &[i64]) -> Result<Vec<JournalOrder>, JournalError> {
+        let conn = self.lock();
+        let mut found = Vec::with_capacity(ids.len());
+        for chunk in ids.chunks(500) {
+            let marks = vec!["?"; chunk.len()].join(",");
+            let mut stmt = conn.prepare(&format!(
+                "SELECT {SUMMARY_COLUMNS} FROM orders WHERE local_id IN ({marks})"
+            ))?;
+            let rows = stmt.query_map(rusqlite::params_from_iter(chunk), row_to_order)?;
+            for row in rows {
+                found.push(row.map_err(JournalError::from).and_then(|o| o)?);
+            }
+        }
+        Ok(found)
     }
 
     /// The orders of `network` with something left to do, oldest first, each with its one next step.

@@ -70,6 +70,16 @@ pub enum Theme {
     Dark,
 }
 
+/// One affiliate entry: the address paid and its basis points of the swap (`address:bps` on the wire).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "AffiliateEntry.ts")]
+pub struct AffiliateEntry {
+    /// An EVM, Tron or Solana address, in its canonical form (EIP-55 for EVM).
+    pub address: String,
+    pub bps: u32,
+}
+
 /// Per-network preferences.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -79,6 +89,12 @@ pub struct NetworkPrefs {
     /// Addresses whose orders the app follows on this network (as typed, validated), in the order added.
     #[serde(default)]
     pub watched: Vec<String>,
+    /// The partner's affiliate entries sent with every onramp and offramp quote (V2, V3), validated.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub affiliates: Vec<AffiliateEntry>,
+    /// The one affiliate sent with V3 token-swap quotes, validated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token_swap_affiliate: Option<AffiliateEntry>,
 }
 
 /// Everything the settings file holds.
@@ -121,6 +137,20 @@ impl Settings {
         self.networks
             .get(&kind)
             .map_or(&[], |p| p.watched.as_slice())
+    }
+
+    /// The affiliate entries of `kind` (onramps and offramps).
+    pub fn affiliates(&self, kind: NetworkKind) -> &[AffiliateEntry] {
+        self.networks
+            .get(&kind)
+            .map_or(&[], |p| p.affiliates.as_slice())
+    }
+
+    /// The token-swap affiliate of `kind`.
+    pub fn token_swap_affiliate(&self, kind: NetworkKind) -> Option<&AffiliateEntry> {
+        self.networks
+            .get(&kind)
+            .and_then(|p| p.token_swap_affiliate.as_ref())
     }
 
     /// The preferences of `kind`, made on first use.
@@ -261,6 +291,14 @@ mod tests {
             NetworkPrefs {
                 api_version: ApiVersion::V2,
                 watched: vec!["0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed".into()],
+                affiliates: vec![AffiliateEntry {
+                    address: "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7".into(),
+                    bps: 25,
+                }],
+                token_swap_affiliate: Some(AffiliateEntry {
+                    address: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed".into(),
+                    bps: 10,
+                }),
             },
         );
         save(&path, &settings).unwrap();
@@ -273,6 +311,38 @@ mod tests {
         assert_eq!(
             loaded.settings.api_version(NetworkKind::Production),
             ApiVersion::V3
+        );
+        assert_eq!(loaded.settings.affiliates(NetworkKind::Staging)[0].bps, 25);
+        assert_eq!(
+            loaded
+                .settings
+                .token_swap_affiliate(NetworkKind::Staging)
+                .map(|a| a.bps),
+            Some(10)
+        );
+        assert!(
+            loaded
+                .settings
+                .affiliates(NetworkKind::Production)
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn a_settings_file_without_affiliates_still_loads() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("settings.json");
+        fs::write(
+            &path,
+            r#"{"version": 1, "network": "sandbox", "networks": {"sandbox": {"apiVersion": "v2", "watched": []}}}"#,
+        )
+        .unwrap();
+        let loaded = load(&path);
+        assert!(loaded.notice.is_none(), "{:?}", loaded.notice);
+        assert!(loaded.settings.affiliates(NetworkKind::Sandbox).is_empty());
+        assert_eq!(
+            loaded.settings.token_swap_affiliate(NetworkKind::Sandbox),
+            None
         );
     }
 

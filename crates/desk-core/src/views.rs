@@ -12,6 +12,7 @@ use ts_rs::TS;
 use crate::api::{RouteKind, TokenView};
 use crate::desk::token_view;
 use crate::journal::{HandedIn, JournalEvent, JournalOrder, NextStep, Stage};
+use crate::settings::AffiliateEntry;
 
 /// An amount of a token: smallest units (exact, as a string), the same for a person, and its USD value.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
@@ -111,6 +112,11 @@ pub struct QuoteCard {
     #[ts(optional)]
     pub owner: Option<String>,
     pub affiliates: Vec<AffiliateView>,
+    /// The affiliate entries the app asked for (from the network's settings).
+    pub affiliates_requested: Vec<AffiliateEntry>,
+    /// Why no affiliate (or not every configured one) was sent: API V1, a V2 token swap, …
+    #[ts(optional)]
+    pub affiliate_note: Option<String>,
     /// The contract or program the user's transaction goes to (offramp, token swap).
     #[ts(optional)]
     pub tx_to: Option<String>,
@@ -240,6 +246,8 @@ impl QuoteCard {
             sender: text("sender"),
             owner: text("ownerAddress"),
             affiliates,
+            affiliates_requested: Vec::new(),
+            affiliate_note: None,
             tx_to,
             raw: quote.raw().clone(),
         }
