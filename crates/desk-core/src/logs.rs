@@ -156,7 +156,13 @@ pub fn init(log_dir: &Path, filter_env: &str) -> Result<LogGuard, LogError> {
     let (filter, bad_filter) = filter(filter_env);
     tracing_subscriber::registry()
         .with(filter)
-        .with(fmt::layer().with_writer(RedactingMakeWriter::new(io::stderr)))
+        // No colours on standard error either: both layers share the span fields formatted once, so colour codes
+        // written for the terminal would end up in the file (and in support bundles).
+        .with(
+            fmt::layer()
+                .with_ansi(false)
+                .with_writer(RedactingMakeWriter::new(io::stderr)),
+        )
         .with(
             fmt::layer()
                 .with_ansi(false)

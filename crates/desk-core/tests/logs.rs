@@ -68,6 +68,8 @@ fn the_log_file_carries_no_key_and_rotates_by_day() {
         "gateway slow"
     );
     debug!(secret = KEY, "below the default filter");
+    // Span fields reach the file as plain text (no terminal colour codes).
+    tracing::info_span!("create", network = "sandbox").in_scope(|| info!("inside a span"));
     // The flag that shortens ids in the live log too.
     logs::set_live_options(RedactOptions::SUPPORT_BUNDLE);
     info!(
@@ -104,6 +106,11 @@ fn the_log_file_carries_no_key_and_rotates_by_day() {
         .unwrap_or_else(|| panic!("no file for today in {names:?}"));
     let text = std::fs::read_to_string(log_dir.join(&today)).unwrap();
 
+    assert!(!text.contains('\u{1b}'), "no colour codes: {text:?}");
+    assert!(
+        text.contains("create{network=\"sandbox\"}") || text.contains("create{network=sandbox}"),
+        "{text}"
+    );
     // API keys: nowhere, registered or not, in messages, fields or Debug output.
     assert!(!text.contains(KEY), "{text}");
     assert!(!text.contains(UNREGISTERED), "{text}");
