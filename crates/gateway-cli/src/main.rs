@@ -1,7 +1,8 @@
-//! `gateway`: the gateway's six endpoints from a terminal, for support staff and scripts.
+//! `gateway`: the gateway's six endpoints from a terminal, for support staff and scripts, plus an order lookup on
+//! any network and the reading of Gateway Desk support bundles.
 //!
-//! Exit status: 0 success; 2 usage or validation error (nothing was sent); 3 the gateway answered with an error;
-//! 4 transport failure.
+//! Exit status: 0 success; 2 usage or validation error (nothing was sent), or an unreadable support bundle; 3 the
+//! gateway answered with an error; 4 transport failure.
 
 mod view;
 
@@ -10,6 +11,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use desk_core::DeskError;
+use desk_core::api::ErrorKind;
 use gateway_client::address::{BitcoinNetwork, validate_address};
 use gateway_client::params::parse_affiliates;
 use gateway_client::txhash::{
@@ -32,7 +35,8 @@ const API_KEY_ENV: &str = "GATEWAY_API_KEY";
     about = "Talk to a cross-chain swap gateway (V3, V2, V1)."
 )]
 #[command(after_help = "The API key, if any, is read from GATEWAY_API_KEY.\n\
-    Exit status: 0 success, 2 usage or validation error (nothing sent), 3 gateway error, 4 transport failure.")]
+    Exit status: 0 success, 2 usage or validation error (nothing sent) or an unreadable bundle, 3 gateway error, \
+    4 transport failure.")]
 struct Cli {
     /// production, staging, or a gateway's base URL
     #[arg(long, global = true, default_value = "production")]
@@ -40,7 +44,7 @@ struct Cli {
     /// The API version
     #[arg(long, global = true, default_value = "v3", value_parser = parse_version)]
     api_version: ApiVersion,
-    /// Print the gateway's answer as received (pretty-printed JSON)
+    /// Print the gateway's answer as received (pretty-printed JSON; `lookup`: the body exactly; `bundle`: the file)
     #[arg(long, global = true)]
     json: bool,
     /// The Bitcoin network addresses and transactions are checked against
@@ -98,6 +102,17 @@ enum Command {
         /// Walk every page to the end
         #[arg(long, conflicts_with = "cursor")]
         all: bool,
+    },
+    /// Look up an order id, source Bitcoin txid, source transaction hash, or every order of an address, with what
+    /// each status means and what to do next
+    Lookup {
+        /// An order id, a txid or transaction hash, or an address
+        query: String,
+    },
+    /// Read a Gateway Desk support bundle: where it was made, the order's timeline, its events and log lines
+    Bundle {
+        /// The bundle's .json file (`-` for standard input)
+        file: PathBuf,
     },
 }
 
@@ -168,6 +183,14 @@ enum Failure {
     /// Nothing was sent.
     Usage(String),
     Client(Box<ClientError>),
+    /// desk-core's answer (a lookup, a bundle), already a sentence with the next step.
+    Desk(Box<DeskError>),
+}
+
+impl From<DeskError> for Failure {
+    fn from(err: DeskError) -> Self {
+        Failure::Desk(Box::new(err))
+    }
 }
 
 impl From<ClientError> for Failure {
@@ -190,6 +213,21 @@ fn main() -> ExitCode {
         Err(Failure::Usage(message)) => {
             eprintln!("gateway: {message}");
             ExitCode::from(2)
+        }
+        Err(Failure::Desk(err)) => {
+            eprintln!("gateway: {}", err.message);
+            // A gateway's refusal carries its code and details; desk-core's own field markers are not for people.
+            if let Some(code) = &err.code {
+                eprintln!("code: {code}");
+                if let Some(details) = &err.details {
+                    eprintln!("details: {details}");
+                }
+            }
+            ExitCode::from(match err.kind {
+                ErrorKind::Gateway | ErrorKind::NotFound | ErrorKind::Refused => 3,
+                ErrorKind::Transport | ErrorKind::RateLimited => 4,
+                _ => 2,
+            })
         }
         Err(Failure::Client(err)) => {
             let status = match err.as_ref() {
@@ -234,6 +272,14 @@ fn base_url(network: &str) -> Result<Url, Failure> {
     Ok(url)
 }
 
+/// The journal's name of `--network`: `production`, `staging` or `custom:<url>` (as Gateway Desk writes it).
+fn network_key(network: &str, url: &Url) -> String {
+    match network {
+        "production" | "staging" => network.to_owned(),
+        _ => format!("custom:{}", url.as_str().trim_end_matches('/')),
+    }
+}
+
 fn client(cli: &Cli) -> Result<Client, Failure> {
     let mut config = ClientConfig::new(base_url(&cli.network)?);
     config.version = cli.api_version;
@@ -262,7 +308,41 @@ fn check_address(
         .map_err(|e| Failure::Usage(format!("{what}: {e}")))
 }
 
+/// Reads a file, or standard input for `-`.
+fn read_input(path: &std::path::Path) -> Result<String, Failure> {
+    if path.as_os_str() == "-" {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .map_err(|e| Failure::Usage(format!("cannot read standard input: {e}")))?;
+        return Ok(text);
+    }
+    std::fs::read_to_string(path)
+        .map_err(|e| Failure::Usage(format!("cannot read {}: {e}", path.display())))
+}
+
+/// `gateway bundle FILE`: checks the bundle (format, version, records) and prints it.
+fn bundle(path: &std::path::Path, json: bool) -> Result<(), Failure> {
+    let text = read_input(path)?;
+    let imported = desk_core::support::read_bundle(&text)?;
+    let file = desk_core::support::parse_bundle(&text)?;
+    if json {
+        // The file exactly as saved (it was checked above).
+        print!("{text}");
+        if !text.ends_with('\n') {
+            println!();
+        }
+    } else {
+        view::bundle(&file, &imported);
+    }
+    Ok(())
+}
+
 async fn run(cli: Cli) -> Result<(), Failure> {
+    if let Command::Bundle { file } = &cli.command {
+        // Nothing is sent: no gateway and no key are needed.
+        return bundle(file, cli.json);
+    }
     let client = client(&cli)?;
     let net = BitcoinNetwork::from(cli.bitcoin_network);
     match &cli.command {
@@ -392,6 +472,19 @@ async fn run(cli: Cli) -> Result<(), Failure> {
                 }
             }
         }
+        Command::Lookup { query } => {
+            let key = network_key(&cli.network, &client.config().base_url);
+            let result = desk_core::support::lookup_on(&client, &key, query).await?;
+            if cli.json {
+                print!("{}", result.raw_text);
+                if !result.raw_text.ends_with('\n') {
+                    println!();
+                }
+            } else {
+                view::lookup(&result);
+            }
+        }
+        Command::Bundle { file } => bundle(file, cli.json)?,
     }
     Ok(())
 }

@@ -3,6 +3,9 @@
 
 use std::time::{Duration, UNIX_EPOCH};
 
+use desk_core::api::RouteKind;
+use desk_core::support::{BundleFile, ImportedBundle, LookupKind, LookupResult};
+use desk_core::views::{AmountView, OrderView};
 use gateway_client::display::{amount_with_usd, duration_text, fraction_as_percent, usd_text};
 use gateway_client::wire::{
     CreateOrderResponse, OrderInfo, OrderStatus, OrderTx, QuoteView, RegisterTxResponse,
@@ -267,5 +270,204 @@ pub fn orders(orders: &[OrderInfo]) {
             dst.chain,
             status(&order.status)
         );
+    }
+}
+
+/// Appends a line to the output being built (as `println!` would print it).
+macro_rules! put {
+    ($out:expr) => {
+        $out.push('\n')
+    };
+    ($out:expr, $($arg:tt)*) => {{
+        use std::fmt::Write as _;
+        let _ = writeln!($out, $($arg)*);
+    }};
+}
+
+/// `text` safe for a terminal: control characters other than line ends (a bundle comes from someone else, and an
+/// escape sequence in a log line must not drive the reader's terminal) are shown escaped, `\u{1b}`.
+fn printable(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() && c != '\n' {
+                c.escape_unicode().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+/// A time as people and logs write it, in UTC (`2025-11-21T04:40:00Z`).
+fn utc(at: Option<i64>) -> String {
+    at.map_or_else(|| "time unknown".to_owned(), when)
+}
+
+/// An order as Gateway Desk shows it (from a bundle or a lookup).
+fn order_view(out: &mut String, order: &OrderView) {
+    match (&order.order_id, order.local_id) {
+        (Some(id), Some(local)) => put!(out, "Order:       {id} (the app's order {local})"),
+        (Some(id), None) => put!(out, "Order:       {id}"),
+        (None, Some(local)) => put!(
+            out,
+            "Order:       not created on the gateway (the app's order {local})"
+        ),
+        (None, None) => put!(out, "Order:       unknown"),
+    }
+    put!(out, "Route:       {}", route_word(order.route));
+    put!(out, "Sends:       {}", amount_view(&order.send));
+    put!(
+        out,
+        "Receives:    {} (expected)",
+        amount_view(&order.receive)
+    );
+    match &order.status {
+        Some(status) => put!(out, "Status:      {} ({status})", order.status_text),
+        None => put!(out, "Status:      {}", order.status_text),
+    }
+    if let Some(stage) = &order.stage {
+        let stage = serde_json::to_value(stage)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_owned))
+            .unwrap_or_default();
+        put!(out, "Stage:       {stage}");
+    }
+    if let Some(next) = &order.next_step {
+        put!(out, "Next step:   {}", next.sentence);
+    }
+    if let Some(tx) = &order.source_tx {
+        put!(out, "Source tx:   {}", tx.tx_hash);
+    }
+    if let Some(address) = &order.deposit_address {
+        put!(out, "Deposit:     {address}");
+    }
+    for t in &order.received {
+        put!(
+            out,
+            "Received:    {} in {}",
+            amount_view(&t.amount),
+            t.tx_hash
+        );
+    }
+    for t in &order.refunded {
+        put!(
+            out,
+            "Refunded:    {} in {}",
+            amount_view(&t.amount),
+            t.tx_hash
+        );
+    }
+    if let Some(error) = &order.last_error {
+        put!(out, "Last error:  {error}");
+    }
+    put!(out, "Timeline:");
+    for entry in &order.timeline {
+        put!(
+            out,
+            "  {:<20}  {:<18} {}",
+            utc(entry.at),
+            entry.key,
+            entry.text
+        );
+    }
+}
+
+fn route_word(route: RouteKind) -> &'static str {
+    match route {
+        RouteKind::Onramp => "onramp",
+        RouteKind::Offramp => "offramp",
+        RouteKind::TokenSwap => "tokenSwap",
+    }
+}
+
+fn amount_view(amount: &AmountView) -> String {
+    let on = format!("{} on {}", amount.text, amount.token.chain);
+    match &amount.usd {
+        Some(usd) => format!("{on} ({})", usd_text(usd)),
+        None => on,
+    }
+}
+
+/// `gateway bundle FILE`: where the bundle was made, the order as the user saw it, its events and log lines.
+pub fn bundle(file: &BundleFile, bundle: &ImportedBundle) {
+    let mut out = String::new();
+    put!(
+        out,
+        "Support bundle (version {}), made {}",
+        file.version,
+        utc(Some(bundle.created_at))
+    );
+    put!(out, "App version: {}", bundle.app_version);
+    put!(out, "OS:          {}", bundle.os);
+    put!(
+        out,
+        "Network:     {} (API {})",
+        bundle.network,
+        file.api_version
+    );
+    put!(
+        out,
+        "Identifiers: {}",
+        if bundle.identifiers_included {
+            "included in full"
+        } else {
+            "shortened to first4…last4"
+        }
+    );
+    if !file.redactions.is_empty() {
+        put!(out, "Redactions:");
+        for sentence in &file.redactions {
+            put!(out, "  - {sentence}");
+        }
+    }
+    put!(out);
+    order_view(&mut out, &bundle.order);
+    put!(out);
+    put!(out, "Events ({}):", bundle.events.len());
+    for event in &bundle.events {
+        put!(
+            out,
+            "  #{:<4} {:<20}  {}",
+            event.seq,
+            utc(Some(event.at)),
+            event.kind
+        );
+    }
+    put!(out);
+    put!(out, "Log lines ({}):", bundle.log_lines.len());
+    for line in &bundle.log_lines {
+        put!(out, "  {line}");
+    }
+    print!("{}", printable(&out));
+}
+
+/// `gateway lookup QUERY`: each order as `gateway order` prints it, with what its status means and what to do.
+pub fn lookup(result: &LookupResult) {
+    let kind = match result.kind {
+        LookupKind::Order => "order",
+        LookupKind::Address => "address",
+    };
+    println!(
+        "Looked up on {} ({}, API {}) as an {kind}: {} found",
+        result.network_label,
+        result.base_url,
+        result.api_version,
+        match result.orders.len() {
+            1 => "1 order".to_owned(),
+            n => format!("{n} orders"),
+        }
+    );
+    for found in &result.orders {
+        println!();
+        match serde_json::from_str::<OrderInfo>(&found.raw_text) {
+            Ok(info) => order(&info),
+            Err(_) => {
+                let mut out = String::new();
+                order_view(&mut out, &found.order);
+                print!("{}", printable(&out));
+            }
+        }
+        println!("Meaning:   {}", found.explanation.meaning);
+        println!("Next step: {}", found.explanation.next_step);
     }
 }

@@ -1,5 +1,6 @@
 //! The `gateway` command line against a loopback gateway: readable and `--json` output, and its exit statuses
-//! (0 success, 2 usage or validation with nothing sent, 3 gateway error, 4 transport failure).
+//! (0 success, 2 usage or validation with nothing sent or an unreadable bundle, 3 gateway error, 4 transport
+//! failure). `lookup` runs against gateway-sim; `bundle` reads a bundle a Gateway Desk on the Sandbox saved.
 
 use std::io::Write;
 use std::net::{Ipv4Addr, SocketAddr};
@@ -392,4 +393,269 @@ async fn orders_routes_and_registration_read_well() {
         bodies.last().unwrap().1,
         json!({"tokenSwap": {"order_id": "ord-2", "src_tx_hash": hash, "src_chain": "base"}})
     );
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// `gateway lookup` against gateway-sim, and `gateway bundle` on a bundle Gateway Desk saved.
+
+/// `2025-11-21T04:40:00Z`, as the readable output writes times.
+fn utc_text(at: i64) -> String {
+    let (y, mo, d, h, mi, s) = desk_core::support::utc_parts(at);
+    format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}Z")
+}
+
+fn run(args: &[&str], stdin: Option<&str>) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_gateway"));
+    command.args(args).env_remove("GATEWAY_API_KEY");
+    command.stdin(if stdin.is_some() {
+        Stdio::piped()
+    } else {
+        Stdio::null()
+    });
+    command.stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mut child = command.spawn().unwrap();
+    if let Some(text) = stdin {
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(text.as_bytes())
+            .unwrap();
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// Creates a V3 token swap on the gateway at `base` for `RECIPIENT` and gives its id.
+async fn create_swap_order(base: &str) -> String {
+    let mut config = gateway_client::ClientConfig::new(base.parse().unwrap());
+    config.read_attempts = 1;
+    let client = gateway_client::Client::new(config).unwrap();
+    let mut request = gateway_client::QuoteRequest::new(
+        ("bob", "0x05D032ac25d322df992303dCa074EE7392C117b9"),
+        ("ethereum", "0xdac17f958d2ee523a2206206994597c13d831ec7"),
+        "50000000",
+        RECIPIENT,
+    );
+    request.slippage_bps = 100;
+    let quote = client.get_quote(&request).await.unwrap().value;
+    client
+        .create_order(&quote)
+        .await
+        .unwrap()
+        .value
+        .order_id()
+        .to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn lookup_finds_an_order_by_id_and_by_address_with_what_to_do_next() {
+    let sim = gateway_sim::Sim::new()
+        .spawn(SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
+        .await
+        .unwrap();
+    let base = sim.base_url();
+    let id = create_swap_order(&base).await;
+    let body = reqwest::get(format!("{base}/v3/get-order/{id}"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    // What desk-core says of it, to find in the output.
+    let client =
+        gateway_client::Client::new(gateway_client::ClientConfig::new(base.parse().unwrap()))
+            .unwrap();
+    let expected = desk_core::support::lookup_on(&client, &format!("custom:{base}"), &id)
+        .await
+        .unwrap();
+    let explanation = &expected.orders[0].explanation;
+
+    let out = gateway_cmd(&base, &["lookup", &id], None);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let shown = text(&out.stdout);
+    for line in [
+        format!("Order:     {id}"),
+        "as an order: 1 order found".to_owned(),
+        format!("Meaning:   {}", explanation.meaning),
+        format!("Next step: {}", explanation.next_step),
+        "From:      50 USDT ($50.00) on bob".to_owned(),
+    ] {
+        assert!(shown.contains(&line), "missing {line:?} in:\n{shown}");
+    }
+
+    let out = gateway_cmd(&base, &["--json", "lookup", &id], None);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout).trim_end_matches('\n'),
+        body,
+        "--json prints the answer exactly as received"
+    );
+    assert_eq!(expected.raw_text, body);
+
+    let out = gateway_cmd(&base, &["lookup", RECIPIENT], None);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let shown = text(&out.stdout);
+    assert!(shown.contains("as an address: 1 order found"), "{shown}");
+    assert!(shown.contains(&format!("Order:     {id}")), "{shown}");
+    assert!(shown.contains("Meaning:   "), "{shown}");
+    let out = gateway_cmd(&base, &["--json", "lookup", RECIPIENT], None);
+    let page: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let listed = serde_json::to_string(&page).unwrap();
+    assert!(listed.contains(&id), "{listed}");
+
+    // Nothing by that id: the gateway's answer (3). Not an address (bad checksum): nothing sent (2).
+    let out = gateway_cmd(&base, &["lookup", "no-such-order"], None);
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("Nothing was found"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = gateway_cmd(
+        &base,
+        &["lookup", "0x5aaeb6053F3E94C9b9A09f33669435E7Ef1BeAed"],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    sim.shutdown().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_saved_bundle_reads_with_its_timeline_events_and_log_lines() {
+    use desk_core::desk::{DeskOptions, QuoteResult, SwapForm};
+    use desk_core::support::BundleOptions;
+    use desk_core::{AppPaths, Desk};
+    use gateway_sim::payload::testkit::TestWallet;
+
+    keyring_core::set_default_store(keyring_core::mock::Store::new().unwrap());
+    let home = tempfile::tempdir().unwrap();
+    let paths = AppPaths::under(home.path());
+    let desk = Desk::open_with(paths.clone(), DeskOptions::default())
+        .await
+        .unwrap();
+    let wallet = TestWallet::from_seed([5; 32]);
+    let form = SwapForm {
+        src_chain: "bitcoin".into(),
+        src_token: "0x0000000000000000000000000000000000000000".into(),
+        dst_chain: "bob".into(),
+        dst_token: WBTC_BOB.into(),
+        amount: "0.0025".into(),
+        slippage_bps: 300,
+        recipient: RECIPIENT.into(),
+        sender: Some(wallet.address(bitcoin::Network::Bitcoin)),
+        owner: Some("0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359".into()),
+        refund: None,
+    };
+    let QuoteResult::Quote { card } = desk.quote(&form).await.unwrap() else {
+        panic!("a question instead of a quote")
+    };
+    let order = desk.start_order(card.raw.clone()).await.unwrap();
+    let local_id = order.local_id.unwrap();
+    let order_id = order.order_id.clone().unwrap();
+    let psbt = order.created.as_ref().unwrap()["onramp"]["psbt_hex"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    desk.hand_in(local_id, &wallet.sign_psbt(&psbt).unwrap())
+        .await
+        .unwrap();
+    std::fs::create_dir_all(&paths.log_dir).unwrap();
+    std::fs::write(
+        paths.log_dir.join("gateway-desk.2025-11-21.log"),
+        format!("2025-11-21T04:40:00.000000Z  INFO support: order {order_id} looked at\n"),
+    )
+    .unwrap();
+    let path = desk
+        .save_bundle(local_id, BundleOptions::default())
+        .unwrap();
+    desk.shutdown().await;
+    let saved = std::fs::read_to_string(&path).unwrap();
+    let bundle = desk_core::support::read_bundle(&saved).unwrap();
+
+    let out = run(&["bundle", &path], None);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let shown = text(&out.stdout);
+    let mut expected = vec![
+        format!("App version: {}", env!("CARGO_PKG_VERSION")),
+        format!("OS:          {}", bundle.os),
+        "Network:     sandbox (API v3)".to_owned(),
+        "Identifiers: shortened to first4…last4".to_owned(),
+        format!("Order:       {order_id} (the app's order {local_id})"),
+        "Sends:       0.0025 BTC on bitcoin".to_owned(),
+        "Stage:       registered".to_owned(),
+        "Log lines (1):".to_owned(),
+        format!("  2025-11-21T04:40:00.000000Z  INFO support: order {order_id} looked at"),
+        format!("made {}", utc_text(bundle.created_at)),
+    ];
+    for entry in &bundle.order.timeline {
+        expected.push(format!(
+            "  {:<20}  {:<18} {}",
+            entry.at.map_or_else(|| "time unknown".to_owned(), utc_text),
+            entry.key,
+            entry.text
+        ));
+    }
+    for event in &bundle.events {
+        expected.push(format!(
+            "  #{:<4} {:<20}  {}",
+            event.seq,
+            utc_text(event.at),
+            event.kind
+        ));
+    }
+    for line in &expected {
+        assert!(shown.contains(line), "missing {line:?} in:\n{shown}");
+    }
+    assert!(shown.contains("registered"), "{shown}");
+    assert!(
+        !shown.contains(RECIPIENT),
+        "shortened in the bundle: {shown}"
+    );
+
+    // --json: the file exactly as saved; also from standard input.
+    let out = run(&["--json", "bundle", &path], None);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), saved);
+    let out = run(&["--json", "bundle", "-"], Some(&saved));
+    assert_eq!(text(&out.stdout), saved);
+
+    // A bundle comes from someone else: escape sequences in it are shown, never sent to the terminal.
+    let dir = tempfile::tempdir().unwrap();
+    let mut tampered: Value = serde_json::from_str(&saved).unwrap();
+    tampered["logLines"] = json!(["\u{1b}]0;owned\u{7}\u{1b}[2Jcleared"]);
+    let tampered_path = dir.path().join("tampered.json");
+    std::fs::write(&tampered_path, tampered.to_string()).unwrap();
+    let out = run(&["bundle", tampered_path.to_str().unwrap()], None);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(!out.stdout.contains(&0x1b) && !out.stdout.contains(&0x07));
+    assert!(
+        text(&out.stdout).contains(r"\u{1b}]0;owned\u{7}\u{1b}[2Jcleared"),
+        "{}",
+        text(&out.stdout)
+    );
+
+    // Unreadable bundles exit 2 with a sentence.
+    let mut newer: Value = serde_json::from_str(&saved).unwrap();
+    newer["version"] = json!(99);
+    let newer_path = dir.path().join("newer.json");
+    std::fs::write(&newer_path, newer.to_string()).unwrap();
+    let other_path = dir.path().join("other.json");
+    std::fs::write(&other_path, onramp_quote().to_string()).unwrap();
+    for (file, says) in [
+        (newer_path.to_str().unwrap(), "newer Gateway Desk"),
+        (
+            other_path.to_str().unwrap(),
+            "not a Gateway Desk support bundle",
+        ),
+        ("/nonexistent/bundle.json", "cannot read"),
+    ] {
+        let out = run(&["bundle", file], None);
+        assert_eq!(out.status.code(), Some(2), "{file}: {}", text(&out.stderr));
+        assert!(
+            text(&out.stderr).contains(says),
+            "{file}: {}",
+            text(&out.stderr)
+        );
+        assert!(out.stdout.is_empty());
+    }
 }
