@@ -30,6 +30,25 @@ fn generate(dir: &Path) {
     SwapForm::export_all(&cfg).unwrap();
     QuoteResult::export_all(&cfg).unwrap();
     DeskEvent::export_all(&cfg).unwrap();
+    // Partner: affiliate entries and the dashboard.
+    desk_core::settings::AffiliateEntry::export_all(&cfg).unwrap();
+    desk_core::partner::Period::export_all(&cfg).unwrap();
+    desk_core::partner::DashboardQuery::export_all(&cfg).unwrap();
+    desk_core::partner::Dashboard::export_all(&cfg).unwrap();
+    // Support bundles.
+    desk_core::support::BundleOptions::export_all(&cfg).unwrap();
+    desk_core::support::BundlePreview::export_all(&cfg).unwrap();
+    desk_core::support::BundleEventView::export_all(&cfg).unwrap();
+    desk_core::support::ImportedBundle::export_all(&cfg).unwrap();
+    // Support lookup and quote reproduction.
+    desk_core::support::LookupQuery::export_all(&cfg).unwrap();
+    desk_core::support::LookupKind::export_all(&cfg).unwrap();
+    desk_core::support::Explanation::export_all(&cfg).unwrap();
+    desk_core::support::LookedUpOrder::export_all(&cfg).unwrap();
+    desk_core::support::LookupResult::export_all(&cfg).unwrap();
+    desk_core::support::ReproduceSource::export_all(&cfg).unwrap();
+    desk_core::support::FieldDiff::export_all(&cfg).unwrap();
+    desk_core::support::QuoteDiff::export_all(&cfg).unwrap();
 }
 
 fn read_dir(dir: &Path) -> BTreeMap<String, String> {
