@@ -20,6 +20,16 @@ const COMMANDS: &[&str] = &[
     "save_psbt",
     "open_explorer",
     "qr_svg",
+    "set_affiliates",
+    "partner_dashboard",
+    "save_dashboard_csv",
+    "support_lookup",
+    "bundle_preview",
+    "save_bundle",
+    "import_bundle",
+    "open_bundle_file",
+    "reproduce_quote",
+    "reveal_path",
 ];
 
 fn main() {

@@ -5,7 +5,12 @@
 use std::path::PathBuf;
 
 use desk_core::api::{NetworkChoice, RouteView, SettingsView};
-use desk_core::settings::Theme;
+use desk_core::partner::{Dashboard, DashboardQuery};
+use desk_core::settings::{AffiliateEntry, Theme};
+use desk_core::support::{
+    BundleOptions, BundlePreview, ImportedBundle, LookupQuery, LookupResult, QuoteDiff,
+    ReproduceSource,
+};
 use desk_core::views::OrderView;
 use desk_core::{Desk, DeskError, ErrorKind, QuoteResult, SwapForm};
 use gateway_client::ApiVersion;
@@ -138,9 +143,61 @@ pub async fn save_psbt<R: Runtime>(
     local_id: i64,
 ) -> Result<Option<String>, DeskError> {
     let bytes = desk.psbt(local_id)?;
-    let Some(path) = ask_where(&window, local_id).await? else {
+    let what = SaveAs {
+        title: "Save the PSBT to sign",
+        file_name: format!("order-{local_id}.psbt"),
+        filter: ("PSBT (BIP 174)", &["psbt"]),
+    };
+    let Some(path) = ask_where(&window, what).await? else {
         return Ok(None);
     };
+    let shown = write_file(path, bytes, "PSBT").await?;
+    info!(local_id, path = %shown, "PSBT saved");
+    Ok(Some(shown))
+}
+
+/// What a save dialog offers: its title, the file name it proposes, and the one file type.
+struct SaveAs<'a> {
+    title: &'a str,
+    file_name: String,
+    filter: (&'a str, &'a [&'a str]),
+}
+
+fn dialog_failed(reason: String) -> DeskError {
+    DeskError::new(
+        ErrorKind::InvalidInput,
+        format!(
+            "The file dialog could not be used ({reason}). Nothing was saved or read; try again, and restart the app if it keeps failing."
+        ),
+    )
+}
+
+/// The save dialog, attached to the window; `None` when the person cancels.
+async fn ask_where<R: Runtime>(
+    window: &WebviewWindow<R>,
+    what: SaveAs<'_>,
+) -> Result<Option<PathBuf>, DeskError> {
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    window
+        .dialog()
+        .file()
+        .set_parent(window)
+        .set_title(what.title)
+        .set_file_name(what.file_name)
+        .add_filter(what.filter.0, what.filter.1)
+        .save_file(move |path| {
+            let _ = tx.send(path);
+        });
+    let chosen = rx
+        .await
+        .map_err(|_| dialog_failed("it closed without an answer".to_owned()))?;
+    chosen
+        .map(|path| path.into_path().map_err(|e| dialog_failed(e.to_string())))
+        .transpose()
+}
+
+/// Writes `bytes` to `path` off the async runtime; the error says where and what to do.
+async fn write_file(path: PathBuf, bytes: Vec<u8>, what: &str) -> Result<String, DeskError> {
     let shown = path.display().to_string();
     tokio::task::spawn_blocking(move || std::fs::write(&path, &bytes))
         .await
@@ -149,45 +206,10 @@ pub async fn save_psbt<R: Runtime>(
         .map_err(|e| {
             DeskError::new(
                 ErrorKind::InvalidInput,
-                format!(
-                    "The PSBT could not be written to {shown} ({e}). Choose another folder and try again."
-                ),
+                format!("The {what} could not be written to {shown} ({e}). Choose another folder and try again."),
             )
         })?;
-    info!(local_id, path = %shown, "PSBT saved");
-    Ok(Some(shown))
-}
-
-/// The save dialog, attached to the window; `None` when the person cancels.
-async fn ask_where<R: Runtime>(
-    window: &WebviewWindow<R>,
-    local_id: i64,
-) -> Result<Option<PathBuf>, DeskError> {
-    let failed = |reason: String| {
-        DeskError::new(
-            ErrorKind::InvalidInput,
-            format!(
-                "The save dialog could not be used ({reason}). Nothing was saved; try again, and restart the app if it keeps failing."
-            ),
-        )
-    };
-    let (tx, rx) = tokio::sync::oneshot::channel();
-    window
-        .dialog()
-        .file()
-        .set_parent(window)
-        .set_title("Save the PSBT to sign")
-        .set_file_name(format!("order-{local_id}.psbt"))
-        .add_filter("PSBT (BIP 174)", &["psbt"])
-        .save_file(move |path| {
-            let _ = tx.send(path);
-        });
-    let chosen = rx
-        .await
-        .map_err(|_| failed("it closed without an answer".to_owned()))?;
-    chosen
-        .map(|path| path.into_path().map_err(|e| failed(e.to_string())))
-        .transpose()
+    Ok(shown)
 }
 
 /// Opens a block explorer's page in the system browser. Only links the app makes itself (a known explorer and a
@@ -237,4 +259,175 @@ pub async fn qr_svg(text: String) -> Result<String, DeskError> {
     Ok(svg
         .find("<svg")
         .map_or(svg.clone(), |start| svg[start..].to_owned()))
+}
+
+// ---- Partner ----
+
+/// Keeps the partner's affiliate entries for the current network (applied to every quote from now on).
+#[tauri::command]
+pub async fn set_affiliates(
+    desk: State<'_, Desk>,
+    affiliates: Vec<AffiliateEntry>,
+    token_swap_affiliate: Option<AffiliateEntry>,
+) -> Result<SettingsView, DeskError> {
+    desk.set_affiliates(affiliates, token_swap_affiliate).await
+}
+
+/// The partner dashboard over the orders the app knows on the current network.
+#[tauri::command]
+pub async fn partner_dashboard(
+    desk: State<'_, Desk>,
+    query: DashboardQuery,
+) -> Result<Dashboard, DeskError> {
+    desk.dashboard(&query).await
+}
+
+/// Asks where to save the rows behind the dashboard as CSV and writes them: the path, or `None` when cancelled.
+#[tauri::command]
+pub async fn save_dashboard_csv<R: Runtime>(
+    window: WebviewWindow<R>,
+    desk: State<'_, Desk>,
+    query: DashboardQuery,
+) -> Result<Option<String>, DeskError> {
+    let csv = desk.dashboard_csv(&query).await?;
+    let what = SaveAs {
+        title: "Export the partner dashboard's orders",
+        file_name: "gateway-desk-partner-orders.csv".to_owned(),
+        filter: ("CSV", &["csv"]),
+    };
+    let Some(path) = ask_where(&window, what).await? else {
+        return Ok(None);
+    };
+    let shown = write_file(path, csv.into_bytes(), "CSV file").await?;
+    info!(path = %shown, "partner CSV saved");
+    Ok(Some(shown))
+}
+
+// ---- Support ----
+
+/// Looks up an order (id, txid, hash) or an address's orders on any network and API version; the journal is not
+/// touched.
+#[tauri::command]
+pub async fn support_lookup(
+    desk: State<'_, Desk>,
+    query: LookupQuery,
+) -> Result<LookupResult, DeskError> {
+    desk.lookup(&query).await
+}
+
+/// What a support bundle of one journal order would hold, exactly as it would be written.
+#[tauri::command]
+pub async fn bundle_preview(
+    desk: State<'_, Desk>,
+    local_id: i64,
+    options: BundleOptions,
+) -> Result<BundlePreview, DeskError> {
+    desk.bundle_preview(local_id, options)
+}
+
+/// Writes the support bundle (the preview's text) into the app's support-bundles folder: the path.
+#[tauri::command]
+pub async fn save_bundle(
+    desk: State<'_, Desk>,
+    local_id: i64,
+    options: BundleOptions,
+) -> Result<String, DeskError> {
+    desk.save_bundle(local_id, options)
+}
+
+/// Reads a support bundle's text and shows its order as the user saw it (the journal is not touched).
+#[tauri::command]
+pub async fn import_bundle(
+    desk: State<'_, Desk>,
+    text: String,
+) -> Result<ImportedBundle, DeskError> {
+    desk.import_bundle(&text)
+}
+
+/// Largest bundle file the app reads (a bundle is a few hundred kilobytes at most).
+const MAX_BUNDLE_BYTES: u64 = 16 * 1024 * 1024;
+
+/// Asks for a bundle file and imports it; `None` when the person cancels.
+#[tauri::command]
+pub async fn open_bundle_file<R: Runtime>(
+    window: WebviewWindow<R>,
+    desk: State<'_, Desk>,
+) -> Result<Option<ImportedBundle>, DeskError> {
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    window
+        .dialog()
+        .file()
+        .set_parent(&window)
+        .set_title("Open a support bundle")
+        .add_filter("Gateway Desk support bundle", &["json"])
+        .pick_file(move |path| {
+            let _ = tx.send(path);
+        });
+    let chosen = rx
+        .await
+        .map_err(|_| dialog_failed("it closed without an answer".to_owned()))?;
+    let Some(path) = chosen
+        .map(|p| p.into_path().map_err(|e| dialog_failed(e.to_string())))
+        .transpose()?
+    else {
+        return Ok(None);
+    };
+    let shown = path.display().to_string();
+    let text = tokio::task::spawn_blocking(move || -> Result<String, String> {
+        let size = std::fs::metadata(&path).map_err(|e| e.to_string())?.len();
+        if size > MAX_BUNDLE_BYTES {
+            return Err(format!("it is {size} bytes, more than a bundle ever holds"));
+        }
+        std::fs::read_to_string(&path).map_err(|e| e.to_string())
+    })
+    .await
+    .map_err(|e| e.to_string())
+    .and_then(|r| r)
+    .map_err(|e| {
+        DeskError::new(
+            ErrorKind::InvalidInput,
+            format!("{shown} could not be read as a support bundle ({e}). Ask for the bundle file again."),
+        )
+    })?;
+    desk.import_bundle(&text).map(Some)
+}
+
+/// Requests a bundle's or a pasted quote's quote again on the same network and compares it field by field.
+#[tauri::command]
+pub async fn reproduce_quote(
+    desk: State<'_, Desk>,
+    source: ReproduceSource,
+) -> Result<QuoteDiff, DeskError> {
+    desk.reproduce_quote(&source).await
+}
+
+/// Shows a file the app wrote (a support bundle) in the system's file manager. Only files inside the app's data
+/// folder are shown.
+#[tauri::command]
+pub async fn reveal_path<R: Runtime>(
+    app: tauri::AppHandle<R>,
+    desk: State<'_, Desk>,
+    path: String,
+) -> Result<(), DeskError> {
+    use tauri_plugin_opener::OpenerExt;
+    let refused = || {
+        DeskError::new(
+            ErrorKind::InvalidInput,
+            "Only files the app wrote into its own data folder can be shown.",
+        )
+    };
+    let wanted = std::fs::canonicalize(&path).map_err(|_| refused())?;
+    let root = std::fs::canonicalize(&desk.paths().data_dir).map_err(|_| refused())?;
+    if !wanted.starts_with(&root) {
+        return Err(refused());
+    }
+    app.opener().reveal_item_in_dir(&wanted).map_err(|e| {
+        DeskError::new(
+            ErrorKind::Transport,
+            format!(
+                "The file manager could not be opened ({e}). The file is at {}.",
+                wanted.display()
+            ),
+        )
+    })
 }

@@ -140,6 +140,65 @@ fn the_window_s_argument_names_reach_every_command() {
 }
 
 #[test]
+fn the_partner_and_support_commands_take_the_window_s_arguments() {
+    let window = open();
+    let affiliate = "0x1111111111111111111111111111111111111111";
+    let settings = window
+        .invoke(
+            "set_affiliates",
+            json!({"affiliates": [{"address": affiliate, "bps": 50}], "tokenSwapAffiliate": null}),
+        )
+        .unwrap();
+    assert_eq!(
+        settings["affiliates"],
+        json!([{"address": affiliate, "bps": 50}])
+    );
+    let err = window.desk_error(
+        "set_affiliates",
+        json!({"affiliates": [{"address": affiliate, "bps": 1001}], "tokenSwapAffiliate": null}),
+    );
+    assert_eq!(err["details"]["field"], "affiliates", "{err}");
+
+    let dashboard = window
+        .invoke("partner_dashboard", json!({"query": {"period": "week"}}))
+        .unwrap();
+    assert_eq!(dashboard["orders"], 0, "{dashboard}");
+    assert_eq!(dashboard["period"], "week");
+
+    // An unknown order on the Sandbox: the lookup ran and says nothing was found.
+    let err = window.desk_error(
+        "support_lookup",
+        json!({"query": {"network": "sandbox", "apiVersion": "v3", "query": "no-such-order"}}),
+    );
+    assert!(
+        err["message"].as_str().is_some_and(|m| !m.is_empty()),
+        "{err}"
+    );
+    for (cmd, args) in [
+        (
+            "bundle_preview",
+            json!({"localId": 999, "options": {"includeIdentifiers": false}}),
+        ),
+        (
+            "save_bundle",
+            json!({"localId": 999, "options": {"includeIdentifiers": true}}),
+        ),
+        (
+            "import_bundle",
+            json!({"text": "{\"format\": \"something else\"}"}),
+        ),
+        (
+            "reproduce_quote",
+            json!({"source": {"kind": "quote", "text": "not a quote"}}),
+        ),
+        // Only files inside the app's data folder are shown.
+        ("reveal_path", json!({"path": "/etc/passwd"})),
+    ] {
+        window.desk_error(cmd, args);
+    }
+}
+
+#[test]
 fn the_window_may_call_no_plugin_command() {
     let window = open();
     for cmd in [
@@ -149,6 +208,7 @@ fn the_window_may_call_no_plugin_command() {
         "plugin:notification|notify",
         "plugin:notification|is_permission_granted",
         "plugin:opener|open_url",
+        "plugin:opener|reveal_item_in_dir",
     ] {
         let err = window.invoke(cmd, json!({})).unwrap_err();
         assert!(

@@ -43,7 +43,17 @@ fn with_commands<R: Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> {
             commands::set_theme,
             commands::save_psbt,
             commands::open_explorer,
-            commands::qr_svg
+            commands::qr_svg,
+            commands::set_affiliates,
+            commands::partner_dashboard,
+            commands::save_dashboard_csv,
+            commands::support_lookup,
+            commands::bundle_preview,
+            commands::save_bundle,
+            commands::import_bundle,
+            commands::open_bundle_file,
+            commands::reproduce_quote,
+            commands::reveal_path
         ])
 }
 
