@@ -28,6 +28,7 @@ function settings(kind: keyof typeof LABELS, notices: string[] = [], customUrl: 
     watched: [],
     theme: "system",
     notices,
+    affiliates: [],
   };
 }
 
@@ -209,14 +210,45 @@ describe("the window", () => {
     expect(text("error")).not.toContain("{");
   });
 
-  it("describes unbuilt views as not built yet", async () => {
+  it("has every view built: each sidebar button opens its own view, none a placeholder", async () => {
+    handlers.list_orders = async () => [];
+    handlers.partner_dashboard = async () => ({
+      period: "day",
+      orders: 0,
+      byStatus: [],
+      volumeUsd: "0.00",
+      completed: 0,
+      completedWithoutUsd: 0,
+      byToken: [],
+      earningsExactUsd: "0.00",
+      earningsEstimatedUsd: "0.00",
+      byRoute: [],
+      rows: [],
+      chart: [],
+      basis: [],
+    });
+    const { VIEWS } = await import("./lib/views");
+    expect(VIEWS.filter((v) => !v.built).map((v) => v.id)).toEqual([]);
     await start();
-    for (const id of ["partner", "support"]) {
-      (byId(`nav-${id}`) as HTMLButtonElement).click();
-      flushSync();
-      expect(byId(`nav-${id}`)?.getAttribute("aria-current")).toBe("page");
-      expect(text(`view-${id}`)).toContain("Not built yet");
-      expect(byId("view-routes")).toBeNull();
+    const views: Record<string, string> = {
+      swap: "view-swap",
+      orders: "orders-view",
+      routes: "view-routes",
+      partner: "partner-view",
+      support: "support-view",
+      settings: "settings-view",
+    };
+    expect(VIEWS.map((v) => v.id)).toEqual(Object.keys(views));
+    for (const view of VIEWS) {
+      (byId(`nav-${view.id}`) as HTMLButtonElement).click();
+      await settle();
+      expect(byId(`nav-${view.id}`)?.getAttribute("aria-current")).toBe("page");
+      const shown = byId(views[view.id]);
+      expect(shown, view.id).not.toBeNull();
+      expect(shown?.querySelector("h1")?.textContent).toBe(view.label);
+      expect(document.querySelector("main")?.textContent).not.toContain("Not built yet");
+      expect(byId("nav-" + view.id)?.textContent).not.toContain("soon");
     }
+    expect(invoke).toHaveBeenCalledWith("partner_dashboard", { query: { period: "day" } });
   });
 });

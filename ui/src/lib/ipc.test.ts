@@ -12,6 +12,7 @@ vi.mock("@tauri-apps/api/event", () => ({
 }));
 
 const ipc = await import("./ipc");
+const { stubApi } = await import("./testing");
 const { getSettings, listRoutes, selectNetwork, toDeskError, isDeskError } = ipc;
 
 const settings = {
@@ -22,6 +23,7 @@ const settings = {
   watched: [],
   theme: "system",
   notices: [],
+  affiliates: [],
 };
 
 beforeEach(() => {
@@ -104,6 +106,41 @@ const calls: [string, () => Promise<unknown>, string, Record<string, unknown> | 
     { url: "https://mempool.space/tx/ab" },
   ],
   ["qrSvg", () => ipc.qrSvg("bc1qxy"), "qr_svg", { text: "bc1qxy" }],
+  [
+    "setAffiliates",
+    () => ipc.setAffiliates([{ address: "0x1111111111111111111111111111111111111111", bps: 50 }], null),
+    "set_affiliates",
+    { affiliates: [{ address: "0x1111111111111111111111111111111111111111", bps: 50 }], tokenSwapAffiliate: null },
+  ],
+  [
+    "partnerDashboard",
+    () => ipc.partnerDashboard({ period: "week", route: "onramp" }),
+    "partner_dashboard",
+    { query: { period: "week", route: "onramp" } },
+  ],
+  ["saveDashboardCsv", () => ipc.saveDashboardCsv({ period: "month" }), "save_dashboard_csv", { query: { period: "month" } }],
+  [
+    "supportLookup",
+    () => ipc.supportLookup({ network: "custom", customUrl: "https://gw.example", apiVersion: "v2", query: "ab12" }),
+    "support_lookup",
+    { query: { network: "custom", customUrl: "https://gw.example", apiVersion: "v2", query: "ab12" } },
+  ],
+  [
+    "bundlePreview",
+    () => ipc.bundlePreview(7, { includeIdentifiers: false }),
+    "bundle_preview",
+    { localId: 7, options: { includeIdentifiers: false } },
+  ],
+  ["saveBundle", () => ipc.saveBundle(7, { includeIdentifiers: true }), "save_bundle", { localId: 7, options: { includeIdentifiers: true } }],
+  ["importBundle", () => ipc.importBundle('{"format":1}'), "import_bundle", { text: '{"format":1}' }],
+  ["openBundleFile", () => ipc.openBundleFile(), "open_bundle_file", undefined],
+  [
+    "reproduceQuote",
+    () => ipc.reproduceQuote({ kind: "quote", text: "{}" }),
+    "reproduce_quote",
+    { source: { kind: "quote", text: "{}" } },
+  ],
+  ["revealPath", () => ipc.revealPath("/data/support-bundles/b.json"), "reveal_path", { path: "/data/support-bundles/b.json" }],
 ];
 
 describe("swap, order and settings commands", () => {
@@ -134,11 +171,32 @@ describe("swap, order and settings commands", () => {
     expect(new Set(Object.keys(ipc.deskApi))).toEqual(covered);
   });
 
+  it("has a stand-in for every command in the tests' stub", async () => {
+    const stub = stubApi();
+    expect(new Set(Object.keys(stub))).toEqual(new Set(Object.keys(ipc.deskApi)));
+    await expect(stub.partnerDashboard({ period: "day" })).rejects.toMatchObject({
+      kind: "transport",
+      message: "The test did not stub partnerDashboard.",
+    });
+  });
+
   it("gives the path of a saved PSBT, or null when the dialog is cancelled", async () => {
     invoke.mockImplementation(async () => "/home/me/order-7.psbt");
     await expect(ipc.savePsbt(7)).resolves.toBe("/home/me/order-7.psbt");
     invoke.mockImplementation(async () => null);
     await expect(ipc.savePsbt(7)).resolves.toBeNull();
+  });
+
+  it("gives the path of a saved CSV, or null when the dialog is cancelled", async () => {
+    invoke.mockImplementation(async () => "/home/me/partner.csv");
+    await expect(ipc.saveDashboardCsv({ period: "day" })).resolves.toBe("/home/me/partner.csv");
+    invoke.mockImplementation(async () => null);
+    await expect(ipc.saveDashboardCsv({ period: "day" })).resolves.toBeNull();
+  });
+
+  it("gives null when the bundle file dialog is cancelled", async () => {
+    invoke.mockImplementation(async () => null);
+    await expect(ipc.openBundleFile()).resolves.toBeNull();
   });
 });
 

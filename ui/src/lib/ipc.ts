@@ -2,12 +2,22 @@
 // so the window only ever shows a sentence for a person, never raw JSON or a stack.
 import { invoke, isTauri } from "@tauri-apps/api/core";
 import { listen } from "@tauri-apps/api/event";
+import type { AffiliateEntry } from "./bindings/AffiliateEntry";
+import type { BundleOptions } from "./bindings/BundleOptions";
+import type { BundlePreview } from "./bindings/BundlePreview";
+import type { Dashboard } from "./bindings/Dashboard";
+import type { DashboardQuery } from "./bindings/DashboardQuery";
 import type { DeskError } from "./bindings/DeskError";
 import type { DeskEvent } from "./bindings/DeskEvent";
 import type { ErrorKind } from "./bindings/ErrorKind";
+import type { ImportedBundle } from "./bindings/ImportedBundle";
+import type { LookupQuery } from "./bindings/LookupQuery";
+import type { LookupResult } from "./bindings/LookupResult";
 import type { NetworkChoice } from "./bindings/NetworkChoice";
 import type { OrderView } from "./bindings/OrderView";
+import type { QuoteDiff } from "./bindings/QuoteDiff";
 import type { QuoteResult } from "./bindings/QuoteResult";
+import type { ReproduceSource } from "./bindings/ReproduceSource";
 import type { RouteView } from "./bindings/RouteView";
 import type { SettingsView } from "./bindings/SettingsView";
 import type { SwapForm } from "./bindings/SwapForm";
@@ -191,6 +201,63 @@ export function qrSvg(text: string): Promise<string> {
   return call<string>("qr_svg", { text });
 }
 
+/**
+ * Saves the partner's affiliate entries of the current network (onramp/offramp list, and the one token-swap entry);
+ * the new settings. A refusal's `details` name the field: `{ field: "affiliates", index }` or
+ * `{ field: "tokenSwapAffiliate" }`.
+ */
+export function setAffiliates(
+  affiliates: AffiliateEntry[],
+  tokenSwapAffiliate: AffiliateEntry | null,
+): Promise<SettingsView> {
+  return call<SettingsView>("set_affiliates", { affiliates, tokenSwapAffiliate });
+}
+
+/** The partner dashboard over the orders the app knows on the current network. */
+export function partnerDashboard(query: DashboardQuery): Promise<Dashboard> {
+  return call<Dashboard>("partner_dashboard", { query });
+}
+
+/** Asks where to save the rows behind the dashboard as CSV and saves them; the path, or null when cancelled. */
+export function saveDashboardCsv(query: DashboardQuery): Promise<string | null> {
+  return call<string | null>("save_dashboard_csv", { query });
+}
+
+/** Looks an order (or an address's orders) up on any network and API version; the journal is not touched. */
+export function supportLookup(query: LookupQuery): Promise<LookupResult> {
+  return call<LookupResult>("support_lookup", { query });
+}
+
+/** The support bundle of a journal order exactly as it would be written, with what was left out. */
+export function bundlePreview(localId: number, options: BundleOptions): Promise<BundlePreview> {
+  return call<BundlePreview>("bundle_preview", { localId, options });
+}
+
+/** Writes the support bundle of a journal order; the path written. */
+export function saveBundle(localId: number, options: BundleOptions): Promise<string> {
+  return call<string>("save_bundle", { localId, options });
+}
+
+/** Reads a support bundle's text and gives its order as the user saw it. */
+export function importBundle(text: string): Promise<ImportedBundle> {
+  return call<ImportedBundle>("import_bundle", { text });
+}
+
+/** Asks for a support bundle file and reads it; null when the dialog is cancelled. */
+export function openBundleFile(): Promise<ImportedBundle | null> {
+  return call<ImportedBundle | null>("open_bundle_file");
+}
+
+/** Requests a bundle's (or a pasted) quote again on the same network and compares them field by field. */
+export function reproduceQuote(source: ReproduceSource): Promise<QuoteDiff> {
+  return call<QuoteDiff>("reproduce_quote", { source });
+}
+
+/** Shows a file the app wrote (a support bundle) in the system's file manager. */
+export function revealPath(path: string): Promise<void> {
+  return call<void>("reveal_path", { path });
+}
+
 /** The name of the event the app sends desk-core's updates on. */
 export const DESK_EVENT = "desk-event";
 
@@ -221,6 +288,16 @@ export interface DeskApi {
   savePsbt(localId: number): Promise<string | null>;
   openExplorer(url: string): Promise<void>;
   qrSvg(text: string): Promise<string>;
+  setAffiliates(affiliates: AffiliateEntry[], tokenSwapAffiliate: AffiliateEntry | null): Promise<SettingsView>;
+  partnerDashboard(query: DashboardQuery): Promise<Dashboard>;
+  saveDashboardCsv(query: DashboardQuery): Promise<string | null>;
+  supportLookup(query: LookupQuery): Promise<LookupResult>;
+  bundlePreview(localId: number, options: BundleOptions): Promise<BundlePreview>;
+  saveBundle(localId: number, options: BundleOptions): Promise<string>;
+  importBundle(text: string): Promise<ImportedBundle>;
+  openBundleFile(): Promise<ImportedBundle | null>;
+  reproduceQuote(source: ReproduceSource): Promise<QuoteDiff>;
+  revealPath(path: string): Promise<void>;
 }
 
 export const deskApi: DeskApi = {
@@ -243,4 +320,14 @@ export const deskApi: DeskApi = {
   savePsbt,
   openExplorer,
   qrSvg,
+  setAffiliates,
+  partnerDashboard,
+  saveDashboardCsv,
+  supportLookup,
+  bundlePreview,
+  saveBundle,
+  importBundle,
+  openBundleFile,
+  reproduceQuote,
+  revealPath,
 };

@@ -13,6 +13,7 @@ function view(kind: SettingsView["network"]["kind"], label: string, notices: str
     watched: [],
     theme: "system",
     notices,
+    affiliates: [],
   };
 }
 

@@ -25,6 +25,16 @@ export function stubApi(overrides: Partial<DeskApi> = {}): DeskApi {
     "savePsbt",
     "openExplorer",
     "qrSvg",
+    "setAffiliates",
+    "partnerDashboard",
+    "saveDashboardCsv",
+    "supportLookup",
+    "bundlePreview",
+    "saveBundle",
+    "importBundle",
+    "openBundleFile",
+    "reproduceQuote",
+    "revealPath",
   ];
   const base = Object.fromEntries(names.map((n) => [n, missing(n)])) as unknown as DeskApi;
   return { ...base, ...overrides };

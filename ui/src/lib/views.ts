@@ -1,4 +1,4 @@
-// The app's views, in sidebar order, with what each unbuilt view will hold.
+// The app's views, in sidebar order, with what each holds (an unbuilt one shows its summary as a placeholder).
 
 export type ViewId = "swap" | "orders" | "routes" | "partner" | "support" | "settings";
 
@@ -35,22 +35,23 @@ export const VIEWS: readonly ViewInfo[] = [
   {
     id: "partner",
     label: "Partner",
-    built: false,
+    built: true,
     summary:
-      "Partner will show the affiliate entries applied to your quotes, and the volume and affiliate earnings over the orders this app knows about, with CSV export.",
+      "The affiliate entries applied to your quotes, and the orders, volume and affiliate earnings over the orders this app knows about, per day, week or month, with a chart and CSV export.",
   },
   {
     id: "support",
     label: "Support",
-    built: false,
+    built: true,
     summary:
-      "Support will let you look up any order by id, transaction id or address on any network, put together support bundles, and reproduce a quote.",
+      "Look up any order by id, transaction id or address on any network and API version, put together a support bundle of an order, import one, and reproduce a quote.",
   },
   {
     id: "settings",
     label: "Settings",
     built: true,
-    summary: "Your API key (kept in the system keychain), the API version, your watched addresses and the theme.",
+    summary:
+      "Your API key (kept in the system keychain), the API version, your watched addresses, your affiliate entries and the theme.",
   },
 ];
 

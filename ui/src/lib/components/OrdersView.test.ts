@@ -22,6 +22,7 @@ function settings(watchedAddresses: string[] = []): SettingsView {
     watched: watchedAddresses,
     theme: "system",
     notices: [],
+    affiliates: [],
   };
 }
 

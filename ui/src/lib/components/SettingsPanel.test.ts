@@ -19,6 +19,7 @@ function settings(overrides: Partial<SettingsView> = {}): SettingsView {
     watched: [],
     theme: "system",
     notices: [],
+    affiliates: [],
     ...overrides,
   };
 }
@@ -223,5 +224,167 @@ describe("the Settings view", () => {
     start(stubApi());
     expect(text("settings-view")).toContain("Loading…");
     expect(byId("api-key-input")).toBeNull();
+  });
+});
+
+const A1 = "0x1111111111111111111111111111111111111111";
+const A2 = "0x2222222222222222222222222222222222222222";
+const SWAP = "0x3333333333333333333333333333333333333333";
+
+const click = async (id: string) => {
+  const button = byId(id) as HTMLButtonElement;
+  expect(button, id).not.toBeNull();
+  button.click();
+  await settle();
+};
+
+describe("the affiliates section", () => {
+  it("shows the saved entries, the limits and the running total", () => {
+    desk.settings = settings({ affiliates: [{ address: A1, bps: 50 }], tokenSwapAffiliate: { address: SWAP, bps: 30 } });
+    start(stubApi());
+    expect(document.getElementById("heading-affiliates")?.textContent).toBe("Affiliates (partner)");
+    expect((byId("affiliate-address-0") as HTMLInputElement).value).toBe(A1);
+    expect((byId("affiliate-bps-0") as HTMLInputElement).value).toBe("50");
+    expect(document.querySelector('label[for="affiliate-address-0"]')?.textContent).toBe("Address 1");
+    expect((byId("token-swap-affiliate-address") as HTMLInputElement).value).toBe(SWAP);
+    expect((byId("token-swap-affiliate-bps") as HTMLInputElement).value).toBe("30");
+    expect(text("affiliates-limits")).toBe("Up to 5 entries, 1000 bps (10%) in all, each address once.");
+    expect(text("affiliates-total")).toBe("1 of 5 entries · 50 of 1000 bps");
+    type("affiliate-bps-0", "1200");
+    expect(text("affiliates-total")).toBe("1 of 5 entries · 1200 of 1000 bps — over the limit");
+  });
+
+  it("adds up to five entries and removes them", async () => {
+    start(stubApi());
+    expect(text("affiliates-empty")).toMatch(/^No entries/);
+    for (let i = 0; i < 5; i++) await click("affiliate-add");
+    expect(byId("affiliate-address-4")).not.toBeNull();
+    expect(document.activeElement).toBe(byId("affiliate-address-4"));
+    expect((byId("affiliate-add") as HTMLButtonElement).disabled).toBe(true);
+    expect(text("affiliates-total")).toBe("5 of 5 entries · 0 of 1000 bps");
+    type("affiliate-address-1", A2);
+    await click("affiliate-remove-0");
+    expect(byId("affiliate-address-4")).toBeNull();
+    expect((byId("affiliate-address-0") as HTMLInputElement).value).toBe(A2);
+    expect((byId("affiliate-add") as HTMLButtonElement).disabled).toBe(false);
+    expect(byId("affiliate-remove-0")?.getAttribute("aria-label")).toBe("Remove entry 1");
+  });
+
+  it("saves through setAffiliates and says so", async () => {
+    const setAffiliates = vi.fn(async (affiliates, tokenSwapAffiliate) =>
+      settings({ affiliates, tokenSwapAffiliate: tokenSwapAffiliate ?? undefined }),
+    );
+    start(stubApi({ setAffiliates }));
+    await click("affiliate-add");
+    type("affiliate-address-0", ` ${A1} `);
+    type("affiliate-bps-0", "50");
+    type("token-swap-affiliate-address", SWAP);
+    type("token-swap-affiliate-bps", "30");
+    await click("affiliates-save");
+    expect(setAffiliates).toHaveBeenCalledWith([{ address: A1, bps: 50 }], { address: SWAP, bps: 30 });
+    expect(text("affiliates-saved")).toBe("Saved for Staging: applied to every quote from now on.");
+    expect(desk.settings?.affiliates).toEqual([{ address: A1, bps: 50 }]);
+    expect(byId("affiliates-error")).toBeNull();
+
+    // Emptying everything sends no entries at all.
+    await click("affiliate-remove-0");
+    type("token-swap-affiliate-address", "");
+    type("token-swap-affiliate-bps", "");
+    expect(byId("affiliates-saved")).toBeNull();
+    await click("affiliates-save");
+    expect(setAffiliates).toHaveBeenLastCalledWith([], null);
+    expect(text("affiliates-saved")).toMatch(/^No affiliate entries on Staging/);
+  });
+
+  it("checks the limits before sending and shows the problem at its field", async () => {
+    const setAffiliates = vi.fn(async () => settings());
+    start(stubApi({ setAffiliates }));
+    await click("affiliate-add");
+    await click("affiliate-add");
+    type("affiliate-address-0", A1);
+    type("affiliate-bps-0", "600");
+    type("affiliate-address-1", A2);
+    type("affiliate-bps-1", "2.5");
+    await click("affiliates-save");
+    expect(setAffiliates).not.toHaveBeenCalled();
+    let errors = [...document.querySelectorAll('[data-testid="affiliates-error"]')];
+    expect(errors).toHaveLength(1);
+    expect(byId("affiliate-entry-1")?.contains(errors[0])).toBe(true);
+    expect(byId("affiliate-bps-1")?.getAttribute("aria-invalid")).toBe("true");
+    expect(byId("affiliate-bps-1")?.getAttribute("aria-describedby")).toBe(errors[0].id);
+    expect(document.activeElement).toBe(byId("affiliate-address-1"));
+
+    type("affiliate-bps-1", "401");
+    await click("affiliates-save");
+    expect(setAffiliates).not.toHaveBeenCalled();
+    errors = [...document.querySelectorAll('[data-testid="affiliates-error"]')];
+    expect(errors).toHaveLength(1);
+    expect(errors[0].textContent?.trim()).toBe(
+      "The entries add up to 1,001 bps; the gateway takes at most 1000 bps in all. Lower some shares.",
+    );
+    expect(byId("affiliate-entry-0")?.contains(errors[0])).toBe(false);
+    expect(byId("affiliate-entry-1")?.contains(errors[0])).toBe(false);
+
+    type("affiliate-bps-1", "400");
+    type("token-swap-affiliate-address", SWAP);
+    await click("affiliates-save");
+    expect(setAffiliates).not.toHaveBeenCalled();
+    expect(text("affiliates-error")).toMatch(/^The token-swap entry needs both an address and a share/);
+    expect(byId("token-swap-affiliate-address")?.getAttribute("aria-invalid")).toBe("true");
+  });
+
+  it("shows the app's refusal next to the entry its details name", async () => {
+    const message = "Entry 2 has the same address as entry 1. Remove one of them.";
+    const setAffiliates = vi.fn(async () =>
+      Promise.reject({ kind: "invalid_input", message, code: "DUPLICATE_AFFILIATE", details: { field: "affiliates", index: 1 } }),
+    );
+    start(stubApi({ setAffiliates }));
+    await click("affiliate-add");
+    await click("affiliate-add");
+    type("affiliate-address-0", A1);
+    type("affiliate-bps-0", "10");
+    type("affiliate-address-1", A1.toUpperCase().replace("0X", "0x"));
+    type("affiliate-bps-1", "10");
+    await click("affiliates-save");
+    expect(setAffiliates).toHaveBeenCalledTimes(1);
+    const error = byId("affiliates-error")!;
+    expect(byId("affiliate-entry-1")?.contains(error)).toBe(true);
+    expect(error.textContent).toContain(message);
+    expect(error.textContent).toContain("DUPLICATE_AFFILIATE");
+    expect(error.getAttribute("role")).toBe("alert");
+    expect(byId("affiliates-saved")).toBeNull();
+    // What was typed stays.
+    expect((byId("affiliate-bps-1") as HTMLInputElement).value).toBe("10");
+
+    setAffiliates.mockRejectedValueOnce({
+      kind: "invalid_input",
+      message: "Token swaps take an EVM address. Correct the token-swap entry.",
+      details: { field: "tokenSwapAffiliate" },
+    });
+    type("affiliate-address-1", A2);
+    type("token-swap-affiliate-address", "bc1qnotevm");
+    type("token-swap-affiliate-bps", "5");
+    await click("affiliates-save");
+    const swapError = byId("affiliates-error")!;
+    expect(swapError.id).toBe("token-swap-affiliate-error");
+    expect(byId("token-swap-affiliate-bps")?.getAttribute("aria-describedby")).toBe("token-swap-affiliate-error");
+    expect(byId("affiliate-entry-1")?.contains(swapError)).toBe(false);
+
+    setAffiliates.mockRejectedValueOnce({ kind: "settings", message: "The settings file could not be written. Check the disk." });
+    await click("affiliates-save");
+    expect(byId("affiliates-error")?.id).toBe("affiliates-section-error");
+  });
+
+  it("shows the new network's entries after a switch", async () => {
+    desk.settings = settings({ affiliates: [{ address: A1, bps: 50 }] });
+    start(stubApi());
+    type("affiliate-bps-0", "70");
+    desk.settings = settings({
+      network: { kind: "sandbox", label: "Sandbox", baseUrl: "http://127.0.0.1:1", apiVersion: "v3" },
+      affiliates: [{ address: A2, bps: 20 }],
+    });
+    await settle();
+    expect((byId("affiliate-address-0") as HTMLInputElement).value).toBe(A2);
+    expect((byId("affiliate-bps-0") as HTMLInputElement).value).toBe("20");
   });
 });

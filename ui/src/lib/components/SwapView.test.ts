@@ -32,6 +32,7 @@ const SETTINGS: SettingsView = {
   watched: [],
   theme: "system",
   notices: [],
+  affiliates: [],
 };
 
 async function settle() {
@@ -227,6 +228,47 @@ describe("the Swap view", () => {
     expect(byId("step-indicator")?.querySelector('[aria-current="step"]')?.textContent).toContain("Track");
     await click("go-orders");
     expect(desk.activeView).toBe("orders");
+  });
+
+  it("shows the affiliates asked for and what the quote carries, or none at all", async () => {
+    const partner = "0x1111111111111111111111111111111111111111";
+    const requestQuote = vi.fn(async (): Promise<QuoteResult> => ({ type: "quote", card: onrampCard() }));
+    render(new SwapState(api({ requestQuote })));
+    await settle();
+    await fillOnramp();
+    await click("swap-get-quote");
+    expect(byId("quote-card")).not.toBeNull();
+    expect(byId("quote-affiliates")).toBeNull();
+
+    requestQuote.mockResolvedValueOnce({
+      type: "quote",
+      card: onrampCard({
+        affiliatesRequested: [{ address: partner, bps: 50 }],
+        affiliates: [
+          { address: partner, fee: { token: BTC, amount: "1250", text: "0.0000125 BTC", usd: "1.20" } },
+        ],
+      }),
+    });
+    await click("quote-refresh");
+    expect(text("quote-affiliates-requested")).toBe(`${partner}: 0.5% (50 bps)`);
+    expect(text("quote-affiliates-carried")).toBe(`${partner}: 0.0000125 BTC ≈ $1.20`);
+    expect(byId("quote-affiliate-note")).toBeNull();
+
+    requestQuote.mockResolvedValueOnce({
+      type: "quote",
+      card: onrampCard({
+        affiliatesRequested: [{ address: partner, bps: 50 }],
+        affiliates: [],
+        affiliateNote: "API V1 takes a single affiliate id, so no affiliate was sent. Use V2 or V3 to apply yours.",
+      }),
+    });
+    await click("quote-refresh");
+    expect(text("quote-affiliates-requested")).toBe(`${partner}: 0.5% (50 bps)`);
+    expect(text("quote-affiliates-carried")).toBe("None");
+    expect(text("quote-affiliate-note")).toBe(
+      "API V1 takes a single affiliate id, so no affiliate was sent. Use V2 or V3 to apply yours.",
+    );
+    expect(byId("quote-affiliates")?.contains(byId("quote-affiliate-note"))).toBe(true);
   });
 
   it("counts down while the card is shown and asks again every 30 s", async () => {

@@ -60,6 +60,11 @@ export class OrdersState {
    * view, which may pick it up and set it back to null).
    */
   signingLocalId = $state<number | null>(null);
+  /**
+   * Counts the order changes the app reported (each `orderChanged` event), so views built on the orders (the
+   * Partner dashboard) know when to read theirs again.
+   */
+  revision = $state(0);
 
   readonly filtered = $derived(this.list ? filterOrders(this.list, this.filter) : []);
   readonly current = $derived(paginate(this.filtered, this.page, PAGE_SIZE));
@@ -186,6 +191,7 @@ export class OrdersState {
       // A read went through: the gateway is reachable again.
       this.#clearReadFailed();
       this.put(event.order);
+      this.revision++;
     } else if (event.type === "readFailed") {
       this.readFailed = { message: event.message, retryInSecs: event.retryInSecs };
       this.#clearTimer();

@@ -90,6 +90,20 @@ describe("OrdersState", () => {
     expect(state.list?.map(orderKey)).toEqual(["local:3", "local:2", "local:1"]);
   });
 
+  it("counts the order changes reported, also before the list was read", async () => {
+    const { state, emit } = setup();
+    await state.connect();
+    expect(state.revision).toBe(0);
+    emit({ type: "orderChanged", order: own(7) });
+    expect(state.list).toBeNull();
+    expect(state.revision).toBe(1);
+    emit({ type: "readFailed", message: "Timed out.", retryInSecs: 4 });
+    expect(state.revision).toBe(1);
+    emit({ type: "orderChanged", order: own(7, { status: "success" }) });
+    expect(state.revision).toBe(2);
+    state.disconnect();
+  });
+
   it("subscribes once and can stop", async () => {
     const { state, subscribe, unsubscribe } = setup();
     await state.connect();

@@ -79,6 +79,7 @@ export function onrampCard(over: Partial<QuoteCard> = {}): QuoteCard {
     recipient: EVM_ADDRESS,
     sender: SENDER_BTC,
     affiliates: [],
+    affiliatesRequested: [],
     raw: { onramp: { inputAmount: { amount: "250000" }, signature: "sig" } },
     ...over,
   };
@@ -96,6 +97,7 @@ export function offrampCard(over: Partial<QuoteCard> = {}): QuoteCard {
     recipient: BTC_ADDRESS,
     owner: EVM_ADDRESS,
     affiliates: [{ address: EVM_ADDRESS, bps: 25 }],
+    affiliatesRequested: [],
     txTo: "0x5C1F7f15A8fc15AcE2b8C1bC1fF4E0c5aA5E1a4D",
     raw: { offramp: { quote: 1 } },
     ...over,
