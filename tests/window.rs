@@ -691,3 +691,316 @@ async fn an_unfinished_order_survives_a_restart_of_the_app() {
     css(&app, "[data-testid=registered]").await;
     app.close().await.unwrap();
 }
+
+// ---- Partner and Support (issue 7) ----
+
+const AFFILIATE: &str = "0x1111111111111111111111111111111111111111";
+const SWAP_AFFILIATE: &str = "0x2222222222222222222222222222222222222222";
+const API_KEY: &str = "0123456789abcdef0123456789abcdef";
+
+/// A decimal USD text (`"$1,234.56"`, `"1234.56"`) in cents.
+fn cents(text: &str) -> i128 {
+    let digits: String = text
+        .chars()
+        .filter(|c| c.is_ascii_digit() || *c == '.' || *c == '-')
+        .collect();
+    let (int, frac) = digits.split_once('.').unwrap_or((&digits, ""));
+    let frac = format!("{frac:0<2}");
+    assert!(frac.len() == 2, "at most cents in {text:?}");
+    int.parse::<i128>().unwrap() * 100 + frac.parse::<i128>().unwrap()
+}
+
+/// A decimal USD text in micro-dollars (exact, for summing the quotes' own figures).
+fn micro_usd(text: &str) -> i128 {
+    let (int, frac) = text.split_once('.').unwrap_or((text, ""));
+    let frac = format!("{frac:0<6}");
+    int.parse::<i128>().unwrap() * 1_000_000 + frac[..6].parse::<i128>().unwrap()
+}
+
+/// Waits until every order row in the Orders view says Completed (and there are `n`).
+async fn wait_all_completed(app: &Client, n: usize) {
+    show(app, "orders").await;
+    click(app, "orders-refresh").await;
+    let started = Instant::now();
+    loop {
+        let mut statuses = Vec::new();
+        for row in app
+            .find_all(Locator::Css(
+                "[data-testid=order-row] [data-testid=order-status]",
+            ))
+            .await
+            .unwrap()
+        {
+            statuses.push(row.text().await.unwrap());
+        }
+        if statuses.len() == n && statuses.iter().all(|s| s.contains("Completed")) {
+            return;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(90),
+            "the orders did not all complete: {statuses:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+}
+
+#[tokio::test]
+#[ignore = "needs the release app, Xvfb and WebKitWebDriver: run by `cargo xtask test`"]
+async fn the_partner_dashboard_adds_up_the_sandbox_orders_made_with_affiliates() {
+    let driver = Driver::start();
+    let app = driver.open_app().await;
+    wait_text(&app, "[data-testid=current-network]", |t| t == "Sandbox").await;
+
+    // The partner's entries: one for onramps and offramps, one for token swaps.
+    show(&app, "settings").await;
+    click(&app, "affiliate-add").await;
+    set_value(&app, "affiliate-address-0", AFFILIATE).await;
+    set_value(&app, "affiliate-bps-0", "50").await;
+    set_value(&app, "token-swap-affiliate-address", SWAP_AFFILIATE).await;
+    set_value(&app, "token-swap-affiliate-bps", "30").await;
+    click(&app, "affiliates-save").await;
+    css(&app, "[data-testid=affiliates-saved]").await;
+    let saved = driver.settings_file().to_string();
+    assert!(
+        saved.contains(AFFILIATE) && saved.contains(SWAP_AFFILIATE),
+        "{saved}"
+    );
+
+    // An onramp and a token swap, each quote showing the affiliate it carries.
+    let sender = wallet().address(bitcoin::Network::Bitcoin);
+    let onramp = Swap {
+        src: ("bitcoin", NATIVE),
+        dst: ("bob", WBTC_BOB),
+        amount: "0.0025",
+        recipient: EVM,
+        sender: Some(&sender),
+        owner: Some(OWNER),
+    };
+    fill_and_quote(&app, &onramp).await;
+    let shown = wait_text(&app, "[data-testid=quote-affiliates]", |t| !t.is_empty()).await;
+    assert!(
+        shown.contains("50"),
+        "the onramp's affiliate and its bps: {shown}"
+    );
+    screenshot(&app, "swap-quote-affiliate").await;
+    swap_to_registration(&app, &onramp, true).await;
+    click(&app, "swap-new").await;
+    let token_swap = Swap {
+        src: ("bob", USDT_BOB),
+        dst: ("ethereum", USDT_ETH),
+        amount: "50",
+        recipient: EVM,
+        sender: Some(EVM),
+        owner: Some(OWNER),
+    };
+    fill_and_quote(&app, &token_swap).await;
+    let shown = wait_text(&app, "[data-testid=quote-affiliates]", |t| !t.is_empty()).await;
+    assert!(
+        shown.contains("30"),
+        "the token swap's one affiliate: {shown}"
+    );
+    swap_to_registration(&app, &token_swap, false).await;
+    advance_sandbox(&app, 2_000).await;
+    wait_all_completed(&app, 2).await;
+
+    // What the dashboard must say, from the accepted quotes in the journal: volume is the input's USD value,
+    // exact earnings the onramp's resolved affiliate fee, estimated earnings 30 bps of the token swap's volume.
+    let journal =
+        desk_core::journal::Journal::open(&driver.home.path().join("data/journal.sqlite3"))
+            .expect("the app's journal");
+    let orders = journal.orders(Some("sandbox")).unwrap();
+    assert_eq!(orders.len(), 2, "two orders journaled");
+    let (mut volume, mut exact, mut estimated) = (0i128, 0i128, 0i128);
+    for order in &orders {
+        let inner = order.quote.as_object().unwrap().values().next().unwrap();
+        let usd = micro_usd(
+            inner["inputAmount"]["usd"]
+                .as_str()
+                .expect("a V3 quote carries USD"),
+        );
+        volume += usd;
+        if let Some(list) = inner.get("affiliates").and_then(Value::as_array) {
+            assert_eq!(list.len(), 1, "{inner}");
+            assert_eq!(list[0]["address"], AFFILIATE);
+            exact += micro_usd(list[0]["fee"]["usd"].as_str().unwrap());
+        }
+        if let Some(affiliate) = inner.get("affiliate").filter(|a| !a.is_null()) {
+            assert_eq!(affiliate["address"], SWAP_AFFILIATE);
+            assert_eq!(affiliate["bps"], 30);
+            estimated += usd * 30 / 10_000;
+        }
+    }
+    assert!(
+        exact > 0 && estimated > 0,
+        "both kinds of earnings are there"
+    );
+
+    show(&app, "partner").await;
+    css(&app, "[data-testid=partner-period]").await;
+    set_value(&app, "partner-period", "month").await;
+    wait_text(&app, "[data-testid=partner-orders]", |t| t == "2").await;
+    assert_eq!(
+        text_of(&app, "[data-testid=partner-completed]")
+            .await
+            .unwrap()
+            .trim(),
+        "2"
+    );
+    let status = wait_text(&app, "[data-testid=partner-status-success]", |t| {
+        !t.is_empty()
+    })
+    .await;
+    assert!(status.contains('2'), "two completed: {status}");
+    let shown_volume = wait_text(&app, "[data-testid=partner-volume-usd]", |t| !t.is_empty()).await;
+    assert_eq!(
+        cents(&shown_volume),
+        volume / 10_000,
+        "volume {shown_volume}"
+    );
+    let shown_exact = text_of(&app, "[data-testid=partner-earnings-exact]")
+        .await
+        .unwrap();
+    assert_eq!(
+        cents(&shown_exact),
+        exact / 10_000,
+        "exact earnings {shown_exact}"
+    );
+    let shown_estimated = text_of(&app, "[data-testid=partner-earnings-estimated]")
+        .await
+        .unwrap();
+    assert_eq!(
+        cents(&shown_estimated),
+        estimated / 10_000,
+        "estimated earnings {shown_estimated}"
+    );
+    // The chart is drawn (one bucket this month) and the route filter narrows the figures to one order.
+    css(&app, "[data-testid=partner-chart] svg").await;
+    screenshot(&app, "partner").await;
+    set_value(&app, "partner-route", "tokenSwap").await;
+    wait_text(&app, "[data-testid=partner-orders]", |t| t == "1").await;
+    let exact_now = wait_text(&app, "[data-testid=partner-earnings-exact]", |t| {
+        !t.is_empty()
+    })
+    .await;
+    assert_eq!(
+        cents(&exact_now),
+        0,
+        "a token swap has no resolved fee: {exact_now}"
+    );
+    app.close().await.unwrap();
+}
+
+#[tokio::test]
+#[ignore = "needs the release app, Xvfb and WebKitWebDriver: run by `cargo xtask test`"]
+async fn support_finds_an_order_by_txid_and_its_bundle_leaves_out_the_api_key() {
+    let driver = Driver::start();
+    let app = driver.open_app().await;
+    wait_text(&app, "[data-testid=current-network]", |t| t == "Sandbox").await;
+
+    // The Sandbox with an API key, so the app has a key it must never share.
+    show(&app, "settings").await;
+    set_value(&app, "api-key-input", API_KEY).await;
+    click(&app, "api-key-save").await;
+    wait_text(&app, "[data-testid=api-key-status]", |t| {
+        t.contains("01…ef")
+    })
+    .await;
+
+    let sender = wallet().address(bitcoin::Network::Bitcoin);
+    let onramp = Swap {
+        src: ("bitcoin", NATIVE),
+        dst: ("bob", WBTC_BOB),
+        amount: "0.0025",
+        recipient: EVM,
+        sender: Some(&sender),
+        owner: Some(OWNER),
+    };
+    swap_to_registration(&app, &onramp, true).await;
+    let journal =
+        desk_core::journal::Journal::open(&driver.home.path().join("data/journal.sqlite3"))
+            .expect("the app's journal");
+    let order = journal.orders(Some("sandbox")).unwrap().remove(0);
+    let txid = order.handed_in.as_ref().expect("handed in").id().to_owned();
+    let order_id = order.order_id.clone().expect("created");
+
+    // Lookup by the Bitcoin txid on the Sandbox, V3.
+    show(&app, "support").await;
+    set_value(&app, "support-network", "sandbox").await;
+    set_value(&app, "support-version", "v3").await;
+    set_value(&app, "support-query", &txid).await;
+    click(&app, "support-lookup").await;
+    let result = wait_text(&app, "[data-testid=support-result]", |t| !t.is_empty()).await;
+    assert!(
+        result.contains(&order_id[..8]),
+        "the order found by its txid: {result}"
+    );
+    let explanation = wait_text(&app, "[data-testid=support-explanation]", |t| !t.is_empty()).await;
+    assert!(
+        explanation.len() > 20,
+        "what the status means and what to do: {explanation}"
+    );
+    // The raw block may be folded away: its text content, not what is rendered.
+    css(&app, "[data-testid=support-raw]").await;
+    let raw = app
+        .execute(
+            "return document.querySelector('[data-testid=support-raw]').textContent;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let raw = raw.as_str().unwrap_or_default().to_owned();
+    let raw: Value = serde_json::from_str(raw.trim()).expect("the raw answer is the JSON received");
+    assert_eq!(raw["id"], order_id.as_str());
+    screenshot(&app, "support-lookup").await;
+
+    // The bundle: previewed, saved, and free of the API key; addresses and txids shortened by default.
+    set_value(&app, "support-bundle-order", &order.local_id.to_string()).await;
+    click(&app, "support-bundle-preview").await;
+    let preview = wait_text(&app, "[data-testid=support-bundle-text]", |t| {
+        t.contains("gateway-desk-support-bundle")
+    })
+    .await;
+    assert!(!preview.contains(API_KEY), "no API key in the preview");
+    assert!(
+        !preview.contains(EVM) && !preview.contains(&txid),
+        "identifiers are shortened"
+    );
+    click(&app, "support-bundle-save").await;
+    let path = wait_text(&app, "[data-testid=support-bundle-path]", |t| {
+        t.ends_with(".json")
+    })
+    .await;
+    let path = path
+        .split_whitespace()
+        .find(|w| w.ends_with(".json"))
+        .unwrap()
+        .to_owned();
+    let written = std::fs::read_to_string(&path).expect("the bundle file");
+    assert!(!written.contains(API_KEY), "no API key in the file");
+    assert!(!written.contains(&API_KEY[..16]), "not even part of it");
+    assert_eq!(
+        written.trim(),
+        preview.trim(),
+        "the file holds what the preview showed"
+    );
+    screenshot(&app, "support-bundle").await;
+
+    // Imported again: the order's timeline as the user saw it, then its quote requested again.
+    set_value(&app, "support-import-text", &written).await;
+    click(&app, "support-import").await;
+    let imported = wait_text(&app, "[data-testid=support-imported]", |t| {
+        t.contains("registered")
+    })
+    .await;
+    assert!(imported.contains("Order created"), "{imported}");
+    click(&app, "support-reproduce").await;
+    let diff = wait_text(&app, "[data-testid=support-diff]", |t| !t.is_empty()).await;
+    for field in ["price impact", "estimated time"] {
+        assert!(
+            diff.to_lowercase().contains(field),
+            "{field} compared: {diff}"
+        );
+    }
+    screenshot(&app, "support-reproduce").await;
+    app.close().await.unwrap();
+}
