@@ -192,6 +192,7 @@ pub struct SettingsView {
     /// Something the person should know about the settings (a file set aside, a keychain that is unreachable).
     pub notices: Vec<String>,
     /// The network's API key, masked (`ab…yz`), when one is in use.
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub api_key: Option<String>,
     /// A keychain is reachable, so a key can be stored.
@@ -199,12 +200,14 @@ pub struct SettingsView {
     /// The addresses whose orders are followed on this network.
     pub watched: Vec<String>,
     /// Where the order journal lives (absent when it cannot be used).
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub journal_path: Option<String>,
     pub theme: Theme,
     /// The partner's affiliate entries on this network, sent with every onramp and offramp quote (V2, V3).
     pub affiliates: Vec<AffiliateEntry>,
     /// The one affiliate sent with V3 token-swap quotes on this network.
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub token_swap_affiliate: Option<AffiliateEntry>,
 }
@@ -216,6 +219,7 @@ pub struct SettingsView {
 pub struct NetworkChoice {
     pub kind: NetworkKind,
     /// Required for the custom network: an http(s) URL.
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub custom_url: Option<String>,
 }

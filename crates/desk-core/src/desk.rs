@@ -56,12 +56,15 @@ pub struct SwapForm {
     pub amount: String,
     pub slippage_bps: u32,
     pub recipient: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub sender: Option<String>,
     /// The EVM owner and refund claimant (V3).
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub owner: Option<String>,
     /// A Bitcoin refund address for an onramp (V3).
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub refund: Option<String>,
 }

@@ -46,6 +46,7 @@ pub struct Question {
     /// The question, as a sentence.
     pub message: String,
     /// A value that would be accepted (the minimum amount in smallest units, say).
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub suggestion: Option<String>,
     /// The gateway's code that raised it.

@@ -25,6 +25,7 @@ pub struct AmountView {
     /// `0.0025 BTC`, or `250000 smallest units of 0x… on bob` when the token is unknown.
     pub text: String,
     /// USD value, `"96.12"`, when the gateway gave one.
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub usd: Option<String>,
 }
@@ -67,8 +68,10 @@ pub struct FeeLine {
 #[ts(export_to = "AffiliateView.ts")]
 pub struct AffiliateView {
     pub address: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub fee: Option<AmountView>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub bps: Option<u32>,
 }
@@ -87,37 +90,47 @@ pub struct QuoteCard {
     /// What the user receives (after fees).
     pub receive: AmountView,
     /// Every fee, when the quote states a total in a token.
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub total_fees: Option<AmountView>,
     /// The fees' USD total (`totalFeeUsd`, or the sum of the lines' USD values).
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub total_fees_usd: Option<String>,
     pub fee_lines: Vec<FeeLine>,
     /// `-0.50%`.
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub price_impact: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub price_impact_usd: Option<String>,
     /// The impact is a loss of at least [`LARGE_IMPACT_BPS`].
     pub large_impact: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional, type = "number")]
     pub estimated_secs: Option<u64>,
     /// `about 10 minutes`.
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub estimated_text: Option<String>,
     pub slippage_bps: u32,
     pub recipient: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub sender: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub owner: Option<String>,
     pub affiliates: Vec<AffiliateView>,
     /// The affiliate entries the app asked for (from the network's settings).
     pub affiliates_requested: Vec<AffiliateEntry>,
     /// Why no affiliate (or not every configured one) was sent: API V1, a V2 token swap, …
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub affiliate_note: Option<String>,
     /// The contract or program the user's transaction goes to (offramp, token swap).
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub tx_to: Option<String>,
     /// The quote exactly as received: what create-order is sent.
@@ -270,6 +283,7 @@ pub struct NextStepView {
 pub struct TransferView {
     pub amount: AmountView,
     pub tx_hash: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub explorer_url: Option<String>,
 }
@@ -283,6 +297,7 @@ pub struct TimelineEntry {
     pub key: String,
     pub text: String,
     /// Unix seconds when the app saw it, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional, type = "number")]
     pub at: Option<i64>,
 }
@@ -294,21 +309,26 @@ pub struct TimelineEntry {
 #[ts(export_to = "OrderView.ts")]
 pub struct OrderView {
     /// The journal's id; absent for an order known only from the gateway.
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional, type = "number")]
     pub local_id: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub order_id: Option<String>,
     pub network: String,
     pub route: RouteKind,
     /// Where the app's own order is in the flow.
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub stage: Option<Stage>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub next_step: Option<NextStepView>,
     pub send: AmountView,
     /// The expected output.
     pub receive: AmountView,
     /// The status as a word (`inProgress`, `pendingBtcPayment`, `success`, `failed`, `refunded`, `unknown`).
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub status: Option<String>,
     /// The status in words for a person.
@@ -316,28 +336,38 @@ pub struct OrderView {
     pub timeline: Vec<TimelineEntry>,
     pub received: Vec<TransferView>,
     pub refunded: Vec<TransferView>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub pending_btc_payment: Option<TransferView>,
     /// The source transaction, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub source_tx: Option<TransferView>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub deposit_address: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub handed_in: Option<HandedIn>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub last_error: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional, type = "number")]
     pub created_at: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional, type = "number")]
     pub updated_at: Option<i64>,
     /// What verification found (the PSBT's or call's summary), as journaled.
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional, type = "unknown")]
     pub verified: Option<Value>,
     /// The create-order answer, as received.
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional, type = "unknown")]
     pub created: Option<Value>,
     /// The order as last read from the gateway, as received.
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional, type = "unknown")]
     pub raw: Option<Value>,
 }

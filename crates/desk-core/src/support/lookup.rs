@@ -30,6 +30,7 @@ use crate::views::OrderView;
 pub struct LookupQuery {
     pub network: NetworkKind,
     /// The custom network's URL; the one in Settings when absent.
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub custom_url: Option<String>,
     #[ts(type = "\"v1\" | \"v2\" | \"v3\"")]

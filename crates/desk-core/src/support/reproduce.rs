@@ -37,8 +37,10 @@ pub enum ReproduceSource {
 pub struct FieldDiff {
     /// `input amount`, `output amount`, `fee: solver fee`, `total fees`, `price impact`, `estimated time`, …
     pub field: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub before: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub after: Option<String>,
     /// The two texts differ.
