@@ -312,6 +312,8 @@ async fn the_chosen_network_survives_a_restart_and_every_view_is_reachable() {
         let testid = match view {
             "orders" => "orders-view".to_owned(),
             "settings" => "settings-view".to_owned(),
+            "partner" => "partner-view".to_owned(),
+            "support" => "support-view".to_owned(),
             other => format!("view-{other}"),
         };
         let section = css(&app, &format!("[data-testid={testid}]")).await;
@@ -418,6 +420,28 @@ struct Swap<'a> {
     owner: Option<&'a str>,
 }
 
+/// 50 USDT from BOB to Ethereum.
+const TOKEN_SWAP_OF_50_USDT: Swap<'static> = Swap {
+    src: ("bob", USDT_BOB),
+    dst: ("ethereum", USDT_ETH),
+    amount: "50",
+    recipient: EVM,
+    sender: Some(EVM),
+    owner: Some(OWNER),
+};
+
+/// The onramp most tests make: 0.0025 BTC from `sender` (whose PSBT the test wallet signs) to WBTC on BOB.
+fn onramp_of_0_0025_btc(sender: &str) -> Swap<'_> {
+    Swap {
+        src: ("bitcoin", NATIVE),
+        dst: ("bob", WBTC_BOB),
+        amount: "0.0025",
+        recipient: EVM,
+        sender: Some(sender),
+        owner: Some(OWNER),
+    }
+}
+
 /// Fills the swap form and asks for a quote.
 async fn fill_and_quote(app: &Client, swap: &Swap<'_>) {
     show(app, "swap").await;
@@ -504,14 +528,7 @@ async fn an_onramp_an_offramp_and_a_token_swap_complete_in_the_orders_view() {
     screenshot(&app, "routes").await;
 
     let sender = wallet().address(bitcoin::Network::Bitcoin);
-    let onramp = Swap {
-        src: ("bitcoin", NATIVE),
-        dst: ("bob", WBTC_BOB),
-        amount: "0.0025",
-        recipient: EVM,
-        sender: Some(&sender),
-        owner: Some(OWNER),
-    };
+    let onramp = onramp_of_0_0025_btc(&sender);
     swap_to_registration(&app, &onramp, true).await;
     screenshot(&app, "swap-registered").await;
     click(&app, "swap-new").await;
@@ -534,14 +551,7 @@ async fn an_onramp_an_offramp_and_a_token_swap_complete_in_the_orders_view() {
     swap_to_registration(&app, &offramp, false).await;
     click(&app, "swap-new").await;
 
-    let token_swap = Swap {
-        src: ("bob", USDT_BOB),
-        dst: ("ethereum", USDT_ETH),
-        amount: "50",
-        recipient: EVM,
-        sender: Some(EVM),
-        owner: Some(OWNER),
-    };
+    let token_swap = TOKEN_SWAP_OF_50_USDT;
     swap_to_registration(&app, &token_swap, false).await;
 
     // All three are followed to completion in the Orders view.
@@ -649,14 +659,7 @@ async fn an_unfinished_order_survives_a_restart_of_the_app() {
     let app = driver.open_app().await;
     wait_text(&app, "[data-testid=current-network]", |t| t == "Sandbox").await;
     let sender = wallet().address(bitcoin::Network::Bitcoin);
-    let onramp = Swap {
-        src: ("bitcoin", NATIVE),
-        dst: ("bob", WBTC_BOB),
-        amount: "0.0025",
-        recipient: EVM,
-        sender: Some(&sender),
-        owner: Some(OWNER),
-    };
+    let onramp = onramp_of_0_0025_btc(&sender);
     fill_and_quote(&app, &onramp).await;
     click(&app, "swap-confirm").await;
     click(&app, "confirm-go").await;
@@ -696,7 +699,8 @@ async fn an_unfinished_order_survives_a_restart_of_the_app() {
 
 const AFFILIATE: &str = "0x1111111111111111111111111111111111111111";
 const SWAP_AFFILIATE: &str = "0x2222222222222222222222222222222222222222";
-const API_KEY: &str = "0123456789abcdef0123456789abcdef";
+/// Not the key of `the_api_key_is_set_and_removed_in_settings`: the tests share one keychain session.
+const API_KEY: &str = "fedcba9876543210fedcba9876543210";
 
 /// A decimal USD text (`"$1,234.56"`, `"1234.56"`) in cents.
 fn cents(text: &str) -> i128 {
@@ -768,14 +772,7 @@ async fn the_partner_dashboard_adds_up_the_sandbox_orders_made_with_affiliates()
 
     // An onramp and a token swap, each quote showing the affiliate it carries.
     let sender = wallet().address(bitcoin::Network::Bitcoin);
-    let onramp = Swap {
-        src: ("bitcoin", NATIVE),
-        dst: ("bob", WBTC_BOB),
-        amount: "0.0025",
-        recipient: EVM,
-        sender: Some(&sender),
-        owner: Some(OWNER),
-    };
+    let onramp = onramp_of_0_0025_btc(&sender);
     fill_and_quote(&app, &onramp).await;
     let shown = wait_text(&app, "[data-testid=quote-affiliates]", |t| !t.is_empty()).await;
     assert!(
@@ -785,14 +782,7 @@ async fn the_partner_dashboard_adds_up_the_sandbox_orders_made_with_affiliates()
     screenshot(&app, "swap-quote-affiliate").await;
     swap_to_registration(&app, &onramp, true).await;
     click(&app, "swap-new").await;
-    let token_swap = Swap {
-        src: ("bob", USDT_BOB),
-        dst: ("ethereum", USDT_ETH),
-        amount: "50",
-        recipient: EVM,
-        sender: Some(EVM),
-        owner: Some(OWNER),
-    };
+    let token_swap = TOKEN_SWAP_OF_50_USDT;
     fill_and_quote(&app, &token_swap).await;
     let shown = wait_text(&app, "[data-testid=quote-affiliates]", |t| !t.is_empty()).await;
     assert!(
@@ -907,14 +897,7 @@ async fn support_finds_an_order_by_txid_and_its_bundle_leaves_out_the_api_key() 
     .await;
 
     let sender = wallet().address(bitcoin::Network::Bitcoin);
-    let onramp = Swap {
-        src: ("bitcoin", NATIVE),
-        dst: ("bob", WBTC_BOB),
-        amount: "0.0025",
-        recipient: EVM,
-        sender: Some(&sender),
-        owner: Some(OWNER),
-    };
+    let onramp = onramp_of_0_0025_btc(&sender);
     swap_to_registration(&app, &onramp, true).await;
     let journal =
         desk_core::journal::Journal::open(&driver.home.path().join("data/journal.sqlite3"))
@@ -983,6 +966,12 @@ async fn support_finds_an_order_by_txid_and_its_bundle_leaves_out_the_api_key() 
         preview.trim(),
         "the file holds what the preview showed"
     );
+    app.execute(
+        "document.querySelector('[data-testid=support-bundle-text]').scrollIntoView();",
+        vec![],
+    )
+    .await
+    .unwrap();
     screenshot(&app, "support-bundle").await;
 
     // Imported again: the order's timeline as the user saw it, then its quote requested again.
@@ -1001,6 +990,21 @@ async fn support_finds_an_order_by_txid_and_its_bundle_leaves_out_the_api_key() 
             "{field} compared: {diff}"
         );
     }
+    app.execute(
+        "document.querySelector('[data-testid=support-diff]').scrollIntoView();",
+        vec![],
+    )
+    .await
+    .unwrap();
     screenshot(&app, "support-reproduce").await;
+
+    // The keychain is shared by the tests of this session: the key goes again.
+    show(&app, "settings").await;
+    click(&app, "api-key-remove").await;
+    click(&app, "api-key-remove-confirm").await;
+    wait_text(&app, "[data-testid=api-key-status]", |t| {
+        !t.contains("fe…10")
+    })
+    .await;
     app.close().await.unwrap();
 }
