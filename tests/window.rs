@@ -892,7 +892,7 @@ async fn support_finds_an_order_by_txid_and_its_bundle_leaves_out_the_api_key() 
     set_value(&app, "api-key-input", API_KEY).await;
     click(&app, "api-key-save").await;
     wait_text(&app, "[data-testid=api-key-status]", |t| {
-        t.contains("01…ef")
+        t.contains("fe…10")
     })
     .await;
 
@@ -967,11 +967,13 @@ async fn support_finds_an_order_by_txid_and_its_bundle_leaves_out_the_api_key() 
         "the file holds what the preview showed"
     );
     app.execute(
-        "document.querySelector('[data-testid=support-bundle-text]').scrollIntoView();",
+        "document.querySelector('[data-testid=support-bundle-preview]').scrollIntoView({block: 'start'});",
         vec![],
     )
     .await
     .unwrap();
+    // Let the scroll be painted before the picture.
+    tokio::time::sleep(Duration::from_millis(300)).await;
     screenshot(&app, "support-bundle").await;
 
     // Imported again: the order's timeline as the user saw it, then its quote requested again.

@@ -196,16 +196,29 @@ pub fn gen_types() -> Result<()> {
 }
 
 /// The keychain tests against a real Secret Service: a private D-Bus session with gnome-keyring unlocked in it (the
-/// empty line is the password of a new login keyring). gnome-keyring exits with the session's bus.
+/// empty line is the password of a new login keyring). gnome-keyring exits with the session's bus. Its keyring files
+/// go to a fresh `XDG_DATA_HOME`, removed afterwards, so no key outlives the run (gnome-keyring keeps keyrings on disk,
+/// and a key left by one run would otherwise be found by the next).
 const KEYCHAIN_SCRIPT: &str = r#"
+keyrings="$(mktemp -d)" || exit 1
+export XDG_DATA_HOME="$keyrings"
 echo "" | gnome-keyring-daemon --unlock --components=secrets >/dev/null || exit 1
-exec "$CARGO" test --package desk-core --test keychain -- --ignored --test-threads=1
+"$CARGO" test --package desk-core --test keychain -- --ignored --test-threads=1
+status=$?
+rm -rf "$keyrings"
+exit $status
 "#;
 
-/// The WebDriver tests of the release window, in a private D-Bus session with gnome-keyring unlocked.
+/// The WebDriver tests of the release window, in a private D-Bus session with gnome-keyring unlocked (in a keyring
+/// folder of its own, as above).
 const WEBDRIVER_SCRIPT: &str = r#"
+keyrings="$(mktemp -d)" || exit 1
+export XDG_DATA_HOME="$keyrings"
 echo "" | gnome-keyring-daemon --unlock --components=secrets >/dev/null || exit 1
-exec "$CARGO" test --package gateway-desk --test window -- --ignored --test-threads=1
+"$CARGO" test --package gateway-desk --test window -- --ignored --test-threads=1
+status=$?
+rm -rf "$keyrings"
+exit $status
 "#;
 
 /// `cargo xtask test`: every check of the project. Runs them all, prints each runner's own summary, and fails if any
