@@ -7,10 +7,9 @@ use desk_core::settings::NetworkKind;
 use desk_core::{AppPaths, Desk, ErrorKind};
 use gateway_sim::Sim;
 
-fn mock_keychain() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| keyring_core::set_default_store(keyring_core::mock::Store::new().unwrap()));
-}
+mod common;
+
+use common::{create_order_directly, mock_keychain, swap_request};
 
 fn choice(kind: NetworkKind, url: Option<&str>) -> NetworkChoice {
     NetworkChoice {
@@ -194,28 +193,6 @@ async fn a_corrupt_settings_file_is_reported_and_kept() {
     desk.shutdown().await;
 }
 
-/// Creates one V3 token-swap order on the gateway at `base_url` and gives its id.
-async fn create_swap_order(base_url: &str) -> String {
-    let mut config = gateway_client::ClientConfig::new(base_url.parse().unwrap());
-    config.read_attempts = 1;
-    let client = gateway_client::Client::new(config).unwrap();
-    let mut request = gateway_client::QuoteRequest::new(
-        ("bob", "0x05D032ac25d322df992303dCa074EE7392C117b9"),
-        ("ethereum", "0xdac17f958d2ee523a2206206994597c13d831ec7"),
-        "50000000",
-        "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
-    );
-    request.slippage_bps = 100;
-    let quote = client.get_quote(&request).await.unwrap().value;
-    client
-        .create_order(&quote)
-        .await
-        .unwrap()
-        .value
-        .order_id()
-        .to_owned()
-}
-
 #[tokio::test]
 async fn the_sandbox_keeps_its_orders_across_restarts_and_sets_a_damaged_state_aside() {
     mock_keychain();
@@ -223,7 +200,7 @@ async fn the_sandbox_keeps_its_orders_across_restarts_and_sets_a_damaged_state_a
     let paths = AppPaths::under(home.path());
     let desk = Desk::open(paths.clone()).await.unwrap();
     let url = desk.settings().await.network.base_url;
-    let id = create_swap_order(&url).await;
+    let id = create_order_directly(&url, &swap_request()).await;
     desk.shutdown().await;
     let state = paths.data_dir.join(desk_core::SANDBOX_STATE_FILE);
     assert!(
@@ -234,10 +211,7 @@ async fn the_sandbox_keeps_its_orders_across_restarts_and_sets_a_damaged_state_a
     // A new app session: a new port, the same orders.
     let desk = Desk::open(paths.clone()).await.unwrap();
     let url = desk.settings().await.network.base_url;
-    let mut config = gateway_client::ClientConfig::new(url.parse().unwrap());
-    config.read_attempts = 1;
-    let order = gateway_client::Client::new(config)
-        .unwrap()
+    let order = common::client(&url, gateway_client::ApiVersion::V3)
         .get_order(&id)
         .await
         .unwrap()
@@ -249,7 +223,7 @@ async fn the_sandbox_keeps_its_orders_across_restarts_and_sets_a_damaged_state_a
     std::fs::write(&state, b"not json").unwrap();
     let desk = Desk::open(paths.clone()).await.unwrap();
     let url = desk.settings().await.network.base_url;
-    create_swap_order(&url).await;
+    create_order_directly(&url, &swap_request()).await;
     desk.shutdown().await;
     let aside: Vec<_> = std::fs::read_dir(&paths.data_dir)
         .unwrap()
@@ -263,56 +237,16 @@ async fn the_sandbox_keeps_its_orders_across_restarts_and_sets_a_damaged_state_a
 mod flow {
     use std::time::Duration;
 
+    use desk_core::DeskEvent;
     use desk_core::api::ErrorKind;
-    use desk_core::desk::{DeskOptions, QuoteResult, SwapForm};
+    use desk_core::desk::{QuoteResult, SwapForm};
     use desk_core::flow::QuestionField;
     use desk_core::journal::Stage;
-    use desk_core::tracker::Timing;
-    use desk_core::{AppPaths, Desk, DeskEvent};
     use gateway_sim::payload::testkit::TestWallet;
 
-    const EVM: &str = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
-    const OWNER: &str = "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359";
-    const WBTC_BOB: &str = "0x0555E30da8f98308EdB960aa94C0Db47230d2B9c";
-
-    async fn open(home: &std::path::Path) -> Desk {
-        super::mock_keychain();
-        Desk::open_with(
-            AppPaths::under(home),
-            DeskOptions {
-                timing: Timing::default().scaled(0.01),
-                sandbox_admin: true,
-            },
-        )
-        .await
-        .unwrap()
-    }
-
-    fn onramp_form(sender: Option<String>) -> SwapForm {
-        SwapForm {
-            src_chain: "bitcoin".into(),
-            src_token: "0x0000000000000000000000000000000000000000".into(),
-            dst_chain: "bob".into(),
-            dst_token: WBTC_BOB.into(),
-            amount: "0.0025".into(),
-            slippage_bps: 300,
-            recipient: EVM.into(),
-            sender,
-            owner: Some(OWNER.into()),
-            refund: None,
-        }
-    }
-
-    async fn advance(base: &str, secs: u64) {
-        reqwest::Client::new()
-            .post(format!("{base}/admin/clock/advance"))
-            .body(format!(r#"{{"secs": {secs}}}"#))
-            .send()
-            .await
-            .unwrap()
-            .error_for_status()
-            .unwrap();
-    }
+    use crate::common::{
+        EVM, OWNER, WBTC_BOB, card, complete_onramp, create_order_directly, onramp_form, open, psbt,
+    };
 
     #[tokio::test]
     async fn an_onramp_goes_from_the_form_to_completed_through_the_desk() {
@@ -321,9 +255,7 @@ mod flow {
         let mut events = desk.subscribe();
         let wallet = TestWallet::from_seed([9; 32]);
         let form = onramp_form(Some(wallet.address(bitcoin::Network::Bitcoin)));
-        let QuoteResult::Quote { card } = desk.quote(&form).await.unwrap() else {
-            panic!("a question")
-        };
+        let card = card(&desk, &form).await;
         assert_eq!(card.send.amount, "250000");
         assert_eq!(card.send.text, "0.0025 BTC");
         assert!(card.receive.text.ends_with("WBTC"), "{}", card.receive.text);
@@ -337,10 +269,7 @@ mod flow {
             verified["sentence"].as_str().unwrap().contains("0.0025"),
             "{verified}"
         );
-        let psbt = order.created.as_ref().unwrap()["onramp"]["psbt_hex"]
-            .as_str()
-            .unwrap()
-            .to_owned();
+        let psbt = psbt(&order);
 
         // A transaction that is not the PSBT's is refused before anything is sent.
         let err = desk
@@ -357,21 +286,7 @@ mod flow {
         assert_eq!(order.stage, Some(Stage::Registered));
         assert!(order.timeline.iter().any(|e| e.key == "registered"));
 
-        let base = desk.settings().await.network.base_url;
-        advance(&base, 700).await;
-        desk.refresh_now().await;
-        let done = tokio::time::timeout(Duration::from_secs(30), async {
-            loop {
-                if let Ok(DeskEvent::OrderChanged { order: view }) = events.recv().await
-                    && view.local_id == order.local_id
-                    && view.status.as_deref() == Some("success")
-                {
-                    return view;
-                }
-            }
-        })
-        .await
-        .expect("the tracker reports the completed order");
+        let done = complete_onramp(&desk, &mut events, order.local_id.unwrap()).await;
         assert_eq!(done.stage, Some(Stage::Finished));
         assert_eq!(done.received.len(), 1);
         assert!(done.received[0].amount.usd.is_some());
@@ -457,9 +372,6 @@ mod flow {
 
         // Someone else's order for the watched owner, made directly on the gateway.
         let base = desk.settings().await.network.base_url;
-        let mut config = gateway_client::ClientConfig::new(base.parse().unwrap());
-        config.read_attempts = 1;
-        let client = gateway_client::Client::new(config).unwrap();
         let mut request = gateway_client::QuoteRequest::new(
             ("bitcoin", gateway_client::wire::NATIVE_TOKEN),
             ("bob", WBTC_BOB),
@@ -467,14 +379,7 @@ mod flow {
             EVM,
         );
         request.owner_address = Some(owner.into());
-        let quote = client.get_quote(&request).await.unwrap().value;
-        let id = client
-            .create_order(&quote)
-            .await
-            .unwrap()
-            .value
-            .order_id()
-            .to_owned();
+        let id = create_order_directly(&base, &request).await;
         desk.refresh_now().await;
         tokio::time::timeout(Duration::from_secs(30), async {
             loop {

@@ -6,21 +6,19 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use desk_core::api::{ErrorKind, RouteKind};
-use desk_core::desk::{DeskOptions, QuoteResult, SwapForm};
+use desk_core::desk::SwapForm;
 use desk_core::partner::{Dashboard, DashboardQuery, Period};
 use desk_core::settings::AffiliateEntry;
-use desk_core::tracker::Timing;
 use desk_core::views::{OrderView, QuoteCard};
 use desk_core::{AppPaths, Desk, DeskError};
 use gateway_client::ApiVersion;
 use gateway_client::wire::{NATIVE_TOKEN, RegisterTx};
 use gateway_sim::payload::testkit::TestWallet;
 
-const EVM: &str = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
-const OWNER: &str = "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359";
-const WBTC_BOB: &str = "0x0555E30da8f98308EdB960aa94C0Db47230d2B9c";
-const USDT_BOB: &str = "0x05D032ac25d322df992303dCa074EE7392C117b9";
-const USDT_ETH: &str = "0xdac17f958d2ee523a2206206994597c13d831ec7";
+mod common;
+
+use common::{EVM, OWNER, USDT_BOB, USDT_ETH, WBTC_BOB, advance, card, open, psbt};
+
 const BTC_ADDRESS: &str = "bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh";
 /// The partner's addresses: two on the list (EVM, Tron), one for token swaps.
 const PARTNER_EVM: &str = "0x1111111111111111111111111111111111111111";
@@ -28,24 +26,6 @@ const PARTNER_TRON: &str = "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7";
 const PARTNER_SWAP: &str = "0x2222222222222222222222222222222222222222";
 /// An address someone else makes an order for, watched by the app.
 const WATCHED: &str = "0x3333333333333333333333333333333333333333";
-
-fn mock_keychain() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| keyring_core::set_default_store(keyring_core::mock::Store::new().unwrap()));
-}
-
-async fn open(home: &std::path::Path) -> Desk {
-    mock_keychain();
-    Desk::open_with(
-        AppPaths::under(home),
-        DeskOptions {
-            timing: Timing::default().scaled(0.01),
-            sandbox_admin: true,
-        },
-    )
-    .await
-    .unwrap()
-}
 
 fn entry(address: &str, bps: u32) -> AffiliateEntry {
     AffiliateEntry {
@@ -71,9 +51,8 @@ fn form(src: (&str, &str), dst: (&str, &str), amount: &str, recipient: &str) -> 
 
 fn onramp_form(amount: &str, wallet: &TestWallet) -> SwapForm {
     SwapForm {
-        sender: Some(wallet.address(bitcoin::Network::Bitcoin)),
-        owner: Some(OWNER.into()),
-        ..form(("bitcoin", NATIVE_TOKEN), ("bob", WBTC_BOB), amount, EVM)
+        amount: amount.into(),
+        ..common::onramp_form(Some(wallet.address(bitcoin::Network::Bitcoin)))
     }
 }
 
@@ -96,24 +75,6 @@ fn swap_form(amount: &str) -> SwapForm {
         owner: Some(OWNER.into()),
         ..form(("bob", USDT_BOB), ("ethereum", USDT_ETH), amount, EVM)
     }
-}
-
-async fn card(desk: &Desk, form: &SwapForm) -> QuoteCard {
-    match desk.quote(form).await.unwrap() {
-        QuoteResult::Quote { card } => *card,
-        QuoteResult::Ask { question } => panic!("asked {question:?} for {form:?}"),
-    }
-}
-
-async fn advance(base: &str, secs: u64) {
-    reqwest::Client::new()
-        .post(format!("{base}/admin/clock/advance"))
-        .body(format!(r#"{{"secs": {secs}}}"#))
-        .send()
-        .await
-        .unwrap()
-        .error_for_status()
-        .unwrap();
 }
 
 /// A USD value in micro-dollars, read here independently of the crate's reader.
@@ -147,11 +108,7 @@ async fn start(desk: &Desk, form: &SwapForm) -> Made {
 /// Starts an onramp and hands in the PSBT signed by `wallet`.
 async fn onramp(desk: &Desk, amount: &str, wallet: &TestWallet) -> Made {
     let made = start(desk, &onramp_form(amount, wallet)).await;
-    let psbt = made.order.created.as_ref().unwrap()["onramp"]["psbt_hex"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    let signed = wallet.sign_psbt(&psbt).unwrap();
+    let signed = wallet.sign_psbt(&psbt(&made.order)).unwrap();
     let order = desk
         .hand_in(made.order.local_id.unwrap(), &signed)
         .await
@@ -394,9 +351,7 @@ async fn the_dashboard_adds_up_sandbox_orders_as_their_quotes_say() {
     }
 
     // Someone else's token swap for the watched address, made and paid directly on the gateway.
-    let mut config = gateway_client::ClientConfig::new(base.parse().unwrap());
-    config.read_attempts = 1;
-    let client = gateway_client::Client::new(config).unwrap();
+    let client = common::client(&base, ApiVersion::V3);
     let mut request = gateway_client::QuoteRequest::new(
         ("bob", USDT_BOB),
         ("ethereum", USDT_ETH),

@@ -6,38 +6,21 @@
 
 use std::time::Duration;
 
-use desk_core::desk::{DeskOptions, QuoteResult, SwapForm};
 use desk_core::logs;
 use desk_core::support::{BUNDLE_DIR, BundleOptions};
-use desk_core::tracker::Timing;
-use desk_core::{AppPaths, Desk, DeskEvent};
+use desk_core::{AppPaths, Desk};
 use gateway_sim::payload::testkit::TestWallet;
+
+mod common;
+
+use common::{EVM as RECIPIENT, OWNER, WBTC_BOB, card, complete_onramp, onramp_form, open, psbt};
 
 /// The network's API key (32 characters, as the gateway issues them).
 const KEY: &str = "SupportBundleKey0123456789abcdef";
 /// A bearer token nobody registered, written into a log line.
 const UNREGISTERED: &str = "Zq8Wn3Lk5Pj7Hg2Fd4Sa6Mx9Cv1Bn0Qe";
-const RECIPIENT: &str = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
-const OWNER: &str = "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359";
-const WBTC_BOB: &str = "0x0555E30da8f98308EdB960aa94C0Db47230d2B9c";
 /// A filter variable nobody sets, so the default filter (`info`) applies.
 const FILTER_ENV: &str = "GATEWAY_DESK_LOG_TEST_NEVER_SET";
-
-fn mock_keychain() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| keyring_core::set_default_store(keyring_core::mock::Store::new().unwrap()));
-}
-
-async fn advance(base: &str, secs: u64) {
-    reqwest::Client::new()
-        .post(format!("{base}/admin/clock/advance"))
-        .body(format!(r#"{{"secs": {secs}}}"#))
-        .send()
-        .await
-        .unwrap()
-        .error_for_status()
-        .unwrap();
-}
 
 /// Waits until the log file holds a line about `needle` that contains `text` (the file writer runs on its own thread).
 async fn logged(log_dir: &std::path::Path, needle: &str, text: &str) {
@@ -55,67 +38,28 @@ async fn logged(log_dir: &std::path::Path, needle: &str, text: &str) {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_bundle_is_previewed_saved_without_the_key_and_imported_as_the_user_saw_it() {
-    mock_keychain();
     let home = tempfile::tempdir().unwrap();
     let paths = AppPaths::under(home.path());
     let _guard = logs::init(&paths.log_dir, FILTER_ENV).expect("logging starts");
-    let desk = Desk::open_with(
-        paths.clone(),
-        DeskOptions {
-            timing: Timing::default().scaled(0.01),
-            sandbox_admin: true,
-        },
-    )
-    .await
-    .unwrap();
+    let desk = open(home.path()).await;
     let mut events = desk.subscribe();
     let view = desk.set_api_key(KEY).await.unwrap();
     assert!(view.api_key.is_some(), "the Sandbox accepts a stored key");
 
     // An onramp from the form to completed.
     let wallet = TestWallet::from_seed([7; 32]);
-    let form = SwapForm {
-        src_chain: "bitcoin".into(),
-        src_token: "0x0000000000000000000000000000000000000000".into(),
-        dst_chain: "bob".into(),
-        dst_token: WBTC_BOB.into(),
-        amount: "0.0025".into(),
-        slippage_bps: 300,
-        recipient: RECIPIENT.into(),
-        sender: Some(wallet.address(bitcoin::Network::Bitcoin)),
-        owner: Some(OWNER.into()),
-        refund: None,
-    };
-    let QuoteResult::Quote { card } = desk.quote(&form).await.unwrap() else {
-        panic!("a question instead of a quote")
-    };
+    let form = onramp_form(Some(wallet.address(bitcoin::Network::Bitcoin)));
+    let card = card(&desk, &form).await;
     let order = desk.start_order(card.raw.clone()).await.unwrap();
     let local_id = order.local_id.unwrap();
     let order_id = order.order_id.clone().unwrap();
-    let psbt = order.created.as_ref().unwrap()["onramp"]["psbt_hex"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let psbt = psbt(&order);
     let order = desk
         .hand_in(local_id, &wallet.sign_psbt(&psbt).unwrap())
         .await
         .unwrap();
     let txid = order.handed_in.as_ref().unwrap().id().to_owned();
-    let base = desk.settings().await.network.base_url;
-    advance(&base, 700).await;
-    desk.refresh_now().await;
-    tokio::time::timeout(Duration::from_secs(30), async {
-        loop {
-            if let Ok(DeskEvent::OrderChanged { order: view }) = events.recv().await
-                && view.local_id == Some(local_id)
-                && view.status.as_deref() == Some("success")
-            {
-                return;
-            }
-        }
-    })
-    .await
-    .expect("the order completes");
+    complete_onramp(&desk, &mut events, local_id).await;
 
     // What the app logged about the order, plus an older file with a key in it (as a careless line might hold).
     logged(&paths.log_dir, &order_id, "order created").await;

@@ -6,65 +6,27 @@ use std::path::Path;
 use std::time::Duration;
 
 use desk_core::api::{ErrorKind, NetworkChoice};
-use desk_core::desk::{DeskOptions, QuoteResult, SwapForm};
 use desk_core::journal::{Journal, JournalEvent, JournalOrder};
 use desk_core::settings::NetworkKind;
 use desk_core::support::{
     BundleOptions, LookupKind, LookupQuery, LookupResult, QuoteDiff, ReproduceSource,
 };
-use desk_core::tracker::Timing;
 use desk_core::views::QuoteCard;
-use desk_core::{AppPaths, Desk, DeskEvent, JOURNAL_FILE};
-use gateway_client::{ApiVersion, Client, ClientConfig, QuoteRequest};
+use desk_core::{Desk, JOURNAL_FILE};
+use gateway_client::wire::NATIVE_TOKEN as NATIVE;
+use gateway_client::{ApiVersion, QuoteRequest};
 use gateway_sim::Sim;
 use gateway_sim::payload::testkit::TestWallet;
 use serde_json::{Value, json};
 
-const EVM: &str = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
-const OWNER: &str = "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359";
+mod common;
+
+use common::{
+    EVM, OWNER, WBTC_BOB, advance, card, client, complete_onramp, create_order_directly,
+    onramp_form, open, psbt, swap_request,
+};
+
 const AFFILIATE: &str = "0x1111111111111111111111111111111111111111";
-const WBTC_BOB: &str = "0x0555E30da8f98308EdB960aa94C0Db47230d2B9c";
-const NATIVE: &str = "0x0000000000000000000000000000000000000000";
-
-fn mock_keychain() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| keyring_core::set_default_store(keyring_core::mock::Store::new().unwrap()));
-}
-
-async fn open(home: &Path) -> Desk {
-    mock_keychain();
-    Desk::open_with(
-        AppPaths::under(home),
-        DeskOptions {
-            timing: Timing::default().scaled(0.01),
-            sandbox_admin: true,
-        },
-    )
-    .await
-    .unwrap()
-}
-
-fn client(base_url: &str, version: ApiVersion) -> Client {
-    let mut config = ClientConfig::new(base_url.parse().unwrap());
-    config.version = version;
-    config.read_attempts = 1;
-    Client::new(config).unwrap()
-}
-
-fn onramp_form(sender: Option<String>) -> SwapForm {
-    SwapForm {
-        src_chain: "bitcoin".into(),
-        src_token: NATIVE.into(),
-        dst_chain: "bob".into(),
-        dst_token: WBTC_BOB.into(),
-        amount: "0.0025".into(),
-        slippage_bps: 300,
-        recipient: EVM.into(),
-        sender,
-        owner: Some(OWNER.into()),
-        refund: None,
-    }
-}
 
 fn query(network: NetworkKind, version: &str, text: &str) -> LookupQuery {
     LookupQuery {
@@ -73,17 +35,6 @@ fn query(network: NetworkKind, version: &str, text: &str) -> LookupQuery {
         api_version: version.into(),
         query: text.into(),
     }
-}
-
-async fn advance(base: &str, secs: u64) {
-    reqwest::Client::new()
-        .post(format!("{base}/admin/clock/advance"))
-        .body(format!(r#"{{"secs": {secs}}}"#))
-        .send()
-        .await
-        .unwrap()
-        .error_for_status()
-        .unwrap();
 }
 
 /// Everything the journal holds: every order and every event.
@@ -97,28 +48,9 @@ fn journal_contents(home: &Path) -> (Vec<JournalOrder>, Vec<JournalEvent>) {
     (orders, events)
 }
 
-/// Creates an order on the gateway at `base_url` directly (not through the app), unpaid: its id.
-async fn create_order_directly(base_url: &str, request: &QuoteRequest) -> String {
-    let client = client(base_url, ApiVersion::V3);
-    let quote = client.get_quote(request).await.unwrap().value;
-    client
-        .create_order(&quote)
-        .await
-        .unwrap()
-        .value
-        .order_id()
-        .to_owned()
-}
-
-fn swap_request() -> QuoteRequest {
-    let mut request = QuoteRequest::new(
-        ("bob", "0x05D032ac25d322df992303dCa074EE7392C117b9"),
-        ("ethereum", "0xdac17f958d2ee523a2206206994597c13d831ec7"),
-        "50000000",
-        EVM,
-    );
-    request.slippage_bps = 100;
-    request
+/// The body the gateway answers a GET of `url` with, as text.
+async fn body_of(url: &str) -> String {
+    reqwest::get(url).await.unwrap().text().await.unwrap()
 }
 
 /// The only order of a lookup.
@@ -134,35 +66,19 @@ async fn an_order_is_found_by_id_txid_and_address_on_every_version_without_touch
     let mut events = desk.subscribe();
     let wallet = TestWallet::from_seed([7; 32]);
     let form = onramp_form(Some(wallet.address(bitcoin::Network::Bitcoin)));
-    let QuoteResult::Quote { card } = desk.quote(&form).await.unwrap() else {
-        panic!("a question")
-    };
+    let card = card(&desk, &form).await;
     let order = desk.start_order(card.raw.clone()).await.unwrap();
-    let psbt = order.created.as_ref().unwrap()["onramp"]["psbt_hex"]
-        .as_str()
-        .unwrap()
-        .to_owned();
     let order = desk
-        .hand_in(order.local_id.unwrap(), &wallet.sign_psbt(&psbt).unwrap())
+        .hand_in(
+            order.local_id.unwrap(),
+            &wallet.sign_psbt(&psbt(&order)).unwrap(),
+        )
         .await
         .unwrap();
     let order_id = order.order_id.clone().unwrap();
     let txid = order.source_tx.as_ref().unwrap().tx_hash.clone();
     let base = desk.settings().await.network.base_url;
-    advance(&base, 700).await;
-    desk.refresh_now().await;
-    tokio::time::timeout(Duration::from_secs(30), async {
-        loop {
-            if let Ok(DeskEvent::OrderChanged { order: view }) = events.recv().await
-                && view.local_id == order.local_id
-                && view.status.as_deref() == Some("success")
-            {
-                return;
-            }
-        }
-    })
-    .await
-    .expect("the order completes");
+    complete_onramp(&desk, &mut events, order.local_id.unwrap()).await;
     // The tracker is done with the finished order; from here on nothing should write to the journal.
     tokio::time::sleep(Duration::from_millis(300)).await;
     let before = journal_contents(home.path());
@@ -205,12 +121,7 @@ async fn an_order_is_found_by_id_txid_and_address_on_every_version_without_touch
             "{v}"
         );
         assert_eq!(found.raw_text, by_id.raw_text, "one order: the whole body");
-        let body = reqwest::get(format!("{base}/{v}/get-order/{order_id}"))
-            .await
-            .unwrap()
-            .text()
-            .await
-            .unwrap();
+        let body = body_of(&format!("{base}/{v}/get-order/{order_id}")).await;
         assert_eq!(by_id.raw_text, body, "byte for byte");
         assert_eq!(found.order.raw.as_ref(), Some(&raw));
         if version == ApiVersion::V1 {
@@ -265,12 +176,7 @@ async fn an_order_is_found_by_id_txid_and_address_on_every_version_without_touch
             page,
             "{v}"
         );
-        let body = reqwest::get(format!("{base}/{v}/get-orders/{EVM}"))
-            .await
-            .unwrap()
-            .text()
-            .await
-            .unwrap();
+        let body = body_of(&format!("{base}/{v}/get-orders/{EVM}")).await;
         assert_eq!(by_address.raw_text, body, "byte for byte");
         assert!(body.contains(&listed.raw_text));
         assert_eq!(listed.explanation, found.explanation);
@@ -482,14 +388,36 @@ fn changed(diff: &QuoteDiff) -> Vec<&str> {
         .collect()
 }
 
+/// The V3 quote the gateway at `base` gives for `request` with `AFFILIATE` at `bps`, pasted into the desk to be asked
+/// for again.
+async fn reproduce_with_affiliate(
+    desk: &Desk,
+    base: &str,
+    mut request: QuoteRequest,
+    bps: u32,
+) -> QuoteDiff {
+    request.affiliates = vec![gateway_client::Affiliate {
+        address: AFFILIATE.into(),
+        bps,
+    }];
+    let quote = client(base, ApiVersion::V3)
+        .get_quote(&request)
+        .await
+        .unwrap()
+        .value;
+    desk.reproduce_quote(&ReproduceSource::Quote {
+        text: quote.raw().to_string(),
+    })
+    .await
+    .unwrap()
+}
+
 #[tokio::test]
 async fn a_quote_is_asked_for_again_and_compared_field_by_field() {
     let home = tempfile::tempdir().unwrap();
     let desk = open(home.path()).await;
     let base = desk.settings().await.network.base_url;
-    let QuoteResult::Quote { card } = desk.quote(&onramp_form(None)).await.unwrap() else {
-        panic!("a question")
-    };
+    let card = card(&desk, &onramp_form(None)).await;
 
     // Nothing moved on the Sandbox: every field compares equal.
     let diff = desk.reproduce_quote(&quote_text(&card)).await.unwrap();
@@ -530,22 +458,8 @@ async fn a_quote_is_asked_for_again_and_compared_field_by_field() {
     assert!(changed(&desk.reproduce_quote(&whole).await.unwrap()).is_empty());
 
     // A quote with an affiliate: its bps are worked out from its fee, and the quote comes back the same.
-    let mut request = QuoteRequest::new(("bitcoin", NATIVE), ("bob", WBTC_BOB), "250000", EVM);
-    request.affiliates = vec![gateway_client::Affiliate {
-        address: AFFILIATE.into(),
-        bps: 50,
-    }];
-    let with_affiliate = client(&base, ApiVersion::V3)
-        .get_quote(&request)
-        .await
-        .unwrap()
-        .value;
-    let diff = desk
-        .reproduce_quote(&ReproduceSource::Quote {
-            text: with_affiliate.raw().to_string(),
-        })
-        .await
-        .unwrap();
+    let request = QuoteRequest::new(("bitcoin", NATIVE), ("bob", WBTC_BOB), "250000", EVM);
+    let diff = reproduce_with_affiliate(&desk, &base, request, 50).await;
     assert!(changed(&diff).is_empty(), "{:?}", diff.fields);
     assert_eq!(diff.after.affiliates.len(), 1);
     assert!(diff.fields.iter().any(|f| f.field == "affiliate 1"));
@@ -558,22 +472,7 @@ async fn a_quote_is_asked_for_again_and_compared_field_by_field() {
     );
 
     // A V3 token swap states its one affiliate's bps: reproduced as stated.
-    let mut request = swap_request();
-    request.affiliates = vec![gateway_client::Affiliate {
-        address: AFFILIATE.into(),
-        bps: 30,
-    }];
-    let swap = client(&base, ApiVersion::V3)
-        .get_quote(&request)
-        .await
-        .unwrap()
-        .value;
-    let diff = desk
-        .reproduce_quote(&ReproduceSource::Quote {
-            text: swap.raw().to_string(),
-        })
-        .await
-        .unwrap();
+    let diff = reproduce_with_affiliate(&desk, &base, swap_request(), 30).await;
     assert!(changed(&diff).is_empty(), "{:?}", diff.fields);
     let affiliate = diff
         .fields
@@ -632,9 +531,7 @@ async fn a_quote_is_asked_for_again_and_compared_field_by_field() {
 async fn a_bundles_quote_is_reproduced_on_its_own_network_with_stand_ins_for_shortened_addresses() {
     let home = tempfile::tempdir().unwrap();
     let desk = open(home.path()).await;
-    let QuoteResult::Quote { card } = desk.quote(&onramp_form(None)).await.unwrap() else {
-        panic!("a question")
-    };
+    let card = card(&desk, &onramp_form(None)).await;
     let order = desk.start_order(card.raw.clone()).await.unwrap();
     let local_id = order.local_id.unwrap();
 

@@ -124,13 +124,10 @@ fn respond(path: &str, query: &str) -> Response {
     }
 }
 
-fn gateway_cmd(base: &str, args: &[&str], stdin: Option<&str>) -> Output {
+/// Runs `gateway` with `args` (and no API key from the environment), `stdin` written to its standard input.
+fn run(args: &[&str], stdin: Option<&str>) -> Output {
     let mut command = Command::new(env!("CARGO_BIN_EXE_gateway"));
-    command
-        .arg("--network")
-        .arg(base)
-        .args(args)
-        .env_remove("GATEWAY_API_KEY");
+    command.args(args).env_remove("GATEWAY_API_KEY");
     command.stdin(if stdin.is_some() {
         Stdio::piped()
     } else {
@@ -147,6 +144,11 @@ fn gateway_cmd(base: &str, args: &[&str], stdin: Option<&str>) -> Output {
             .unwrap();
     }
     child.wait_with_output().unwrap()
+}
+
+/// Runs `gateway --network <base>` with `args`.
+fn gateway_cmd(base: &str, args: &[&str], stdin: Option<&str>) -> Output {
+    run(&[&["--network", base], args].concat(), stdin)
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -240,25 +242,12 @@ async fn validation_errors_exit_2_and_send_nothing() {
             "--amount",
             "100000",
         ],
-        vec![
-            "--api-version",
-            "v2",
-            "quote",
-            "--src-chain",
-            "bitcoin",
-            "--src-token",
-            "BTC",
-            "--dst-chain",
-            "bob",
-            "--dst-token",
-            WBTC_BOB,
-            "--recipient",
-            RECIPIENT,
-            "--amount",
-            "100000",
-            "--owner",
-            RECIPIENT,
-        ],
+        [
+            &["--api-version", "v2"],
+            QUOTE_ARGS,
+            &["--amount", "100000", "--owner", RECIPIENT],
+        ]
+        .concat(),
         vec![
             "register-tx",
             "--order-id",
@@ -402,27 +391,6 @@ async fn orders_routes_and_registration_read_well() {
 fn utc_text(at: i64) -> String {
     let (y, mo, d, h, mi, s) = desk_core::support::utc_parts(at);
     format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}Z")
-}
-
-fn run(args: &[&str], stdin: Option<&str>) -> Output {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_gateway"));
-    command.args(args).env_remove("GATEWAY_API_KEY");
-    command.stdin(if stdin.is_some() {
-        Stdio::piped()
-    } else {
-        Stdio::null()
-    });
-    command.stdout(Stdio::piped()).stderr(Stdio::piped());
-    let mut child = command.spawn().unwrap();
-    if let Some(text) = stdin {
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(text.as_bytes())
-            .unwrap();
-    }
-    child.wait_with_output().unwrap()
 }
 
 /// Creates a V3 token swap on the gateway at `base` for `RECIPIENT` and gives its id.

@@ -1,0 +1,141 @@
+//! What the Desk's integration tests share: a Desk on the embedded Sandbox in a temporary folder (the keychain is the
+//! mock store), the Sandbox's clock, an onramp's form and its steps, and orders made on a gateway directly.
+//!
+//! Included with `mod common;` by each test binary that runs a Desk on the mock keychain; not every binary uses every
+//! item. `tests/keychain.rs` (the real keychain) must not include it: the keyring's default store is global per
+//! process.
+#![allow(dead_code)]
+
+use std::path::Path;
+use std::time::Duration;
+
+use desk_core::desk::{DeskOptions, QuoteResult, SwapForm};
+use desk_core::tracker::Timing;
+use desk_core::views::{OrderView, QuoteCard};
+use desk_core::{AppPaths, Desk, DeskEvent};
+use gateway_client::wire::NATIVE_TOKEN;
+use gateway_client::{ApiVersion, Client, ClientConfig, QuoteRequest};
+use tokio::sync::broadcast;
+
+pub const EVM: &str = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
+pub const OWNER: &str = "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359";
+pub const WBTC_BOB: &str = "0x0555E30da8f98308EdB960aa94C0Db47230d2B9c";
+pub const USDT_BOB: &str = "0x05D032ac25d322df992303dCa074EE7392C117b9";
+pub const USDT_ETH: &str = "0xdac17f958d2ee523a2206206994597c13d831ec7";
+
+/// The keyring's mock store as the process's default (once: the default store is global per process).
+pub fn mock_keychain() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| keyring_core::set_default_store(keyring_core::mock::Store::new().unwrap()));
+}
+
+/// A Desk on the Sandbox with its data under `home`: timings a hundredth of the real ones, the Sandbox's admin
+/// endpoints on.
+pub async fn open(home: &Path) -> Desk {
+    mock_keychain();
+    Desk::open_with(
+        AppPaths::under(home),
+        DeskOptions {
+            timing: Timing::default().scaled(0.01),
+            sandbox_admin: true,
+        },
+    )
+    .await
+    .unwrap()
+}
+
+/// Moves the clock of the gateway-sim at `base` on by `secs` (its admin endpoint).
+pub async fn advance(base: &str, secs: u64) {
+    reqwest::Client::new()
+        .post(format!("{base}/admin/clock/advance"))
+        .body(format!(r#"{{"secs": {secs}}}"#))
+        .send()
+        .await
+        .unwrap()
+        .error_for_status()
+        .unwrap();
+}
+
+/// 0.0025 BTC from bitcoin to WBTC on BOB for `EVM`, owned by `OWNER`.
+pub fn onramp_form(sender: Option<String>) -> SwapForm {
+    SwapForm {
+        src_chain: "bitcoin".into(),
+        src_token: NATIVE_TOKEN.into(),
+        dst_chain: "bob".into(),
+        dst_token: WBTC_BOB.into(),
+        amount: "0.0025".into(),
+        slippage_bps: 300,
+        recipient: EVM.into(),
+        sender,
+        owner: Some(OWNER.into()),
+        refund: None,
+    }
+}
+
+/// The desk's quote card for `form`; a question instead is a failure.
+pub async fn card(desk: &Desk, form: &SwapForm) -> QuoteCard {
+    match desk.quote(form).await.unwrap() {
+        QuoteResult::Quote { card } => *card,
+        QuoteResult::Ask { question } => panic!("asked {question:?} for {form:?}"),
+    }
+}
+
+/// The PSBT a started onramp asks to be signed.
+pub fn psbt(order: &OrderView) -> String {
+    order.created.as_ref().unwrap()["onramp"]["psbt_hex"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+/// Runs the Sandbox's clock past an onramp's end (600 s after registration) and waits until the desk reports the
+/// order `local_id` completed: the view it reported.
+pub async fn complete_onramp(
+    desk: &Desk,
+    events: &mut broadcast::Receiver<DeskEvent>,
+    local_id: i64,
+) -> Box<OrderView> {
+    let base = desk.settings().await.network.base_url;
+    advance(&base, 700).await;
+    desk.refresh_now().await;
+    tokio::time::timeout(Duration::from_secs(30), async {
+        loop {
+            if let Ok(DeskEvent::OrderChanged { order: view }) = events.recv().await
+                && view.local_id == Some(local_id)
+                && view.status.as_deref() == Some("success")
+            {
+                return view;
+            }
+        }
+    })
+    .await
+    .expect("the order completes")
+}
+
+/// A client of the gateway at `base_url` on `version`, reading once (no retries).
+pub fn client(base_url: &str, version: ApiVersion) -> Client {
+    let mut config = ClientConfig::new(base_url.parse().unwrap());
+    config.version = version;
+    config.read_attempts = 1;
+    Client::new(config).unwrap()
+}
+
+/// 50 USDT on BOB to USDT on Ethereum for `EVM`, 1% slippage.
+pub fn swap_request() -> QuoteRequest {
+    let mut request = QuoteRequest::new(("bob", USDT_BOB), ("ethereum", USDT_ETH), "50000000", EVM);
+    request.slippage_bps = 100;
+    request
+}
+
+/// Creates an order on the gateway at `base_url` directly (not through the app), on V3 and unpaid: its id.
+pub async fn create_order_directly(base_url: &str, request: &QuoteRequest) -> String {
+    let client = client(base_url, ApiVersion::V3);
+    let quote = client.get_quote(request).await.unwrap().value;
+    client
+        .create_order(&quote)
+        .await
+        .unwrap()
+        .value
+        .order_id()
+        .to_owned()
+}
