@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { NetworkChoice } from "./lib/bindings/NetworkChoice";
 import type { RouteView } from "./lib/bindings/RouteView";
 import type { SettingsView } from "./lib/bindings/SettingsView";
+import { emptyDashboard } from "./lib/partner/fixtures";
 
 type Handler = (args?: Record<string, unknown>) => Promise<unknown>;
 const handlers: Record<string, Handler> = {};
@@ -212,21 +213,7 @@ describe("the window", () => {
 
   it("has every view built: each sidebar button opens its own view, none a placeholder", async () => {
     handlers.list_orders = async () => [];
-    handlers.partner_dashboard = async () => ({
-      period: "day",
-      orders: 0,
-      byStatus: [],
-      volumeUsd: "0.00",
-      completed: 0,
-      completedWithoutUsd: 0,
-      byToken: [],
-      earningsExactUsd: "0.00",
-      earningsEstimatedUsd: "0.00",
-      byRoute: [],
-      rows: [],
-      chart: [],
-      basis: [],
-    });
+    handlers.partner_dashboard = async () => emptyDashboard({ period: "day", basis: [] });
     const { VIEWS } = await import("./lib/views");
     expect(VIEWS.filter((v) => !v.built).map((v) => v.id)).toEqual([]);
     await start();

@@ -1,4 +1,7 @@
-// Test support: a DeskApi whose every command fails loudly unless a test gives it a stand-in.
+// Test support: a DeskApi whose every command fails loudly unless a test gives it a stand-in, and what the views'
+// tests do to the rendered page (find by test id, wait for it to settle, choose, type, click).
+import { flushSync, tick } from "svelte";
+import { expect } from "vitest";
 import type { DeskApi } from "./ipc";
 
 /** A DeskApi for tests: each command a test did not override rejects with a DeskError naming it. */
@@ -38,4 +41,52 @@ export function stubApi(overrides: Partial<DeskApi> = {}): DeskApi {
   ];
   const base = Object.fromEntries(names.map((n) => [n, missing(n)])) as unknown as DeskApi;
   return { ...base, ...overrides };
+}
+
+/** Lets pending promises and the updates they cause run, then applies them to the page. */
+export async function settle(): Promise<void> {
+  for (let i = 0; i < 6; i++) {
+    await Promise.resolve();
+    await tick();
+  }
+  flushSync();
+}
+
+/** The element with this data-testid. */
+export const byId = <T extends HTMLElement = HTMLElement>(id: string, root: ParentNode = document) =>
+  root.querySelector<T>(`[data-testid="${id}"]`);
+
+/** Every element with this data-testid. */
+export const allById = (id: string, root: ParentNode = document) => [
+  ...root.querySelectorAll<HTMLElement>(`[data-testid="${id}"]`),
+];
+
+/** The text of the element with this data-testid, white space folded. */
+export const text = (id: string, root: ParentNode = document) =>
+  byId(id, root)?.textContent?.replace(/\s+/g, " ").trim();
+
+/** Chooses an option that the select offers. */
+export function choose(id: string, value: string): void {
+  const select = byId<HTMLSelectElement>(id)!;
+  expect([...select.options].map((o) => o.value)).toContain(value);
+  select.value = value;
+  select.dispatchEvent(new Event("change", { bubbles: true }));
+  flushSync();
+}
+
+/** Types into an input or a text area. */
+export function type(id: string, value: string): void {
+  const input = byId<HTMLInputElement | HTMLTextAreaElement>(id)!;
+  input.value = value;
+  input.dispatchEvent(new Event("input", { bubbles: true }));
+  flushSync();
+}
+
+/** Clicks a button that is there and enabled, then lets the page settle. */
+export async function click(id: string): Promise<void> {
+  const button = byId<HTMLButtonElement>(id)!;
+  expect(button, id).not.toBeNull();
+  expect(button.disabled, `${id} is disabled`).toBe(false);
+  button.click();
+  await settle();
 }

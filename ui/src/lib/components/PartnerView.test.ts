@@ -2,7 +2,7 @@
 // The Partner view with a stand-in for the Rust side: the figures of a fixture dashboard, the chart, the tables,
 // the bounded rows table, reading again on a period, route or order change, CSV export and failures.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { flushSync, mount, tick, unmount } from "svelte";
+import { flushSync, mount, unmount } from "svelte";
 import type { DeskEvent } from "../bindings/DeskEvent";
 import type { SettingsView } from "../bindings/SettingsView";
 import type { DeskApi } from "../ipc";
@@ -11,7 +11,7 @@ import { OrdersState } from "../orders/state.svelte";
 import { bar, dashboard, emptyDashboard, row } from "../partner/fixtures";
 import { PartnerState } from "../partner/state.svelte";
 import { desk } from "../stores.svelte";
-import { stubApi } from "../testing";
+import { allById, byId, choose, settle, stubApi, text } from "../testing";
 import PartnerView from "./PartnerView.svelte";
 
 const AFFILIATE = "0x1111111111111111111111111111111111111111";
@@ -29,28 +29,6 @@ function settings(over: Partial<SettingsView> = {}): SettingsView {
     tokenSwapAffiliate: { address: "0x2222222222222222222222222222222222222222", bps: 30 },
     ...over,
   };
-}
-
-const byId = (id: string, root: ParentNode = document) => root.querySelector<HTMLElement>(`[data-testid="${id}"]`);
-const allById = (id: string, root: ParentNode = document) => [
-  ...root.querySelectorAll<HTMLElement>(`[data-testid="${id}"]`),
-];
-const text = (id: string) => byId(id)?.textContent?.replace(/\s+/g, " ").trim();
-
-async function settle() {
-  for (let i = 0; i < 5; i++) {
-    await Promise.resolve();
-    await tick();
-  }
-  flushSync();
-}
-
-function choose(id: string, value: string) {
-  const select = byId(id) as HTMLSelectElement;
-  expect([...select.options].map((o) => o.value)).toContain(value);
-  select.value = value;
-  select.dispatchEvent(new Event("change", { bubbles: true }));
-  flushSync();
 }
 
 let app: Record<string, unknown> | null = null;

@@ -2,11 +2,11 @@
 // The Settings view with a stand-in for the Rust side: the API key (masked status, length as typed, save, remove
 // with a confirm step, no keychain), the API version, the theme and where the files are.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { flushSync, mount, tick, unmount } from "svelte";
+import { flushSync, mount, unmount } from "svelte";
 import type { SettingsView } from "../bindings/SettingsView";
 import type { DeskApi } from "../ipc";
 import { desk } from "../stores.svelte";
-import { stubApi } from "../testing";
+import { byId, click, settle, stubApi, text, type } from "../testing";
 import SettingsPanel from "./SettingsPanel.svelte";
 
 function settings(overrides: Partial<SettingsView> = {}): SettingsView {
@@ -25,24 +25,6 @@ function settings(overrides: Partial<SettingsView> = {}): SettingsView {
 }
 
 const KEY = "0123456789abcdef0123456789abcdef";
-
-const byId = (id: string) => document.querySelector<HTMLElement>(`[data-testid="${id}"]`);
-const text = (id: string) => byId(id)?.textContent?.replace(/\s+/g, " ").trim();
-
-async function settle() {
-  for (let i = 0; i < 5; i++) {
-    await Promise.resolve();
-    await tick();
-  }
-  flushSync();
-}
-
-function type(id: string, value: string) {
-  const input = byId(id) as HTMLInputElement;
-  input.value = value;
-  input.dispatchEvent(new Event("input", { bubbles: true }));
-  flushSync();
-}
 
 let app: Record<string, unknown> | null = null;
 
@@ -230,13 +212,6 @@ describe("the Settings view", () => {
 const A1 = "0x1111111111111111111111111111111111111111";
 const A2 = "0x2222222222222222222222222222222222222222";
 const SWAP = "0x3333333333333333333333333333333333333333";
-
-const click = async (id: string) => {
-  const button = byId(id) as HTMLButtonElement;
-  expect(button, id).not.toBeNull();
-  button.click();
-  await settle();
-};
 
 describe("the affiliates section", () => {
   it("shows the saved entries, the limits and the running total", () => {

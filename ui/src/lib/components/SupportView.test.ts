@@ -3,7 +3,7 @@
 // orders, with the raw JSON verbatim and what to do next; a bundle previewed, saved and shown in its folder; a
 // bundle imported with its timeline; a quote reproduced with the changed fields highlighted.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { flushSync, mount, tick, unmount } from "svelte";
+import { flushSync, mount, unmount } from "svelte";
 import type { SettingsView } from "../bindings/SettingsView";
 import type { DeskApi } from "../ipc";
 import { own, watched } from "../orders/fixtures";
@@ -11,7 +11,7 @@ import { OrdersState } from "../orders/state.svelte";
 import { desk } from "../stores.svelte";
 import { BUNDLE_TEXT, ORDER_ID, ORDER_RAW, TXID, imported, lookupResult, preview, quoteDiff } from "../support/fixtures";
 import { SupportState } from "../support/state.svelte";
-import { stubApi } from "../testing";
+import { allById, byId, choose, click, settle, stubApi, text, type } from "../testing";
 import SupportView from "./SupportView.svelte";
 
 function settings(over: Partial<SettingsView> = {}): SettingsView {
@@ -26,44 +26,6 @@ function settings(over: Partial<SettingsView> = {}): SettingsView {
     affiliates: [],
     ...over,
   };
-}
-
-const byId = <T extends HTMLElement = HTMLElement>(id: string, root: ParentNode = document) =>
-  root.querySelector<T>(`[data-testid="${id}"]`);
-const allById = (id: string, root: ParentNode = document) => [
-  ...root.querySelectorAll<HTMLElement>(`[data-testid="${id}"]`),
-];
-const text = (id: string, root: ParentNode = document) => byId(id, root)?.textContent?.replace(/\s+/g, " ").trim();
-
-async function settle() {
-  for (let i = 0; i < 6; i++) {
-    await Promise.resolve();
-    await tick();
-  }
-  flushSync();
-}
-
-function choose(id: string, value: string) {
-  const select = byId<HTMLSelectElement>(id)!;
-  expect([...select.options].map((o) => o.value)).toContain(value);
-  select.value = value;
-  select.dispatchEvent(new Event("change", { bubbles: true }));
-  flushSync();
-}
-
-function type(id: string, value: string) {
-  const input = byId<HTMLInputElement | HTMLTextAreaElement>(id)!;
-  input.value = value;
-  input.dispatchEvent(new Event("input", { bubbles: true }));
-  flushSync();
-}
-
-async function click(id: string) {
-  const button = byId<HTMLButtonElement>(id)!;
-  expect(button, id).not.toBeNull();
-  expect(button.disabled, `${id} is disabled`).toBe(false);
-  button.click();
-  await settle();
 }
 
 let app: Record<string, unknown> | null = null;

@@ -2,11 +2,11 @@
 // The Swap view rendered with a stand-in API: the whole onramp flow, questions, errors, the Sign step of an
 // offramp, and coming back to the view.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { flushSync, mount, tick, unmount } from "svelte";
+import { flushSync, mount, unmount } from "svelte";
 import { deskApi, type DeskApi } from "../ipc";
 import type { QuoteResult } from "../bindings/QuoteResult";
 import type { SettingsView } from "../bindings/SettingsView";
-import { stubApi } from "../testing";
+import { allById, byId, choose, click, settle, stubApi, text, type } from "../testing";
 import { desk } from "../stores.svelte";
 import { SwapState } from "../swap/state.svelte";
 import SwapView from "./SwapView.svelte";
@@ -34,41 +34,6 @@ const SETTINGS: SettingsView = {
   notices: [],
   affiliates: [],
 };
-
-async function settle() {
-  for (let i = 0; i < 6; i++) {
-    await Promise.resolve();
-    await tick();
-  }
-  flushSync();
-}
-
-const byId = <T extends HTMLElement = HTMLElement>(id: string) =>
-  document.querySelector<T>(`[data-testid="${id}"]`);
-const allById = (id: string) => [...document.querySelectorAll<HTMLElement>(`[data-testid="${id}"]`)];
-const text = (id: string) => byId(id)?.textContent?.replace(/\s+/g, " ").trim();
-
-function choose(id: string, value: string) {
-  const select = byId<HTMLSelectElement>(id)!;
-  expect([...select.options].map((o) => o.value)).toContain(value);
-  select.value = value;
-  select.dispatchEvent(new Event("change", { bubbles: true }));
-  flushSync();
-}
-
-function type(id: string, value: string) {
-  const input = byId<HTMLInputElement | HTMLTextAreaElement>(id)!;
-  input.value = value;
-  input.dispatchEvent(new Event("input", { bubbles: true }));
-  flushSync();
-}
-
-async function click(id: string) {
-  const button = byId<HTMLButtonElement>(id)!;
-  expect(button, id).not.toBeNull();
-  button.click();
-  await settle();
-}
 
 let view: Record<string, unknown> | null = null;
 
