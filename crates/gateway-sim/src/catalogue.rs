@@ -35,6 +35,11 @@ const fn listed(chain: &'static str, address: &'static str, class: AssetClass) -
 use AssetClass::{Bitcoin as Btc, Native, Usd};
 
 /// The tokens listed: Bitcoin; BOB, Ethereum, Base, BSC, Arbitrum; Tron; Solana. Addresses as in the token file.
+///
+/// On Tron and Solana only the tokens the published service routes there: USDT (TRC-20) on Tron, USDC and USDT (SPL)
+/// on Solana. Their native TRX and SOL are not listed: the interface writes a native token as the all-zero EVM
+/// address, which is no address on those chains, so a client that resolves a chain's native token by the chain's own
+/// conventions (as the published service's own command-line client does) could not read such a route.
 const LISTED: &[ListedToken] = &[
     listed("bitcoin", NATIVE_TOKEN, Btc),
     listed("bob", NATIVE_TOKEN, Native),
@@ -75,9 +80,7 @@ const LISTED: &[ListedToken] = &[
         "0xaf88d065e77c8cc2239327c5edb3a432268e5831",
         Usd,
     ),
-    listed("tron", NATIVE_TOKEN, Native),
     listed("tron", "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", Usd),
-    listed("solana", NATIVE_TOKEN, Native),
     listed(
         "solana",
         "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v",
@@ -274,6 +277,41 @@ mod tests {
         assert!(
             v3.iter().all(|r| r.src_chain != r.dst_chain),
             "every route crosses chains"
+        );
+    }
+
+    #[test]
+    fn tron_and_solana_routes_name_tokens_by_their_chains_own_addresses() {
+        use gateway_client::address::{BitcoinNetwork, validate_address};
+        let catalogue = Catalogue::default();
+        for route in catalogue.routes(ApiVersion::V3) {
+            for (chain, token) in [
+                (&route.src_chain, &route.src_token),
+                (&route.dst_chain, &route.dst_token),
+            ] {
+                if v3_only(chain) {
+                    assert!(
+                        validate_address(chain, token, BitcoinNetwork::Mainnet).is_ok(),
+                        "{chain} token {token} is not a {chain} address"
+                    );
+                }
+            }
+        }
+        let on = |chain: &str| -> Vec<&str> {
+            catalogue
+                .tokens()
+                .iter()
+                .filter(|t| t.chain == chain)
+                .map(|t| t.address)
+                .collect()
+        };
+        assert_eq!(on("tron"), ["TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t"]);
+        assert_eq!(
+            on("solana"),
+            [
+                "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v",
+                "Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB"
+            ]
         );
     }
 }

@@ -8,8 +8,6 @@
 //! | BTC, WBTC, cbBTC (every `Bitcoin` class token) | 100000.00 |
 //! | ETH | 3500 |
 //! | BNB | 650 |
-//! | TRX | 0.25 |
-//! | SOL | 180 |
 //! | USD stablecoins (`Usd` class) | 1.00 |
 //!
 //! Amounts are smallest units (`U256`); a token's decimals come from [`TokenRegistry::builtin`].
@@ -28,10 +26,6 @@ pub const BTC_PRICE_MICRO: u64 = 100_000 * MICRO_PER_USD;
 pub const ETH_PRICE_MICRO: u64 = 3_500 * MICRO_PER_USD;
 /// USD per BNB, in micro-dollars.
 pub const BNB_PRICE_MICRO: u64 = 650 * MICRO_PER_USD;
-/// USD per TRX (0.25), in micro-dollars.
-pub const TRX_PRICE_MICRO: u64 = 250_000;
-/// USD per SOL, in micro-dollars.
-pub const SOL_PRICE_MICRO: u64 = 180 * MICRO_PER_USD;
 /// USD per stablecoin, in micro-dollars.
 pub const USD_PRICE_MICRO: u64 = MICRO_PER_USD;
 
@@ -54,8 +48,6 @@ pub fn price_of(token: &ListedToken) -> Option<Priced> {
         AssetClass::Native => match info.symbol.as_str() {
             "ETH" => ETH_PRICE_MICRO,
             "BNB" => BNB_PRICE_MICRO,
-            "TRX" => TRX_PRICE_MICRO,
-            "SOL" => SOL_PRICE_MICRO,
             _ => return None,
         },
     };
@@ -127,16 +119,16 @@ mod tests {
             assert!(price_of(token).is_some(), "{token:?}");
         }
         assert_eq!(
-            priced("tron", gateway_client::wire::NATIVE_TOKEN).price_micro,
-            250_000
+            priced("tron", "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t").price_micro,
+            1_000_000
         );
         assert_eq!(
             priced("bsc", gateway_client::wire::NATIVE_TOKEN).price_micro,
             650_000_000
         );
         assert_eq!(
-            priced("solana", gateway_client::wire::NATIVE_TOKEN).price_micro,
-            180_000_000
+            priced("solana", "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v").decimals,
+            6
         );
         assert_eq!(
             priced("base", gateway_client::wire::NATIVE_TOKEN).price_micro,
@@ -161,9 +153,9 @@ mod tests {
             usd_string(U256::from(1_239_999_999_999_999_999u64), usdt18),
             "1.23"
         );
-        let trx = priced("tron", gateway_client::wire::NATIVE_TOKEN);
-        assert_eq!(trx.decimals, 6);
-        assert_eq!(usd_string(U256::from(4_000_000u64), trx), "1.00");
+        let usdt_tron = priced("tron", "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t");
+        assert_eq!(usdt_tron.decimals, 6);
+        assert_eq!(usd_string(U256::from(4_000_000u64), usdt_tron), "4.00");
         assert_eq!(
             usd_micro(U256::from(1_000u64), BTC),
             U256::from(1_000_000u64)
@@ -198,10 +190,11 @@ mod tests {
             U256::from(10_000_000u64)
         );
         assert_eq!(amount_for_usd_micro(10_000_000, BTC), U256::from(10_000u64));
-        let trx = priced("tron", gateway_client::wire::NATIVE_TOKEN);
+        let eth = priced("base", gateway_client::wire::NATIVE_TOKEN);
+        // 10 USD of ETH at 3500 USD: 2857142857142857.14… wei, rounded up.
         assert_eq!(
-            amount_for_usd_micro(10_000_000, trx),
-            U256::from(40_000_000u64)
+            amount_for_usd_micro(10_000_000, eth),
+            U256::from(2_857_142_857_142_858u64)
         );
         assert_eq!(amount_for_usd_micro(10_000_001, BTC), U256::from(10_001u64));
         assert_eq!(cents_string(U256::from(5u8)), "0.05");
