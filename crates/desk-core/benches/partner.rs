@@ -167,7 +167,7 @@ fn fill(journal: &Journal) -> usize {
             t0,
         )
         .unwrap_or_else(|e| panic!("order {i}: {}", e.body()));
-        book.remember_quote(&raw, t0);
+        book.remember_quote(&raw, None, t0);
         let quote = Quote::from_json(raw.clone()).expect("the sim's quote reads");
         let route = quote.view().route();
         let addresses = desk_core::flow::quote_addresses(&quote);

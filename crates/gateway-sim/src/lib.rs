@@ -7,6 +7,7 @@ pub mod access;
 pub mod catalogue;
 pub mod clock;
 pub mod faults;
+pub mod integrity;
 pub mod orders;
 pub mod payload;
 pub mod pricing;

@@ -26,7 +26,7 @@
 //! refuse an output larger than the pool's unreserved balance with `INSUFFICIENT_SOLVER_BALANCE`
 //! `{limit, token, chain_id}` (`limit` is the unreserved balance in smallest units; `chain_id` the chain's numeric id).
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -41,6 +41,7 @@ use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 
 use crate::catalogue::Catalogue;
+use crate::integrity;
 use crate::payload;
 use crate::pricing;
 use crate::quote::{self, QuoteError};
@@ -268,14 +269,23 @@ impl Pool {
 
 /// A remembered offramp or token-swap quote. Their content has no nonce, so two identical requests can get the same
 /// quote: each issue allows one order, so two identical quotes make two orders and a quote used once is a duplicate.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 struct Issued {
     /// When it was last issued.
     at: u64,
     /// Issues not yet used by an order.
     #[serde(default)]
     unused: u32,
+    /// The `ownerAddress` of each unused issue, oldest first, for variants that have no owner field (the V3 token
+    /// swap): two issues that differ only by owner are the same quote on the wire, so create-order takes the owners
+    /// in the order they were issued.
+    #[serde(default)]
+    owners: VecDeque<Option<String>>,
 }
+
+/// The most unused issues of one quote remembered with their owners (a caller asking for the same quote again and
+/// again must not grow the book without bound).
+const MAX_UNUSED_ISSUES: u32 = 64;
 
 /// The order book: everything create-order, register-tx and the reads share.
 #[derive(Debug, Default, Serialize, Deserialize)]
@@ -299,15 +309,7 @@ struct Index {
     pruned_at: u64,
 }
 
-/// Addresses compare without case on EVM (`0x…`); Base58 and Bech32 as given (Bech32 lower-cased).
-pub fn normalize_address(address: &str) -> String {
-    let a = address.trim();
-    if a.starts_with("0x") || a.starts_with("0X") || a.to_ascii_lowercase().starts_with("bc1") {
-        a.to_ascii_lowercase()
-    } else {
-        a.to_owned()
-    }
-}
+pub use crate::integrity::normalize_address;
 
 fn pool_key(chain: &str, token: &str) -> String {
     format!("{}/{}", chain, normalize_address(token))
@@ -528,20 +530,34 @@ impl Book {
         Ok(())
     }
 
-    /// Remembers an offramp or token-swap quote this gateway issued, so create-order can tell it from a forgery.
-    pub fn remember_quote(&mut self, quote: &Value, now: u64) {
+    /// Remembers an offramp or token-swap quote this gateway issued, so create-order can tell it from a forgery,
+    /// with the `owner` it was asked for (kept here when the quote variant has no owner field).
+    pub fn remember_quote(&mut self, quote: &Value, owner: Option<&str>, now: u64) {
         let Some((key, inner)) = quote.as_object().and_then(|m| m.iter().next()) else {
             return;
         };
-        let Some(inner) = inner.as_object().filter(|_| key != "onramp") else {
+        let Some(route) = [ApiVersion::V3, ApiVersion::V1]
+            .into_iter()
+            .find_map(|v| route_of_key(key, v))
+        else {
+            return;
+        };
+        let Some(inner) = inner.as_object().filter(|_| route != RouteKind::Onramp) else {
             return; // onramps are signed instead
         };
         let issued = self
             .issued
-            .entry(quote_digest(inner))
-            .or_insert(Issued { at: now, unused: 0 });
+            .entry(integrity::digest(route, inner))
+            .or_insert(Issued {
+                at: now,
+                unused: 0,
+                owners: VecDeque::new(),
+            });
         issued.at = now;
-        issued.unused = issued.unused.saturating_add(1);
+        if issued.unused < MAX_UNUSED_ISSUES {
+            issued.unused += 1;
+            issued.owners.push_back(owner.map(normalize_address));
+        }
         // Forget old quotes at most once a minute, so a busy gateway does not scan the map on every quote.
         if now.saturating_sub(self.index.pruned_at) >= 60 {
             self.index.pruned_at = now;
@@ -566,11 +582,13 @@ impl Book {
             )
         })?;
         let quote_value = Value::Object(quote.clone());
-        let digest = quote_digest(&quote);
+        let material = integrity::digest(route, &quote);
 
-        // Genuine, unexpired, unused.
-        if route == RouteKind::Onramp {
-            ctx.signer
+        // Genuine, unexpired, unused. `digest` names this issue of the quote: an onramp's material and its signed
+        // nonce; another route's material (each issue allows one order).
+        let (digest, kept_owner) = if route == RouteKind::Onramp {
+            let signed = ctx
+                .signer
                 .verify_signed_quote(&quote_value, now, QUOTE_TTL_SECS)
                 .map_err(|e| match e {
                     SignatureError::Expired { .. } => err(
@@ -579,11 +597,12 @@ impl Book {
                     ),
                     other => err("INVALID_ORDER_ARGS", format!("the quote was refused: {other}; ask for a new quote and send it back unchanged")),
                 })?;
+            (format!("{material}:{}", signed.nonce), signed.kept.owner)
         } else {
-            let issued = self.issued.get(&digest).ok_or_else(|| {
+            let issued = self.issued.get(&material).ok_or_else(|| {
                 err(
                     "INVALID_ORDER_ARGS",
-                    "this gateway did not issue this quote, or it was changed after it was issued; ask for a new quote and send it back unchanged",
+                    "this gateway did not issue this quote, or its amounts, tokens, chains or addresses were changed after it was issued; ask for a new quote and send it back unchanged",
                 )
             })?;
             if now.saturating_sub(issued.at) > QUOTE_TTL_SECS {
@@ -594,7 +613,8 @@ impl Book {
                     ),
                 ));
             }
-        }
+            (material, issued.owners.front().cloned().flatten())
+        };
         let unused = self.issued.get(&digest).map_or(0, |i| i.unused);
         let duplicate = if route == RouteKind::Onramp {
             self.index.by_quote.get(&digest)
@@ -616,15 +636,17 @@ impl Book {
         let (dst_chain, dst_token, output) = amount_of(&quote, "outputAmount")?;
         let recipient = text(&quote, "recipient")?;
         let sender = opt_text(&quote, "sender");
-        let owner = opt_text(&quote, "ownerAddress");
-        let estimated_secs = quote
-            .get("estimatedTimeInSecs")
-            .and_then(Value::as_u64)
-            .unwrap_or(match route {
-                RouteKind::Onramp => quote::ONRAMP_SECS,
-                RouteKind::Offramp => quote::OFFRAMP_SECS,
-                RouteKind::TokenSwap => quote::TOKEN_SWAP_SECS,
-            });
+        // The V3 offramp carries its owner; the others' was kept beside the quote.
+        let owner = opt_text(&quote, "ownerAddress")
+            .filter(|_| route == RouteKind::Offramp)
+            .map(str::to_owned)
+            .or(kept_owner);
+        // The timeline follows the route, not the quote's `estimatedTimeInSecs` (a display value a client may drop).
+        let estimated_secs = match route {
+            RouteKind::Onramp => quote::ONRAMP_SECS,
+            RouteKind::Offramp => quote::OFFRAMP_SECS,
+            RouteKind::TokenSwap => quote::TOKEN_SWAP_SECS,
+        };
 
         let pool = self.pool(ctx.catalogue, &dst_chain, &dst_token);
         if pool.available() < output {
@@ -695,7 +717,7 @@ impl Book {
             }
         };
 
-        let mut addresses: Vec<String> = [Some(recipient), sender, owner]
+        let mut addresses: Vec<String> = [Some(recipient), sender, owner.as_deref()]
             .into_iter()
             .flatten()
             .map(normalize_address)
@@ -732,6 +754,7 @@ impl Book {
             .reserved += output;
         if let Some(issued) = self.issued.get_mut(&order.quote_digest) {
             issued.unused = issued.unused.saturating_sub(1);
+            issued.owners.pop_front();
         }
         self.insert(order);
         Ok(created)
@@ -1091,11 +1114,6 @@ fn build_tx(
         }
     }
     Ok(tx)
-}
-
-/// Hex SHA-256 of the quote object with keys sorted (the order's link to its quote; `DUPLICATE_ORDER`).
-pub fn quote_digest(quote: &Map<String, Value>) -> String {
-    crate::signing::content_digest(&Value::Object(quote.clone()))
 }
 
 fn seal_cursor(signer: &QuoteSigner, address: &str, before: usize) -> String {

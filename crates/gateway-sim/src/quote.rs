@@ -34,7 +34,7 @@ use serde_json::{Map, Value, json};
 
 use crate::catalogue::{Catalogue, ListedToken};
 use crate::pricing::{self, Priced};
-use crate::signing::QuoteSigner;
+use crate::signing::{Kept, QuoteSigner};
 
 /// Solver fee, bps of the input.
 pub const SOLVER_FEE_BPS: u32 = 20;
@@ -220,6 +220,17 @@ impl Request<'_> {
     }
 }
 
+/// The `ownerAddress` of a get-quote request, where the version takes one (V3), empty meaning none.
+pub fn owner_param(version: ApiVersion, params: &HashMap<String, String>) -> Option<&str> {
+    match version {
+        ApiVersion::V3 => params
+            .get("ownerAddress")
+            .map(String::as_str)
+            .filter(|o| !o.is_empty()),
+        _ => None,
+    }
+}
+
 /// Computes the quote envelope for a get-quote request (`params` is the query string), or the refusal.
 pub fn get_quote(
     catalogue: &Catalogue,
@@ -262,11 +273,7 @@ pub fn get_quote(
             "slippage {slippage_text:?} is not whole basis points"
         ))
     })?;
-    let owner = if version == ApiVersion::V3 {
-        req.get("ownerAddress").filter(|o| !o.is_empty())
-    } else {
-        None
-    };
+    let owner = owner_param(version, params);
     if let Some(owner) = owner
         && owner.parse::<Address>().is_err()
     {
@@ -304,9 +311,11 @@ pub fn get_quote(
     if let Some(sender) = sender {
         check("sender", src.chain, sender)?;
     }
-    if version == ApiVersion::V3
-        && let Some(refund) = req.get("refundAddress").filter(|r| !r.is_empty())
-    {
+    let refund = match version {
+        ApiVersion::V3 => req.get("refundAddress").filter(|r| !r.is_empty()),
+        _ => None,
+    };
+    if let Some(refund) = refund {
         check("refundAddress", "bitcoin", refund)?;
     }
     if src.chain == "solana" && sender.is_none() {
@@ -403,6 +412,7 @@ pub fn get_quote(
         slippage,
         sender,
         owner,
+        refund,
         affiliates: &affiliates,
         writer: Writer {
             with_usd: version != ApiVersion::V1,
@@ -426,6 +436,7 @@ struct Ctx<'a> {
     slippage: u32,
     sender: Option<&'a str>,
     owner: Option<&'a str>,
+    refund: Option<&'a str>,
     affiliates: &'a [Affiliate],
     writer: Writer,
 }
@@ -532,11 +543,13 @@ impl<'a> Ctx<'a> {
         q.insert("dstToken".into(), json!(self.dst.address));
         self.insert_affiliates(&mut q, resolved);
         self.common_tail(&mut q, fees, fees - execution, ONRAMP_SECS);
-        if let Some(owner) = self.owner {
-            q.insert("ownerAddress".into(), json!(owner));
-        }
+        // The published onramp quote has no owner or refund field: they travel inside the signed token.
+        let kept = Kept {
+            owner: self.owner.map(str::to_owned),
+            refund: self.refund.map(str::to_owned),
+        };
         let mut quote = Value::Object(q);
-        let token = signer.sign(&quote, now);
+        let token = signer.sign(&quote, now, &kept);
         quote["signedQuoteData"] = json!(token);
         Ok(json!({ "onramp": quote }))
     }
@@ -622,9 +635,8 @@ impl<'a> Ctx<'a> {
                 json!({"address": a.address, "bps": a.bps}),
             );
         }
-        if let Some(owner) = self.owner {
-            q.insert("ownerAddress".into(), json!(owner));
-        }
+        // The published token-swap quote has no owner field: the gateway remembers it with the issue
+        // (`Book::remember_quote`).
         Ok(json!({ "tokenSwap": q }))
     }
 }

@@ -359,7 +359,7 @@ async fn get_quote(
     if let Err(err) = book.check_liquidity(&sim.catalogue, &quote, now) {
         return refused(&err);
     }
-    book.remember_quote(&quote, now);
+    book.remember_quote(&quote, quote::owner_param(version, &params), now);
     drop(book);
     Json(quote).into_response()
 }

@@ -1,12 +1,16 @@
 //! `signedQuoteData`: an HMAC-SHA256 token over an onramp quote, so create-order can detect tampering and expiry.
 //!
-//! Token format: `base64url(json{"issuedAt": <unix secs>, "digest": <hex sha256 of the canonical quote>,`
-//! `"nonce": <16 random hex digits>})` `.`
-//! `hex(hmac_sha256(key, <the base64url part>))`. The canonical quote is the quote object (the value under
-//! `onramp`) without `signedQuoteData`, serialized with object keys sorted at every level. The key is 32 random
-//! bytes made when the [`crate::Sim`] is created; it never leaves the process.
+//! Token format: `base64url(json{"issuedAt": <unix secs>, "digest": <hex sha256 of the quote's material>,`
+//! `"nonce": <16 random hex digits>, "owner"?: <V3 ownerAddress>, "refund"?: <V3 refundAddress>})` `.`
+//! `hex(hmac_sha256(key, <the base64url part>))`. The material is what [`crate::integrity`] reads from the quote
+//! object (the value under `onramp`): what a client generated from the published document keeps, so its round trip
+//! (dropped unknown fields, reordered keys, `null` for absent) verifies, and any changed amount, token or address
+//! does not. The owner and refund address, which the published onramp quote has no field for, travel inside the
+//! token. The key is 32 random bytes made when the [`crate::Sim`] is created; it never leaves the process.
 
 use std::fmt;
+
+use gateway_client::wire::RouteKind;
 
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
@@ -58,6 +62,26 @@ impl fmt::Display for SignatureError {
 
 impl std::error::Error for SignatureError {}
 
+/// What the gateway keeps with an onramp quote that the quote itself has no field for (V3 request parameters).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Kept {
+    /// `ownerAddress`: the EVM owner and refund claimant, also an address the order is listed under.
+    pub owner: Option<String>,
+    /// `refundAddress`: the Bitcoin refund address.
+    pub refund: Option<String>,
+}
+
+/// A verified `signedQuoteData`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Signed {
+    /// When the quote was issued (unix seconds).
+    pub issued_at: u64,
+    /// The token's random nonce: two identical requests give two quotes, hence two orders.
+    pub nonce: String,
+    /// What was kept beside the quote.
+    pub kept: Kept,
+}
+
 /// The gateway's quote-signing key.
 #[derive(Clone)]
 pub struct QuoteSigner {
@@ -99,14 +123,12 @@ pub(crate) fn content_digest(value: &Value) -> String {
     hex(&Sha256::digest(text.as_bytes()))
 }
 
-/// Hex SHA-256 of the canonical quote object, `signedQuoteData` left out.
+/// Hex SHA-256 of the onramp quote object's material (`signedQuoteData` is not part of it).
 fn digest(quote: &Value) -> String {
-    let mut content = quote.clone();
-    if let Some(map) = content.as_object_mut() {
-        map.remove(FIELD);
-    }
-    let text = serde_json::to_string(&canonical(&content)).expect("JSON values serialize");
-    hex(&Sha256::digest(text.as_bytes()))
+    quote
+        .as_object()
+        .map(|map| crate::integrity::digest(RouteKind::Onramp, map))
+        .unwrap_or_default()
 }
 
 fn hex(bytes: &[u8]) -> String {
@@ -165,12 +187,20 @@ impl QuoteSigner {
         HmacSha256::new_from_slice(&self.key).expect("HMAC takes any key length")
     }
 
-    /// The token for the quote object `quote` (the value under `onramp`), issued at `issued_at` (unix seconds).
-    pub fn sign(&self, quote: &Value, issued_at: u64) -> String {
+    /// The token for the quote object `quote` (the value under `onramp`), issued at `issued_at` (unix seconds),
+    /// carrying `kept`.
+    pub fn sign(&self, quote: &Value, issued_at: u64, kept: &Kept) -> String {
         // A random nonce makes every onramp quote unique, so two identical requests give two quotes (two orders).
         let mut nonce = [0u8; 8];
         getrandom::fill(&mut nonce).expect("the operating system provides random bytes");
-        let payload = json!({"issuedAt": issued_at, "digest": digest(quote), "nonce": hex(&nonce)});
+        let mut payload =
+            json!({"issuedAt": issued_at, "digest": digest(quote), "nonce": hex(&nonce)});
+        if let Some(owner) = &kept.owner {
+            payload["owner"] = json!(owner);
+        }
+        if let Some(refund) = &kept.refund {
+            payload["refund"] = json!(refund);
+        }
         let encoded = URL_SAFE_NO_PAD.encode(payload.to_string());
         let mut mac = self.mac();
         mac.update(encoded.as_bytes());
@@ -178,13 +208,14 @@ impl QuoteSigner {
     }
 
     /// Checks the `signedQuoteData` of the quote object `quote` (the value under `onramp`) at time `now`: signed by
-    /// this key, over this exact content, issued at most `max_age_secs` ago. Gives the issue time.
+    /// this key, over this material, issued at most `max_age_secs` ago. Gives the issue time, nonce and what was
+    /// kept.
     pub fn verify_signed_quote(
         &self,
         quote: &Value,
         now: u64,
         max_age_secs: u64,
-    ) -> Result<u64, SignatureError> {
+    ) -> Result<Signed, SignatureError> {
         let token = quote
             .get(FIELD)
             .and_then(Value::as_str)
@@ -211,7 +242,15 @@ impl QuoteSigner {
         if now.saturating_sub(issued_at) > max_age_secs {
             return Err(SignatureError::Expired { issued_at });
         }
-        Ok(issued_at)
+        let text = |field: &str| payload[field].as_str().map(str::to_owned);
+        Ok(Signed {
+            issued_at,
+            nonce: text("nonce").unwrap_or_default(),
+            kept: Kept {
+                owner: text("owner"),
+                refund: text("refund"),
+            },
+        })
     }
 }
 
@@ -225,7 +264,11 @@ mod tests {
             "outputAmount": {"address": "0xabc", "amount": "96700", "chain": "bob"},
             "slippage": "300",
         });
-        let token = signer.sign(&quote, at);
+        let kept = Kept {
+            owner: Some("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed".into()),
+            refund: None,
+        };
+        let token = signer.sign(&quote, at, &kept);
         quote[FIELD] = json!(token);
         quote
     }
@@ -234,9 +277,13 @@ mod tests {
     fn a_genuine_quote_verifies_whatever_its_key_order() {
         let signer = QuoteSigner::random();
         let quote = signed(&signer, 1_000);
+        let verified = signer
+            .verify_signed_quote(&quote, 1_100, QUOTE_TTL_SECS)
+            .unwrap();
+        assert_eq!(verified.issued_at, 1_000);
         assert_eq!(
-            signer.verify_signed_quote(&quote, 1_100, QUOTE_TTL_SECS),
-            Ok(1_000)
+            verified.kept.owner.as_deref(),
+            Some("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed")
         );
         // Same content, keys in another order.
         let mut reordered = Map::new();
@@ -244,7 +291,9 @@ mod tests {
             reordered.insert(k.clone(), v.clone());
         }
         assert_eq!(
-            signer.verify_signed_quote(&Value::Object(reordered), 1_100, QUOTE_TTL_SECS),
+            signer
+                .verify_signed_quote(&Value::Object(reordered), 1_100, QUOTE_TTL_SECS)
+                .map(|s| s.issued_at),
             Ok(1_000)
         );
     }

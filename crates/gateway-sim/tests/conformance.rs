@@ -381,3 +381,171 @@ async fn the_client_reads_the_routes_and_unknown_paths_are_404_without_a_body() 
     assert!(!schema_errors(&schema, &broken).is_empty());
     running.shutdown().await.unwrap();
 }
+
+/// `schema` with its `$ref` followed (to `#/components/schemas/…` of `doc`).
+fn resolved<'a>(doc: &'a Value, schema: &'a Value) -> &'a Value {
+    match schema.get("$ref").and_then(Value::as_str) {
+        Some(reference) => {
+            let name = reference
+                .strip_prefix("#/components/schemas/")
+                .unwrap_or_else(|| panic!("a local schema reference: {reference}"));
+            resolved(doc, &doc["components"]["schemas"][name])
+        }
+        None => schema,
+    }
+}
+
+/// Whether the object `map` can be of the (resolved) object schema `schema`: it has every required property.
+fn fits(schema: &Value, map: &serde_json::Map<String, Value>) -> bool {
+    let is_object = match &schema["type"] {
+        Value::String(t) => t == "object",
+        Value::Array(types) => types.iter().any(|t| t == "object"),
+        _ => schema.get("properties").is_some(),
+    };
+    is_object
+        && schema["required"].as_array().is_none_or(|required| {
+            required
+                .iter()
+                .all(|r| map.contains_key(r.as_str().unwrap()))
+        })
+}
+
+/// What a client generated from the published document sends back of `value`, read by `schema`: only the properties
+/// the schema defines (following `$ref`, and the branch of a `oneOf`/`anyOf` the value fits), every `null` left out,
+/// and the keys of every object in sorted order.
+fn as_a_typed_client_sends(doc: &Value, schema: &Value, value: &Value) -> Value {
+    let schema = resolved(doc, schema);
+    match value {
+        Value::Object(map) => {
+            for combinator in ["oneOf", "anyOf"] {
+                if let Some(branches) = schema[combinator].as_array() {
+                    let branch = branches
+                        .iter()
+                        .map(|b| resolved(doc, b))
+                        .find(|b| fits(b, map))
+                        .unwrap_or_else(|| panic!("no branch of {schema} fits {value}"));
+                    return as_a_typed_client_sends(doc, branch, value);
+                }
+            }
+            let properties = schema["properties"].as_object();
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            let mut kept = serde_json::Map::new();
+            for key in keys {
+                let Some(property) = properties.and_then(|p| p.get(key)) else {
+                    continue; // not in the schema: a generated type has no field for it
+                };
+                if map[key].is_null() {
+                    continue; // an absent optional field
+                }
+                kept.insert(
+                    key.clone(),
+                    as_a_typed_client_sends(doc, property, &map[key]),
+                );
+            }
+            Value::Object(kept)
+        }
+        Value::Array(items) => Value::Array(
+            items
+                .iter()
+                .map(|item| as_a_typed_client_sends(doc, &schema["items"], item))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+/// Another valid address on `chain` than [`address_on`]'s.
+fn other_address_on(chain: &str) -> &'static str {
+    match chain {
+        "bitcoin" => "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq",
+        "tron" => "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t",
+        "solana" => "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v",
+        _ => "0x0000000000000000000000000000000000000001",
+    }
+}
+
+/// A client generated from the published document (as the service's own SDK is) keeps only what the schema
+/// defines, may reorder keys and drops nulls: its create-order must be accepted for every route of every version,
+/// the V3 owner must still be the order's, and a changed amount or recipient must still be refused.
+#[tokio::test]
+async fn a_typed_clients_round_trip_is_accepted_and_a_changed_quote_is_not() {
+    let (sim, running) = start_with(unlimited_sim()).await;
+    let doc = openapi();
+    let http = http(&running);
+    let mut n = 0;
+    for version in VERSIONS {
+        let v = slug(version);
+        let quote_schema = support::quote_schema(&doc, version, "200");
+        for route in sim.catalogue().routes(version) {
+            n += 1;
+            let what = format!("{v} {route:?}");
+            let amount = amount_for(&sim, &route, n);
+            let mut query = quote_query(version, &route, &amount);
+            if version == ApiVersion::V3 && route.kind() == RouteKind::Onramp {
+                query.push(("refundAddress", BTC_ADDR.to_owned()));
+            }
+            let fetch = || async {
+                let (status, quote) = http.get(&format!("/{v}/get-quote"), &query).await;
+                assert_eq!(status, 200, "{what}: {quote}");
+                as_a_typed_client_sends(&doc, &quote_schema, &quote)
+            };
+
+            let typed = fetch().await;
+            let (status, created) = http.post(&format!("/{v}/create-order"), &typed).await;
+            assert_eq!(status, 201, "{what}: {created}\nsent {typed:#}");
+            let (_, inner) = created.as_object().unwrap().iter().next().unwrap();
+            let order_id = inner["order_id"].as_str().unwrap().to_owned();
+            if version == ApiVersion::V3 {
+                // The owner is the order's even where the quote variant has no field for it.
+                let (status, page) = http
+                    .get(
+                        &format!("/{v}/get-orders/{OWNER}"),
+                        &[("limit", "100".into())],
+                    )
+                    .await;
+                assert_eq!(status, 200, "{what}: {page}");
+                assert!(
+                    page["orders"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .any(|o| o["id"] == order_id.as_str()),
+                    "{what}: the order is not listed under its owner"
+                );
+            }
+
+            // The same round trip, then one changed field: refused, and no order made.
+            type Change = fn(&mut Value, &RouteInfo);
+            let changes: [(&str, Change); 3] = [
+                ("input amount", |q, _| {
+                    let amount = &mut q["inputAmount"]["amount"];
+                    let more = amount.as_str().unwrap().parse::<U256>().unwrap() + U256::from(1u8);
+                    *amount = json!(more.to_string());
+                }),
+                ("output amount", |q, _| {
+                    let amount = &mut q["outputAmount"]["amount"];
+                    let more = amount.as_str().unwrap().parse::<U256>().unwrap() + U256::from(1u8);
+                    *amount = json!(more.to_string());
+                }),
+                ("recipient", |q, route| {
+                    q["recipient"] = json!(other_address_on(&route.dst_chain));
+                }),
+            ];
+            for (field, change) in changes {
+                let mut changed = fetch().await;
+                let (_, inner) = changed.as_object_mut().unwrap().iter_mut().next().unwrap();
+                change(inner, &route);
+                let (status, refused) = http.post(&format!("/{v}/create-order"), &changed).await;
+                assert_eq!(
+                    status, 400,
+                    "{what}: changed {field} was accepted: {refused}"
+                );
+                assert_eq!(
+                    refused["code"], "INVALID_ORDER_ARGS",
+                    "{what}: {field}: {refused}"
+                );
+            }
+        }
+    }
+}
