@@ -1,10 +1,13 @@
-//! Closed-loop throughput of get-quote and get-order over loopback, against a bare axum handler in the same run.
+//! Closed-loop throughput of get-quote, get-order and create-order over loopback, against a bare axum handler in the
+//! same run. The create-order case is a pair per request, as a client makes it: a get-quote, then create-order with
+//! the quote as the body (so it includes the quote's integrity check, the liquidity reservation and the payload).
 //!
 //! Run with `cargo xtask bench` (or `cargo bench -p gateway-sim --bench throughput`). One process starts:
 //!
 //! - the real `Sim` router (rate limits off, no faults, no state file) on `127.0.0.1:0`;
 //! - a bare axum server on `127.0.0.1:0` whose handlers answer a fixed body captured from the sim at start (one
-//!   quote, one order) as `application/json` bytes, so each pair differs only in the sim's own work.
+//!   quote, one order, one create-order answer) as `application/json` bytes, so each pair differs only in the sim's
+//!   own work.
 //!
 //! Both servers run on one multi-thread tokio runtime, the load generator on another; they share the machine's cores.
 //! Each of C workers holds one keep-alive HTTP/1.1 connection (a bare hyper client) and sends its next request when
@@ -26,9 +29,9 @@ use axum::http::header;
 use axum::routing::get;
 use gateway_sim::access::AccessConfig;
 use gateway_sim::{Sim, SimConfig};
-use http_body_util::{BodyExt, Empty};
+use http_body_util::{BodyExt, Full};
 use hyper::body::Bytes;
-use hyper::{Request, StatusCode, Uri};
+use hyper::{Method, Request, StatusCode, Uri};
 use hyper_util::rt::TokioIo;
 use serde_json::{Value, json};
 use tokio::net::{TcpListener, TcpStream};
@@ -104,8 +107,21 @@ fn output_path() -> PathBuf {
 }
 
 /// Starts the bare server: the captured bodies behind the same paths, nothing else.
-async fn bare_server(quote: Bytes, order: Bytes) -> SocketAddr {
+async fn bare_server(quote: Bytes, order: Bytes, created: Bytes) -> SocketAddr {
     let app = Router::new()
+        .route(
+            "/v3/create-order",
+            axum::routing::post(move || {
+                let body = created.clone();
+                async move {
+                    (
+                        StatusCode::CREATED,
+                        [(header::CONTENT_TYPE, "application/json")],
+                        body,
+                    )
+                }
+            }),
+        )
         .route(
             "/v3/get-quote",
             get(move || {
@@ -192,10 +208,46 @@ struct Sample {
     body_bytes: usize,
 }
 
-/// One keep-alive connection sending `paths` in turn (starting at `offset`) until `end`; answers completed between
-/// `measure_from` and `end` are kept.
+/// What a worker sends each time round.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Plan {
+    /// One GET of the next path.
+    Get,
+    /// A GET of the next path (a get-quote), then `POST /v3/create-order` with the quote as the body.
+    QuoteThenCreate,
+}
+
+/// One request on `sender`: its status and body.
+async fn send(
+    sender: &mut hyper::client::conn::http1::SendRequest<Full<Bytes>>,
+    host: &str,
+    method: Method,
+    uri: Uri,
+    body: Bytes,
+) -> (StatusCode, Bytes) {
+    let request = Request::builder()
+        .method(method)
+        .uri(uri)
+        .header(header::HOST, host)
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Full::new(body))
+        .expect("a request");
+    let response = sender.send_request(request).await.expect("an answer");
+    let status = response.status();
+    let body = response
+        .into_body()
+        .collect()
+        .await
+        .expect("a body")
+        .to_bytes();
+    (status, body)
+}
+
+/// One keep-alive connection sending `paths` in turn (starting at `offset`) by `plan` until `end`; answers completed
+/// between `measure_from` and `end` are kept.
 async fn worker(
     addr: SocketAddr,
+    plan: Plan,
     paths: Arc<Vec<Uri>>,
     offset: usize,
     measure_from: Instant,
@@ -215,19 +267,16 @@ async fn worker(
         if started >= end {
             break;
         }
-        let request = Request::get(paths[next % paths.len()].clone())
-            .header(header::HOST, &host)
-            .body(Empty::<Bytes>::new())
-            .expect("a request");
+        let uri = paths[next % paths.len()].clone();
         next += 1;
-        let response = sender.send_request(request).await.expect("an answer");
-        let status = response.status();
-        let body = response
-            .into_body()
-            .collect()
-            .await
-            .expect("a body")
-            .to_bytes();
+        let (mut status, mut body) = send(&mut sender, &host, Method::GET, uri, Bytes::new()).await;
+        if plan == Plan::QuoteThenCreate && status == StatusCode::OK {
+            let create = Uri::from_static("/v3/create-order");
+            (status, body) = send(&mut sender, &host, Method::POST, create, body).await;
+            if status == StatusCode::CREATED {
+                status = StatusCode::OK;
+            }
+        }
         let done = Instant::now();
         if started < measure_from || done > end {
             continue;
@@ -288,6 +337,7 @@ fn quantile_us(sorted_ns: &[u64], q: f64) -> f64 {
 /// One slice: `concurrency` fresh connections to `addr`, warmed up for `warmup`, measured for `window`.
 async fn slice(
     addr: SocketAddr,
+    plan: Plan,
     paths: &Arc<Vec<Uri>>,
     concurrency: usize,
     warmup: Duration,
@@ -297,7 +347,16 @@ async fn slice(
     let end = measure_from + window;
     let step = (paths.len() / concurrency).max(1);
     let workers: Vec<_> = (0..concurrency)
-        .map(|w| tokio::spawn(worker(addr, paths.clone(), w * step, measure_from, end)))
+        .map(|w| {
+            tokio::spawn(worker(
+                addr,
+                plan,
+                paths.clone(),
+                w * step,
+                measure_from,
+                end,
+            ))
+        })
         .collect();
     let mut all = Sample::default();
     for w in workers {
@@ -313,6 +372,7 @@ async fn slice(
 /// each, the first one after the full warm-up) so that anything else the machine does weighs on both alike.
 async fn measure_pair(
     endpoint: &'static str,
+    plan: Plan,
     servers: [(&'static str, SocketAddr); 2],
     paths: &Arc<Vec<Uri>>,
     concurrency: usize,
@@ -326,7 +386,7 @@ async fn measure_pair(
         // Alternate which goes first.
         let order = if round % 2 == 0 { [0, 1] } else { [1, 0] };
         for i in order {
-            let sample = slice(servers[i].1, paths, concurrency, warm, part).await;
+            let sample = slice(servers[i].1, plan, paths, concurrency, warm, part).await;
             samples[i].latencies_ns.extend(sample.latencies_ns);
             samples[i].errors += sample.errors;
             samples[i].body_bytes = samples[i].body_bytes.max(sample.body_bytes);
@@ -427,19 +487,39 @@ fn main() {
     })
     .expect("a sim without a state file");
     let running = server_rt
-        .block_on(sim.spawn(SocketAddr::from((Ipv4Addr::LOCALHOST, 0))))
+        .block_on(
+            sim.clone()
+                .spawn(SocketAddr::from((Ipv4Addr::LOCALHOST, 0))),
+        )
         .expect("start the sim");
     let sim_addr = running.addr();
     let base = running.base_url();
 
     // Orders to read, and one answer of each endpoint for the bare server to repeat.
-    let (ids, quote_body, order_body) = client_rt.block_on(async {
+    let (ids, quote_body, order_body, created_body) = client_rt.block_on(async {
         let ids = make_orders(&base, ORDERS).await;
         let quote = fetch(&format!("{base}/v3/get-quote?{}", quote_query(100_000))).await;
         let order = fetch(&format!("{base}/v3/get-order/{}", ids[0])).await;
-        (ids, quote, order)
+        let created = reqwest::Client::new()
+            .post(format!("{base}/v3/create-order"))
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(quote.clone())
+            .send()
+            .await
+            .and_then(|r| r.error_for_status())
+            .expect("create-order")
+            .bytes()
+            .await
+            .expect("a created order");
+        (ids, quote, order, created)
     });
-    let bare_addr = server_rt.block_on(bare_server(quote_body.clone(), order_body.clone()));
+    // Every create-order reserves its output: a pool deep enough that the run never meets INSUFFICIENT_SOLVER_BALANCE.
+    server_rt.block_on(sim.set_liquidity("bob", WBTC_BOB, alloy_primitives::U256::from(u64::MAX)));
+    let bare_addr = server_rt.block_on(bare_server(
+        quote_body.clone(),
+        order_body.clone(),
+        created_body.clone(),
+    ));
 
     let quote_paths: Arc<Vec<Uri>> = Arc::new(vec![
         format!("/v3/get-quote?{}", quote_query(100_000))
@@ -464,10 +544,15 @@ fn main() {
 
     let mut cases = Vec::new();
     let servers = [("sim", sim_addr), ("bare", bare_addr)];
-    for (endpoint, paths) in [("get-quote", &quote_paths), ("get-order", &order_paths)] {
+    for (endpoint, plan, paths) in [
+        ("get-quote", Plan::Get, &quote_paths),
+        ("get-order", Plan::Get, &order_paths),
+        ("create", Plan::QuoteThenCreate, &quote_paths),
+    ] {
         for &c in &concurrency {
-            let pair =
-                client_rt.block_on(measure_pair(endpoint, servers, paths, c, warmup, window));
+            let pair = client_rt.block_on(measure_pair(
+                endpoint, plan, servers, paths, c, warmup, window,
+            ));
             for case in pair {
                 println!(
                     "  {endpoint:<10} {:<5} C={c:<3} {:>9.0} req/s  p50 {:>8.1} µs  p99 {:>8.1} µs",
