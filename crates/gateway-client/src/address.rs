@@ -257,6 +257,13 @@ pub fn validate_bitcoin(
     if address.is_empty() {
         return Err(AddressError::Empty { family });
     }
+    // The longest Bitcoin address (Bech32) has 90 characters; a longer text is not parsed at all, so a hostile
+    // gateway's megabyte "address" costs nothing.
+    if address.len() > MAX_BITCOIN_ADDRESS_LEN {
+        return Err(
+            wrong_family(address, family).unwrap_or(AddressError::BitcoinNotAnAddress { network })
+        );
+    }
     let parsed = match bitcoin::Address::from_str(address) {
         Ok(parsed) => parsed,
         Err(err) => {
@@ -412,9 +419,7 @@ fn check_solana(address: &str) -> Result<ValidAddress, AddressError> {
     if let Some(character) = first_non_base58(address) {
         return Err(AddressError::SolanaInvalidCharacter { character });
     }
-    let bytes = bs58::decode(address)
-        .into_vec()
-        .map_or(0, |bytes| bytes.len());
+    let bytes = base58_len(address, 32);
     if bytes != 32 {
         return Err(AddressError::SolanaWrongLength { bytes });
     }
@@ -422,6 +427,21 @@ fn check_solana(address: &str) -> Result<ValidAddress, AddressError> {
         family,
         canonical: address.to_owned(),
     })
+}
+
+/// The longest Bitcoin address: a Bech32 string has at most 90 characters.
+const MAX_BITCOIN_ADDRESS_LEN: usize = 90;
+
+/// How many bytes the Base58 text `text` decodes to, for a value expected to have `expected` bytes. Decoding is
+/// quadratic in the length, so a text more than twice as long as `expected` bytes can be written in is not decoded:
+/// its size is estimated (log₂58 / 8 ≈ 0.73 bytes a character), which is enough to say it is far too long.
+pub(crate) fn base58_len(text: &str, expected: usize) -> usize {
+    // Base58 needs at most ⌈n · log 256 / log 58⌉ ≤ 1.37 n + 1 characters for n bytes.
+    let longest = expected.saturating_mul(137) / 100 + 1;
+    if text.len() > longest.saturating_mul(2) {
+        return text.len().saturating_mul(732) / 1000;
+    }
+    bs58::decode(text).into_vec().map_or(0, |bytes| bytes.len())
 }
 
 const BASE58_ALPHABET: &str = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
@@ -800,6 +820,33 @@ mod tests {
                 starts_with_t: true
             })
         );
+    }
+
+    #[test]
+    fn huge_texts_are_refused_by_their_length_without_decoding() {
+        let huge = "2".repeat(100_000);
+        assert!(matches!(
+            validate_solana(&huge),
+            Err(AddressError::SolanaWrongLength { bytes }) if bytes > 70_000
+        ));
+        assert!(matches!(
+            validate_address("tron", &huge, MAINNET),
+            Err(AddressError::TronNotAnAddress {
+                length: 100_000,
+                ..
+            })
+        ));
+        assert!(matches!(
+            validate_bitcoin(&format!("bc1q{huge}"), MAINNET),
+            Err(AddressError::BitcoinNotAnAddress { .. })
+        ));
+        // Up to twice the longest form, the exact size is still told.
+        assert_eq!(base58_len(&bs58::encode([7u8; 40]).into_string(), 32), 40);
+        assert_eq!(base58_len(&bs58::encode([7u8; 32]).into_string(), 32), 32);
+        assert!(matches!(
+            crate::txhash::validate_solana_signature(&huge),
+            Err(crate::txhash::TxHashError::SolanaWrongLength { bytes }) if bytes > 70_000
+        ));
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! The HTTP client: one base URL, one API version, an optional API key.
 
+use std::collections::HashSet;
 use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
@@ -148,6 +149,67 @@ pub struct Client {
 /// The longest pause a Retry-After header may impose on a read before the client gives up instead.
 const MAX_RETRY_AFTER: Duration = Duration::from_secs(60);
 
+/// The largest answer the client reads from a gateway, in bytes. A page of 100 orders is about 60 KiB; a gateway that
+/// sends more is broken or hostile, and reading it whole would cost memory without bound.
+pub const MAX_ANSWER_BYTES: usize = 4 * 1024 * 1024;
+
+/// The most redirects followed for one request (each to the same origin).
+const MAX_REDIRECTS: usize = 5;
+
+/// The most get-orders pages one walk reads ([`OrdersPager`]): a gateway that hands out a fresh cursor on every page
+/// must not keep the client reading until memory runs out. At 100 orders a page that is 20,000 orders.
+pub const MAX_PAGES: usize = 200;
+
+/// Why a redirect was not followed: it leads to another origin (or from https to http), where the API key must not go.
+#[derive(Debug)]
+struct RedirectRefused {
+    from: String,
+    to: String,
+}
+
+impl fmt::Display for RedirectRefused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the gateway at {} redirected to {}, another origin; the redirect was not followed, so nothing (and no API \
+             key) was sent there. Check the gateway address in Settings",
+            self.from, self.to
+        )
+    }
+}
+
+impl std::error::Error for RedirectRefused {}
+
+/// Scheme, host and port: what a redirect must keep.
+fn origin(url: &Url) -> (String, Option<String>, Option<u16>) {
+    (
+        url.scheme().to_owned(),
+        url.host_str().map(str::to_ascii_lowercase),
+        url.port_or_known_default(),
+    )
+}
+
+/// Follows redirects only within the origin the request went to (never from https to http, never to another host or
+/// port), and at most [`MAX_REDIRECTS`] of them.
+fn redirect_policy() -> reqwest::redirect::Policy {
+    reqwest::redirect::Policy::custom(|attempt| {
+        let Some(first) = attempt.previous().first() else {
+            return attempt.follow();
+        };
+        if origin(first) != origin(attempt.url()) {
+            let refused = RedirectRefused {
+                from: first.origin().ascii_serialization(),
+                to: attempt.url().origin().ascii_serialization(),
+            };
+            attempt.error(refused)
+        } else if attempt.previous().len() > MAX_REDIRECTS {
+            attempt.error(format!("more than {MAX_REDIRECTS} redirects"))
+        } else {
+            attempt.follow()
+        }
+    })
+}
+
 impl Client {
     /// Makes a client; fails only if the TLS stack cannot be set up.
     ///
@@ -165,6 +227,7 @@ impl Client {
             .timeout(config.timeout)
             .connect_timeout(config.timeout)
             .user_agent(concat!("gateway-desk/", env!("CARGO_PKG_VERSION")))
+            .redirect(redirect_policy())
             .build()
             .map_err(|e| ClientError::Transport(e.to_string()))?;
         Ok(Self { http, config })
@@ -318,7 +381,8 @@ impl Client {
             limit,
             cursor: None,
             done: false,
-            seen: Vec::new(),
+            seen: HashSet::new(),
+            pages: 0,
         }
     }
 
@@ -419,7 +483,7 @@ impl Client {
             }
             None => request,
         };
-        let response = request.send().await.map_err(|e| self.transport_error(e))?;
+        let mut response = request.send().await.map_err(|e| self.transport_error(e))?;
         let status = response.status();
         let retry_after = response
             .headers()
@@ -427,10 +491,30 @@ impl Client {
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.trim().parse::<u64>().ok())
             .map(Duration::from_secs);
-        let bytes = response
-            .bytes()
+        let too_large = || ClientError::UnexpectedBody {
+            status: status.as_u16(),
+            snippet: format!(
+                "the answer is larger than {} MiB, more than any answer of the interface; it was not read",
+                MAX_ANSWER_BYTES / (1024 * 1024)
+            ),
+        };
+        if response
+            .content_length()
+            .is_some_and(|len| len > MAX_ANSWER_BYTES as u64)
+        {
+            return Err(too_large());
+        }
+        let mut bytes = Vec::new();
+        while let Some(chunk) = response
+            .chunk()
             .await
-            .map_err(|e| self.transport_error(e))?;
+            .map_err(|e| self.transport_error(e))?
+        {
+            if bytes.len().saturating_add(chunk.len()) > MAX_ANSWER_BYTES {
+                return Err(too_large());
+            }
+            bytes.extend_from_slice(&chunk);
+        }
         debug!(
             status = status.as_u16(),
             len = bytes.len(),
@@ -619,16 +703,28 @@ pub struct OrdersPager<'a> {
     limit: Option<u32>,
     cursor: Option<String>,
     done: bool,
-    seen: Vec<String>,
+    seen: HashSet<String>,
+    pages: usize,
 }
 
 impl OrdersPager<'_> {
-    /// The next page, or `None` after the last one. A cursor the gateway repeats ends the walk with an error rather
-    /// than looping forever.
+    /// The next page, or `None` after the last one. A cursor the gateway repeats, or more than [`MAX_PAGES`] pages,
+    /// end the walk with an error rather than reading forever.
     pub async fn next_page(&mut self) -> Option<Result<Answer<OrdersPage>, ClientError>> {
         if self.done {
             return None;
         }
+        if self.pages >= MAX_PAGES {
+            self.done = true;
+            return Some(Err(ClientError::UnexpectedBody {
+                status: 200,
+                snippet: format!(
+                    "the gateway offered more than {MAX_PAGES} pages of orders for {}; paging stopped there",
+                    self.address
+                ),
+            }));
+        }
+        self.pages += 1;
         let limit = if self.client.config.version == ApiVersion::V1 {
             None
         } else {
@@ -650,7 +746,7 @@ impl OrdersPager<'_> {
                     }));
                 }
                 Some(next) => {
-                    self.seen.push(next.clone());
+                    self.seen.insert(next.clone());
                     self.cursor = Some(next);
                 }
                 None => self.done = true,

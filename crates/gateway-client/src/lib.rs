@@ -13,7 +13,10 @@ pub mod tokens;
 pub mod txhash;
 pub mod wire;
 
-pub use client::{Answer, ApiKey, ApiVersion, Client, ClientConfig, InvalidApiKey, OrdersPager};
+pub use client::{
+    Answer, ApiKey, ApiVersion, Client, ClientConfig, InvalidApiKey, MAX_ANSWER_BYTES, MAX_PAGES,
+    OrdersPager,
+};
 pub use error::{ClientError, ErrorCode, ErrorDetails, GatewayErrorBody};
 pub use params::{Affiliate, ParamError, QuoteRequest};
 pub use tokens::{TokenInfo, TokenRegistry};

@@ -200,7 +200,7 @@ pub fn validate_solana_signature(s: &str) -> Result<String, TxHashError> {
     if let Some(character) = first_non_base58(s) {
         return Err(TxHashError::SolanaInvalidCharacter { character });
     }
-    let bytes = bs58::decode(s).into_vec().map_or(0, |bytes| bytes.len());
+    let bytes = crate::address::base58_len(s, 64);
     if bytes != 64 {
         return Err(TxHashError::SolanaWrongLength { bytes });
     }

@@ -498,3 +498,118 @@ async fn registrations_are_checked_before_they_are_sent() {
         .unwrap();
     assert_eq!(count.load(Ordering::SeqCst), 1);
 }
+
+/// A redirect to another origin (another port here; another host or https → http alike) is not followed: the other
+/// server sees nothing, in particular no API key, and the error says why.
+#[tokio::test]
+async fn a_redirect_to_another_origin_is_not_followed_and_the_key_stays_home() {
+    let (elsewhere, elsewhere_hits) = serve(|_, _| json(StatusCode::OK, ROUTES)).await;
+    let target = format!("{elsewhere}/v3/get-routes");
+    let (base, _) = serve(move |_, _| {
+        (
+            StatusCode::TEMPORARY_REDIRECT,
+            [(header::LOCATION, target.clone())],
+        )
+            .into_response()
+    })
+    .await;
+    let mut config = ClientConfig::new(base.parse().unwrap());
+    config.read_attempts = 1;
+    config.api_key = Some(ApiKey::new("0123456789abcdef0123456789abcdef").unwrap());
+    let err = Client::new(config).unwrap().get_routes().await.unwrap_err();
+    assert!(matches!(err, ClientError::Transport(_)), "{err:?}");
+    let text = err.to_string();
+    assert!(text.contains("another origin"), "{text}");
+    assert!(!text.contains("0123456789abcdef"), "{text}");
+    assert_eq!(
+        elsewhere_hits.load(Ordering::SeqCst),
+        0,
+        "nothing reached the other origin"
+    );
+}
+
+/// A redirect within the gateway's own origin is followed.
+#[tokio::test]
+async fn a_redirect_within_the_origin_is_followed() {
+    let (base, hits) = serve(|n, _| {
+        if n == 1 {
+            (
+                StatusCode::PERMANENT_REDIRECT,
+                [(header::LOCATION, "/v3/get-routes-moved")],
+            )
+                .into_response()
+        } else {
+            json(StatusCode::OK, ROUTES)
+        }
+    })
+    .await;
+    let routes = client(&base, 1).get_routes().await.unwrap();
+    assert_eq!(routes.value.len(), 1);
+    assert_eq!(hits.load(Ordering::SeqCst), 2);
+}
+
+/// An answer larger than the client reads is refused, with or without a Content-Length, before it is parsed.
+#[tokio::test]
+async fn an_answer_larger_than_the_limit_is_not_read() {
+    let (base, _) = serve(|n, _| {
+        let huge = format!(
+            "[{}\"x\"]",
+            "\"x\",".repeat(gateway_client::MAX_ANSWER_BYTES / 4 + 1)
+        );
+        if n == 1 {
+            json_owned(huge)
+        } else {
+            // No Content-Length: streamed in chunks.
+            let chunks = futures_chunks(huge);
+            (
+                StatusCode::OK,
+                [(header::CONTENT_TYPE, "application/json")],
+                chunks,
+            )
+                .into_response()
+        }
+    })
+    .await;
+    for _ in 0..2 {
+        let err = client(&base, 1).get_routes().await.unwrap_err();
+        assert!(
+            matches!(&err, ClientError::UnexpectedBody { status: 200, snippet } if snippet.contains("larger than 4 MiB")),
+            "{err:?}"
+        );
+    }
+}
+
+fn json_owned(body: String) -> Response {
+    (
+        StatusCode::OK,
+        [(header::CONTENT_TYPE, "application/json")],
+        body,
+    )
+        .into_response()
+}
+
+/// `body` as a stream of 64 KiB chunks (so the answer has no Content-Length).
+fn futures_chunks(body: String) -> axum::body::Body {
+    let chunks: Vec<Result<Vec<u8>, std::io::Error>> = body
+        .into_bytes()
+        .chunks(64 * 1024)
+        .map(|c| Ok(c.to_vec()))
+        .collect();
+    axum::body::Body::from_stream(futures_util::stream::iter(chunks))
+}
+
+/// A gateway that hands out a fresh cursor on every page ends the walk after `MAX_PAGES` pages with an error, rather
+/// than reading until memory runs out.
+#[tokio::test]
+async fn a_pager_stops_after_the_page_limit_when_the_cursors_never_end() {
+    let (base, hits) =
+        serve(|n, _| json_owned(format!(r#"{{"orders": [], "nextCursor": "c{n}"}}"#))).await;
+    let client = client(&base, 1);
+    let err = client
+        .orders_pager("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", Some(100))
+        .collect_all()
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("more than 200 pages"), "{err}");
+    assert_eq!(hits.load(Ordering::SeqCst), gateway_client::MAX_PAGES);
+}
