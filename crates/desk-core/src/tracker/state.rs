@@ -115,6 +115,9 @@ fn is_terminal(raw: &Value) -> bool {
     OrderStatus::from_value(&raw["status"]).is_ok_and(|s| s.is_terminal())
 }
 
+/// The longest wait a gateway's `Retry-After` can impose on the tracker.
+pub(crate) const MAX_HONOURED_RETRY_AFTER: Duration = Duration::from_secs(15 * 60);
+
 /// Whether a failure concerns the gateway as a whole (pause every read) or only the one read.
 fn is_global(err: &ClientError) -> bool {
     err.is_transient()
@@ -606,7 +609,9 @@ impl State {
             retry_after: Some(after),
         } = err
         {
-            retry_in = retry_in.max(*after);
+            // A gateway's Retry-After is honoured up to a bound: `Retry-After: 18446744073709551615` must neither
+            // overflow the clock nor stop the polling for good.
+            retry_in = retry_in.max((*after).min(MAX_HONOURED_RETRY_AFTER));
         }
         if global {
             self.pause = Some(Pause {
@@ -859,6 +864,24 @@ mod tests {
         assert!(
             matches!(&again[..], [TrackerEvent::ReadFailed { retry_in, .. }] if *retry_in == t.error_base)
         );
+
+        // A Retry-After of u64::MAX seconds neither panics nor pauses longer than the bound.
+        let absurd = ClientError::RateLimited {
+            retry_after: Some(Duration::from_secs(u64::MAX)),
+        };
+        let events = state.finish(
+            &job,
+            Outcome::Listing {
+                orders: vec![],
+                end: Err(absurd),
+            },
+            after,
+        );
+        assert!(
+            matches!(&events[..], [TrackerEvent::ReadFailed { retry_in, .. }] if *retry_in == MAX_HONOURED_RETRY_AFTER),
+            "{events:?}"
+        );
+        assert_eq!(due_in(&mut state, after), MAX_HONOURED_RETRY_AFTER);
     }
 
     #[test]
