@@ -10,63 +10,11 @@ use std::collections::HashMap;
 use alloy_primitives::U256;
 use gateway_client::wire::RouteKind;
 use gateway_client::{ApiVersion, RouteInfo};
-use gateway_sim::pricing;
-use gateway_sim::{RunningSim, Sim};
 use serde_json::{Value, json};
 use support::{
-    VERSIONS, assert_conforms, openapi, request_schema, schema_errors, slug, start_with,
-    unlimited_sim,
+    BTC_ADDR, EVM, OWNER, VERSIONS, amount_for, assert_conforms, http, openapi, quote_query,
+    request_schema, schema_errors, slug, start_with, unlimited_sim,
 };
-
-const EVM: &str = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
-const OWNER: &str = "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359";
-const BTC_ADDR: &str = "bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh";
-const TRON_ADDR: &str = "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7";
-const SOL_ADDR: &str = "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM";
-
-fn address_on(chain: &str) -> &'static str {
-    match chain {
-        "bitcoin" => BTC_ADDR,
-        "tron" => TRON_ADDR,
-        "solana" => SOL_ADDR,
-        _ => EVM,
-    }
-}
-
-/// About 1000 USD of the source token, ending in `…404` (fails), `…808` (refunded) or `…123` (succeeds) by `n`.
-fn amount_for(sim: &Sim, route: &RouteInfo, n: usize) -> String {
-    let token = sim
-        .catalogue()
-        .find(&route.src_chain, &route.src_token)
-        .unwrap();
-    let base = pricing::amount_for_usd_micro(1_000_000_000, pricing::price_of(token).unwrap());
-    let base = base - base % U256::from(1_000u32);
-    let tail = [123u32, 404, 808][n % 3];
-    (base + U256::from(tail)).to_string()
-}
-
-fn quote_query(
-    version: ApiVersion,
-    route: &RouteInfo,
-    amount: &str,
-) -> Vec<(&'static str, String)> {
-    let mut q = vec![
-        ("srcChain", route.src_chain.clone()),
-        ("srcToken", route.src_token.clone()),
-        ("dstChain", route.dst_chain.clone()),
-        ("dstToken", route.dst_token.clone()),
-        ("amount", amount.to_owned()),
-        ("recipient", address_on(&route.dst_chain).to_owned()),
-        ("slippage", "300".to_owned()),
-    ];
-    if route.src_chain != "bitcoin" {
-        q.push(("sender", address_on(&route.src_chain).to_owned()));
-    }
-    if version == ApiVersion::V3 {
-        q.push(("ownerAddress", OWNER.to_owned()));
-    }
-    q
-}
 
 /// A source transaction hash in `chain`'s format, different for each `n`.
 fn src_hash(chain: &str, n: usize) -> String {
@@ -75,47 +23,6 @@ fn src_hash(chain: &str, n: usize) -> String {
         "bitcoin" | "tron" => hex,
         "solana" => bs58::encode([n as u8 + 1; 64]).into_string(),
         _ => format!("0x{hex}"),
-    }
-}
-
-struct Http {
-    client: reqwest::Client,
-    base: String,
-}
-
-impl Http {
-    async fn send(&self, request: reqwest::RequestBuilder) -> (u16, Value) {
-        let response = request.send().await.unwrap();
-        let status = response.status().as_u16();
-        let bytes = response.bytes().await.unwrap();
-        let body = if bytes.is_empty() {
-            Value::Null
-        } else {
-            serde_json::from_slice(&bytes).unwrap_or_else(|e| panic!("{status}: {e}: {bytes:?}"))
-        };
-        (status, body)
-    }
-
-    async fn get(&self, path: &str, query: &[(&str, String)]) -> (u16, Value) {
-        self.send(self.client.get(format!("{}{path}", self.base)).query(query))
-            .await
-    }
-
-    async fn post(&self, path: &str, body: &Value) -> (u16, Value) {
-        self.send(self.client.post(format!("{}{path}", self.base)).json(body))
-            .await
-    }
-
-    async fn patch(&self, path: &str, body: &Value) -> (u16, Value) {
-        self.send(self.client.patch(format!("{}{path}", self.base)).json(body))
-            .await
-    }
-}
-
-fn http(running: &RunningSim) -> Http {
-    Http {
-        client: reqwest::Client::new(),
-        base: running.base_url(),
     }
 }
 

@@ -8,8 +8,9 @@
 
 use std::net::{Ipv4Addr, SocketAddr};
 
-use gateway_client::{ApiVersion, Client, ClientConfig};
-use gateway_sim::{RunningSim, Sim};
+use alloy_primitives::U256;
+use gateway_client::{ApiVersion, Client, ClientConfig, RouteInfo};
+use gateway_sim::{RunningSim, Sim, pricing};
 use serde_json::Value;
 
 pub const VERSIONS: [ApiVersion; 3] = [ApiVersion::V1, ApiVersion::V2, ApiVersion::V3];
@@ -139,4 +140,97 @@ pub fn unlimited_sim() -> Sim {
         ..Default::default()
     })
     .unwrap()
+}
+
+pub const EVM: &str = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
+pub const OWNER: &str = "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359";
+pub const BTC_ADDR: &str = "bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh";
+pub const TRON_ADDR: &str = "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7";
+pub const SOL_ADDR: &str = "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM";
+
+pub fn address_on(chain: &str) -> &'static str {
+    match chain {
+        "bitcoin" => BTC_ADDR,
+        "tron" => TRON_ADDR,
+        "solana" => SOL_ADDR,
+        _ => EVM,
+    }
+}
+
+/// About 1000 USD of the source token, ending in `…404` (fails), `…808` (refunded) or `…123` (succeeds) by `n`.
+pub fn amount_for(sim: &Sim, route: &RouteInfo, n: usize) -> String {
+    let token = sim
+        .catalogue()
+        .find(&route.src_chain, &route.src_token)
+        .unwrap();
+    let base = pricing::amount_for_usd_micro(1_000_000_000, pricing::price_of(token).unwrap());
+    let base = base - base % U256::from(1_000u32);
+    let tail = [123u32, 404, 808][n % 3];
+    (base + U256::from(tail)).to_string()
+}
+
+pub fn quote_query(
+    version: ApiVersion,
+    route: &RouteInfo,
+    amount: &str,
+) -> Vec<(&'static str, String)> {
+    let mut q = vec![
+        ("srcChain", route.src_chain.clone()),
+        ("srcToken", route.src_token.clone()),
+        ("dstChain", route.dst_chain.clone()),
+        ("dstToken", route.dst_token.clone()),
+        ("amount", amount.to_owned()),
+        ("recipient", address_on(&route.dst_chain).to_owned()),
+        ("slippage", "300".to_owned()),
+    ];
+    if route.src_chain != "bitcoin" {
+        q.push(("sender", address_on(&route.src_chain).to_owned()));
+    }
+    if version == ApiVersion::V3 {
+        q.push(("ownerAddress", OWNER.to_owned()));
+    }
+    q
+}
+
+/// A plain HTTP client of a running sim: status and JSON body (Null for an empty body) of each answer.
+pub struct Http {
+    client: reqwest::Client,
+    base: String,
+}
+
+impl Http {
+    pub async fn send(&self, request: reqwest::RequestBuilder) -> (u16, Value) {
+        let response = request.send().await.unwrap();
+        let status = response.status().as_u16();
+        let bytes = response.bytes().await.unwrap();
+        let body = if bytes.is_empty() {
+            Value::Null
+        } else {
+            serde_json::from_slice(&bytes).unwrap_or_else(|e| panic!("{status}: {e}: {bytes:?}"))
+        };
+        (status, body)
+    }
+
+    pub async fn get(&self, path: &str, query: &[(&str, String)]) -> (u16, Value) {
+        self.send(self.client.get(format!("{}{path}", self.base)).query(query))
+            .await
+    }
+
+    pub async fn post(&self, path: &str, body: &Value) -> (u16, Value) {
+        self.send(self.client.post(format!("{}{path}", self.base)).json(body))
+            .await
+    }
+
+    pub async fn patch(&self, path: &str, body: &Value) -> (u16, Value) {
+        self.send(self.client.patch(format!("{}{path}", self.base)).json(body))
+            .await
+    }
+}
+
+/// A plain HTTP client of `running`.
+pub fn http(running: &RunningSim) -> Http {
+    Http {
+        client: reqwest::Client::new(),
+        base: running.base_url(),
+    }
 }
