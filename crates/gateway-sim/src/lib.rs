@@ -14,6 +14,7 @@ pub mod pricing;
 pub mod quote;
 mod server;
 pub mod signing;
+pub mod tamper;
 
 pub use catalogue::Catalogue;
 pub use server::{RunningSim, Sim, SimConfig, SimError};

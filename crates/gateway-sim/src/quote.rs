@@ -231,6 +231,21 @@ pub fn owner_param(version: ApiVersion, params: &HashMap<String, String>) -> Opt
     }
 }
 
+/// What a V3 get-quote request asks the gateway to keep beside an onramp quote that has no field for it (its owner
+/// and refund address); empty for other versions.
+pub fn kept(version: ApiVersion, params: &HashMap<String, String>) -> Kept {
+    let text = |name: &str| {
+        params
+            .get(name)
+            .filter(|v| !v.is_empty() && version == ApiVersion::V3)
+            .cloned()
+    };
+    Kept {
+        owner: text("ownerAddress"),
+        refund: text("refundAddress"),
+    }
+}
+
 /// Computes the quote envelope for a get-quote request (`params` is the query string), or the refusal.
 pub fn get_quote(
     catalogue: &Catalogue,

@@ -31,6 +31,7 @@ use crate::faults::{self, Faults};
 use crate::orders::{Book, CreateContext, Order, Pool, StateError, StateFile};
 use crate::quote::{self, QuoteError};
 use crate::signing::QuoteSigner;
+use crate::tamper::{self, Tamper, TamperSwitch};
 
 /// How a simulated gateway is set up.
 #[derive(Debug, Clone)]
@@ -68,6 +69,7 @@ pub struct Sim {
     generation: Arc<AtomicU64>,
     access: Access,
     faults: Faults,
+    tamper: TamperSwitch,
     config: Arc<SimConfig>,
 }
 
@@ -118,6 +120,7 @@ impl Sim {
             generation: Arc::default(),
             access,
             faults: Faults::default(),
+            tamper: TamperSwitch::default(),
             config: Arc::new(config),
         })
     }
@@ -140,6 +143,11 @@ impl Sim {
     /// The fault rules applied to API requests (tests add rules here directly, or through `/admin/faults`).
     pub fn faults(&self) -> &Faults {
         &self.faults
+    }
+
+    /// The tamper in force: a hostile gateway's lies on demand (tests switch it here or through `/admin/tamper`).
+    pub fn tamper(&self) -> &TamperSwitch {
+        &self.tamper
     }
 
     /// The configuration.
@@ -229,6 +237,7 @@ impl Sim {
                 .route("/admin/clock", get(admin_clock))
                 .route("/admin/clock/advance", post(admin_advance))
                 .route("/admin/liquidity", get(admin_pools).put(admin_set_pool))
+                .route("/admin/tamper", get(admin_tamper).put(admin_set_tamper))
                 .with_state(self.clone())
                 .merge(faults::admin_router(self.faults.clone()))
                 .layer(middleware::from_fn(faults::loopback_only));
@@ -344,7 +353,7 @@ async fn get_quote(
         Err(rejection) => return invalid_request(rejection.body_text()),
     };
     let now = sim.clock.now();
-    let quote = match quote::get_quote(
+    let mut quote = match quote::get_quote(
         &sim.catalogue,
         &sim.signer,
         version,
@@ -358,6 +367,9 @@ async fn get_quote(
     let mut book = sim.lock();
     if let Err(err) = book.check_liquidity(&sim.catalogue, &quote, now) {
         return refused(&err);
+    }
+    if let Some(lie) = sim.tamper.get().filter(|t| t.is_quote_tamper()) {
+        tamper_quote(&sim, lie, &mut quote, version, &params, now);
     }
     book.remember_quote(&quote, quote::owner_param(version, &params), now);
     drop(book);
@@ -395,8 +407,15 @@ async fn create_order(
     };
     let (result, snapshot) = sim.change(|book, _| book.create_order(&ctx, &body));
     match result {
-        Ok(created) => {
+        Ok(mut created) => {
             sim.save(snapshot).await;
+            if let Some(lie) = sim.tamper.get().filter(|t| !t.is_quote_tamper()) {
+                let quote = body.as_object().and_then(|m| m.values().next());
+                let network = sim.config.network.into();
+                if !quote.is_some_and(|q| tamper::tamper_order(lie, &mut created, q, network)) {
+                    tamper::not_applied(lie, "create-order");
+                }
+            }
             info!(route = ?created.as_object().and_then(|m| m.keys().next()), "order created");
             (StatusCode::CREATED, Json(created)).into_response()
         }
@@ -545,4 +564,58 @@ async fn admin_set_pool(State(sim): State<Sim>, body: Bytes) -> Response {
         "reserved": pool.reserved.to_string(), "available": pool.available().to_string()}),
     )
     .into_response()
+}
+
+/// Rewrites a genuine quote envelope by `lie`, then issues it as this gateway's own: an onramp quote is signed again
+/// (an offramp or token-swap quote is remembered as sent by the caller).
+fn tamper_quote(
+    sim: &Sim,
+    lie: Tamper,
+    quote: &mut Value,
+    version: ApiVersion,
+    params: &HashMap<String, String>,
+    now: u64,
+) {
+    let Some((key, inner)) = quote.as_object_mut().and_then(|m| m.iter_mut().next()) else {
+        return;
+    };
+    if !tamper::tamper_quote(lie, inner, version, sim.config.network.into()) {
+        tamper::not_applied(lie, "get-quote");
+        return;
+    }
+    if key == "onramp"
+        && let Some(map) = inner.as_object_mut()
+    {
+        map.remove("signedQuoteData");
+        let token = sim.signer.sign(
+            &Value::Object(map.clone()),
+            now,
+            &quote::kept(version, params),
+        );
+        map.insert("signedQuoteData".into(), json!(token));
+    }
+}
+
+/// `GET /admin/tamper`: the tamper in force and every one there is.
+async fn admin_tamper(State(sim): State<Sim>) -> Response {
+    let all: Vec<String> = Tamper::ALL.iter().map(|t| t.name()).collect();
+    Json(json!({"tamper": sim.tamper.get(), "available": all})).into_response()
+}
+
+/// `PUT /admin/tamper {"tamper": "<name>" | null}`: switches a tamper on, or off with `null`.
+async fn admin_set_tamper(State(sim): State<Sim>, body: Bytes) -> Response {
+    #[derive(Deserialize)]
+    struct Body {
+        tamper: Option<Tamper>,
+    }
+    match serde_json::from_slice::<Body>(&body) {
+        Ok(Body { tamper }) => {
+            sim.tamper.set(tamper);
+            warn!(tamper = ?tamper.map(Tamper::name), "gateway-sim tamper switched");
+            Json(json!({"tamper": tamper})).into_response()
+        }
+        Err(e) => invalid_request(format!(
+            "the body must be {{\"tamper\": <name> | null}} with a name from GET /admin/tamper: {e}"
+        )),
+    }
 }

@@ -1,0 +1,175 @@
+//! The tampering mode: each tamper rewrites the answers it applies to (and every tamper applies to some route), and
+//! the lies still validate against the published document, so that only a client's own checks can catch them.
+
+mod support;
+
+use std::collections::{HashMap, HashSet};
+
+use alloy_primitives::U256;
+use alloy_sol_types::SolCall;
+use gateway_client::wire::RouteKind;
+use gateway_sim::integrity;
+use gateway_sim::payload::IGatewaySim;
+use gateway_sim::tamper::Tamper;
+use gateway_sim::{Sim, SimConfig};
+use serde_json::{Value, json};
+use support::{
+    BTC_ADDR, VERSIONS, amount_for, assert_conforms, http, openapi, quote_query, slug, start_with,
+    unlimited_sim,
+};
+
+fn inner(envelope: &Value) -> (&String, &serde_json::Map<String, Value>) {
+    let (key, value) = envelope.as_object().unwrap().iter().next().unwrap();
+    (key, value.as_object().unwrap())
+}
+
+#[tokio::test]
+async fn every_tamper_lies_where_it_applies_and_the_lie_looks_genuine() {
+    let (sim, running) = start_with(unlimited_sim()).await;
+    let doc = openapi();
+    let http = http(&running);
+    let mut applied: HashMap<Tamper, usize> = HashMap::new();
+    for version in VERSIONS {
+        let v = slug(version);
+        // One route per route kind and source chain: every payload shape, without every token.
+        let mut shapes = HashSet::new();
+        let routes: Vec<_> = sim
+            .catalogue()
+            .routes(version)
+            .into_iter()
+            .filter(|r| shapes.insert((r.kind(), r.src_chain.clone(), r.dst_chain == "bitcoin")))
+            .collect();
+        for route in routes {
+            for (n, tamper) in Tamper::ALL.into_iter().enumerate() {
+                let what = format!("{v} {route:?} {tamper:?}");
+                let mut query = quote_query(version, &route, &amount_for(&sim, &route, 3 * n));
+                if route.kind() == RouteKind::Onramp {
+                    // A sender, so that create-order answers with a PSBT to lie in.
+                    query.push(("sender", BTC_ADDR.to_owned()));
+                }
+                sim.tamper().set(None);
+                let (_, genuine) = http.get(&format!("/{v}/get-quote"), &query).await;
+                sim.tamper().set(Some(tamper));
+                let (status, quote) = http.get(&format!("/{v}/get-quote"), &query).await;
+                assert_eq!(status, 200, "{what}: {quote}");
+                assert_conforms(&doc, "get", &format!("/{v}/get-quote"), 200, &quote);
+                let (status, created) = http.post(&format!("/{v}/create-order"), &quote).await;
+                if tamper.is_quote_tamper() {
+                    let kind = route.kind();
+                    let lied = integrity::material(kind, inner(&genuine).1)
+                        != integrity::material(kind, inner(&quote).1);
+                    if lied {
+                        *applied.entry(tamper).or_default() += 1;
+                    }
+                    // The lie is this gateway's own quote: create-order takes it (unless its liquidity runs short).
+                    assert!(
+                        status == 201 || created["code"] == "INSUFFICIENT_SOLVER_BALANCE",
+                        "{what}: {created}"
+                    );
+                    continue;
+                }
+                assert_eq!(status, 201, "{what}: {created}");
+                assert_conforms(&doc, "post", &format!("/{v}/create-order"), 201, &created);
+                let order_id = inner(&created).1["order_id"].as_str().unwrap().to_owned();
+                let honest = sim.order(&order_id).unwrap().created;
+                if honest != created {
+                    *applied.entry(tamper).or_default() += 1;
+                    check_the_lie(tamper, &honest, &created, &what);
+                }
+            }
+        }
+    }
+    sim.tamper().set(None);
+    for tamper in Tamper::ALL {
+        assert!(
+            applied.get(&tamper).copied().unwrap_or(0) > 0,
+            "{tamper:?} never changed an answer"
+        );
+    }
+}
+
+/// A few lies checked for what they claim to do.
+fn check_the_lie(tamper: Tamper, honest: &Value, lied: &Value, what: &str) {
+    let (_, honest) = inner(honest);
+    let (_, lied) = inner(lied);
+    let calldata = |order: &serde_json::Map<String, Value>| {
+        let data = order["tx"]["data"]
+            .as_str()
+            .unwrap()
+            .trim_start_matches("0x");
+        alloy_primitives::hex::decode(data).unwrap()
+    };
+    match tamper {
+        Tamper::CalldataAmountTimesTen => {
+            let amount = |data: &[u8]| {
+                IGatewaySim::swapCrossChainCall::abi_decode(data)
+                    .map(|c| c.amount)
+                    .or_else(|_| {
+                        IGatewaySim::offrampToBitcoinCall::abi_decode(data).map(|c| c.amount)
+                    })
+                    .unwrap()
+            };
+            assert_eq!(
+                amount(&calldata(lied)),
+                amount(&calldata(honest)) * U256::from(10u8),
+                "{what}"
+            );
+        }
+        Tamper::TronFeeLimit => {
+            assert_eq!(lied["tx"]["feeLimit"], "10000000000", "{what}");
+        }
+        Tamper::SolanaExtraTransfer | Tamper::SolanaUnknownProgram => {
+            let decoded =
+                gateway_sim::payload::decode_solana_tx(lied["tx"]["transaction"].as_str().unwrap())
+                    .unwrap();
+            assert_eq!(decoded.instructions.len(), 2, "{what}");
+        }
+        Tamper::SolanaExtraSigner | Tamper::SolanaFeePayer => {
+            let decoded =
+                gateway_sim::payload::decode_solana_tx(lied["tx"]["transaction"].as_str().unwrap())
+                    .unwrap();
+            assert_eq!(decoded.num_required_signatures, 2, "{what}");
+        }
+        _ => {}
+    }
+}
+
+#[tokio::test]
+async fn the_admin_interface_switches_tampers_on_and_off() {
+    let sim = Sim::with_config(SimConfig {
+        admin: true,
+        access: gateway_sim::access::AccessConfig::unlimited(),
+        ..Default::default()
+    })
+    .unwrap();
+    let (sim, running) = start_with(sim).await;
+    let http = http(&running);
+    let client = reqwest::Client::new();
+    let put = |body: Value| {
+        client
+            .put(format!("{}/admin/tamper", running.base_url()))
+            .json(&body)
+            .send()
+    };
+    let answer = put(json!({"tamper": "calldataAmountTimesTen"}))
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), 200);
+    assert_eq!(sim.tamper().get(), Some(Tamper::CalldataAmountTimesTen));
+    let (status, listed) = http.get("/admin/tamper", &[]).await;
+    assert_eq!(status, 200);
+    assert_eq!(listed["tamper"], "calldataAmountTimesTen");
+    assert_eq!(
+        listed["available"].as_array().unwrap().len(),
+        Tamper::ALL.len()
+    );
+    let refused = put(json!({"tamper": "stealEverything"})).await.unwrap();
+    assert_eq!(refused.status(), 400);
+    assert_eq!(
+        sim.tamper().get(),
+        Some(Tamper::CalldataAmountTimesTen),
+        "unchanged"
+    );
+    assert_eq!(put(json!({"tamper": null})).await.unwrap().status(), 200);
+    assert_eq!(sim.tamper().get(), None);
+}
