@@ -27,9 +27,14 @@ impl Clock {
         real.saturating_add(self.offset.load(Ordering::Relaxed))
     }
 
-    /// Moves the clock `secs` seconds forward (shared by every copy of this clock) and gives the new time.
+    /// Moves the clock `secs` seconds forward (shared by every copy of this clock) and gives the new time. The offset
+    /// saturates instead of wrapping, so no advance, however large, can move the clock back.
     pub fn advance(&self, secs: u64) -> u64 {
-        self.offset.fetch_add(secs, Ordering::Relaxed);
+        let _ = self
+            .offset
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |offset| {
+                Some(offset.saturating_add(secs))
+            });
         self.now()
     }
 
@@ -51,5 +56,18 @@ mod tests {
         clock.advance(3_600);
         assert!(copy.now() >= before + 3_600);
         assert_eq!(copy.offset(), 3_600);
+    }
+
+    #[test]
+    fn no_advance_moves_the_clock_back() {
+        let clock = Clock::new();
+        clock.advance(3_600);
+        let before = clock.now();
+        // A wrapping add would take the offset back to 3_599.
+        clock.advance(u64::MAX);
+        assert!(clock.now() >= before);
+        assert_eq!(clock.offset(), u64::MAX);
+        clock.advance(1);
+        assert_eq!(clock.offset(), u64::MAX);
     }
 }

@@ -55,8 +55,13 @@ pub const DEFAULT_POOL_USD: u64 = 1_000_000;
 pub const DEFAULT_PAGE_SIZE: usize = 50;
 /// The largest `limit` honoured; larger values are served as this many.
 pub const MAX_PAGE_SIZE: usize = 100;
-/// How long an issued offramp or token-swap quote is remembered (so expiry can be told from forgery), seconds.
-const ISSUED_MEMORY_SECS: u64 = 86_400;
+/// How long an issued offramp or token-swap quote is remembered, seconds: twice its lifetime, so that a quote a little
+/// too old is told "expired" rather than "not issued here".
+const ISSUED_MEMORY_SECS: u64 = 2 * QUOTE_TTL_SECS;
+/// The most offramp and token-swap quotes remembered at once. A caller asking for many distinct quotes must not grow
+/// the book (and the state file, written whole after each change) without bound; past this, the oldest are forgotten
+/// first (their create-order is then refused as not issued here).
+pub const MAX_REMEMBERED_QUOTES: usize = 10_000;
 /// The state file's format version.
 const STATE_FORMAT: u32 = 1;
 
@@ -545,14 +550,15 @@ impl Book {
         let Some(inner) = inner.as_object().filter(|_| route != RouteKind::Onramp) else {
             return; // onramps are signed instead
         };
-        let issued = self
-            .issued
-            .entry(integrity::digest(route, inner))
-            .or_insert(Issued {
-                at: now,
-                unused: 0,
-                owners: VecDeque::new(),
-            });
+        let digest = integrity::digest(route, inner);
+        if !self.issued.contains_key(&digest) && self.issued.len() >= MAX_REMEMBERED_QUOTES {
+            self.forget_oldest_quotes(now);
+        }
+        let issued = self.issued.entry(digest).or_insert(Issued {
+            at: now,
+            unused: 0,
+            owners: VecDeque::new(),
+        });
         issued.at = now;
         if issued.unused < MAX_UNUSED_ISSUES {
             issued.unused += 1;
@@ -564,6 +570,26 @@ impl Book {
             self.issued
                 .retain(|_, i| now.saturating_sub(i.at) <= ISSUED_MEMORY_SECS);
         }
+    }
+
+    /// Makes room in the remembered quotes: forgets those past their memory, then, if that is not enough, the oldest
+    /// tenth.
+    fn forget_oldest_quotes(&mut self, now: u64) {
+        self.index.pruned_at = now;
+        self.issued
+            .retain(|_, i| now.saturating_sub(i.at) <= ISSUED_MEMORY_SECS);
+        if self.issued.len() < MAX_REMEMBERED_QUOTES {
+            return;
+        }
+        let mut times: Vec<u64> = self.issued.values().map(|i| i.at).collect();
+        times.sort_unstable();
+        let cut = times[MAX_REMEMBERED_QUOTES / 10];
+        self.issued.retain(|_, i| i.at > cut);
+    }
+
+    /// How many offramp and token-swap quotes are remembered now.
+    pub fn remembered_quotes(&self) -> usize {
+        self.issued.len()
     }
 
     /// create-order: checks the quote, reserves liquidity, builds the payload. Gives the 201 body.
@@ -1239,5 +1265,41 @@ impl StateFile {
         tmp.persist(&self.path).map_err(|e| failed(e.error))?;
         *written = generation;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn offramp_quote(n: usize) -> Value {
+        json!({"offramp": {
+            "srcChain": "bob",
+            "inputAmount": {"address": "0x0555E30da8f98308EdB960aa94C0Db47230d2B9c", "amount": n.to_string(), "chain": "bob"},
+            "recipient": "bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh",
+            "slippage": 300,
+        }})
+    }
+
+    #[test]
+    fn the_remembered_quotes_are_bounded_and_the_newest_kept() {
+        let mut book = Book::default();
+        let start = 1_700_000_000;
+        let total = MAX_REMEMBERED_QUOTES + 2_500;
+        for n in 0..total {
+            // Ten new quotes a second, all within their memory time.
+            book.remember_quote(&offramp_quote(n), None, start + (n / 10) as u64);
+        }
+        assert!(book.remembered_quotes() <= MAX_REMEMBERED_QUOTES);
+        assert!(book.remembered_quotes() >= MAX_REMEMBERED_QUOTES * 8 / 10);
+        let newest = offramp_quote(total - 1);
+        let inner = newest["offramp"].as_object().unwrap();
+        assert!(
+            book.issued
+                .contains_key(&integrity::digest(RouteKind::Offramp, inner))
+        );
+        // Quotes past their memory are forgotten as time goes on.
+        book.remember_quote(&offramp_quote(total), None, start + 100_000);
+        assert_eq!(book.remembered_quotes(), 1);
     }
 }

@@ -372,7 +372,11 @@ pub fn get_quote(
             affiliates.len()
         )));
     }
-    let affiliate_bps: u32 = affiliates.iter().map(|a| a.bps).sum();
+    // Checked: bps the caller chose must not wrap around to a small total (or panic a debug build).
+    let affiliate_bps: u32 = affiliates
+        .iter()
+        .try_fold(0u32, |sum, a| sum.checked_add(a.bps))
+        .unwrap_or(u32::MAX);
     if affiliate_bps > MAX_AFFILIATE_TOTAL_BPS {
         return Err(QuoteError::affiliate(format!(
             "affiliate fees total {affiliate_bps} bps; at most {MAX_AFFILIATE_TOTAL_BPS} are allowed"
@@ -848,5 +852,28 @@ mod tests {
                 "{bad}"
             );
         }
+    }
+
+    #[test]
+    fn affiliate_bps_that_would_wrap_are_refused_not_summed_around() {
+        let err = quote(
+            ApiVersion::V3,
+            &[
+                ("srcChain", "bitcoin"),
+                ("srcToken", NATIVE_TOKEN),
+                ("dstChain", "bob"),
+                ("dstToken", WBTC_BOB),
+                ("amount", "100000"),
+                ("recipient", EVM),
+                ("slippage", "300"),
+                (
+                    "affiliates",
+                    "0x1111111111111111111111111111111111111111:4294967295,\
+                     0x2222222222222222222222222222222222222222:2",
+                ),
+            ],
+        )
+        .unwrap_err();
+        assert_eq!(err.code, "INVALID_AFFILIATE_FEE", "{}", err.body());
     }
 }
