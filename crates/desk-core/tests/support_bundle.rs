@@ -89,7 +89,9 @@ async fn a_bundle_is_previewed_saved_without_the_key_and_imported_as_the_user_sa
     for absent in [KEY, UNREGISTERED, RECIPIENT, OWNER, txid.as_str(), &psbt] {
         assert!(!text.contains(absent), "{absent} is in the bundle");
     }
-    for present in ["0x5aAe…eAed", "0xfB69…d359", &order_id, WBTC_BOB] {
+    // The owner is not in it at all: a V3 onramp quote has no owner field (the published schema defines none), so the
+    // gateway keeps the owner beside the quote and nothing the app journals repeats it.
+    for present in ["0x5aAe…eAed", &order_id, WBTC_BOB] {
         assert!(text.contains(present), "{present} is not in the bundle");
     }
     assert!(text.contains(&format!("{}…{}", &txid[..4], &txid[60..])));
@@ -178,7 +180,7 @@ async fn a_bundle_is_previewed_saved_without_the_key_and_imported_as_the_user_sa
             },
         )
         .unwrap();
-    for present in [RECIPIENT, OWNER, txid.as_str()] {
+    for present in [RECIPIENT, txid.as_str()] {
         assert!(kept.text.contains(present), "{present} was asked for");
     }
     assert!(!kept.text.contains(KEY) && !kept.text.contains(UNREGISTERED));
