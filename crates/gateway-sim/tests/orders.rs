@@ -580,3 +580,192 @@ async fn regtest_sims_hand_out_regtest_addresses_and_refuse_mainnet_senders() {
     assert_eq!(gateway_error(err).0, ErrorCode::InvalidRequest);
     running.shutdown().await.unwrap();
 }
+
+/// Every refusal of register-tx names the field it is about and says what to do; a txid where the transaction is
+/// expected, a PSBT where the finalized transaction is expected, and another chain's kind of hash each get their own
+/// sentence.
+#[tokio::test]
+async fn register_tx_refusals_name_their_field() {
+    let (_sim, running) = start().await;
+    let http = support::http(&running);
+    let quote_of = |pairs: &[(&'static str, &str)]| -> Vec<(&'static str, String)> {
+        pairs.iter().map(|(k, v)| (*k, (*v).to_owned())).collect()
+    };
+    let (_, onramp) = http
+        .get(
+            "/v3/get-quote",
+            &quote_of(&[
+                ("srcChain", "bitcoin"),
+                ("srcToken", "0x0000000000000000000000000000000000000000"),
+                ("dstChain", "bob"),
+                ("dstToken", WBTC_BOB),
+                ("amount", "100000"),
+                ("recipient", EVM),
+                ("slippage", "300"),
+                ("sender", BTC_ADDR),
+            ]),
+        )
+        .await;
+    let (status, created) = http.post("/v3/create-order", &onramp).await;
+    assert_eq!(status, 201, "{created}");
+    let onramp_id = created["onramp"]["order_id"].as_str().unwrap().to_owned();
+    let psbt_hex = created["onramp"]["psbt_hex"].as_str().unwrap().to_owned();
+    let (_, offramp) = http
+        .get(
+            "/v3/get-quote",
+            &quote_of(&[
+                ("srcChain", "bob"),
+                ("srcToken", WBTC_BOB),
+                ("dstChain", "bitcoin"),
+                ("dstToken", "0x0000000000000000000000000000000000000000"),
+                ("amount", "100000"),
+                ("recipient", BTC_ADDR),
+                ("slippage", "300"),
+                ("ownerAddress", OWNER),
+            ]),
+        )
+        .await;
+    let (status, created) = http.post("/v3/create-order", &offramp).await;
+    assert_eq!(status, 201, "{created}");
+    let offramp_id = created["offramp"]["order_id"].as_str().unwrap().to_owned();
+
+    let psbt_base64 = {
+        use base64::Engine as _;
+        base64::engine::general_purpose::STANDARD.encode(hex_decode(&psbt_hex))
+    };
+    let cases: Vec<(&str, Value, &str, &str)> = vec![
+        (
+            "v3",
+            json!({"swap": {"order_id": onramp_id}}),
+            "INVALID_REQUEST",
+            "the body's key \"swap\"",
+        ),
+        (
+            "v3",
+            json!({"onramp": {}}),
+            "INVALID_REQUEST",
+            "order_id is missing",
+        ),
+        (
+            "v3",
+            json!({"onramp": {"order_id": "nope", "bitcoin_txid": hex_of(1)}}),
+            "ORDER_NOT_FOUND",
+            "order_id \"nope\"",
+        ),
+        (
+            "v3",
+            json!({"offramp": {"order_id": onramp_id, "src_tx_hash": evm_hash(1), "src_chain": "bob"}}),
+            "INVALID_REQUEST",
+            "register it under the key \"onramp\"",
+        ),
+        (
+            "v3",
+            json!({"onramp": {"order_id": onramp_id, "bitcoin_tx_hex": hex_of(2)}}),
+            "INVALID_REQUEST",
+            "bitcoin_tx_hex: this looks like a transaction id, not a signed transaction: send it as bitcoin_txid",
+        ),
+        (
+            "v3",
+            json!({"onramp": {"order_id": onramp_id, "bitcoin_tx_hex": psbt_hex}}),
+            "INVALID_REQUEST",
+            "bitcoin_tx_hex: this is a PSBT, not a finalized transaction",
+        ),
+        (
+            "v3",
+            json!({"onramp": {"order_id": onramp_id, "bitcoin_tx_hex": psbt_base64}}),
+            "INVALID_REQUEST",
+            "bitcoin_tx_hex: this is a PSBT",
+        ),
+        (
+            "v3",
+            json!({"onramp": {"order_id": onramp_id, "bitcoin_tx_hex": "00ff"}}),
+            "INVALID_REQUEST",
+            "bitcoin_tx_hex: the Bitcoin transaction was refused",
+        ),
+        (
+            "v3",
+            json!({"onramp": {"order_id": onramp_id, "bitcoin_txid": "zz"}}),
+            "INVALID_REQUEST",
+            "bitcoin_txid:",
+        ),
+        (
+            "v3",
+            json!({"onramp": {"order_id": onramp_id, "bitcoin_txid": "00".repeat(100)}}),
+            "INVALID_REQUEST",
+            "bitcoin_txid: this looks like a whole transaction",
+        ),
+        (
+            "v3",
+            json!({"onramp": {"order_id": onramp_id}}),
+            "INVALID_REQUEST",
+            "bitcoin_tx_hex and bitcoin_txid are both missing",
+        ),
+        (
+            "v3",
+            json!({"offramp": {"order_id": offramp_id, "src_chain": "bob"}}),
+            "INVALID_REQUEST",
+            "src_tx_hash is missing",
+        ),
+        (
+            "v3",
+            json!({"offramp": {"order_id": offramp_id, "src_tx_hash": evm_hash(1)}}),
+            "INVALID_REQUEST",
+            "src_chain is missing",
+        ),
+        (
+            "v3",
+            json!({"offramp": {"order_id": offramp_id, "src_tx_hash": evm_hash(1), "src_chain": "base"}}),
+            "INVALID_REQUEST",
+            "src_chain: order",
+        ),
+        (
+            "v3",
+            json!({"offramp": {"order_id": offramp_id, "src_tx_hash": "0x12", "src_chain": "bob"}}),
+            "INVALID_REQUEST",
+            "src_tx_hash:",
+        ),
+        (
+            "v3",
+            json!({"offramp": {"order_id": offramp_id, "src_tx_hash": bs58::encode([7u8; 64]).into_string(), "src_chain": "bob"}}),
+            "INVALID_REQUEST",
+            "src_tx_hash: this looks like a Solana signature",
+        ),
+        (
+            "v2",
+            json!({"offramp": {"order_id": offramp_id}}),
+            "INVALID_REQUEST",
+            "evm_txhash is missing",
+        ),
+        (
+            "v2",
+            json!({"offramp": {"order_id": offramp_id, "evm_txhash": "0x12"}}),
+            "INVALID_REQUEST",
+            "evm_txhash:",
+        ),
+    ];
+    for (version, body, code, sentence) in cases {
+        let (status, answer) = http.patch(&format!("/{version}/register-tx"), &body).await;
+        assert_eq!(status, 400, "{body}: {answer}");
+        assert_eq!(answer["code"], code, "{body}: {answer}");
+        let message = answer["error"].as_str().unwrap();
+        assert!(
+            message.contains(sentence),
+            "{body}: {message:?} lacks {sentence:?}"
+        );
+    }
+
+    // Registered once, a second transaction names the field; the same one again is fine.
+    let first = json!({"offramp": {"order_id": offramp_id, "src_tx_hash": evm_hash(8), "src_chain": "bob"}});
+    assert_eq!(http.patch("/v3/register-tx", &first).await.0, 200);
+    assert_eq!(http.patch("/v3/register-tx", &first).await.0, 200);
+    let second = json!({"offramp": {"order_id": offramp_id, "src_tx_hash": evm_hash(9), "src_chain": "bob"}});
+    let (status, answer) = http.patch("/v3/register-tx", &second).await;
+    assert_eq!(status, 400);
+    assert!(
+        answer["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("src_tx_hash: order"),
+        "{answer}"
+    );
+}
