@@ -103,6 +103,11 @@ enum Command {
         #[arg(long, conflicts_with = "cursor")]
         all: bool,
     },
+    /// What a deposit from a Bitcoin address can pay now, after the network fee (the gateway's get-max-spendable)
+    MaxSpendable {
+        /// A Bitcoin address of the gateway's network (see --bitcoin-network)
+        address: String,
+    },
     /// Look up an order id, source Bitcoin txid, source transaction hash, or every order of an address, with what
     /// each status means and what to do next
     Lookup {
@@ -414,6 +419,14 @@ async fn run(cli: Cli) -> Result<(), Failure> {
                 print_json(&answer.raw)
             } else {
                 view::created(&answer.value)
+            }
+        }
+        Command::MaxSpendable { address } => {
+            let answer = client.get_max_spendable(address, net).await?;
+            if cli.json {
+                print_json(&answer.raw)
+            } else {
+                view::max_spendable(&answer.value)
             }
         }
         Command::RegisterTx(args) => {

@@ -8,8 +8,8 @@ use desk_core::support::{BundleFile, ImportedBundle, LookupKind, LookupResult};
 use desk_core::views::{AmountView, OrderView};
 use gateway_client::display::{amount_with_usd, duration_text, fraction_as_percent, usd_text};
 use gateway_client::wire::{
-    CreateOrderResponse, OrderInfo, OrderStatus, OrderTx, QuoteView, RegisterTxResponse,
-    TokenAmount, TokenTransfer, TxData,
+    CreateOrderResponse, MaxSpendable, OrderInfo, OrderStatus, OrderTx, QuoteView,
+    RegisterTxResponse, TokenAmount, TokenTransfer, TxData,
 };
 use gateway_client::{RouteInfo, TokenRegistry};
 
@@ -46,6 +46,16 @@ pub fn routes(routes: &[RouteInfo]) {
         );
     }
     println!("{} routes", routes.len());
+}
+
+/// get-max-spendable: the address and what a deposit from it can pay, in BTC and sats.
+pub fn max_spendable(max: &MaxSpendable) {
+    println!("Address:        {}", max.user_address);
+    println!(
+        "Spendable:      {} ({} sats), after the network fee of a deposit",
+        money(&max.amount),
+        max.amount.amount
+    );
 }
 
 pub fn quote(quote: &QuoteView) {

@@ -627,3 +627,69 @@ async fn a_saved_bundle_reads_with_its_timeline_events_and_log_lines() {
         assert!(out.stdout.is_empty());
     }
 }
+
+/// `gateway max-spendable ADDRESS` against a regtest simulator: the spendable amount in BTC and sats, the body as
+/// received with --json, and an address of another network refused before anything is sent (exit 2).
+#[tokio::test(flavor = "multi_thread")]
+async fn max_spendable_shows_what_an_address_can_pay() {
+    let sim = gateway_sim::Sim::with_config(gateway_sim::SimConfig {
+        network: gateway_client::address::BitcoinNetwork::Regtest,
+        ..Default::default()
+    })
+    .unwrap();
+    let running = sim
+        .spawn(SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
+        .await
+        .unwrap();
+    let base = running.base_url();
+    let address = "bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080";
+    let script = address
+        .parse::<bitcoin::Address<bitcoin::address::NetworkUnchecked>>()
+        .unwrap()
+        .assume_checked()
+        .script_pubkey();
+    let sats =
+        gateway_sim::payload::max_spendable(&gateway_sim::payload::initial_coin(&script), &script);
+
+    let out = gateway_cmd(
+        &base,
+        &["--bitcoin-network", "regtest", "max-spendable", address],
+        None,
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let shown = text(&out.stdout);
+    assert!(shown.contains(address), "{shown}");
+    assert!(shown.contains(&format!("({sats} sats)")), "{shown}");
+    assert!(shown.contains("BTC"), "{shown}");
+
+    let out = gateway_cmd(
+        &base,
+        &[
+            "--json",
+            "--bitcoin-network",
+            "regtest",
+            "max-spendable",
+            address,
+        ],
+        None,
+    );
+    let body: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(body["amount"]["amount"], sats.to_string());
+
+    let out = gateway_cmd(
+        &base,
+        &[
+            "--bitcoin-network",
+            "regtest",
+            "max-spendable",
+            "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("address:"),
+        "{}",
+        text(&out.stderr)
+    );
+}

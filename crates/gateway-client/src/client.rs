@@ -13,11 +13,12 @@ use serde_json::Value;
 use tracing::{Instrument, debug, info_span, warn};
 use url::Url;
 
+use crate::address::{BitcoinNetwork, validate_bitcoin};
 use crate::error::{ClientError, GatewayErrorBody};
 use crate::params::{ParamError, QuoteRequest};
 use crate::wire::{
-    CreateOrderResponse, OrderInfo, OrdersPage, Quote, QuoteView, RegisterTx, RegisterTxResponse,
-    RouteInfo, TxData,
+    CreateOrderResponse, MaxSpendable, OrderInfo, OrdersPage, Quote, QuoteView, RegisterTx,
+    RegisterTxResponse, RouteInfo, TxData,
 };
 
 /// The API version: the first path segment of every endpoint.
@@ -296,6 +297,34 @@ impl Client {
         }
         let raw = self.read(&["get-order", id], &[]).await?;
         Answer::decode(raw)
+    }
+
+    /// `GET /{version}/get-max-spendable/{address}`: what a deposit from the Bitcoin `address` (of `network`) can pay
+    /// now, after the network fee. The address is checked first; an invalid one is [`ClientError::Invalid`] and
+    /// nothing is sent.
+    pub async fn get_max_spendable(
+        &self,
+        address: &str,
+        network: BitcoinNetwork,
+    ) -> Result<Answer<MaxSpendable>, ClientError> {
+        let valid = validate_bitcoin(address, network)
+            .map_err(|e| ClientError::Invalid(ParamError::Address(format!("address: {e}"))))?;
+        let raw = self
+            .read(&["get-max-spendable", &valid.canonical], &[])
+            .await?;
+        let answer: Answer<MaxSpendable> = Answer::decode(raw)?;
+        if answer.value.sats().is_none()
+            || !answer.value.amount.chain.eq_ignore_ascii_case("bitcoin")
+        {
+            return Err(ClientError::UnexpectedBody {
+                status: 200,
+                snippet: format!(
+                    "get-max-spendable answered {} on {}, not a whole number of sats on bitcoin",
+                    answer.value.amount.amount, answer.value.amount.chain
+                ),
+            });
+        }
+        Ok(answer)
     }
 
     /// `GET /{version}/get-orders/{address}`: one page of an address's orders. V1 has no paging: it answers every

@@ -80,6 +80,9 @@ pub enum ParamError {
     },
     #[error("{0}")]
     Transaction(String),
+    /// An address argument is not a valid address of its chain (the sentence names the field).
+    #[error("{0}")]
+    Address(String),
     #[error(
         "the API key would be sent unencrypted to {0}: use an https:// address (plain http is allowed only on this \
          computer's loopback)"

@@ -613,3 +613,47 @@ async fn a_pager_stops_after_the_page_limit_when_the_cursors_never_end() {
     assert!(err.to_string().contains("more than 200 pages"), "{err}");
     assert_eq!(hits.load(Ordering::SeqCst), gateway_client::MAX_PAGES);
 }
+
+/// get-max-spendable: the address is checked before anything is sent, the answer is read as sats, and an answer that
+/// is not a whole number of sats on bitcoin is refused.
+#[tokio::test]
+async fn max_spendable_checks_the_address_first_and_reads_sats() {
+    use gateway_client::address::BitcoinNetwork;
+    let (base, hits) = serve(|n, _| {
+        if n == 1 {
+            json(
+                StatusCode::OK,
+                r#"{"userAddress":"bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080","amount":{"address":"0x0000000000000000000000000000000000000000","amount":"123456","chain":"bitcoin"}}"#,
+            )
+        } else {
+            json(
+                StatusCode::OK,
+                r#"{"userAddress":"x","amount":{"address":"0x0","amount":"1.5","chain":"bitcoin"}}"#,
+            )
+        }
+    })
+    .await;
+    let client = client(&base, 1);
+    let regtest = "bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080";
+    let answer = client
+        .get_max_spendable(regtest, BitcoinNetwork::Regtest)
+        .await
+        .unwrap();
+    assert_eq!(answer.value.sats(), Some(123_456));
+    // A mainnet address on a regtest gateway: not sent.
+    let err = client
+        .get_max_spendable(
+            "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq",
+            BitcoinNetwork::Regtest,
+        )
+        .await
+        .unwrap_err();
+    assert!(matches!(err, ClientError::Invalid(_)), "{err:?}");
+    assert!(err.to_string().contains("address:"), "{err}");
+    assert_eq!(hits.load(Ordering::SeqCst), 1);
+    let err = client
+        .get_max_spendable(regtest, BitcoinNetwork::Regtest)
+        .await
+        .unwrap_err();
+    assert!(matches!(err, ClientError::UnexpectedBody { .. }), "{err:?}");
+}

@@ -298,8 +298,26 @@ pub struct Book {
     orders: Vec<Order>,
     pools: BTreeMap<String, Pool>,
     issued: BTreeMap<String, Issued>,
+    /// The simulated Bitcoin chain's ledger: each script's coin after its first was spent by a registered onramp
+    /// transaction (by script hex). Scripts not here still hold their first coin ([`payload::initial_coin`]).
+    #[serde(default)]
+    coins: BTreeMap<String, LedgerCoin>,
+    /// Outpoints (`txid:vout`) spent by registered onramp transactions.
+    #[serde(default)]
+    spent: BTreeSet<String>,
     #[serde(skip)]
     index: Index,
+}
+
+/// A coin the ledger made: the change of a registered onramp transaction.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct LedgerCoin {
+    txid: String,
+    vout: u32,
+    value: u64,
+    /// The whole transaction, for a legacy script whose PSBT input must carry it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    tx_hex: Option<String>,
 }
 
 #[derive(Debug, Default)]
@@ -572,6 +590,68 @@ impl Book {
         }
     }
 
+    /// The coin `script` holds on the simulated chain now: the ledger's, or its first one; worth 0 once spent.
+    pub fn coin(&self, script: &bitcoin::Script) -> payload::Coin {
+        let mut coin = self
+            .coins
+            .get(&script.to_hex_string())
+            .and_then(|c| {
+                let txid = c.txid.parse().ok()?;
+                let previous_tx = match &c.tx_hex {
+                    Some(hex) => Some(bitcoin::consensus::encode::deserialize_hex(hex).ok()?),
+                    None => None,
+                };
+                Some(payload::Coin {
+                    outpoint: bitcoin::OutPoint::new(txid, c.vout),
+                    value: c.value,
+                    previous_tx,
+                })
+            })
+            .unwrap_or_else(|| payload::initial_coin(script));
+        if self.spent.contains(&coin.outpoint.to_string()) {
+            coin.value = 0;
+        }
+        coin
+    }
+
+    /// What a deposit from `script` can pay now (get-max-spendable), in sats.
+    pub fn max_spendable(&self, script: &bitcoin::Script) -> u64 {
+        payload::max_spendable(&self.coin(script), script)
+    }
+
+    /// Records a registered onramp transaction on the simulated chain: its inputs are spent, and each output to
+    /// another script than the deposit (the change) becomes that script's coin.
+    fn record_bitcoin_tx(&mut self, tx: &bitcoin::Transaction, deposit_address: &str) {
+        let deposit = deposit_address
+            .parse::<bitcoin::Address<bitcoin::address::NetworkUnchecked>>()
+            .ok()
+            .map(|a| a.assume_checked().script_pubkey());
+        for input in &tx.input {
+            self.spent.insert(input.previous_output.to_string());
+        }
+        let txid = tx.compute_txid().to_string();
+        for (vout, output) in tx.output.iter().enumerate() {
+            let script = &output.script_pubkey;
+            if script.is_op_return()
+                || Some(script) == deposit.as_ref()
+                || output.value.to_sat() == 0
+            {
+                continue;
+            }
+            let tx_hex = (!script.is_witness_program())
+                .then(|| bitcoin::consensus::encode::serialize_hex(tx));
+            self.coins.insert(
+                script.to_hex_string(),
+                LedgerCoin {
+                    txid: txid.clone(),
+                    vout: u32::try_from(vout).unwrap_or(u32::MAX),
+                    value: output.value.to_sat(),
+                    tx_hex,
+                },
+            );
+        }
+    }
+
     /// Makes room in the remembered quotes: forgets those past their memory, then, if that is not enough, the oldest
     /// tenth.
     fn forget_oldest_quotes(&mut self, now: u64) {
@@ -692,15 +772,24 @@ impl Book {
                 })?;
                 let mut digest_bytes = [0u8; 32];
                 digest_bytes.copy_from_slice(&Sha256::digest(digest.as_bytes()));
-                let p = payload::onramp_payload(
+                let p = payload::onramp_payload_from(
                     ctx.signer.secret(),
                     &id,
                     &digest_bytes,
                     ctx.network,
                     sats,
                     sender,
+                    |script| self.coin(script),
                 )
-                .map_err(|e| err("INVALID_ORDER_ARGS", e.to_string()))?;
+                .map_err(|e| match e {
+                    payload::PayloadError::InsufficientFunds { spendable, needed, .. } => err(
+                        "INSUFFICIENT_CONFIRMED_FUNDS",
+                        format!(
+                            "sender: the address can spend {spendable} sats after the network fee; this deposit needs {needed} with the fee; ask for a quote of at most {spendable} sats"
+                        ),
+                    ),
+                    other => err("INVALID_ORDER_ARGS", other.to_string()),
+                })?;
                 let mut inner = json!({"order_id": id, "address": p.address, "op_return_data": p.op_return_data});
                 if let Some(psbt) = &p.psbt_hex {
                     inner["psbt_hex"] = json!(psbt);
@@ -854,6 +943,7 @@ impl Book {
             ));
         }
 
+        let mut ledger_tx: Option<String> = None;
         let tx_hash = match route {
             RouteKind::Onramp => {
                 let hex_tx = fields
@@ -878,6 +968,7 @@ impl Book {
                         ));
                     }
                     Some(tx) => {
+                        ledger_tx = Some(tx.trim().to_owned());
                         let amount: u64 = order.src.amount.parse().unwrap_or(u64::MAX);
                         let op_return = order.op_return_data.as_deref().unwrap_or_default();
                         Some(
@@ -1054,6 +1145,12 @@ impl Book {
         self.index.open.remove(&old);
         self.index.open.insert(new);
         self.index.by_tx.insert(normalize_tx(&tx_hash), i);
+        if let Some(tx) = ledger_tx.as_deref().and_then(|hex| {
+            bitcoin::consensus::encode::deserialize_hex::<bitcoin::Transaction>(hex).ok()
+        }) {
+            let deposit = self.orders[i].deposit_address.clone();
+            self.record_bitcoin_tx(&tx, &deposit);
+        }
         Ok(register_answer(route, &tx_hash))
     }
 

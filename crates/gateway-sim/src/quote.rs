@@ -48,7 +48,7 @@ pub const ONRAMP_EXECUTION_FEE_SATS: u64 = 1_500;
 pub const ONRAMP_MESSAGING_FEE_SATS: u64 = 800;
 /// Offramp Bitcoin inclusion fee, sats.
 pub const OFFRAMP_INCLUSION_FEE_SATS: u64 = 2_000;
-/// The offramp's `fastestFeeRate`, sat/vB.
+/// The offramp's `fastestFeeRate`, sat/vB: the simulated chain's fee rate ([`crate::payload::FEE_RATE_SAT_PER_VB`]).
 pub const FASTEST_FEE_RATE: &str = "12";
 /// Smallest onramp, sats.
 pub const ONRAMP_MINIMUM_SATS: u64 = 10_000;

@@ -221,6 +221,10 @@ impl Sim {
             .route("/{version}/register-tx", patch(register_tx))
             .route("/{version}/get-order/{id}", get(get_order))
             .route("/{version}/get-orders/{user_address}", get(get_orders))
+            .route(
+                "/{version}/get-max-spendable/{address}",
+                get(get_max_spendable),
+            )
             .with_state(self.clone())
             // Faults outermost: an injected fault answers before (and without counting against) the rate limit.
             .layer(middleware::from_fn_with_state(
@@ -618,4 +622,38 @@ async fn admin_set_tamper(State(sim): State<Sim>, body: Bytes) -> Response {
             "the body must be {{\"tamper\": <name> | null}} with a name from GET /admin/tamper: {e}"
         )),
     }
+}
+
+/// `GET /{v}/get-max-spendable/{address}`: what a deposit from `address` can pay now, after the network fee (the
+/// address's coin on the simulated chain; see `payload::bitcoin`), as `{userAddress, amount: {address, amount,
+/// chain}}`.
+async fn get_max_spendable(
+    State(sim): State<Sim>,
+    Path((version, address)): Path<(String, String)>,
+) -> Response {
+    if parse_version(&version).is_none() {
+        return StatusCode::NOT_FOUND.into_response();
+    }
+    let script = match gateway_client::address::validate_bitcoin(&address, sim.config.network) {
+        Ok(valid) => valid
+            .canonical
+            .parse::<bitcoin::Address<bitcoin::address::NetworkUnchecked>>()
+            .map(|a| a.assume_checked().script_pubkey()),
+        Err(e) => return invalid_request(format!("address: {e}")),
+    };
+    let Ok(script) = script else {
+        return invalid_request(format!(
+            "address: {address:?} is not a Bitcoin address this gateway can read"
+        ));
+    };
+    let sats = sim.lock().max_spendable(&script);
+    Json(json!({
+        "userAddress": address,
+        "amount": {
+            "address": gateway_client::wire::NATIVE_TOKEN,
+            "amount": sats.to_string(),
+            "chain": "bitcoin",
+        },
+    }))
+    .into_response()
 }

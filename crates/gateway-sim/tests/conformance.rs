@@ -456,3 +456,26 @@ async fn a_typed_clients_round_trip_is_accepted_and_a_changed_quote_is_not() {
         }
     }
 }
+
+/// get-max-spendable in every version: the 200 answer and the 400 of an address that is not one, against the
+/// published document.
+#[tokio::test]
+async fn max_spendable_conforms_in_every_version() {
+    let (_sim, running) = start_with(unlimited_sim()).await;
+    let doc = openapi();
+    let http = http(&running);
+    for version in VERSIONS {
+        let v = slug(version);
+        let path = format!("/{v}/get-max-spendable/{{address}}");
+        let (status, body) = http
+            .get(&format!("/{v}/get-max-spendable/{BTC_ADDR}"), &[])
+            .await;
+        assert_eq!(status, 200, "{v}: {body}");
+        assert_conforms(&doc, "get", &path, 200, &body);
+        let (status, body) = http
+            .get(&format!("/{v}/get-max-spendable/not-an-address"), &[])
+            .await;
+        assert_eq!(status, 400, "{v}: {body}");
+        assert_conforms(&doc, "get", &path, 400, &body);
+    }
+}

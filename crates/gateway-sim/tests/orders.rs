@@ -769,3 +769,108 @@ async fn register_tx_refusals_name_their_field() {
         "{answer}"
     );
 }
+
+/// get-max-spendable answers what the address's coin can pay after the fee; an onramp PSBT spends that coin; once
+/// the signed transaction is registered its change is the address's new coin; a deposit beyond the balance is refused
+/// at create-order.
+#[tokio::test]
+async fn max_spendable_follows_the_coin_the_psbts_spend() {
+    let (_sim, running) = start().await;
+    let http = support::http(&running);
+    let sender = wallet().address(gateway_sim::payload::Network::Bitcoin);
+    let script = wallet().script_pubkey();
+    let spendable = |page: &Value| -> u64 {
+        assert_eq!(page["amount"]["chain"], "bitcoin");
+        page["amount"]["amount"].as_str().unwrap().parse().unwrap()
+    };
+    let (status, first) = http
+        .get(&format!("/v3/get-max-spendable/{sender}"), &[])
+        .await;
+    assert_eq!(status, 200, "{first}");
+    assert_eq!(first["userAddress"], sender.as_str());
+    let before = spendable(&first);
+    let coin = gateway_sim::payload::initial_coin(&script);
+    assert_eq!(before, gateway_sim::payload::max_spendable(&coin, &script));
+    for v in ["v1", "v2"] {
+        let (status, same) = http
+            .get(&format!("/{v}/get-max-spendable/{sender}"), &[])
+            .await;
+        assert_eq!((status, spendable(&same)), (200, before));
+    }
+
+    // Beyond the balance: refused at create-order, naming what can be spent.
+    let query = |amount: u64| {
+        vec![
+            ("srcChain", "bitcoin".to_owned()),
+            (
+                "srcToken",
+                "0x0000000000000000000000000000000000000000".to_owned(),
+            ),
+            ("dstChain", "bob".to_owned()),
+            ("dstToken", WBTC_BOB.to_owned()),
+            ("amount", amount.to_string()),
+            ("recipient", EVM.to_owned()),
+            ("slippage", "300".to_owned()),
+            ("sender", sender.clone()),
+        ]
+    };
+    let (_, too_much) = http.get("/v3/get-quote", &query(before + 1)).await;
+    let (status, refused) = http.post("/v3/create-order", &too_much).await;
+    assert_eq!(status, 400, "{refused}");
+    assert_eq!(refused["code"], "INSUFFICIENT_CONFIRMED_FUNDS");
+    assert!(
+        refused["error"]
+            .as_str()
+            .unwrap()
+            .contains(&before.to_string()),
+        "{refused}"
+    );
+
+    // A deposit of a third: signed, registered, and the change is the new balance.
+    let amount = before / 3;
+    let (_, quote) = http.get("/v3/get-quote", &query(amount)).await;
+    let (status, created) = http.post("/v3/create-order", &quote).await;
+    assert_eq!(status, 201, "{created}");
+    let psbt_hex = created["onramp"]["psbt_hex"].as_str().unwrap();
+    let signed = wallet().sign_psbt(psbt_hex).unwrap();
+    let order_id = created["onramp"]["order_id"].as_str().unwrap();
+    let (status, answer) = http
+        .patch(
+            "/v3/register-tx",
+            &json!({"onramp": {"order_id": order_id, "bitcoin_tx_hex": signed}}),
+        )
+        .await;
+    assert_eq!(status, 200, "{answer}");
+    let tx: bitcoin::Transaction = bitcoin::consensus::encode::deserialize_hex(&signed).unwrap();
+    let change = tx
+        .output
+        .iter()
+        .find(|o| o.script_pubkey == script)
+        .unwrap()
+        .value
+        .to_sat();
+    let (_, after) = http
+        .get(&format!("/v3/get-max-spendable/{sender}"), &[])
+        .await;
+    assert_eq!(
+        spendable(&after),
+        change - gateway_sim::payload::deposit_fee_sats(&script, false)
+    );
+    // The next PSBT spends that change.
+    let (_, quote) = http.get("/v3/get-quote", &query(amount)).await;
+    let (_, created) = http.post("/v3/create-order", &quote).await;
+    let next = wallet()
+        .sign_psbt(created["onramp"]["psbt_hex"].as_str().unwrap())
+        .unwrap();
+    let next: bitcoin::Transaction = bitcoin::consensus::encode::deserialize_hex(&next).unwrap();
+    assert_eq!(next.input[0].previous_output.txid, tx.compute_txid());
+
+    // Not an address of the sim's network: 400, naming the field.
+    let (status, bad) = http.get("/v3/get-max-spendable/tb1qnotreally", &[]).await;
+    assert_eq!(status, 400);
+    assert_eq!(bad["code"], "INVALID_REQUEST");
+    assert!(
+        bad["error"].as_str().unwrap().starts_with("address:"),
+        "{bad}"
+    );
+}

@@ -10,7 +10,7 @@ use gateway_client::address::BitcoinNetwork;
 use gateway_client::wire::{CreateOrderResponse, NATIVE_TOKEN, Quote, RouteKind};
 use gateway_sim::payload::testkit::TestWallet;
 use gateway_sim::payload::{
-    CHANGE_SATS, FEE_SATS, Network, OnrampPayload, TRON_FEE_LIMIT_SUN, offramp_call,
+    Network, OnrampPayload, TRON_FEE_LIMIT_SUN, deposit_fee_sats, initial_coin, offramp_call,
     onramp_payload, solana_tx, swap_call,
 };
 use gateway_sim::quote::gateway_contract;
@@ -96,6 +96,21 @@ fn onramp_quote(amount_sats: u64, sender: Option<&str>) -> Quote {
     quote(json!({ "onramp": q }))
 }
 
+/// Sats as BTC with 8 decimals.
+fn btc(sats: u64) -> String {
+    format!("{}.{:08}", sats / 100_000_000, sats % 100_000_000)
+}
+
+/// The fee the Sandbox's PSBT of the test wallet pays (its size at the simulated chain's fee rate).
+fn fee_sats() -> u64 {
+    deposit_fee_sats(&wallet().script_pubkey(), true)
+}
+
+/// The change the Sandbox's PSBT of the test wallet returns: its coin less the amount and the fee.
+fn change_sats() -> u64 {
+    initial_coin(&wallet().script_pubkey()).value - AMOUNT - fee_sats()
+}
+
 fn payload(sender: Option<&str>) -> OnrampPayload {
     onramp_payload(&SECRET, ORDER, &DIGEST, Network::Bitcoin, AMOUNT, sender).unwrap()
 }
@@ -150,7 +165,7 @@ fn verify_genuine_onramp_psbt_passes() {
         Some(p.op_return_data.as_str())
     );
     let psbt = summary.psbt.as_ref().unwrap();
-    assert_eq!(psbt.fee_sats, FEE_SATS);
+    assert_eq!(psbt.fee_sats, fee_sats());
     assert_eq!(
         psbt.outputs.iter().map(|o| o.kind).collect::<Vec<_>>(),
         [
@@ -159,20 +174,25 @@ fn verify_genuine_onramp_psbt_passes() {
             OutputKind::Change
         ]
     );
-    assert_eq!(psbt.outputs[2].value_sats, CHANGE_SATS);
+    assert_eq!(psbt.outputs[2].value_sats, change_sats());
     assert_eq!(
         psbt.outputs[2].address.as_deref(),
         Some(wallet().address(Network::Bitcoin).as_str())
     );
     assert_eq!(psbt.inputs.len(), 1);
-    assert_eq!(psbt.inputs[0].value_sats, AMOUNT + FEE_SATS + CHANGE_SATS);
+    assert_eq!(
+        psbt.inputs[0].value_sats,
+        AMOUNT + fee_sats() + change_sats()
+    );
     let vsize = psbt.vsize_estimate.unwrap();
     assert!((180..=190).contains(&vsize), "{vsize}");
     assert!(
         sentence.starts_with(&format!(
-            "Pays 0.00250000 BTC to {} with OP_RETURN {}…, change 0.00010000 BTC back to you, fee 1000 sats (about",
+            "Pays 0.00250000 BTC to {} with OP_RETURN {}…, change {} BTC back to you, fee {} sats (about",
             p.address,
-            &p.op_return_data[..8]
+            &p.op_return_data[..8],
+            btc(change_sats()),
+            fee_sats()
         )),
         "{sentence}"
     );
@@ -181,7 +201,7 @@ fn verify_genuine_onramp_psbt_passes() {
     let value = serde_json::to_value(&verified).unwrap();
     assert_eq!(value["payload"]["type"], "onramp");
     assert_eq!(value["payload"]["amountSats"], "250000");
-    assert_eq!(value["payload"]["psbt"]["feeSats"], "1000");
+    assert_eq!(value["payload"]["psbt"]["feeSats"], fee_sats().to_string());
     assert_eq!(value["payload"]["psbt"]["outputs"][1]["kind"], "opReturn");
     assert_eq!(serde_json::from_value::<Verified>(value).unwrap(), verified);
 }
@@ -198,7 +218,7 @@ fn verify_genuine_onramp_with_a_legacy_sender_passes_and_its_previous_tx_must_ma
     let hex = p.psbt_hex.clone().unwrap();
     let forged = tamper(&hex, |psbt| {
         let previous = psbt.inputs[0].non_witness_utxo.as_mut().unwrap();
-        previous.output[0].value = Amount::from_sat(AMOUNT + FEE_SATS + CHANGE_SATS + 1);
+        previous.output[0].value = Amount::from_sat(AMOUNT + fee_sats() + change_sats() + 1);
     });
     assert!(matches!(
         refused(&q, &with_psbt(&p, forged)),
@@ -258,7 +278,10 @@ fn verify_onramp_psbt_presence_must_follow_the_sender() {
 #[test]
 fn verify_onramp_amount_one_sat_short_or_over_is_refused() {
     let (q, p, hex) = genuine();
-    for (paid, change) in [(AMOUNT - 1, CHANGE_SATS + 1), (AMOUNT + 1, CHANGE_SATS - 1)] {
+    for (paid, change) in [
+        (AMOUNT - 1, change_sats() + 1),
+        (AMOUNT + 1, change_sats() - 1),
+    ] {
         let forged = tamper(&hex, |psbt| {
             psbt.unsigned_tx.output[0].value = Amount::from_sat(paid);
             psbt.unsigned_tx.output[2].value = Amount::from_sat(change);
@@ -387,7 +410,7 @@ fn verify_onramp_op_return_changed_or_missing_is_refused() {
     ));
     let forged = tamper(&hex, |psbt| {
         psbt.unsigned_tx.output[1].value = Amount::from_sat(500);
-        psbt.unsigned_tx.output[2].value = Amount::from_sat(CHANGE_SATS - 500);
+        psbt.unsigned_tx.output[2].value = Amount::from_sat(change_sats() - 500);
     });
     assert!(matches!(
         refused(&q, &with_psbt(&p, forged)),
@@ -408,7 +431,7 @@ fn verify_onramp_op_return_changed_or_missing_is_refused() {
 fn verify_onramp_output_to_a_stranger_is_refused() {
     let (q, p, hex) = genuine();
     let forged = tamper(&hex, |psbt| {
-        psbt.unsigned_tx.output[2].value = Amount::from_sat(CHANGE_SATS - 5_000);
+        psbt.unsigned_tx.output[2].value = Amount::from_sat(change_sats() - 5_000);
         psbt.unsigned_tx.output.push(TxOut {
             value: Amount::from_sat(5_000),
             script_pubkey: stranger().script_pubkey(),
@@ -477,13 +500,13 @@ fn verify_onramp_absurd_or_negative_fee_is_refused() {
     let (q, p, hex) = genuine();
     let forged = tamper(&hex, |psbt| {
         psbt.inputs[0].witness_utxo.as_mut().unwrap().value =
-            Amount::from_sat(AMOUNT + FEE_SATS + CHANGE_SATS + 100_000);
+            Amount::from_sat(AMOUNT + fee_sats() + change_sats() + 100_000);
     });
     let err = refused(&q, &with_psbt(&p, forged));
     assert_eq!(
         err,
         VerifyError::AbsurdFee {
-            fee_sats: FEE_SATS + 100_000,
+            fee_sats: fee_sats() + 100_000,
             cap_sats: FEE_CAP_FLOOR_SATS
         }
     );
@@ -512,13 +535,17 @@ fn verify_check_signed_onramp_tx_accepts_the_signed_psbt_and_refuses_another() {
 
     // The wallet signed another transaction: one more sat of fee.
     let other = tamper(&hex, |psbt| {
-        psbt.unsigned_tx.output[2].value = Amount::from_sat(CHANGE_SATS - 1);
+        psbt.unsigned_tx.output[2].value = Amount::from_sat(change_sats() - 1);
     });
     let err = check_signed_onramp_tx(&summary, &wallet().sign_psbt(&other).unwrap()).unwrap_err();
     assert_eq!(
         err,
         VerifyError::SignedTxNotApproved {
-            difference: "output 2 pays 0.00009999 BTC instead of 0.00010000 BTC".into()
+            difference: format!(
+                "output 2 pays {} BTC instead of {} BTC",
+                btc(change_sats() - 1),
+                btc(change_sats())
+            )
         }
     );
     // ... or a replaced sequence number.

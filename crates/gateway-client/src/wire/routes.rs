@@ -14,6 +14,24 @@ pub struct RouteInfo {
     pub dst_token: String,
 }
 
+/// get-max-spendable's answer (`GatewayMaxSpendable`, V1–V3): what a deposit from a Bitcoin address can pay now,
+/// after the network fee.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MaxSpendable {
+    /// The address asked about, as the gateway echoes it.
+    pub user_address: String,
+    /// The amount, in sats, on `bitcoin`.
+    pub amount: super::TokenAmount,
+}
+
+impl MaxSpendable {
+    /// The amount in sats, when it is a whole number that fits (the gateway's amounts are decimal strings).
+    pub fn sats(&self) -> Option<u64> {
+        self.amount.amount.trim().parse().ok()
+    }
+}
+
 /// The all-zero EVM address that stands for Bitcoin and for a chain's native token.
 pub const NATIVE_TOKEN: &str = "0x0000000000000000000000000000000000000000";
 

@@ -8,19 +8,25 @@
 //! - **OP_RETURN commitment** ([`order_commitment`]): `SHA-256("gateway-sim/onramp-commitment/v1" || quote_digest ||
 //!   order_id)`, where `quote_digest` is the quote's 32-byte canonical digest and `order_id` its UTF-8 bytes (the tag
 //!   and the digest have fixed lengths, so the string is unambiguous). The output script is `OP_RETURN <32 bytes>`.
-//! - **Funding outpoint** of the PSBT: the sender's coin is invented. For a segwit sender (any witness program:
-//!   P2WPKH, P2WSH, P2TR) it is `(sha256d("gateway-sim funding" || order_id), 0)` and the PSBT input carries
-//!   `witness_utxo`. A legacy sender (P2PKH, P2SH) needs the whole previous transaction (`non_witness_utxo`), whose
-//!   txid must be the outpoint's: that transaction (version 2, locktime 0) spends `(sha256d("gateway-sim funding" ||
-//!   order_id), 0)` with an empty script and pays the sender in output 0, and the PSBT input spends
-//!   `(its txid, 0)`.
+//! - **The sender's coin** ([`Coin`]): every Bitcoin output script has one coin on the simulated chain until it is
+//!   spent. Its first coin ([`initial_coin`]) is worth `MIN_COIN_SATS + (u64 of SHA-256("gateway-sim coin" ||
+//!   script))[..8] mod COIN_SPREAD_SATS` (0.01 to 2 BTC). For a segwit script (any witness program: P2WPKH, P2WSH,
+//!   P2TR) its outpoint is `(sha256d("gateway-sim funding" || script), 0)` and the PSBT input carries `witness_utxo`.
+//!   A legacy script (P2PKH, P2SH) needs the whole previous transaction (`non_witness_utxo`), whose txid must be the
+//!   outpoint's: that transaction (version 2, locktime 0) spends `(sha256d("gateway-sim funding" || script), 0)` with
+//!   an empty script and pays the coin in output 0. After an onramp transaction that spends a coin is registered, its
+//!   change output is that script's next coin (the order book keeps this ledger; see `Book::coin`).
+//! - **Fees** are [`FEE_RATE_SAT_PER_VB`] (the offramp quotes' `fastestFeeRate` too) times the transaction's virtual
+//!   size, the inputs' signatures estimated by script type ([`deposit_fee_sats`]).
+//! - **Max spendable** ([`max_spendable`]): the coin less the fee of a deposit that spends it all (no change).
 //!
 //! # The PSBT (version 0)
 //!
-//! Unsigned transaction version 2, locktime 0, one input with sequence `0xfffffffd` (replaceable), sighash type left
-//! unset (so `SIGHASH_ALL`). The funding coin is worth `amount_sats + FEE_SATS + CHANGE_SATS`. Outputs, in order:
-//! `[0]` the deposit address, exactly `amount_sats`; `[1]` `OP_RETURN` with the 32-byte commitment (value 0);
-//! `[2]` change of `CHANGE_SATS` back to the sender's own script.
+//! Unsigned transaction version 2, locktime 0, one input spending the sender's coin with sequence `0xfffffffd`
+//! (replaceable), sighash type left unset (so `SIGHASH_ALL`). Outputs, in order: `[0]` the deposit address, exactly
+//! `amount_sats`; `[1]` `OP_RETURN` with the 32-byte commitment (value 0); `[2]` the change back to the sender's own
+//! script: the coin less the amount and the fee, left out when it would be below [`DUST_SATS`] (then the fee takes
+//! it). A coin too small for the amount and the fee is refused ([`PayloadError::InsufficientFunds`]).
 
 use std::str::FromStr;
 
@@ -43,16 +49,144 @@ use super::PayloadError;
 
 type HmacSha256 = Hmac<Sha256>;
 
-/// Fee of the PSBT, in sats: about 5.4 sat/vB for its 185 vB with a P2WPKH input (1 input, 3 outputs), and about
-/// 3.8 sat/vB for the 263 vB of a legacy P2PKH input.
-pub const FEE_SATS: u64 = 1_000;
-/// Change returned to the sender by the PSBT, in sats (well above the dust limit of any output type).
-pub const CHANGE_SATS: u64 = 10_000;
+/// The simulated chain's fee rate, in sat/vB: the PSBTs pay it, max-spendable leaves room for it, and the offramp
+/// quotes state it as `fastestFeeRate`.
+pub const FEE_RATE_SAT_PER_VB: u64 = 12;
+/// Change below this many sats is not worth an output (the dust limit of a legacy output): the fee takes it.
+pub const DUST_SATS: u64 = 546;
+/// The smallest first coin of a script, in sats (0.01 BTC).
+pub const MIN_COIN_SATS: u64 = 1_000_000;
+/// First coins spread over this many sats above [`MIN_COIN_SATS`] (up to 2 BTC in all).
+pub const COIN_SPREAD_SATS: u64 = 199_000_000;
 
 /// Domain tag of the OP_RETURN commitment.
 const COMMITMENT_TAG: &[u8] = b"gateway-sim/onramp-commitment/v1";
 /// Domain tag of the invented funding outpoint.
 const FUNDING_TAG: &[u8] = b"gateway-sim funding";
+
+/// A coin of the simulated chain: what a sender's PSBT spends.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Coin {
+    /// Where it is.
+    pub outpoint: OutPoint,
+    /// Its value, in sats (0 once spent with no change).
+    pub value: u64,
+    /// The whole transaction that made it, which a legacy input must carry (`non_witness_utxo`); `None` for segwit.
+    pub previous_tx: Option<Transaction>,
+}
+
+/// The first coin of `script` (see the module docs): deterministic, 0.01 to 2 BTC.
+pub fn initial_coin(script: &bitcoin::Script) -> Coin {
+    let digest: [u8; 32] = Sha256::new()
+        .chain_update(b"gateway-sim coin")
+        .chain_update(script.as_bytes())
+        .finalize()
+        .into();
+    let spread = u64::from_be_bytes(digest[..8].try_into().expect("8 bytes")) % COIN_SPREAD_SATS;
+    let value = MIN_COIN_SATS + spread;
+    let mut tag = FUNDING_TAG.to_vec();
+    tag.extend_from_slice(script.as_bytes());
+    let funding = OutPoint::new(Txid::from_raw_hash(sha256d::Hash::hash(&tag)), 0);
+    if script.is_witness_program() {
+        return Coin {
+            outpoint: funding,
+            value,
+            previous_tx: None,
+        };
+    }
+    // A legacy script's coin is output 0 of an invented previous transaction, given whole.
+    let previous = Transaction {
+        version: Version::TWO,
+        lock_time: LockTime::ZERO,
+        input: vec![TxIn {
+            previous_output: funding,
+            script_sig: ScriptBuf::new(),
+            sequence: Sequence::ENABLE_RBF_NO_LOCKTIME,
+            witness: Witness::new(),
+        }],
+        output: vec![TxOut {
+            value: Amount::from_sat(value),
+            script_pubkey: script.to_owned(),
+        }],
+    };
+    Coin {
+        outpoint: OutPoint::new(previous.compute_txid(), 0),
+        value,
+        previous_tx: Some(previous),
+    }
+}
+
+/// The weight, in weight units, that signing adds to an input spending `script` (a typical single-key spend).
+fn satisfaction_weight(script: &bitcoin::Script) -> u64 {
+    if script.is_p2wpkh() {
+        // Witness: item count, a 72-byte signature and a 33-byte key, each with its length; plus segwit's marker
+        // and flag.
+        2 + 1 + 73 + 34
+    } else if script.is_p2tr() {
+        2 + 1 + 65
+    } else if script.is_p2pkh() {
+        // scriptSig of a 72-byte signature and a 33-byte key, each with its push, at 4 WU a byte.
+        4 * (73 + 34)
+    } else if script.is_p2sh() {
+        // P2SH-P2WPKH: the 23-byte redeem script push, and the P2WPKH witness.
+        4 * 23 + 2 + 1 + 73 + 34
+    } else {
+        // P2WSH and anything else: room for a small multisig witness.
+        2 + 1 + 2 * 73 + 1 + 106
+    }
+}
+
+/// The fee, in sats, of a deposit spending one coin of `sender_script`: outputs to a P2WPKH deposit address, the
+/// 32-byte OP_RETURN and (`with_change`) change back to `sender_script`, at [`FEE_RATE_SAT_PER_VB`].
+pub fn deposit_fee_sats(sender_script: &bitcoin::Script, with_change: bool) -> u64 {
+    let mut outputs = vec![
+        TxOut {
+            value: Amount::ZERO,
+            script_pubkey: ScriptBuf::new_p2wpkh(&bitcoin::WPubkeyHash::all_zeros()),
+        },
+        TxOut {
+            value: Amount::ZERO,
+            script_pubkey: ScriptBuf::new_op_return([0u8; 32]),
+        },
+    ];
+    if with_change {
+        outputs.push(TxOut {
+            value: Amount::ZERO,
+            script_pubkey: sender_script.to_owned(),
+        });
+    }
+    fee_of(&unsigned_tx(OutPoint::null(), outputs), sender_script)
+}
+
+/// The fee of the unsigned one-input transaction `tx` once its input (spending `sender_script`) is signed.
+fn fee_of(tx: &Transaction, sender_script: &bitcoin::Script) -> u64 {
+    let weight = tx
+        .weight()
+        .to_wu()
+        .saturating_add(satisfaction_weight(sender_script));
+    weight.div_ceil(4).saturating_mul(FEE_RATE_SAT_PER_VB)
+}
+
+fn unsigned_tx(spent: OutPoint, output: Vec<TxOut>) -> Transaction {
+    Transaction {
+        version: Version::TWO,
+        lock_time: LockTime::ZERO,
+        input: vec![TxIn {
+            previous_output: spent,
+            script_sig: ScriptBuf::new(),
+            sequence: Sequence::ENABLE_RBF_NO_LOCKTIME,
+            witness: Witness::new(),
+        }],
+        output,
+    }
+}
+
+/// The most a deposit from `coin` (of `sender_script`) can pay: the coin less the fee of spending it all, 0 when the
+/// coin cannot even pay the fee.
+pub fn max_spendable(coin: &Coin, sender_script: &bitcoin::Script) -> u64 {
+    coin.value
+        .saturating_sub(deposit_fee_sats(sender_script, false))
+}
 
 /// What create-order returns for an onramp.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -137,12 +271,8 @@ pub fn order_commitment(order_id: &str, quote_digest: &[u8; 32]) -> [u8; 32] {
     hasher.finalize().into()
 }
 
-/// The onramp payload of an order.
-///
-/// `secret` is the sim's 32-byte secret, `order_id` the order's id, `quote_digest` the quote's canonical digest,
-/// `amount_sats` what the user must pay (1 sat up to 21 million BTC less [`FEE_SATS`] and [`CHANGE_SATS`]).
-/// `sender`, when given, must be a Bitcoin address valid for `network`; then the payload carries a PSBT (see the
-/// module docs).
+/// The onramp payload of an order, the sender (if any) spending its first coin ([`initial_coin`]); see
+/// [`onramp_payload_from`].
 pub fn onramp_payload(
     secret: &[u8; 32],
     order_id: &str,
@@ -151,7 +281,32 @@ pub fn onramp_payload(
     amount_sats: u64,
     sender: Option<&str>,
 ) -> Result<OnrampPayload, PayloadError> {
-    let max = Amount::MAX_MONEY.to_sat() - FEE_SATS - CHANGE_SATS;
+    onramp_payload_from(
+        secret,
+        order_id,
+        quote_digest,
+        network,
+        amount_sats,
+        sender,
+        initial_coin,
+    )
+}
+
+/// The onramp payload of an order.
+///
+/// `secret` is the sim's 32-byte secret, `order_id` the order's id, `quote_digest` the digest naming the quote,
+/// `amount_sats` what the user must pay (1 sat up to 21 million BTC). `sender`, when given, must be a Bitcoin address
+/// valid for `network`; then the payload carries a PSBT spending `coin_of(sender's script)` (see the module docs).
+pub fn onramp_payload_from(
+    secret: &[u8; 32],
+    order_id: &str,
+    quote_digest: &[u8; 32],
+    network: Network,
+    amount_sats: u64,
+    sender: Option<&str>,
+    coin_of: impl Fn(&bitcoin::Script) -> Coin,
+) -> Result<OnrampPayload, PayloadError> {
+    let max = Amount::MAX_MONEY.to_sat();
     if amount_sats == 0 || amount_sats > max {
         return Err(PayloadError::AmountOutOfRange {
             field: "amount_sats",
@@ -165,8 +320,9 @@ pub fn onramp_payload(
         None => None,
         Some(sender) => {
             let sender_script = parse_address(sender, network, "sender")?.script_pubkey();
+            let coin = coin_of(&sender_script);
             Some(
-                build_psbt(order_id, &deposit, &commitment, amount_sats, sender_script)
+                build_psbt(&coin, &deposit, &commitment, amount_sats, sender_script)?
                     .serialize_hex(),
             )
         }
@@ -195,68 +351,60 @@ fn parse_address(
         .map_err(|_| invalid(format!("not an address of the {network} network")))
 }
 
-/// The PSBT paying `deposit` and the commitment from the sender's invented coin.
+/// The PSBT paying `deposit` and the commitment from the sender's `coin`, with the change back to it.
 fn build_psbt(
-    order_id: &str,
+    coin: &Coin,
     deposit: &Address,
     commitment: &[u8; 32],
     amount_sats: u64,
     sender_script: ScriptBuf,
-) -> Psbt {
-    let mut tag = FUNDING_TAG.to_vec();
-    tag.extend_from_slice(order_id.as_bytes());
-    let funding_outpoint = OutPoint::new(Txid::from_raw_hash(sha256d::Hash::hash(&tag)), 0);
-    let funding_output = TxOut {
-        value: Amount::from_sat(amount_sats + FEE_SATS + CHANGE_SATS),
+) -> Result<Psbt, PayloadError> {
+    let mut outputs = vec![
+        TxOut {
+            value: Amount::from_sat(amount_sats),
+            script_pubkey: deposit.script_pubkey(),
+        },
+        TxOut {
+            value: Amount::ZERO,
+            script_pubkey: ScriptBuf::new_op_return(commitment),
+        },
+    ];
+    let fee_without_change = fee_of(&unsigned_tx(coin.outpoint, outputs.clone()), &sender_script);
+    let short = || PayloadError::InsufficientFunds {
+        balance: coin.value,
+        spendable: max_spendable(coin, &sender_script),
+        needed: amount_sats.saturating_add(fee_without_change),
+    };
+    let left = coin
+        .value
+        .checked_sub(amount_sats)
+        .and_then(|left| left.checked_sub(fee_without_change))
+        .ok_or_else(short)?;
+    let mut with_change = outputs.clone();
+    with_change.push(TxOut {
+        value: Amount::ZERO,
         script_pubkey: sender_script.clone(),
-    };
-    let segwit = sender_script.is_witness_program();
-    // A legacy sender's coin is output 0 of an invented previous transaction, given whole.
-    let previous_tx = (!segwit).then(|| Transaction {
-        version: Version::TWO,
-        lock_time: LockTime::ZERO,
-        input: vec![TxIn {
-            previous_output: funding_outpoint,
-            script_sig: ScriptBuf::new(),
-            sequence: Sequence::ENABLE_RBF_NO_LOCKTIME,
-            witness: Witness::new(),
-        }],
-        output: vec![funding_output.clone()],
     });
-    let spent = match &previous_tx {
-        Some(tx) => OutPoint::new(tx.compute_txid(), 0),
-        None => funding_outpoint,
-    };
-    let unsigned = Transaction {
-        version: Version::TWO,
-        lock_time: LockTime::ZERO,
-        input: vec![TxIn {
-            previous_output: spent,
-            script_sig: ScriptBuf::new(),
-            sequence: Sequence::ENABLE_RBF_NO_LOCKTIME,
-            witness: Witness::new(),
-        }],
-        output: vec![
-            TxOut {
-                value: Amount::from_sat(amount_sats),
-                script_pubkey: deposit.script_pubkey(),
-            },
-            TxOut {
-                value: Amount::ZERO,
-                script_pubkey: ScriptBuf::new_op_return(commitment),
-            },
-            TxOut {
-                value: Amount::from_sat(CHANGE_SATS),
-                script_pubkey: sender_script,
-            },
-        ],
-    };
-    let mut psbt = Psbt::from_unsigned_tx(unsigned).expect("the transaction is unsigned");
-    match previous_tx {
-        Some(tx) => psbt.inputs[0].non_witness_utxo = Some(tx),
-        None => psbt.inputs[0].witness_utxo = Some(funding_output),
+    let fee_with_change = fee_of(&unsigned_tx(coin.outpoint, with_change), &sender_script);
+    let change = (coin.value - amount_sats).saturating_sub(fee_with_change);
+    if left > 0 && change >= DUST_SATS {
+        outputs.push(TxOut {
+            value: Amount::from_sat(change),
+            script_pubkey: sender_script.clone(),
+        });
     }
-    psbt
+    let mut psbt = Psbt::from_unsigned_tx(unsigned_tx(coin.outpoint, outputs))
+        .expect("the transaction is unsigned");
+    match &coin.previous_tx {
+        Some(tx) => psbt.inputs[0].non_witness_utxo = Some(tx.clone()),
+        None => {
+            psbt.inputs[0].witness_utxo = Some(TxOut {
+                value: Amount::from_sat(coin.value),
+                script_pubkey: sender_script,
+            })
+        }
+    }
+    Ok(psbt)
 }
 
 /// The register-tx check of an onramp: `tx_hex` (surrounding whitespace ignored) must be hex of exactly one
@@ -442,8 +590,9 @@ mod tests {
         assert_eq!(tx.lock_time, LockTime::ZERO);
         assert_eq!(tx.input.len(), 1);
         assert_eq!(tx.input[0].sequence, Sequence::ENABLE_RBF_NO_LOCKTIME);
+        // The coin of the sender's script, as the module docs derive it.
         let mut tag = b"gateway-sim funding".to_vec();
-        tag.extend_from_slice(ORDER.as_bytes());
+        tag.extend_from_slice(wallet().script_pubkey().as_bytes());
         assert_eq!(
             tx.input[0].previous_output,
             OutPoint::new(Txid::from_raw_hash(sha256d::Hash::hash(&tag)), 0)
@@ -454,7 +603,11 @@ mod tests {
         assert!(input.sighash_type.is_none());
         let utxo = input.witness_utxo.as_ref().unwrap();
         assert_eq!(utxo.script_pubkey, wallet().script_pubkey());
-        assert_eq!(utxo.value.to_sat(), AMOUNT + FEE_SATS + CHANGE_SATS);
+        let coin = initial_coin(&wallet().script_pubkey());
+        assert!((MIN_COIN_SATS..MIN_COIN_SATS + COIN_SPREAD_SATS).contains(&coin.value));
+        assert_eq!(utxo.value.to_sat(), coin.value);
+        assert_eq!(psbt.unsigned_tx.input[0].previous_output, coin.outpoint);
+        let fee_expected = deposit_fee_sats(&wallet().script_pubkey(), true);
 
         let deposit = Address::from_str(&payload.address)
             .unwrap()
@@ -469,9 +622,12 @@ mod tests {
         );
         assert_eq!(tx.output[1].value, Amount::ZERO);
         assert_eq!(tx.output[2].script_pubkey, wallet().script_pubkey());
-        assert_eq!(tx.output[2].value.to_sat(), CHANGE_SATS);
+        assert_eq!(
+            tx.output[2].value.to_sat(),
+            coin.value - AMOUNT - fee_expected
+        );
         let fee = psbt.fee().unwrap().to_sat();
-        assert_eq!(fee, FEE_SATS);
+        assert_eq!(fee, fee_expected);
     }
 
     #[test]
@@ -492,9 +648,12 @@ mod tests {
             .script_pubkey();
         assert!(sender_script.is_p2pkh());
         assert_eq!(spent.script_pubkey, sender_script);
-        assert_eq!(spent.value.to_sat(), AMOUNT + FEE_SATS + CHANGE_SATS);
+        assert_eq!(spent.value.to_sat(), initial_coin(&sender_script).value);
         assert_eq!(psbt.unsigned_tx.output[2].script_pubkey, sender_script);
-        assert_eq!(psbt.fee().unwrap().to_sat(), FEE_SATS);
+        assert_eq!(
+            psbt.fee().unwrap().to_sat(),
+            deposit_fee_sats(&sender_script, true)
+        );
         // The wallet refuses to sign what is not its own.
         assert!(matches!(
             wallet().sign_psbt(payload.psbt_hex.as_deref().unwrap()),
@@ -540,7 +699,7 @@ mod tests {
 
     #[test]
     fn amounts_out_of_range_are_refused() {
-        for amount in [0, Amount::MAX_MONEY.to_sat()] {
+        for amount in [0, Amount::MAX_MONEY.to_sat() + 1] {
             let err = onramp_payload(&SECRET, ORDER, &DIGEST, Network::Bitcoin, amount, None)
                 .unwrap_err();
             assert!(matches!(
@@ -554,16 +713,86 @@ mod tests {
     }
 
     #[test]
+    fn the_offramp_quotes_state_the_chains_fee_rate() {
+        assert_eq!(
+            crate::quote::FASTEST_FEE_RATE,
+            FEE_RATE_SAT_PER_VB.to_string()
+        );
+    }
+
+    #[test]
+    fn max_spendable_is_exactly_what_a_deposit_can_pay() {
+        let script = wallet().script_pubkey();
+        let coin = initial_coin(&script);
+        let max = max_spendable(&coin, &script);
+        assert_eq!(max, coin.value - deposit_fee_sats(&script, false));
+        let sender = wallet().address(Network::Bitcoin);
+        let all = onramp_payload(
+            &SECRET,
+            ORDER,
+            &DIGEST,
+            Network::Bitcoin,
+            max,
+            Some(&sender),
+        )
+        .unwrap();
+        let psbt = psbt_of(&all);
+        assert_eq!(
+            psbt.unsigned_tx.output.len(),
+            2,
+            "no change when all is spent"
+        );
+        assert_eq!(
+            psbt.fee().unwrap().to_sat(),
+            deposit_fee_sats(&script, false)
+        );
+        let err = onramp_payload(
+            &SECRET,
+            ORDER,
+            &DIGEST,
+            Network::Bitcoin,
+            max + 1,
+            Some(&sender),
+        )
+        .unwrap_err();
+        assert!(
+            matches!(err, PayloadError::InsufficientFunds { spendable, .. } if spendable == max),
+            "{err}"
+        );
+        // Change that would be dust goes to the fee rather than to an output.
+        let almost = onramp_payload(
+            &SECRET,
+            ORDER,
+            &DIGEST,
+            Network::Bitcoin,
+            max - 100,
+            Some(&sender),
+        )
+        .unwrap();
+        let psbt = psbt_of(&almost);
+        assert_eq!(psbt.unsigned_tx.output.len(), 2);
+        assert_eq!(
+            psbt.fee().unwrap().to_sat(),
+            deposit_fee_sats(&script, false) + 100
+        );
+        // A spent coin spends nothing.
+        let spent = Coin { value: 0, ..coin };
+        assert_eq!(max_spendable(&spent, &script), 0);
+    }
+
+    #[test]
     fn signed_payment_is_accepted() {
         let (payload, tx) = signed(Network::Bitcoin);
         assert_eq!(tx.input[0].witness.len(), 2);
-        // The fee rate is the plausible one documented at FEE_SATS.
+        // The fee pays the documented rate on the signed transaction's real size (the estimate allows the longest
+        // signature, so the real rate is the same or a little above).
         let vsize = tx.vsize() as u64;
         assert!((180..=190).contains(&vsize), "{vsize} vB");
+        let fee = deposit_fee_sats(&wallet().script_pubkey(), true);
         assert!(
-            (4..=6).contains(&(FEE_SATS / vsize)),
+            (FEE_RATE_SAT_PER_VB..=FEE_RATE_SAT_PER_VB + 1).contains(&(fee / vsize)),
             "{} sat/vB",
-            FEE_SATS / vsize
+            fee / vsize
         );
         assert_eq!(check(&payload, &tx).unwrap(), tx.compute_txid().to_string());
         // Whitespace around the hex is tolerated; overpaying is fine.

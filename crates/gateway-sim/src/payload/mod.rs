@@ -21,8 +21,9 @@ pub mod testkit;
 pub use ::bitcoin::Network;
 
 pub use self::bitcoin::{
-    BitcoinTxError, CHANGE_SATS, FEE_SATS, OnrampPayload, check_onramp_tx, deposit_address,
-    onramp_payload, order_commitment,
+    BitcoinTxError, Coin, DUST_SATS, FEE_RATE_SAT_PER_VB, OnrampPayload, check_onramp_tx,
+    deposit_address, deposit_fee_sats, initial_coin, max_spendable, onramp_payload,
+    onramp_payload_from, order_commitment,
 };
 pub use self::evm::{
     CallPayload, IGatewaySim, TRON_FEE_LIMIT_SUN, chain_id, offramp_call, order_id_hash, swap_call,
@@ -54,6 +55,18 @@ pub enum PayloadError {
         value: String,
         /// The limit it broke.
         reason: String,
+    },
+    /// The sender's coin cannot pay the amount and the fee.
+    #[error(
+        "the sender's coin holds {balance} sats, {spendable} spendable after the fee; this deposit needs {needed}"
+    )]
+    InsufficientFunds {
+        /// The coin's value, in sats.
+        balance: u64,
+        /// What a deposit could pay from it (see [`max_spendable`]).
+        spendable: u64,
+        /// The amount and the fee, in sats.
+        needed: u64,
     },
     /// A Solana transaction could not be built (compiling the message, or the packet size limit).
     #[error("cannot build the Solana transaction: {0}")]
