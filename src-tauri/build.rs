@@ -16,6 +16,7 @@ const COMMANDS: &[&str] = &[
     "set_api_key",
     "remove_api_key",
     "set_api_version",
+    "set_bitcoin_network",
     "set_theme",
     "save_psbt",
     "open_explorer",

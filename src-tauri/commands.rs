@@ -129,6 +129,16 @@ pub async fn set_api_version(
     desk.set_api_version(version).await
 }
 
+/// Chooses the Bitcoin network of the current network (`"mainnet"`, `"testnet"`, `"signet"`, `"regtest"`), where the
+/// person may (Staging, a custom URL).
+#[tauri::command]
+pub async fn set_bitcoin_network(
+    desk: State<'_, Desk>,
+    network: String,
+) -> Result<SettingsView, DeskError> {
+    desk.set_bitcoin_network(&network).await
+}
+
 /// Chooses the window's colours.
 #[tauri::command]
 pub async fn set_theme(desk: State<'_, Desk>, theme: Theme) -> Result<SettingsView, DeskError> {
@@ -145,7 +155,7 @@ pub async fn save_psbt<R: Runtime>(
     let bytes = desk.psbt(local_id)?;
     let what = SaveAs {
         title: "Save the PSBT to sign",
-        file_name: format!("order-{local_id}.psbt"),
+        file_name: desk.psbt_file_name(local_id)?,
         filter: ("PSBT (BIP 174)", &["psbt"]),
     };
     let Some(path) = ask_where(&window, what).await? else {

@@ -116,6 +116,17 @@ fn the_window_s_argument_names_reach_every_command() {
     assert_eq!(err["details"], json!({"field": "address"}));
     let err = window.desk_error("set_api_key", json!({"key": "too short"}));
     assert_eq!(err["details"], json!({"field": "apiKey"}));
+    // The Sandbox's Bitcoin network is regtest, always: the choice is refused, and the header says so.
+    assert_eq!(
+        settings["network"]["bitcoinNetwork"], "regtest",
+        "{settings}"
+    );
+    assert_eq!(
+        settings["network"]["simulated"],
+        "Sandbox — simulated, no real money moves"
+    );
+    let err = window.desk_error("set_bitcoin_network", json!({"network": "mainnet"}));
+    assert_eq!(err["details"], json!({"field": "bitcoinNetwork"}));
     for (cmd, args) in [
         ("hand_in", json!({"localId": 999, "text": "00"})),
         ("resume_order", json!({"localId": 999})),

@@ -40,6 +40,7 @@ fn with_commands<R: Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> {
             commands::set_api_key,
             commands::remove_api_key,
             commands::set_api_version,
+            commands::set_bitcoin_network,
             commands::set_theme,
             commands::save_psbt,
             commands::open_explorer,

@@ -335,7 +335,8 @@ async fn the_chosen_network_survives_a_restart_and_every_view_is_reachable() {
 
 const EVM: &str = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
 const OWNER: &str = "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359";
-const BTC_ADDR: &str = "bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh";
+/// A regtest address: the Sandbox is regtest.
+const BTC_ADDR: &str = "bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080";
 const NATIVE: &str = "0x0000000000000000000000000000000000000000";
 const WBTC_BOB: &str = "0x0555E30da8f98308EdB960aa94C0Db47230d2B9c";
 const USDT_BOB: &str = "0x05D032ac25d322df992303dCa074EE7392C117b9";
@@ -445,6 +446,11 @@ fn onramp_of_0_0025_btc(sender: &str) -> Swap<'_> {
 /// Fills the swap form and asks for a quote.
 async fn fill_and_quote(app: &Client, swap: &Swap<'_>) {
     show(app, "swap").await;
+    // Every view on the Sandbox carries its mark.
+    wait_text(app, "[data-testid=sandbox-mark]", |t| {
+        t == "Sandbox — simulated, no real money moves"
+    })
+    .await;
     set_value(app, "swap-src-chain", swap.src.0).await;
     set_value(app, "swap-src-token", swap.src.1).await;
     set_value(app, "swap-dst-chain", swap.dst.0).await;
@@ -477,8 +483,21 @@ async fn swap_to_registration(app: &Client, swap: &Swap<'_>, onramp: bool) {
     click(app, "confirm-go").await;
     css(app, "[data-testid=step-indicator]").await;
     wait_text(app, "[data-testid=verified-sentence]", |t| !t.is_empty()).await;
+    // The Sandbox says at the signing step that nothing here is real money.
+    wait_text(app, "[data-testid=signing-sandbox-mark]", |t| {
+        t == "Sandbox — simulated, no real money moves"
+    })
+    .await;
     let pasted = if onramp {
-        wait_text(app, "[data-testid=deposit-address]", |t| t.contains("bc1q")).await;
+        // Regtest: a Sandbox deposit address can never be paid with real bitcoin.
+        wait_text(app, "[data-testid=deposit-address]", |t| {
+            t.starts_with("bcrt1q")
+        })
+        .await;
+        wait_text(app, "[data-testid=qr-payment-sandbox-mark]", |t| {
+            t == "Sandbox — simulated, no real money moves"
+        })
+        .await;
         let psbt = value_of(app, "psbt-hex").await;
         assert!(psbt.starts_with("70736274ff"), "a PSBT: {psbt}");
         wallet().sign_psbt(&psbt).unwrap()
@@ -527,7 +546,7 @@ async fn an_onramp_an_offramp_and_a_token_swap_complete_in_the_orders_view() {
     wait_text(&app, "[data-testid=current-network]", |t| t == "Sandbox").await;
     screenshot(&app, "routes").await;
 
-    let sender = wallet().address(bitcoin::Network::Bitcoin);
+    let sender = wallet().address(bitcoin::Network::Regtest);
     let onramp = onramp_of_0_0025_btc(&sender);
     swap_to_registration(&app, &onramp, true).await;
     screenshot(&app, "swap-registered").await;
@@ -658,7 +677,7 @@ async fn an_unfinished_order_survives_a_restart_of_the_app() {
     let driver = Driver::start();
     let app = driver.open_app().await;
     wait_text(&app, "[data-testid=current-network]", |t| t == "Sandbox").await;
-    let sender = wallet().address(bitcoin::Network::Bitcoin);
+    let sender = wallet().address(bitcoin::Network::Regtest);
     let onramp = onramp_of_0_0025_btc(&sender);
     fill_and_quote(&app, &onramp).await;
     click(&app, "swap-confirm").await;
@@ -771,7 +790,7 @@ async fn the_partner_dashboard_adds_up_the_sandbox_orders_made_with_affiliates()
     );
 
     // An onramp and a token swap, each quote showing the affiliate it carries.
-    let sender = wallet().address(bitcoin::Network::Bitcoin);
+    let sender = wallet().address(bitcoin::Network::Regtest);
     let onramp = onramp_of_0_0025_btc(&sender);
     fill_and_quote(&app, &onramp).await;
     let shown = wait_text(&app, "[data-testid=quote-affiliates]", |t| !t.is_empty()).await;
@@ -896,7 +915,7 @@ async fn support_finds_an_order_by_txid_and_its_bundle_leaves_out_the_api_key() 
     })
     .await;
 
-    let sender = wallet().address(bitcoin::Network::Bitcoin);
+    let sender = wallet().address(bitcoin::Network::Regtest);
     let onramp = onramp_of_0_0025_btc(&sender);
     swap_to_registration(&app, &onramp, true).await;
     let journal =

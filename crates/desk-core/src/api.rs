@@ -178,6 +178,17 @@ pub struct NetworkView {
     pub base_url: String,
     #[ts(type = "\"v1\" | \"v2\" | \"v3\"")]
     pub api_version: String,
+    /// The Bitcoin network of the gateway's addresses and transactions.
+    #[ts(type = "\"mainnet\" | \"testnet\" | \"signet\" | \"regtest\"")]
+    pub bitcoin_network: String,
+    /// Whether the person may choose it in Settings (Staging and a custom URL; the Sandbox is regtest, Production
+    /// mainnet).
+    pub bitcoin_network_settable: bool,
+    /// The mark every view shows when nothing here is real: "Sandbox — simulated, no real money moves" on the
+    /// Sandbox, absent elsewhere.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub simulated: Option<String>,
 }
 
 /// The settings as the window shows them.

@@ -391,12 +391,52 @@ impl Desk {
         })
     }
 
+    /// The name a save dialog proposes for an order's PSBT: `order-<local id>.psbt`, and on the Sandbox
+    /// `sandbox-SIMULATED-order-<local id>.psbt`, so that a file in a wallet's folder still says it is not real money.
+    pub fn psbt_file_name(&self, local_id: i64) -> Result<String, DeskError> {
+        let order = self.journal()?.order(local_id)?;
+        Ok(psbt_file_name(&order.network, local_id))
+    }
+
     /// Chooses the API version of the current network.
     pub async fn set_api_version(&self, version: ApiVersion) -> Result<SettingsView, DeskError> {
         let mut state = self.state.lock().await;
         let mut next = state.settings.clone();
         let kind = state.network.kind;
         next.prefs_mut(kind).api_version = version;
+        let network = connect(&self.paths, &next, kind, self.sandbox_admin).await?;
+        self.replace_network(&mut state, network).await;
+        state.settings = next;
+        settings::save(&self.paths.settings_file(), &state.settings)?;
+        Ok(self.view(&state))
+    }
+
+    /// Sets the Bitcoin network of the current network, where the person may choose it (Staging and a custom URL);
+    /// the Sandbox (regtest) and Production (mainnet) refuse with a sentence saying why.
+    pub async fn set_bitcoin_network(&self, network: &str) -> Result<SettingsView, DeskError> {
+        let bitcoin: BitcoinNetwork = serde_json::from_value(serde_json::Value::String(
+            network.trim().to_ascii_lowercase(),
+        ))
+        .map_err(|_| {
+            invalid(
+                "bitcoinNetwork",
+                format!("{network:?} is not a Bitcoin network: choose mainnet, testnet, signet or regtest."),
+            )
+        })?;
+        let mut state = self.state.lock().await;
+        let kind = state.network.kind;
+        if !Settings::bitcoin_network_is_settable(kind) {
+            return Err(invalid(
+                "bitcoinNetwork",
+                format!(
+                    "{} always uses Bitcoin {}; only Staging and a custom URL let you choose.",
+                    kind.label(),
+                    state.settings.bitcoin_network(kind)
+                ),
+            ));
+        }
+        let mut next = state.settings.clone();
+        next.prefs_mut(kind).bitcoin_network = Some(bitcoin);
         let network = connect(&self.paths, &next, kind, self.sandbox_admin).await?;
         self.replace_network(&mut state, network).await;
         state.settings = next;
@@ -438,9 +478,10 @@ impl Desk {
     /// Follows the orders of `address` on the current network (checked as an address of any supported chain).
     pub async fn watch_address(&self, address: &str) -> Result<SettingsView, DeskError> {
         let address = address.trim();
+        let bitcoin = self.state.lock().await.network.bitcoin;
         let valid = ["ethereum", "bitcoin", "tron", "solana"]
             .iter()
-            .find_map(|chain| validate_address(chain, address, BitcoinNetwork::Mainnet).ok())
+            .find_map(|chain| validate_address(chain, address, bitcoin).ok())
             .ok_or_else(|| {
                 invalid(
                     "address",
@@ -532,8 +573,9 @@ impl Desk {
     /// The network's affiliate entries go with it as the route and API version allow
     /// ([`crate::partner::affiliates_for`]); the card says what was asked for, and why when something was not.
     pub async fn quote(&self, form: &SwapForm) -> Result<QuoteResult, DeskError> {
-        let mut request = request_from(form)?;
         let state = self.state.lock().await;
+        let bitcoin = state.network.bitcoin;
+        let mut request = request_from(form, bitcoin)?;
         let client = state.network.client.clone();
         let key = Self::network_key_of(&state);
         let applied = crate::partner::affiliates_for(
@@ -553,7 +595,7 @@ impl Desk {
             })
             .collect();
         let journal = self.journal()?;
-        let flow = flow_on(&client, journal, &key);
+        let flow = flow_on(&client, journal, &key, bitcoin);
         match flow.quote(&request).await.map_err(DeskError::from)? {
             QuoteOutcome::Quote(quote) => {
                 let mut card = QuoteCard::new(&quote);
@@ -576,9 +618,9 @@ impl Desk {
                 format!("This is not a quote the gateway sent ({e}). Ask for a new quote."),
             )
         })?;
-        let (client, key) = self.client_and_key().await;
+        let (client, key, bitcoin) = self.client_key_and_bitcoin().await;
         let journal = self.journal()?;
-        let flow = flow_on(&client, journal, &key);
+        let flow = flow_on(&client, journal, &key, bitcoin);
         let order = flow.accept(&quote).map_err(DeskError::from)?;
         match flow.create(order.local_id).await {
             Ok(_) | Err(FlowError::Refused(_)) => {}
@@ -591,9 +633,9 @@ impl Desk {
 
     /// Takes the signed transaction (hex) or its id/hash for an order, checks it, journals it and registers it.
     pub async fn hand_in(&self, local_id: i64, text: &str) -> Result<OrderView, DeskError> {
-        let (client, key) = self.client_and_key().await;
+        let (client, key, bitcoin) = self.client_key_and_bitcoin().await;
         let journal = self.journal()?;
-        let flow = flow_on(&client, journal, &key);
+        let flow = flow_on(&client, journal, &key, bitcoin);
         flow.hand_in(local_id, text)
             .await
             .map_err(DeskError::from)?;
@@ -605,9 +647,9 @@ impl Desk {
     /// Takes an unfinished order one step on (after a restart): confirms an uncertain creation, re-verifies, or
     /// registers a transaction already handed in.
     pub async fn resume(&self, local_id: i64) -> Result<OrderView, DeskError> {
-        let (client, key) = self.client_and_key().await;
+        let (client, key, bitcoin) = self.client_key_and_bitcoin().await;
         let journal = self.journal()?;
-        let flow = flow_on(&client, journal, &key);
+        let flow = flow_on(&client, journal, &key, bitcoin);
         let (order, _) = flow.resume(local_id).await.map_err(DeskError::from)?;
         self.track(&order).await;
         self.order_view(local_id)
@@ -620,8 +662,20 @@ impl Desk {
     }
 
     pub(crate) async fn client_and_key(&self) -> (gateway_client::Client, String) {
+        let (client, key, _) = self.client_key_and_bitcoin().await;
+        (client, key)
+    }
+
+    /// The current network's client, its journal key, and its Bitcoin network.
+    pub(crate) async fn client_key_and_bitcoin(
+        &self,
+    ) -> (gateway_client::Client, String, BitcoinNetwork) {
         let state = self.state.lock().await;
-        (state.network.client.clone(), Self::network_key_of(&state))
+        (
+            state.network.client.clone(),
+            Self::network_key_of(&state),
+            state.network.bitcoin,
+        )
     }
 
     async fn track(&self, order: &JournalOrder) {
@@ -682,13 +736,28 @@ impl Desk {
     }
 }
 
+/// The PSBT file name of the order `local_id` made on the journal's network `network` (see [`Desk::psbt_file_name`]).
+pub fn psbt_file_name(network: &str, local_id: i64) -> String {
+    let mark = if network == NetworkKind::Sandbox.slug() {
+        crate::network::SANDBOX_FILE_PREFIX
+    } else {
+        ""
+    };
+    format!("{mark}order-{local_id}.psbt")
+}
+
 /// The swap flow on the network `key`, talking through `client`.
-fn flow_on<'a>(client: &'a gateway_client::Client, journal: &'a Journal, key: &'a str) -> Flow<'a> {
+fn flow_on<'a>(
+    client: &'a gateway_client::Client,
+    journal: &'a Journal,
+    key: &'a str,
+    bitcoin: BitcoinNetwork,
+) -> Flow<'a> {
     Flow {
         client,
         journal,
         network: key,
-        bitcoin: BitcoinNetwork::Mainnet,
+        bitcoin,
     }
 }
 
@@ -741,7 +810,7 @@ fn apply_change(
 
 /// The quote request the swap form asks for: the amount converted exactly with the source token's decimals, every
 /// address checked for its chain.
-pub fn request_from(form: &SwapForm) -> Result<QuoteRequest, DeskError> {
+pub fn request_from(form: &SwapForm, bitcoin: BitcoinNetwork) -> Result<QuoteRequest, DeskError> {
     let registry = TokenRegistry::builtin();
     let decimals = registry
         .get(&form.src_chain, &form.src_token)
@@ -762,7 +831,7 @@ pub fn request_from(form: &SwapForm) -> Result<QuoteRequest, DeskError> {
         return Err(invalid("amount", "Enter an amount above zero."));
     }
     let check = |field: &str, chain: &str, address: &str| {
-        validate_address(chain, address.trim(), BitcoinNetwork::Mainnet)
+        validate_address(chain, address.trim(), bitcoin)
             .map(|v| v.canonical)
             .map_err(|e| {
                 invalid(
@@ -826,6 +895,7 @@ pub(crate) async fn connect(
         key,
         Some(&sandbox_state),
         sandbox_admin,
+        settings.bitcoin_network(kind),
     )
     .await
 }
@@ -853,6 +923,19 @@ fn route_view(registry: &TokenRegistry, route: &RouteInfo) -> RouteView {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_sandbox_psbt_file_says_it_is_simulated() {
+        assert_eq!(psbt_file_name("production", 7), "order-7.psbt");
+        assert_eq!(
+            psbt_file_name("custom:https://gw.example", 7),
+            "order-7.psbt"
+        );
+        assert_eq!(
+            psbt_file_name("sandbox", 7),
+            "sandbox-SIMULATED-order-7.psbt"
+        );
+    }
 
     #[test]
     fn unknown_tokens_show_only_their_address() {
@@ -888,7 +971,7 @@ mod tests {
 
     #[test]
     fn the_form_becomes_an_exact_request_or_a_pointed_error() {
-        let request = request_from(&form()).unwrap();
+        let request = request_from(&form(), BitcoinNetwork::Mainnet).unwrap();
         assert_eq!(request.amount, "250000");
         assert_eq!(
             request.recipient, "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
@@ -897,19 +980,22 @@ mod tests {
 
         let mut bad = form();
         bad.amount = "0.000000001".into();
-        let err = request_from(&bad).unwrap_err();
+        let err = request_from(&bad, BitcoinNetwork::Mainnet).unwrap_err();
         assert_eq!(err.details.as_deref(), Some(&json!({"field": "amount"})));
 
         let mut bad = form();
         bad.recipient = "bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh".into();
-        let err = request_from(&bad).unwrap_err();
+        let err = request_from(&bad, BitcoinNetwork::Mainnet).unwrap_err();
         assert_eq!(err.details.as_deref(), Some(&json!({"field": "recipient"})));
         assert!(err.message.contains("bob"), "{}", err.message);
 
         let mut bad = form();
         bad.owner = Some("TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7".into());
         assert_eq!(
-            request_from(&bad).unwrap_err().details.as_deref(),
+            request_from(&bad, BitcoinNetwork::Mainnet)
+                .unwrap_err()
+                .details
+                .as_deref(),
             Some(&json!({"field": "owner"}))
         );
     }

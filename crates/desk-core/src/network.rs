@@ -4,6 +4,7 @@ use std::net::{Ipv4Addr, SocketAddr};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use gateway_client::address::BitcoinNetwork;
 use gateway_client::{ApiKey, ApiVersion, Client, ClientConfig, deployments};
 use gateway_sim::{RunningSim, Sim, SimConfig};
 use tracing::{info, warn};
@@ -43,13 +44,15 @@ pub fn parse_custom_url(text: &str) -> Result<Url, DeskError> {
 pub struct ActiveNetwork {
     pub kind: NetworkKind,
     pub client: Client,
+    /// The Bitcoin network of this gateway's addresses and transactions (regtest on the Sandbox).
+    pub bitcoin: BitcoinNetwork,
     /// The embedded gateway when the network is the Sandbox; dropping it stops the server.
     sandbox: Option<RunningSim>,
 }
 
 impl ActiveNetwork {
-    /// Connects to `kind`: for the Sandbox this starts gateway-sim on a free loopback port, keeping its orders in
-    /// `sandbox_state` when given.
+    /// Connects to `kind`, whose Bitcoin network is `bitcoin` (the Sandbox's is always regtest): for the Sandbox
+    /// this starts gateway-sim on a free loopback port, keeping its orders in `sandbox_state` when given.
     pub async fn connect(
         kind: NetworkKind,
         custom_url: Option<&str>,
@@ -57,7 +60,13 @@ impl ActiveNetwork {
         api_key: Option<ApiKey>,
         sandbox_state: Option<&Path>,
         sandbox_admin: bool,
+        bitcoin: BitcoinNetwork,
     ) -> Result<Self, DeskError> {
+        let bitcoin = if kind == NetworkKind::Sandbox {
+            BitcoinNetwork::Regtest
+        } else {
+            bitcoin
+        };
         let (base_url, sandbox) = match kind {
             NetworkKind::Production => (Url::parse(deployments::PRODUCTION).expect("valid"), None),
             NetworkKind::Staging => (Url::parse(deployments::STAGING).expect("valid"), None),
@@ -93,6 +102,7 @@ impl ActiveNetwork {
         Ok(Self {
             kind,
             client,
+            bitcoin,
             sandbox,
         })
     }
@@ -105,6 +115,11 @@ impl ActiveNetwork {
             label: self.kind.label().to_owned(),
             base_url: config.base_url.as_str().trim_end_matches('/').to_owned(),
             api_version: config.version.as_str().to_owned(),
+            bitcoin_network: self.bitcoin.to_string(),
+            bitcoin_network_settable: crate::settings::Settings::bitcoin_network_is_settable(
+                self.kind,
+            ),
+            simulated: (self.kind == NetworkKind::Sandbox).then(|| SANDBOX_MARK.to_owned()),
         }
     }
 
@@ -116,6 +131,13 @@ impl ActiveNetwork {
     }
 }
 
+/// The mark on everything the Sandbox shows or writes (every view, the signing step, QR captions, support bundles):
+/// it is simulated, and no real money moves.
+pub const SANDBOX_MARK: &str = "Sandbox — simulated, no real money moves";
+
+/// How the names of files the Sandbox's orders export begin (PSBTs, support bundles).
+pub const SANDBOX_FILE_PREFIX: &str = "sandbox-SIMULATED-";
+
 /// The Sandbox's gateway, its orders kept in `state` (when given). A state file that cannot be read is set aside
 /// (renamed, never overwritten) and the Sandbox starts empty: a sandbox must not keep the app from starting.
 fn sandbox_sim(state: Option<&Path>, admin: bool, key: Option<&ApiKey>) -> Sim {
@@ -124,11 +146,12 @@ fn sandbox_sim(state: Option<&Path>, admin: bool, key: Option<&ApiKey>) -> Sim {
         keys: key.map(|k| vec![k.expose().to_owned()]).unwrap_or_default(),
         ..gateway_sim::access::AccessConfig::default()
     };
+    // Regtest: the Sandbox's deposit addresses, PSBTs and QR codes can never be paid with real money.
     let config = |state_file: Option<PathBuf>| SimConfig {
         state_file,
         admin,
         access: access.clone(),
-        ..SimConfig::default()
+        network: BitcoinNetwork::Regtest,
     };
     match Sim::with_config(config(state.map(Path::to_path_buf))) {
         Ok(sim) => sim,

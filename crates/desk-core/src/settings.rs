@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use gateway_client::ApiVersion;
+use gateway_client::address::BitcoinNetwork;
 use serde::{Deserialize, Serialize};
 use tracing::{info, warn};
 use ts_rs::TS;
@@ -95,6 +96,10 @@ pub struct NetworkPrefs {
     /// The one affiliate sent with V3 token-swap quotes, validated.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub token_swap_affiliate: Option<AffiliateEntry>,
+    /// The Bitcoin network of the gateway's addresses and transactions, where the person chooses it (Staging and a
+    /// custom URL; see [`Settings::bitcoin_network`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bitcoin_network: Option<BitcoinNetwork>,
 }
 
 /// Everything the settings file holds.
@@ -151,6 +156,28 @@ impl Settings {
         self.networks
             .get(&kind)
             .and_then(|p| p.token_swap_affiliate.as_ref())
+    }
+
+    /// The Bitcoin network of `kind`: deposit addresses, PSBTs and the addresses typed are checked against it.
+    ///
+    /// Fixed for two networks: the Sandbox is regtest (so its addresses can never be paid with real money) and
+    /// Production is mainnet. Staging and a custom URL take the setting, mainnet unless set: the staging
+    /// deployment's network is not documented, and a mismatch is refused with a sentence naming both networks.
+    pub fn bitcoin_network(&self, kind: NetworkKind) -> BitcoinNetwork {
+        match kind {
+            NetworkKind::Sandbox => BitcoinNetwork::Regtest,
+            NetworkKind::Production => BitcoinNetwork::Mainnet,
+            NetworkKind::Staging | NetworkKind::Custom => self
+                .networks
+                .get(&kind)
+                .and_then(|p| p.bitcoin_network)
+                .unwrap_or(BitcoinNetwork::Mainnet),
+        }
+    }
+
+    /// Whether the person may choose the Bitcoin network of `kind` (Staging and a custom URL).
+    pub fn bitcoin_network_is_settable(kind: NetworkKind) -> bool {
+        matches!(kind, NetworkKind::Staging | NetworkKind::Custom)
     }
 
     /// The preferences of `kind`, made on first use.
@@ -299,6 +326,7 @@ mod tests {
                     address: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed".into(),
                     bps: 10,
                 }),
+                bitcoin_network: Some(BitcoinNetwork::Signet),
             },
         );
         save(&path, &settings).unwrap();
@@ -325,6 +353,60 @@ mod tests {
                 .settings
                 .affiliates(NetworkKind::Production)
                 .is_empty()
+        );
+    }
+
+    #[test]
+    fn the_bitcoin_network_is_fixed_for_the_sandbox_and_production_and_chosen_elsewhere() {
+        let mut settings = Settings::default();
+        assert_eq!(
+            settings.bitcoin_network(NetworkKind::Sandbox),
+            BitcoinNetwork::Regtest
+        );
+        assert_eq!(
+            settings.bitcoin_network(NetworkKind::Production),
+            BitcoinNetwork::Mainnet
+        );
+        assert_eq!(
+            settings.bitcoin_network(NetworkKind::Staging),
+            BitcoinNetwork::Mainnet
+        );
+        assert_eq!(
+            settings.bitcoin_network(NetworkKind::Custom),
+            BitcoinNetwork::Mainnet
+        );
+        for kind in NetworkKind::ALL {
+            settings.prefs_mut(kind).bitcoin_network = Some(BitcoinNetwork::Testnet);
+        }
+        // A stray choice in the file cannot make the Sandbox payable or Production a test network.
+        assert_eq!(
+            settings.bitcoin_network(NetworkKind::Sandbox),
+            BitcoinNetwork::Regtest
+        );
+        assert_eq!(
+            settings.bitcoin_network(NetworkKind::Production),
+            BitcoinNetwork::Mainnet
+        );
+        assert_eq!(
+            settings.bitcoin_network(NetworkKind::Staging),
+            BitcoinNetwork::Testnet
+        );
+        assert_eq!(
+            settings.bitcoin_network(NetworkKind::Custom),
+            BitcoinNetwork::Testnet
+        );
+        assert!(Settings::bitcoin_network_is_settable(NetworkKind::Custom));
+        assert!(!Settings::bitcoin_network_is_settable(NetworkKind::Sandbox));
+        // As the file writes it, and an older file without it still loads.
+        let text = serde_json::to_string(&settings).unwrap();
+        assert!(text.contains(r#""bitcoinNetwork":"testnet""#), "{text}");
+        let old: Settings = serde_json::from_str(
+            r#"{"version":1,"network":"staging","networks":{"staging":{"apiVersion":"v3"}}}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            old.bitcoin_network(NetworkKind::Staging),
+            BitcoinNetwork::Mainnet
         );
     }
 

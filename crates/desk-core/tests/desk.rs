@@ -254,7 +254,7 @@ mod flow {
         let desk = open(home.path()).await;
         let mut events = desk.subscribe();
         let wallet = TestWallet::from_seed([9; 32]);
-        let form = onramp_form(Some(wallet.address(bitcoin::Network::Bitcoin)));
+        let form = onramp_form(Some(wallet.address(bitcoin::Network::Regtest)));
         let card = card(&desk, &form).await;
         assert_eq!(card.send.amount, "250000");
         assert_eq!(card.send.text, "0.0025 BTC");
@@ -270,6 +270,36 @@ mod flow {
             "{verified}"
         );
         let psbt = psbt(&order);
+
+        // The Sandbox is regtest: its deposit address and every PSBT output are of regtest, payable by no real money,
+        // and the same answer with a mainnet deposit address is refused by the check before signing.
+        let created = order.created.clone().unwrap();
+        let deposit = created["onramp"]["address"].as_str().unwrap();
+        assert!(deposit.starts_with("bcrt1"), "{deposit}");
+        let decoded =
+            bitcoin::Psbt::deserialize(&alloy_primitives::hex::decode(&psbt).unwrap()).unwrap();
+        for output in &decoded.unsigned_tx.output {
+            if !output.script_pubkey.is_op_return() {
+                let address =
+                    bitcoin::Address::from_script(&output.script_pubkey, bitcoin::Network::Regtest)
+                        .unwrap()
+                        .to_string();
+                assert!(address.starts_with("bcrt1"), "{address}");
+            }
+        }
+        let quote = gateway_client::wire::Quote::from_json(card.raw.clone()).unwrap();
+        let mut mainnet = created.clone();
+        mainnet["onramp"]["address"] =
+            serde_json::json!("bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq");
+        let mainnet = gateway_client::wire::CreateOrderResponse::from_value(&mainnet).unwrap();
+        assert!(
+            desk_core::verify::verify_order(
+                &quote,
+                &mainnet,
+                gateway_client::address::BitcoinNetwork::Regtest
+            )
+            .is_err()
+        );
 
         // A transaction that is not the PSBT's is refused before anything is sent.
         let err = desk
@@ -320,7 +350,7 @@ mod flow {
             dst_token: "0x0000000000000000000000000000000000000000".into(),
             amount: "0.001".into(),
             slippage_bps: 300,
-            recipient: "bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh".into(),
+            recipient: "bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080".into(),
             sender: Some(EVM.into()),
             owner: None,
             refund: None,

@@ -19,7 +19,8 @@ mod common;
 
 use common::{EVM, OWNER, USDT_BOB, USDT_ETH, WBTC_BOB, advance, card, open, psbt};
 
-const BTC_ADDRESS: &str = "bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh";
+/// A regtest address: the Sandbox is regtest.
+const BTC_ADDRESS: &str = "bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080";
 /// The partner's addresses: two on the list (EVM, Tron), one for token swaps.
 const PARTNER_EVM: &str = "0x1111111111111111111111111111111111111111";
 const PARTNER_TRON: &str = "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7";
@@ -52,7 +53,7 @@ fn form(src: (&str, &str), dst: (&str, &str), amount: &str, recipient: &str) -> 
 fn onramp_form(amount: &str, wallet: &TestWallet) -> SwapForm {
     SwapForm {
         amount: amount.into(),
-        ..common::onramp_form(Some(wallet.address(bitcoin::Network::Bitcoin)))
+        ..common::onramp_form(Some(wallet.address(bitcoin::Network::Regtest)))
     }
 }
 

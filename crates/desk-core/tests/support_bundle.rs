@@ -48,7 +48,7 @@ async fn a_bundle_is_previewed_saved_without_the_key_and_imported_as_the_user_sa
 
     // An onramp from the form to completed.
     let wallet = TestWallet::from_seed([7; 32]);
-    let form = onramp_form(Some(wallet.address(bitcoin::Network::Bitcoin)));
+    let form = onramp_form(Some(wallet.address(bitcoin::Network::Regtest)));
     let card = card(&desk, &form).await;
     let order = desk.start_order(card.raw.clone()).await.unwrap();
     let local_id = order.local_id.unwrap();
@@ -95,10 +95,17 @@ async fn a_bundle_is_previewed_saved_without_the_key_and_imported_as_the_user_sa
         assert!(text.contains(present), "{present} is not in the bundle");
     }
     assert!(text.contains(&format!("{}…{}", &txid[..4], &txid[60..])));
+    // A Sandbox order's bundle says so in its name and at its top.
     assert!(
-        preview.file_name.starts_with(&format!("order-{order_id}-")),
+        preview
+            .file_name
+            .starts_with(&format!("sandbox-SIMULATED-order-{order_id}-")),
         "{}",
         preview.file_name
+    );
+    assert!(
+        text.contains(r#""simulated": "Sandbox — simulated, no real money moves""#),
+        "{text}"
     );
     assert!(preview.events >= 8, "{}", preview.events);
     assert!(preview.log_lines >= 3, "{}", preview.log_lines);
@@ -149,6 +156,10 @@ async fn a_bundle_is_previewed_saved_without_the_key_and_imported_as_the_user_sa
 
     // Imported: the timeline as the user saw it; the journal untouched.
     let imported = desk.import_bundle(&saved).unwrap();
+    assert_eq!(
+        imported.simulated.as_deref(),
+        Some("Sandbox — simulated, no real money moves")
+    );
     assert_eq!(imported.order.timeline, shown.timeline);
     let keys: Vec<&str> = imported
         .order

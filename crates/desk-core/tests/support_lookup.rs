@@ -65,7 +65,7 @@ async fn an_order_is_found_by_id_txid_and_address_on_every_version_without_touch
     let desk = open(home.path()).await;
     let mut events = desk.subscribe();
     let wallet = TestWallet::from_seed([7; 32]);
-    let form = onramp_form(Some(wallet.address(bitcoin::Network::Bitcoin)));
+    let form = onramp_form(Some(wallet.address(bitcoin::Network::Regtest)));
     let card = card(&desk, &form).await;
     let order = desk.start_order(card.raw.clone()).await.unwrap();
     let order = desk

@@ -90,6 +90,10 @@ pub struct ImportedBundle {
     pub os: String,
     /// The journal's name of the network (`production`, `staging`, `sandbox`, `custom:<url>`).
     pub network: String,
+    /// The Sandbox's mark when the bundle is of a Sandbox order: nothing in it was real money.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub simulated: Option<String>,
     /// Unix seconds when the bundle was made.
     #[ts(type = "number")]
     pub created_at: i64,
@@ -113,6 +117,9 @@ pub struct ImportedBundle {
 #[serde(rename_all = "camelCase")]
 pub struct BundleFile {
     pub format: String,
+    /// On a Sandbox order: "Sandbox — simulated, no real money moves" ([`crate::network::SANDBOX_MARK`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub simulated: Option<String>,
     pub version: u64,
     pub created_at: i64,
     pub app_version: String,
@@ -231,6 +238,7 @@ pub fn read_bundle(text: &str) -> Result<ImportedBundle, DeskError> {
     Ok(ImportedBundle {
         app_version: file.app_version,
         os: file.os,
+        simulated: file.simulated,
         network: file.network,
         created_at: file.created_at,
         identifiers_included: file.identifiers_included,
@@ -313,7 +321,8 @@ pub fn utc_parts(secs: i64) -> (i64, u32, u32, u32, u32, u32) {
     )
 }
 
-/// The bundle's file name: `order-<order id or local-N>-<UTC yyyymmdd-hhmmss>.json`, safe on every file system.
+/// The bundle's file name: `order-<order id or local-N>-<UTC yyyymmdd-hhmmss>.json`, safe on every file system;
+/// a Sandbox order's begins `sandbox-SIMULATED-`.
 fn file_name(order: &JournalOrder, created_at: i64) -> String {
     let id: String = match &order.order_id {
         Some(id) => id
@@ -330,7 +339,17 @@ fn file_name(order: &JournalOrder, created_at: i64) -> String {
         None => format!("local-{}", order.local_id),
     };
     let (y, mo, d, h, mi, s) = utc_parts(created_at);
-    format!("order-{id}-{y:04}{mo:02}{d:02}-{h:02}{mi:02}{s:02}.json")
+    let mark = if is_sandbox(&order.network) {
+        crate::network::SANDBOX_FILE_PREFIX
+    } else {
+        ""
+    };
+    format!("{mark}order-{id}-{y:04}{mo:02}{d:02}-{h:02}{mi:02}{s:02}.json")
+}
+
+/// Whether the journal's network name is the Sandbox's.
+fn is_sandbox(network: &str) -> bool {
+    network == crate::settings::NetworkKind::Sandbox.slug()
 }
 
 /// A field whose value is a credential whatever it holds: `apiKey`, `api_key`, `x-api-key`, `authorization`, ….
@@ -658,6 +677,8 @@ pub(crate) fn compose(
 
     let file = BundleFile {
         format: BUNDLE_FORMAT.to_owned(),
+        simulated: is_sandbox(&source.order.network)
+            .then(|| crate::network::SANDBOX_MARK.to_owned()),
         version: BUNDLE_VERSION,
         created_at: source.created_at,
         app_version: source.app_version.clone(),

@@ -733,6 +733,7 @@ impl Desk {
                     key,
                     Some(&state_file),
                     false, // a lookup only reads: no admin interface
+                    BitcoinNetwork::Regtest,
                 )
                 .await?;
                 let result = lookup_on(&sandbox.client, "sandbox", &query.query).await;

@@ -11,6 +11,10 @@ export type ImportedBundle = { appVersion: string, os: string,
  */
 network: string, 
 /**
+ * The Sandbox's mark when the bundle is of a Sandbox order: nothing in it was real money.
+ */
+simulated?: string, 
+/**
  * Unix seconds when the bundle was made.
  */
 createdAt: number, identifiersIncluded: boolean, 

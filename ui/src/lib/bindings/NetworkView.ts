@@ -4,4 +4,18 @@ import type { NetworkKind } from "./NetworkKind";
 /**
  * The network in use, as the header shows it.
  */
-export type NetworkView = { kind: NetworkKind, label: string, baseUrl: string, apiVersion: "v1" | "v2" | "v3", };
+export type NetworkView = { kind: NetworkKind, label: string, baseUrl: string, apiVersion: "v1" | "v2" | "v3", 
+/**
+ * The Bitcoin network of the gateway's addresses and transactions.
+ */
+bitcoinNetwork: "mainnet" | "testnet" | "signet" | "regtest", 
+/**
+ * Whether the person may choose it in Settings (Staging and a custom URL; the Sandbox is regtest, Production
+ * mainnet).
+ */
+bitcoinNetworkSettable: boolean, 
+/**
+ * The mark every view shows when nothing here is real: "Sandbox — simulated, no real money moves" on the
+ * Sandbox, absent elsewhere.
+ */
+simulated?: string, };
