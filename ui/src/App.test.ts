@@ -6,6 +6,7 @@ import type { NetworkChoice } from "./lib/bindings/NetworkChoice";
 import type { RouteView } from "./lib/bindings/RouteView";
 import type { SettingsView } from "./lib/bindings/SettingsView";
 import { emptyDashboard } from "./lib/partner/fixtures";
+import { chainFacts } from "./lib/testing";
 
 type Handler = (args?: Record<string, unknown>) => Promise<unknown>;
 const handlers: Record<string, Handler> = {};
@@ -22,7 +23,7 @@ const LABELS = { production: "Production", staging: "Staging", custom: "Custom U
 
 function settings(kind: keyof typeof LABELS, notices: string[] = [], customUrl: string | null = null): SettingsView {
   return {
-    network: { kind, label: LABELS[kind], baseUrl: customUrl ?? `https://${kind}.example`, apiVersion: "v2" },
+    network: { kind, label: LABELS[kind], baseUrl: customUrl ?? `https://${kind}.example`, apiVersion: "v2", ...chainFacts(kind) },
     customUrl,
     settingsPath: "/tmp/settings.toml",
     keychainAvailable: true,
@@ -237,5 +238,24 @@ describe("the window", () => {
       expect(byId("nav-" + view.id)?.textContent).not.toContain("soon");
     }
     expect(invoke).toHaveBeenCalledWith("partner_dashboard", { query: { period: "day" } });
+  });
+
+  it("marks every view on the Sandbox as simulated, and none on Production", async () => {
+    handlers.list_orders = async () => [];
+    handlers.partner_dashboard = async () => emptyDashboard({ period: "day", basis: [] });
+    const { VIEWS } = await import("./lib/views");
+    await start();
+    for (const view of VIEWS) {
+      (byId(`nav-${view.id}`) as HTMLButtonElement).click();
+      await settle();
+      expect(text("sandbox-mark"), view.id).toBe("Sandbox — simulated, no real money moves");
+    }
+    choose("production");
+    await settle();
+    for (const view of VIEWS) {
+      (byId(`nav-${view.id}`) as HTMLButtonElement).click();
+      await settle();
+      expect(byId("sandbox-mark"), view.id).toBeNull();
+    }
   });
 });

@@ -97,6 +97,7 @@ const calls: [string, () => Promise<unknown>, string, Record<string, unknown> | 
   ["setApiKey", () => ipc.setApiKey("k".repeat(32)), "set_api_key", { key: "k".repeat(32) }],
   ["removeApiKey", () => ipc.removeApiKey(), "remove_api_key", undefined],
   ["setApiVersion", () => ipc.setApiVersion("v2"), "set_api_version", { version: "v2" }],
+  ["setBitcoinNetwork", () => ipc.setBitcoinNetwork("signet"), "set_bitcoin_network", { network: "signet" }],
   ["setTheme", () => ipc.setTheme("dark"), "set_theme", { theme: "dark" }],
   ["savePsbt", () => ipc.savePsbt(7), "save_psbt", { localId: 7 }],
   [

@@ -14,6 +14,7 @@ import type { ImportedBundle } from "./bindings/ImportedBundle";
 import type { LookupQuery } from "./bindings/LookupQuery";
 import type { LookupResult } from "./bindings/LookupResult";
 import type { NetworkChoice } from "./bindings/NetworkChoice";
+import type { NetworkView } from "./bindings/NetworkView";
 import type { OrderView } from "./bindings/OrderView";
 import type { QuoteDiff } from "./bindings/QuoteDiff";
 import type { QuoteResult } from "./bindings/QuoteResult";
@@ -181,6 +182,11 @@ export function setApiVersion(version: "v1" | "v2" | "v3"): Promise<SettingsView
   return call<SettingsView>("set_api_version", { version });
 }
 
+/** Chooses the Bitcoin network of the current network, where the person may (Staging, a custom URL). */
+export function setBitcoinNetwork(network: NetworkView["bitcoinNetwork"]): Promise<SettingsView> {
+  return call<SettingsView>("set_bitcoin_network", { network });
+}
+
 /** Chooses the window's colours. */
 export function setTheme(theme: Theme): Promise<SettingsView> {
   return call<SettingsView>("set_theme", { theme });
@@ -284,6 +290,7 @@ export interface DeskApi {
   setApiKey(key: string): Promise<SettingsView>;
   removeApiKey(): Promise<SettingsView>;
   setApiVersion(version: "v1" | "v2" | "v3"): Promise<SettingsView>;
+  setBitcoinNetwork(network: NetworkView["bitcoinNetwork"]): Promise<SettingsView>;
   setTheme(theme: Theme): Promise<SettingsView>;
   savePsbt(localId: number): Promise<string | null>;
   openExplorer(url: string): Promise<void>;
@@ -316,6 +323,7 @@ export const deskApi: DeskApi = {
   setApiKey,
   removeApiKey,
   setApiVersion,
+  setBitcoinNetwork,
   setTheme,
   savePsbt,
   openExplorer,

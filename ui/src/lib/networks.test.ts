@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { NETWORK_OPTIONS, customChoice, isNetworkKind, networkDetail, networkKey } from "./networks";
+import { chainFacts } from "./testing";
 
 describe("network options", () => {
   it("lists the four networks in order with their labels", () => {
@@ -44,7 +45,7 @@ describe("customChoice", () => {
 });
 
 describe("network text", () => {
-  const network = { kind: "sandbox", label: "Sandbox", baseUrl: "https://sandbox.example", apiVersion: "v2" } as const;
+  const network = { kind: "sandbox", label: "Sandbox", baseUrl: "https://sandbox.example", apiVersion: "v2", ...chainFacts("sandbox") } as const;
 
   it("shows base URL and API version", () => {
     expect(networkDetail(network)).toBe("https://sandbox.example · API v2");

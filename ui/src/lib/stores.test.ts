@@ -1,12 +1,12 @@
 import { describe, expect, it, vi } from "vitest";
 import type { DeskApi } from "./ipc";
-import { stubApi } from "./testing";
+import { stubApi, chainFacts } from "./testing";
 import type { SettingsView } from "./bindings/SettingsView";
 import { DeskState } from "./stores.svelte";
 
 function view(kind: SettingsView["network"]["kind"], label: string, notices: string[] = []): SettingsView {
   return {
-    network: { kind, label, baseUrl: `https://${kind}.example`, apiVersion: "v2" },
+    network: { kind, label, baseUrl: `https://${kind}.example`, apiVersion: "v2", ...chainFacts(kind) },
     customUrl: null,
     settingsPath: "/tmp/settings.toml",
     keychainAvailable: true,

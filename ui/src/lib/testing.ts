@@ -3,6 +3,7 @@
 import { flushSync, tick } from "svelte";
 import { expect } from "vitest";
 import type { DeskApi } from "./ipc";
+import type { NetworkKind } from "./bindings/NetworkKind";
 
 /** A DeskApi for tests: each command a test did not override rejects with a DeskError naming it. */
 export function stubApi(overrides: Partial<DeskApi> = {}): DeskApi {
@@ -24,6 +25,7 @@ export function stubApi(overrides: Partial<DeskApi> = {}): DeskApi {
     "setApiKey",
     "removeApiKey",
     "setApiVersion",
+    "setBitcoinNetwork",
     "setTheme",
     "savePsbt",
     "openExplorer",
@@ -89,4 +91,14 @@ export async function click(id: string): Promise<void> {
   expect(button.disabled, `${id} is disabled`).toBe(false);
   button.click();
   await settle();
+}
+
+/** desk-core's Sandbox mark, as the settings carry it on the Sandbox. */
+export const SANDBOX_MARK = "Sandbox — simulated, no real money moves";
+
+/** The Bitcoin facts desk-core gives each kind of network in a `NetworkView`, for test fixtures. */
+export function chainFacts(kind: NetworkKind) {
+  return kind === "sandbox"
+    ? ({ bitcoinNetwork: "regtest", bitcoinNetworkSettable: false, simulated: SANDBOX_MARK } as const)
+    : ({ bitcoinNetwork: "mainnet", bitcoinNetworkSettable: kind === "staging" || kind === "custom" } as const);
 }

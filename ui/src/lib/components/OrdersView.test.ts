@@ -10,12 +10,12 @@ import type { DeskApi } from "../ipc";
 import { own, watched } from "../orders/fixtures";
 import { OrdersState } from "../orders/state.svelte";
 import { desk } from "../stores.svelte";
-import { stubApi } from "../testing";
+import { stubApi, chainFacts } from "../testing";
 import OrdersView from "./OrdersView.svelte";
 
 function settings(watchedAddresses: string[] = []): SettingsView {
   return {
-    network: { kind: "sandbox", label: "Sandbox", baseUrl: "http://127.0.0.1:9999", apiVersion: "v3" },
+    network: { kind: "sandbox", label: "Sandbox", baseUrl: "http://127.0.0.1:9999", apiVersion: "v3", ...chainFacts("sandbox") },
     customUrl: null,
     settingsPath: "/tmp/settings.json",
     keychainAvailable: true,

@@ -11,14 +11,14 @@ import { OrdersState } from "../orders/state.svelte";
 import { bar, dashboard, emptyDashboard, row } from "../partner/fixtures";
 import { PartnerState } from "../partner/state.svelte";
 import { desk } from "../stores.svelte";
-import { allById, byId, choose, settle, stubApi, text } from "../testing";
+import { allById, byId, choose, settle, stubApi, text, chainFacts } from "../testing";
 import PartnerView from "./PartnerView.svelte";
 
 const AFFILIATE = "0x1111111111111111111111111111111111111111";
 
 function settings(over: Partial<SettingsView> = {}): SettingsView {
   return {
-    network: { kind: "sandbox", label: "Sandbox", baseUrl: "http://127.0.0.1:9999", apiVersion: "v3" },
+    network: { kind: "sandbox", label: "Sandbox", baseUrl: "http://127.0.0.1:9999", apiVersion: "v3", ...chainFacts("sandbox") },
     customUrl: null,
     settingsPath: "/tmp/settings.json",
     keychainAvailable: true,

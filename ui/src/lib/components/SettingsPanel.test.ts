@@ -6,12 +6,12 @@ import { flushSync, mount, unmount } from "svelte";
 import type { SettingsView } from "../bindings/SettingsView";
 import type { DeskApi } from "../ipc";
 import { desk } from "../stores.svelte";
-import { byId, click, settle, stubApi, text, type } from "../testing";
+import { byId, click, settle, stubApi, text, type, chainFacts } from "../testing";
 import SettingsPanel from "./SettingsPanel.svelte";
 
 function settings(overrides: Partial<SettingsView> = {}): SettingsView {
   return {
-    network: { kind: "staging", label: "Staging", baseUrl: "https://gateway-api-staging.gobob.xyz", apiVersion: "v3" },
+    network: { kind: "staging", label: "Staging", baseUrl: "https://gateway-api-staging.gobob.xyz", apiVersion: "v3", ...chainFacts("staging") },
     customUrl: null,
     settingsPath: "/home/me/.config/gateway-desk/settings.json",
     journalPath: "/home/me/.local/share/gateway-desk/journal.sqlite3",
@@ -200,6 +200,31 @@ describe("the Settings view", () => {
     expect(select.value).toBe("v2");
   });
 
+  it("sets the Bitcoin network where it may be chosen, and says it is fixed on the Sandbox", async () => {
+    const api = stubApi({
+      setBitcoinNetwork: vi.fn(async (network) =>
+        settings({ network: { ...settings().network, bitcoinNetwork: network } }),
+      ),
+    });
+    start(api);
+    const select = byId("bitcoin-network-select") as HTMLSelectElement;
+    expect(select.value).toBe("mainnet");
+    expect(select.disabled).toBe(false);
+    select.value = "signet";
+    select.dispatchEvent(new Event("change", { bubbles: true }));
+    await settle();
+    expect(api.setBitcoinNetwork).toHaveBeenCalledWith("signet");
+    expect(desk.settings?.network.bitcoinNetwork).toBe("signet");
+
+    desk.settings = settings({
+      network: { kind: "sandbox", label: "Sandbox", baseUrl: "http://127.0.0.1:1", apiVersion: "v3", ...chainFacts("sandbox") },
+    });
+    await settle();
+    expect(select.value).toBe("regtest");
+    expect(select.disabled).toBe(true);
+    expect(text("bitcoin-network-fixed")).toContain("always uses regtest");
+  });
+
   it("says when the settings are not read yet", () => {
     desk.settings = null;
     desk.settingsStatus = "loading";
@@ -355,7 +380,7 @@ describe("the affiliates section", () => {
     start(stubApi());
     type("affiliate-bps-0", "70");
     desk.settings = settings({
-      network: { kind: "sandbox", label: "Sandbox", baseUrl: "http://127.0.0.1:1", apiVersion: "v3" },
+      network: { kind: "sandbox", label: "Sandbox", baseUrl: "http://127.0.0.1:1", apiVersion: "v3", ...chainFacts("sandbox") },
       affiliates: [{ address: A2, bps: 20 }],
     });
     await settle();

@@ -11,12 +11,12 @@ import { OrdersState } from "../orders/state.svelte";
 import { desk } from "../stores.svelte";
 import { BUNDLE_TEXT, ORDER_ID, ORDER_RAW, TXID, imported, lookupResult, preview, quoteDiff } from "../support/fixtures";
 import { SupportState } from "../support/state.svelte";
-import { allById, byId, choose, click, settle, stubApi, text, type } from "../testing";
+import { allById, byId, choose, click, settle, stubApi, text, type, chainFacts } from "../testing";
 import SupportView from "./SupportView.svelte";
 
 function settings(over: Partial<SettingsView> = {}): SettingsView {
   return {
-    network: { kind: "staging", label: "Staging", baseUrl: "https://gateway-api-staging.gobob.xyz", apiVersion: "v2" },
+    network: { kind: "staging", label: "Staging", baseUrl: "https://gateway-api-staging.gobob.xyz", apiVersion: "v2", ...chainFacts("staging") },
     customUrl: "https://gw.example.org",
     settingsPath: "/tmp/settings.json",
     keychainAvailable: true,

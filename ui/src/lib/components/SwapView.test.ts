@@ -6,7 +6,7 @@ import { flushSync, mount, unmount } from "svelte";
 import { deskApi, type DeskApi } from "../ipc";
 import type { QuoteResult } from "../bindings/QuoteResult";
 import type { SettingsView } from "../bindings/SettingsView";
-import { allById, byId, choose, click, settle, stubApi, text, type } from "../testing";
+import { allById, byId, choose, click, settle, stubApi, text, type, chainFacts } from "../testing";
 import { desk } from "../stores.svelte";
 import { SwapState } from "../swap/state.svelte";
 import SwapView from "./SwapView.svelte";
@@ -25,7 +25,7 @@ import {
 } from "../swap/testdata";
 
 const SETTINGS: SettingsView = {
-  network: { kind: "sandbox", label: "Sandbox", baseUrl: "http://127.0.0.1:1", apiVersion: "v3" },
+  network: { kind: "sandbox", label: "Sandbox", baseUrl: "http://127.0.0.1:1", apiVersion: "v3", ...chainFacts("sandbox") },
   customUrl: null,
   settingsPath: "/tmp/settings.json",
   keychainAvailable: true,
@@ -289,6 +289,10 @@ describe("the Swap view", () => {
     expect(byId("qr-address")?.querySelector("svg")).not.toBeNull();
     expect(byId("qr-payment")?.querySelector('[role="img"]')?.getAttribute("aria-label")).toMatch(/BIP21/);
     expect(drawn.mock.calls.some(([text]) => text.startsWith("bitcoin:"))).toBe(true);
+    // On the Sandbox, the signing step and each QR code's caption say that nothing here is real money.
+    expect(text("signing-sandbox-mark")).toBe("Sandbox — simulated, no real money moves");
+    expect(text("qr-payment-sandbox-mark")).toBe("Sandbox — simulated, no real money moves");
+    expect(text("qr-address-sandbox-mark")).toBe("Sandbox — simulated, no real money moves");
     drawn.mockRestore();
   });
 
