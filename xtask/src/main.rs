@@ -3,6 +3,7 @@
 //! Each installs what it needs first, so one command works on a fresh Debian or Ubuntu machine with Rust and Node.js.
 
 mod bench;
+mod conformance;
 mod display;
 mod setup;
 mod tasks;
@@ -19,6 +20,7 @@ usage: cargo xtask <task>
   test                       every check: rustfmt, clippy, cargo test, svelte-check, vitest,
                              the keychain tests on a real Secret Service, WebDriver tests of the release window
   bench                      run the benchmarks and print their means and ratios
+  conformance                schemathesis (PyPI, pinned) against gateway-sim with the published OpenAPI document
   gen-types                  regenerate the UI's TypeScript types from the Rust types";
 
 fn main() {
@@ -40,6 +42,7 @@ fn run() -> Result<()> {
         "test" => tasks::test(),
         "gen-types" => tasks::gen_types(),
         "bench" => bench::bench(),
+        "conformance" => conformance::conformance(),
         "help" | "-h" | "--help" => {
             println!("{USAGE}");
             Ok(())

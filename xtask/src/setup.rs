@@ -21,6 +21,8 @@ pub const DEBIAN_PACKAGES: &[&str] = &[
     "dbus",
     "dbus-daemon",
     "imagemagick",
+    // The conformance check's virtual environment (schemathesis from PyPI).
+    "python3-venv",
 ];
 
 fn missing_packages() -> Vec<&'static str> {

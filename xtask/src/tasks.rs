@@ -252,6 +252,10 @@ pub fn test() -> Result<()> {
         ])),
     );
     check("cargo test", status(cargo().args(["test", "--workspace"])));
+    check(
+        "conformance (schemathesis vs the published document)",
+        crate::conformance::conformance(),
+    );
     check("svelte-check", status(&mut npm("check")));
     check("vitest", status(&mut npm("test")));
     check(

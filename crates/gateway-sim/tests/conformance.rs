@@ -479,3 +479,74 @@ async fn max_spendable_conforms_in_every_version() {
         assert_conforms(&doc, "get", &path, 400, &body);
     }
 }
+
+/// What the document does not list but the sim must answer (401 for an unknown key, 429 over the limit, an injected
+/// 500) is still the document's error object, as JSON.
+#[tokio::test]
+async fn answers_the_document_does_not_list_are_still_its_error_object() {
+    let sim = gateway_sim::Sim::with_config(gateway_sim::SimConfig {
+        access: gateway_sim::access::AccessConfig {
+            keyless_per_minute: 1,
+            ..gateway_sim::access::AccessConfig::default()
+        },
+        ..Default::default()
+    })
+    .unwrap();
+    let (sim, running) = start_with(sim).await;
+    let doc = openapi();
+    let error_schema = support::response_schema(&doc, "get", "/v3/get-quote", "400").unwrap();
+    let client = reqwest::Client::new();
+    let get = |key: Option<&str>| {
+        let mut request = client.get(format!("{}/v3/get-routes", running.base_url()));
+        if let Some(key) = key {
+            request = request.bearer_auth(key);
+        }
+        request.send()
+    };
+    let mut bodies = Vec::new();
+    let unknown = get(Some("0123456789abcdef0123456789abcdef")).await.unwrap();
+    bodies.push((
+        unknown.status().as_u16(),
+        unknown.headers().clone(),
+        unknown.bytes().await.unwrap(),
+    ));
+    let _ = get(None).await.unwrap(); // uses the one request a minute
+    let limited = get(None).await.unwrap();
+    bodies.push((
+        limited.status().as_u16(),
+        limited.headers().clone(),
+        limited.bytes().await.unwrap(),
+    ));
+    sim.faults()
+        .add(
+            serde_json::from_value(
+                json!({"endpoint": "get-routes", "fault": {"status": {"code": 500}}}),
+            )
+            .unwrap(),
+        )
+        .unwrap();
+    let failed = client
+        .get(format!("{}/v3/get-routes", running.base_url()))
+        .send()
+        .await
+        .unwrap();
+    bodies.push((
+        failed.status().as_u16(),
+        failed.headers().clone(),
+        failed.bytes().await.unwrap(),
+    ));
+    let statuses: Vec<u16> = bodies.iter().map(|(s, _, _)| *s).collect();
+    assert_eq!(statuses, [401, 429, 500]);
+    for (status, headers, bytes) in bodies {
+        assert!(
+            headers["content-type"]
+                .to_str()
+                .unwrap()
+                .starts_with("application/json"),
+            "{status}"
+        );
+        let body: Value = serde_json::from_slice(&bytes).unwrap();
+        let errors = schema_errors(&error_schema, &body);
+        assert!(errors.is_empty(), "{status}: {errors:?} {body}");
+    }
+}

@@ -1,0 +1,217 @@
+//! `cargo xtask conformance`: a property-based check of gateway-sim against the published OpenAPI document, with
+//! schemathesis (from PyPI, pinned with every dependency in `xtask/conformance/requirements.txt`, installed into a
+//! virtual environment under `target/conformance/venv` so the system Python is untouched).
+//!
+//! The sim runs on 127.0.0.1 (a free port, keyless, no admin interface, no rate limit so that the run is not
+//! throttled). schemathesis generates requests for every operation of V1–V3 from the document and checks each answer
+//! (status code, content type, response schema, no 5xx, …); the run is bounded (`MAX_EXAMPLES` per operation and
+//! `MAX_SECS` in all) and repeatable (`SEED`). Any failure fails the step.
+//!
+//! The document is used as published except for three corrections, each a flaw of the document rather than of the
+//! sim (see `crates/gateway-sim/README.md`, "Conformance findings"):
+//! - the error `details` `oneOf` becomes `anyOf` (`wire-facts.md`: its `tenderly_url` shape requires nothing, so
+//!   every object matches two branches);
+//! - the V2/V3 error-code `oneOf` becomes `anyOf` (`INSUFFICIENT_SOLVER_BALANCE` is listed in two branches);
+//! - each operation's `security` also allows no key (`{}`): the interface says keys are optional, and the document's
+//!   bare `api_key` requirement would make schemathesis demand one.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+
+use anyhow::{Context, Result, bail};
+use serde_json::Value;
+
+use crate::tasks::{project_root, status};
+
+/// Generated cases per operation and phase.
+const MAX_EXAMPLES: &str = "20";
+/// The whole run's time budget, seconds.
+const MAX_SECS: &str = "120";
+/// The generator's seed: the same run each time.
+const SEED: &str = "1";
+
+fn target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| project_root().join("target"))
+}
+
+/// The published document with the three corrections above.
+fn patched_document() -> Result<Value> {
+    let path = project_root().join("crates/gateway-client/tests/fixtures/published-openapi.json");
+    let text =
+        std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+    let mut doc: Value = serde_json::from_str(&text).context("the published document is JSON")?;
+    let schemas = doc["components"]["schemas"]
+        .as_object_mut()
+        .context("the document has component schemas")?;
+    let any_of = |schema: &mut Value, what: &str| -> Result<()> {
+        let map = schema.as_object_mut().context("a schema object")?;
+        let branches = map
+            .remove("oneOf")
+            .with_context(|| format!("{what} is a oneOf"))?;
+        map.insert("anyOf".into(), branches);
+        Ok(())
+    };
+    for name in [
+        "GatewayErrorDetails",
+        "GatewayErrorDetailsV2",
+        "GatewayErrorDetailsV3",
+        "GatewayErrorCodeV2",
+        "GatewayErrorCodeV3",
+    ] {
+        any_of(&mut schemas[name], name)?;
+    }
+    for name in ["GatewayError", "GatewayErrorV2", "GatewayErrorV3"] {
+        any_of(&mut schemas[name]["properties"]["details"], name)?;
+    }
+    for (_, operations) in doc["paths"]
+        .as_object_mut()
+        .context("the document has paths")?
+    {
+        for (_, operation) in operations.as_object_mut().context("operations")? {
+            if let Some(security) = operation.get_mut("security").and_then(Value::as_array_mut) {
+                security.insert(0, serde_json::json!({}));
+            }
+        }
+    }
+    Ok(doc)
+}
+
+/// The virtual environment's `st`, made and filled from the pinned requirements when they changed.
+fn schemathesis(dir: &Path) -> Result<PathBuf> {
+    let venv = dir.join("venv");
+    let requirements = project_root().join("xtask/conformance/requirements.txt");
+    let wanted = std::fs::read_to_string(&requirements)
+        .with_context(|| format!("reading {}", requirements.display()))?;
+    let marker = venv.join("installed-requirements.txt");
+    let st = venv.join("bin/st");
+    if st.exists() && std::fs::read_to_string(&marker).ok().as_deref() == Some(wanted.as_str()) {
+        return Ok(st);
+    }
+    println!(
+        "xtask: installing schemathesis (pinned) into {}",
+        venv.display()
+    );
+    status(Command::new("python3").args(["-m", "venv"]).arg(&venv))?;
+    status(
+        Command::new(venv.join("bin/pip"))
+            .args(["install", "--quiet", "--disable-pip-version-check", "-r"])
+            .arg(&requirements),
+    )?;
+    std::fs::write(&marker, wanted)?;
+    Ok(st)
+}
+
+/// The sim, serving on a free loopback port; stopped when dropped.
+struct RunningSim {
+    child: Child,
+    url: String,
+}
+
+impl RunningSim {
+    fn start() -> Result<Self> {
+        status(
+            Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+                .args([
+                    "build",
+                    "--quiet",
+                    "-p",
+                    "gateway-sim",
+                    "--bin",
+                    "gateway-sim",
+                ])
+                .current_dir(project_root()),
+        )?;
+        let binary = target_dir().join("debug/gateway-sim");
+        let mut child = Command::new(&binary)
+            .args(["--listen", "127.0.0.1:0", "--keyless-per-minute", "0"])
+            .env("RUST_LOG", "warn")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .with_context(|| format!("starting {}", binary.display()))?;
+        let stdout = child.stdout.take().context("the sim's output")?;
+        let mut lines = BufReader::new(stdout).lines();
+        let mut sim = Self {
+            child,
+            url: String::new(),
+        };
+        for line in lines.by_ref() {
+            let line = line?;
+            if let Some(url) = line.strip_prefix("gateway-sim listening on ") {
+                sim.url = url.trim().to_owned();
+                break;
+            }
+        }
+        if sim.url.is_empty() {
+            bail!("gateway-sim stopped before it listened");
+        }
+        // Keep reading (and dropping) its output so it never blocks on a full pipe.
+        std::thread::spawn(move || for _ in lines {});
+        Ok(sim)
+    }
+}
+
+impl Drop for RunningSim {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Runs the check (see the module docs); fails on any finding.
+pub fn conformance() -> Result<()> {
+    let dir = target_dir().join("conformance");
+    std::fs::create_dir_all(&dir)?;
+    let st = schemathesis(&dir)?;
+    let document = dir.join("published-openapi.patched.json");
+    std::fs::write(&document, serde_json::to_vec_pretty(&patched_document()?)?)?;
+    let sim = RunningSim::start()?;
+    println!(
+        "xtask: schemathesis against gateway-sim at {} ({MAX_EXAMPLES} examples per operation, at most {MAX_SECS} s, seed {SEED})",
+        sim.url
+    );
+    let outcome = status(
+        Command::new(&st)
+            .arg("run")
+            .arg(&document)
+            .args(["--url", &sim.url])
+            .args(["--max-examples", MAX_EXAMPLES, "--max-time", MAX_SECS])
+            .args(["--seed", SEED, "--workers", "2", "--no-color"])
+            .args(["--request-timeout", "10"])
+            // Keys are optional (the interface): no generated Authorization header, whose unknown key would get the
+            // 401 that `tests/access.rs` covers and the document does not list.
+            .args(["--generation-with-security-parameters", "false"])
+            // A schema-valid request is not a valid one: an unknown chain, a quote this gateway did not issue or an
+            // order id it does not know is refused with the coded 400 the document lists.
+            .args(["--exclude-checks", "positive_data_acceptance"])
+            .arg("--report-dir")
+            .arg(dir.join("report"))
+            .current_dir(&dir),
+    );
+    drop(sim);
+    outcome.context("schemathesis found the sim answering otherwise than the published document")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_document_is_patched_only_where_it_is_flawed() {
+        let doc = patched_document().unwrap();
+        let schemas = &doc["components"]["schemas"];
+        assert!(schemas["GatewayErrorCodeV3"]["anyOf"].is_array());
+        assert!(schemas["GatewayErrorDetailsV3"]["oneOf"].is_null());
+        assert!(schemas["GatewayErrorV2"]["properties"]["details"]["anyOf"].is_array());
+        let security = &doc["paths"]["/v3/get-max-spendable/{address}"]["get"]["security"];
+        assert_eq!(security[0], serde_json::json!({}));
+        assert_eq!(security[1]["api_key"], serde_json::json!([]));
+        // An operation the document gives no security stays without.
+        assert!(doc["paths"]["/v3/get-quote"]["get"]["security"].is_null());
+        // Everything else as published: the quote schema is untouched.
+        assert!(schemas["GatewayQuoteV3"]["oneOf"].is_array());
+    }
+}
