@@ -510,7 +510,8 @@ async fn a_saved_bundle_reads_with_its_timeline_events_and_log_lines() {
         amount: "0.0025".into(),
         slippage_bps: 300,
         recipient: RECIPIENT.into(),
-        sender: Some(wallet.address(bitcoin::Network::Bitcoin)),
+        // The Sandbox is regtest.
+        sender: Some(wallet.address(bitcoin::Network::Regtest)),
         owner: Some("0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359".into()),
         refund: None,
     };
