@@ -709,3 +709,36 @@ async fn pages_are_walked_and_every_answer_is_kept_byte_for_byte() {
     server.abort();
     desk.shutdown().await;
 }
+
+/// A Sandbox bundle whose Bitcoin sender was shortened is reproduced with a stand-in of the Sandbox's own network
+/// (regtest): a mainnet stand-in would be refused by the regtest gateway.
+#[tokio::test]
+async fn a_sandbox_bundle_with_a_shortened_bitcoin_sender_is_reproduced() {
+    let home = tempfile::tempdir().unwrap();
+    let desk = open(home.path()).await;
+    let wallet = TestWallet::from_seed([11; 32]);
+    let card = card(
+        &desk,
+        &onramp_form(Some(wallet.address(bitcoin::Network::Regtest))),
+    )
+    .await;
+    let order = desk.start_order(card.raw.clone()).await.unwrap();
+    let shortened = desk
+        .bundle_preview(
+            order.local_id.unwrap(),
+            BundleOptions {
+                include_identifiers: false,
+            },
+        )
+        .unwrap()
+        .text;
+    let diff = desk
+        .reproduce_quote(&ReproduceSource::Bundle { text: shortened })
+        .await
+        .unwrap();
+    assert!(changed(&diff).is_empty(), "{:?}", diff.fields);
+    let notes = diff.notes.join("\n");
+    assert!(notes.contains("shortened the sender"), "{notes}");
+    assert!(notes.contains("bcrt1"), "a regtest stand-in: {notes}");
+    desk.shutdown().await;
+}

@@ -4,7 +4,7 @@
 
 use std::str::FromStr;
 
-use gateway_client::address::{ChainFamily, chain_family, validate_evm};
+use gateway_client::address::{BitcoinNetwork, ChainFamily, chain_family, validate_evm};
 use gateway_client::display::{duration_text, usd_text};
 use gateway_client::params::DEFAULT_SLIPPAGE_BPS;
 use gateway_client::wire::{Quote, QuoteView, TokenAmount};
@@ -179,13 +179,9 @@ fn is_shortened(text: &str) -> bool {
 }
 
 /// A valid address of `chain`'s family to stand in for one a bundle shortened; `n` tells stand-ins apart (two
-/// affiliates must not share an address).
-pub(crate) fn stand_in(chain: &str, n: u8) -> Option<String> {
-    const BITCOIN: [&str; 3] = [
-        "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq",
-        "bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh",
-        "1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2",
-    ];
+/// affiliates must not share an address). A Bitcoin stand-in is of the gateway's Bitcoin network `bitcoin` (a
+/// P2WPKH address of a made-up key hash), so a regtest Sandbox takes it.
+pub(crate) fn stand_in(chain: &str, n: u8, bitcoin: BitcoinNetwork) -> Option<String> {
     const TRON: [&str; 2] = [
         "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7",
         "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t",
@@ -201,7 +197,16 @@ pub(crate) fn stand_in(chain: &str, n: u8) -> Option<String> {
                 .ok()?
                 .canonical
         }
-        ChainFamily::Bitcoin => pick(&BITCOIN),
+        ChainFamily::Bitcoin => {
+            let mut hash = [0xde_u8; 20];
+            hash[19] = n;
+            let script = ::bitcoin::ScriptBuf::new_p2wpkh(
+                &<::bitcoin::WPubkeyHash as ::bitcoin::hashes::Hash>::from_byte_array(hash),
+            );
+            ::bitcoin::Address::from_script(&script, ::bitcoin::Network::from(bitcoin))
+                .ok()?
+                .to_string()
+        }
         ChainFamily::Tron => pick(&TRON),
         ChainFamily::Solana => pick(&SOLANA),
     })
@@ -223,6 +228,8 @@ fn chain_of_short(text: &str) -> &'static str {
 /// Builds the request again from a quote, noting what could not be taken as it was.
 struct Rebuild<'a> {
     version: ApiVersion,
+    /// The Bitcoin network of the gateway asked again (for stand-ins of Bitcoin addresses).
+    bitcoin: BitcoinNetwork,
     notes: &'a mut Vec<String>,
     stand_ins: u8,
 }
@@ -234,7 +241,7 @@ impl Rebuild<'_> {
             return Ok(value.to_owned());
         }
         self.stand_ins += 1;
-        let stand = stand_in(chain, self.stand_ins).ok_or_else(|| {
+        let stand = stand_in(chain, self.stand_ins, self.bitcoin).ok_or_else(|| {
             invalid(
                 "text",
                 format!(
@@ -585,12 +592,13 @@ impl Desk {
     /// first. Nothing is journaled.
     pub async fn reproduce_quote(&self, source: &ReproduceSource) -> Result<QuoteDiff, DeskError> {
         let origin = read_source(source)?;
-        let (client, key, kind) = {
+        let (client, key, kind, bitcoin) = {
             let state = self.state.lock().await;
             (
                 state.network.client.clone(),
                 Self::network_key_of(&state),
                 state.network.kind,
+                state.network.bitcoin,
             )
         };
         let label = kind.label().to_owned();
@@ -640,6 +648,7 @@ impl Desk {
         };
         let request = Rebuild {
             version,
+            bitcoin,
             notes: &mut notes,
             stand_ins: 0,
         }
@@ -667,23 +676,25 @@ impl Desk {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use gateway_client::address::{BitcoinNetwork, validate_address};
+    use gateway_client::address::validate_address;
     use serde_json::json;
 
     #[test]
     fn stand_ins_are_valid_addresses_of_their_chain_and_tell_apart() {
-        for chain in ["bob", "ethereum", "base", "bitcoin", "tron", "solana"] {
-            let mut seen = std::collections::BTreeSet::new();
-            for n in 0..2 {
-                let address = stand_in(chain, n).unwrap();
-                validate_address(chain, &address, BitcoinNetwork::Mainnet)
-                    .unwrap_or_else(|e| panic!("{chain} {address}: {e}"));
-                assert!(!is_shortened(&address));
-                seen.insert(address);
+        for network in [BitcoinNetwork::Mainnet, BitcoinNetwork::Regtest] {
+            for chain in ["bob", "ethereum", "base", "bitcoin", "tron", "solana"] {
+                let mut seen = std::collections::BTreeSet::new();
+                for n in 0..2 {
+                    let address = stand_in(chain, n, network).unwrap();
+                    validate_address(chain, &address, network)
+                        .unwrap_or_else(|e| panic!("{chain} {address}: {e}"));
+                    assert!(!is_shortened(&address));
+                    seen.insert(address);
+                }
+                assert_eq!(seen.len(), 2, "{chain}: {seen:?}");
             }
-            assert_eq!(seen.len(), 2, "{chain}: {seen:?}");
         }
-        assert_eq!(stand_in("nowhere", 0), None);
+        assert_eq!(stand_in("nowhere", 0, BitcoinNetwork::Mainnet), None);
         assert_eq!(chain_of_short("0x5aAe…eAed"), "ethereum");
         assert_eq!(chain_of_short("TLa2…YjU7"), "tron");
         assert_eq!(chain_of_short("bc1q…mdq"), "bitcoin");
@@ -762,6 +773,7 @@ mod tests {
         let mut notes = Vec::new();
         let request = Rebuild {
             version: ApiVersion::V3,
+            bitcoin: BitcoinNetwork::Mainnet,
             notes: &mut notes,
             stand_ins: 0,
         }
@@ -793,6 +805,7 @@ mod tests {
         let mut notes = Vec::new();
         let request = Rebuild {
             version: ApiVersion::V2,
+            bitcoin: BitcoinNetwork::Mainnet,
             notes: &mut notes,
             stand_ins: 0,
         }
