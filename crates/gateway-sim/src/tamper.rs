@@ -559,17 +559,11 @@ fn tamper_solana(tamper: Tamper, tx: &mut Value) -> bool {
 }
 
 fn hex_bytes(text: &str) -> Option<Vec<u8>> {
-    if !text.len().is_multiple_of(2) {
-        return None;
-    }
-    (0..text.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(text.get(i..i + 2)?, 16).ok())
-        .collect()
+    alloy_primitives::hex::decode(text).ok()
 }
 
 fn hex_string(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    alloy_primitives::hex::encode(bytes)
 }
 
 /// Logs a tamper that did not apply to an answer (so a test can tell "refused" from "nothing was tampered").
