@@ -194,6 +194,17 @@ fn attacker_on(chain: &str, network: Network) -> String {
     }
 }
 
+/// A USD decimal string in whole cents (further digits dropped).
+fn usd_cents(text: &str) -> Option<u128> {
+    let (whole, frac) = text.trim().split_once('.').unwrap_or((text.trim(), ""));
+    let cents: String = frac.chars().chain("00".chars()).take(2).collect();
+    whole
+        .parse::<u128>()
+        .ok()?
+        .checked_mul(100)?
+        .checked_add(cents.parse().ok()?)
+}
+
 fn times(amount: &Value, numerator: u64, denominator: u64) -> Option<Value> {
     let amount: U256 = amount.as_str()?.parse().ok()?;
     let scaled = amount.checked_mul(U256::from(numerator))? / U256::from(denominator.max(1));
@@ -262,6 +273,12 @@ pub fn tamper_quote(
                 return false;
             };
             q["outputAmount"]["amount"] = less;
+            // A consistent liar scales the USD value too, so a client reading USD sees the loss as well.
+            if let Some(usd) = q["outputAmount"]["usd"].as_str().and_then(usd_cents) {
+                let hundredth = usd / 100;
+                q["outputAmount"]["usd"] =
+                    json!(format!("{}.{:02}", hundredth / 100, hundredth % 100));
+            }
         }
         Tamper::QuoteSlippage => {
             let raised = match q.get("slippage") {

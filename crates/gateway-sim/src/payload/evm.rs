@@ -254,7 +254,7 @@ fn tron_text(body: Address) -> String {
 /// A destination token or recipient as 32 bytes, read in `chain`'s address format: EVM and Tron addresses
 /// left-padded, a Solana public key as is, the zero EVM address (a native token) as zeros. Bitcoin addresses do not
 /// fit (an offramp carries them as text).
-pub(crate) fn destination_bytes32(
+pub fn destination_bytes32(
     chain: &str,
     value: &str,
     field: &'static str,

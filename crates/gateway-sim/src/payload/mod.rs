@@ -28,7 +28,10 @@ pub use self::bitcoin::{
 pub use self::evm::{
     CallPayload, IGatewaySim, TRON_FEE_LIMIT_SUN, chain_id, offramp_call, order_id_hash, swap_call,
 };
-pub use self::solana::{DecodedInstruction, DecodedSolanaTx, decode_solana_tx, solana_tx};
+pub use self::solana::{
+    DecodedInstruction, DecodedSolanaTx, decode_solana_tx, gateway_instruction,
+    gateway_instruction_min_out, solana_tx,
+};
 
 /// Why a payload could not be built (or a Solana transaction could not be read back).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -111,6 +111,45 @@ pub fn solana_tx(
     recipient: &str,
     min_out: U256,
 ) -> Result<String, PayloadError> {
+    let payer = parse_pubkey(sender, "sender")?;
+    let instruction = gateway_instruction(
+        order_id, tx_to, sender, token, amount, dst_chain, dst_token, recipient, min_out,
+    )?;
+    let blockhash = Hash::new_from_array(
+        Sha256::new()
+            .chain_update(b"gateway-sim blockhash")
+            .chain_update(order_id.as_bytes())
+            .finalize()
+            .into(),
+    );
+    let message = v0::Message::try_compile(&payer, &[instruction], &[], blockhash)
+        .map_err(|e| PayloadError::SolanaBuild(e.to_string()))?;
+    let signatures =
+        vec![Signature::default(); usize::from(message.header.num_required_signatures)];
+    let tx = VersionedTransaction {
+        signatures,
+        message: VersionedMessage::V0(message),
+    };
+    let bytes = wire_options()
+        .serialize(&tx)
+        .map_err(|e| PayloadError::SolanaBuild(e.to_string()))?;
+    Ok(STANDARD.encode(bytes))
+}
+
+/// The gateway program's instruction of [`solana_tx`] (see the module docs): what a client compares the instruction
+/// of a create-order answer with, field by field and account by account.
+#[allow(clippy::too_many_arguments)] // The quote's fields, one by one, as create-order reads them.
+pub fn gateway_instruction(
+    order_id: &str,
+    tx_to: &str,
+    sender: &str,
+    token: &str,
+    amount: U256,
+    dst_chain: &str,
+    dst_token: &str,
+    recipient: &str,
+    min_out: U256,
+) -> Result<Instruction, PayloadError> {
     let program = parse_pubkey(tx_to, "tx_to")?;
     let payer = parse_pubkey(sender, "sender")?;
     let mint = match parse_evm(token, "token") {
@@ -172,26 +211,25 @@ pub fn solana_tx(
             AccountMeta::new_readonly(TOKEN_PROGRAM, false),
         ],
     };
-    let instruction = Instruction::new_with_bytes(program, &data, accounts);
-    let blockhash = Hash::new_from_array(
-        Sha256::new()
-            .chain_update(b"gateway-sim blockhash")
-            .chain_update(order_id.as_bytes())
-            .finalize()
-            .into(),
-    );
-    let message = v0::Message::try_compile(&payer, &[instruction], &[], blockhash)
-        .map_err(|e| PayloadError::SolanaBuild(e.to_string()))?;
-    let signatures =
-        vec![Signature::default(); usize::from(message.header.num_required_signatures)];
-    let tx = VersionedTransaction {
-        signatures,
-        message: VersionedMessage::V0(message),
-    };
-    let bytes = wire_options()
-        .serialize(&tx)
-        .map_err(|e| PayloadError::SolanaBuild(e.to_string()))?;
-    Ok(STANDARD.encode(bytes))
+    Ok(Instruction::new_with_bytes(program, &data, accounts))
+}
+
+/// The minimum output a gateway instruction of [`gateway_instruction`] asks for, read from its data: a 256-bit
+/// little-endian integer after the order id and amount of `swap_cross_chain`, a `u64` of sats for
+/// `offramp_to_bitcoin`. `None` for data of any other instruction or of the wrong length.
+pub fn gateway_instruction_min_out(data: &[u8]) -> Option<U256> {
+    let (head, rest) = data.split_at_checked(8)?;
+    // order id (32) and amount (8) come first.
+    let args = rest.get(40..)?;
+    if head == discriminator("swap_cross_chain") {
+        let bytes: [u8; 32] = args.get(..32)?.try_into().ok()?;
+        Some(U256::from_le_bytes(bytes))
+    } else if head == discriminator("offramp_to_bitcoin") {
+        let bytes: [u8; 8] = args.get(..8)?.try_into().ok()?;
+        Some(U256::from(u64::from_le_bytes(bytes)))
+    } else {
+        None
+    }
 }
 
 /// Reads a base64 (standard alphabet) bincode-serialized `VersionedTransaction`: the whole input must be one
