@@ -43,7 +43,9 @@
 //! contract or program and moves no native value the quote does not state.
 
 mod call;
+mod calldata;
 mod onramp;
+pub mod request;
 mod solana;
 #[cfg(test)]
 mod tests;
@@ -60,6 +62,7 @@ use gateway_client::wire::{
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+pub use calldata::DecodedCall;
 pub use onramp::check_signed_onramp_tx;
 
 /// The largest OP_RETURN payload accepted, in bytes (Bitcoin Core's standardness limit for the pushed data).
@@ -68,8 +71,66 @@ pub const MAX_OP_RETURN_BYTES: usize = 80;
 pub const FEE_CAP_FLOOR_SATS: u64 = 50_000;
 /// The fee cap of an onramp PSBT is at least this percentage of the quoted amount.
 pub const FEE_CAP_PERCENT: u64 = 10;
-/// The highest Tron `feeLimit` accepted, in sun: 1000 TRX.
-pub const TRON_FEE_LIMIT_CAP_SUN: u64 = 1_000_000_000;
+/// The highest Tron `feeLimit` accepted, in sun: 300 TRX. A gateway call burns energy for one token transfer and
+/// the contract's bookkeeping (the Sandbox asks for 100 TRX, roughly three times what such a call costs at today's
+/// energy price); more is never needed for this call and is what a hostile gateway would ask to drain TRX.
+pub const TRON_FEE_LIMIT_CAP_SUN: u64 = 300_000_000;
+/// The highest Bitcoin fee rate accepted in an onramp PSBT is this many times the network's current fast rate.
+pub const FEE_RATE_HEADROOM: u64 = 3;
+/// The fee rate ceiling, in sat/vB, on a network with no fee source the app reads (production, staging, custom).
+pub const DEFAULT_MAX_FEE_RATE_SAT_VB: u64 = 500;
+/// The highest compute-unit price a Solana transaction may set, in micro-lamports per compute unit.
+pub const MAX_COMPUTE_UNIT_PRICE: u64 = 5_000_000;
+/// The highest priority fee a Solana transaction may pay (compute-unit limit × price), in lamports: 0.005 SOL.
+pub const MAX_PRIORITY_FEE_LAMPORTS: u64 = 5_000_000;
+
+/// Which gateway contracts and programs the network's calls must go to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GatewayContracts {
+    /// The Sandbox's contract on every chain (`gateway_sim::quote::gateway_contract`): pinned.
+    Sandbox,
+    /// Not known to the app: the quote's `txTo` is followed.
+    Unknown,
+}
+
+/// How strictly a network's answers are checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct VerifyPolicy {
+    /// The Bitcoin network of the deployment (addresses of other networks are refused).
+    pub bitcoin: BitcoinNetwork,
+    /// The contracts calls must go to.
+    pub contracts: GatewayContracts,
+    /// Calls the app cannot decode are let through, shown as not checked, instead of refused (Settings, per network;
+    /// off by default, as on hardware wallets).
+    pub blind_signing: bool,
+    /// The highest fee rate an onramp PSBT may pay, in sat/vB.
+    pub max_fee_rate_sat_vb: u64,
+}
+
+impl VerifyPolicy {
+    /// The strict policy of a network whose contracts the app does not know: calls must decode, fees are capped at
+    /// [`DEFAULT_MAX_FEE_RATE_SAT_VB`].
+    pub fn strict(bitcoin: BitcoinNetwork) -> Self {
+        Self {
+            bitcoin,
+            contracts: GatewayContracts::Unknown,
+            blind_signing: false,
+            max_fee_rate_sat_vb: DEFAULT_MAX_FEE_RATE_SAT_VB,
+        }
+    }
+
+    /// The Sandbox's policy: its contracts pinned, its own fast fee rate (`gateway_sim`'s) with
+    /// [`FEE_RATE_HEADROOM`].
+    pub fn sandbox(bitcoin: BitcoinNetwork) -> Self {
+        Self {
+            bitcoin,
+            contracts: GatewayContracts::Sandbox,
+            blind_signing: false,
+            max_fee_rate_sat_vb: gateway_sim::payload::bitcoin::FEE_RATE_SAT_PER_VB
+                .saturating_mul(FEE_RATE_HEADROOM),
+        }
+    }
+}
 
 /// The highest Bitcoin fee accepted in the PSBT of an onramp of `amount_sats`: the larger of
 /// [`FEE_CAP_FLOOR_SATS`] and [`FEE_CAP_PERCENT`] % of the amount.
@@ -87,6 +148,16 @@ pub fn verify_order(
     created: &CreateOrderResponse,
     network: BitcoinNetwork,
 ) -> Result<Verified, VerifyError> {
+    verify_order_with(quote, created, &VerifyPolicy::strict(network))
+}
+
+/// [`verify_order`] under a network's [`VerifyPolicy`] (pinned contracts, blind signing, fee-rate ceiling).
+pub fn verify_order_with(
+    quote: &Quote,
+    created: &CreateOrderResponse,
+    policy: &VerifyPolicy,
+) -> Result<Verified, VerifyError> {
+    let network = policy.bitcoin;
     let view = quote.view();
     let (quoted, answered) = (view.route(), created.route());
     let mismatch = || VerifyError::RouteMismatch { quoted, answered };
@@ -98,27 +169,27 @@ pub fn verify_order(
             let QuoteView::Onramp(q) = view else {
                 return Err(mismatch());
             };
-            let summary = onramp::verify(q, order, network)?;
+            let summary = onramp::verify(q, order, network, policy.max_fee_rate_sat_vb)?;
             let sentence = onramp::sentence(&summary);
             (VerifiedPayload::Onramp(summary), sentence)
         }
         CreateOrderResponse::Offramp(order)
         | CreateOrderResponse::TokenSwap(order)
         | CreateOrderResponse::LayerZero(order) => {
-            let source = QuotedSource::of(view).ok_or_else(mismatch)?;
+            let source = QuotedSource::of(view, &order.order_id).ok_or_else(mismatch)?;
             match &order.tx {
                 OrderTx::Plain(tx) | OrderTx::Tagged(TxData::Evm(tx)) => {
-                    let summary = call::verify_evm(&source, tx)?;
+                    let summary = call::verify_evm(&source, tx, policy)?;
                     let sentence = call::evm_sentence(&summary);
                     (VerifiedPayload::Evm(summary), sentence)
                 }
                 OrderTx::Tagged(TxData::Tron(tx)) => {
-                    let summary = call::verify_tron(&source, tx)?;
+                    let summary = call::verify_tron(&source, tx, policy)?;
                     let sentence = call::tron_sentence(&summary);
                     (VerifiedPayload::Tron(summary), sentence)
                 }
                 OrderTx::Tagged(TxData::Solana(tx)) => {
-                    let summary = solana::verify(&source, tx)?;
+                    let summary = solana::verify(&source, tx, policy)?;
                     let sentence = solana::sentence(&summary);
                     (VerifiedPayload::Solana(summary), sentence)
                 }
@@ -145,17 +216,50 @@ struct QuotedSource {
     amount: String,
     /// The sender, when the quote names one.
     sender: Option<String>,
+    /// The route: offramp or token swap.
+    route: RouteKind,
+    /// The order id the answer gave (the calls commit to it).
+    order_id: String,
+    /// The destination chain slug (`bitcoin` for an offramp).
+    dst_chain: String,
+    /// The destination token.
+    dst_token: String,
+    /// The quoted output, smallest units of the destination token.
+    output: String,
+    /// Who receives.
+    recipient: String,
+    /// The quoted slippage, bps (V1 quotes state none: 0).
+    slippage_bps: u32,
 }
 
 impl QuotedSource {
     /// The source side of an offramp or token-swap quote; `None` for an onramp.
-    fn of(view: &QuoteView) -> Option<Self> {
-        let (chain, tx_to, input, sender) = match view {
+    fn of(view: &QuoteView, order_id: &str) -> Option<Self> {
+        let (chain, tx_to, input, sender, slippage) = match view {
             QuoteView::Onramp(_) => return None,
-            QuoteView::Offramp(q) => (&q.src_chain, &q.tx_to, &q.input_amount, &q.sender),
-            QuoteView::TokenSwap(q) => (&q.src_chain, &q.tx_to, &q.input_amount, &q.sender),
-            // V1 names the contract and chain in the quote's own transaction.
-            QuoteView::LayerZero(q) => (&q.tx.chain, &q.tx.to, &q.input_amount, &q.sender),
+            QuoteView::Offramp(q) => (
+                &q.src_chain,
+                &q.tx_to,
+                &q.input_amount,
+                &q.sender,
+                q.slippage.bps(),
+            ),
+            QuoteView::TokenSwap(q) => (
+                &q.src_chain,
+                &q.tx_to,
+                &q.input_amount,
+                &q.sender,
+                q.slippage.bps(),
+            ),
+            // V1 names the contract and chain in the quote's own transaction, and states no slippage.
+            QuoteView::LayerZero(q) => (&q.tx.chain, &q.tx.to, &q.input_amount, &q.sender, 0),
+        };
+        let output = view.output_amount();
+        let recipient = match view {
+            QuoteView::Onramp(_) => return None,
+            QuoteView::Offramp(q) => &q.recipient,
+            QuoteView::TokenSwap(q) => &q.recipient,
+            QuoteView::LayerZero(q) => &q.recipient,
         };
         Some(Self {
             chain: chain.clone(),
@@ -163,6 +267,13 @@ impl QuotedSource {
             token: input.address.clone(),
             amount: input.amount.clone(),
             sender: sender.clone(),
+            route: view.route(),
+            order_id: order_id.to_owned(),
+            dst_chain: output.chain.clone(),
+            dst_token: output.address.clone(),
+            output: output.amount.clone(),
+            recipient: recipient.clone(),
+            slippage_bps: slippage,
         })
     }
 }
@@ -305,6 +416,11 @@ pub struct EvmCallSummary {
     pub data_bytes: u32,
     /// The 4-byte function selector (`0x` and 8 hex characters), when the calldata has one.
     pub selector: Option<String>,
+    /// The call decoded against the gateway contract, every field equal to the quote's; `None` when the app could
+    /// not decode it and blind signing let it through (then nothing in the data was checked).
+    pub decoded: Option<DecodedCall>,
+    /// The raw calldata, shown when the call was not decoded (blind signing).
+    pub raw_data: Option<String>,
 }
 
 /// A verified Tron contract call.
@@ -322,6 +438,10 @@ pub struct TronCallSummary {
     pub data_bytes: u32,
     /// The 4-byte function selector (`0x` and 8 hex characters), when the calldata has one.
     pub selector: Option<String>,
+    /// The call decoded against the gateway contract (see [`EvmCallSummary::decoded`]).
+    pub decoded: Option<DecodedCall>,
+    /// The raw calldata, shown when the call was not decoded (blind signing).
+    pub raw_data: Option<String>,
     /// The most the call may burn in fees, in sun (decimal).
     pub fee_limit_sun: String,
     /// The same limit as a person reads it, e.g. `100 TRX`.
@@ -400,6 +520,51 @@ pub enum VerifyError {
         field: &'static str,
         /// Its value.
         value: String,
+    },
+
+    // ---- the quote against the request ----
+    /// The quote repeats something other than what was asked.
+    #[error(
+        "The gateway's quote has {what} {quoted:?}, but you asked for {asked:?}. Do not accept it; check the form and \
+         ask again (if it happens again, the gateway cannot be trusted)."
+    )]
+    QuoteDiffersFromRequest {
+        /// What differs, e.g. `recipient`.
+        what: &'static str,
+        /// What was asked.
+        asked: String,
+        /// What the quote says.
+        quoted: String,
+    },
+    /// The quote charges an affiliate that was not asked for.
+    #[error(
+        "The gateway's quote pays an affiliate fee to {address}, which you did not ask for. Do not accept it; ask \
+         again (if it happens again, the gateway cannot be trusted)."
+    )]
+    UnaskedAffiliate {
+        /// The affiliate's address.
+        address: String,
+    },
+    /// The quote's slippage is above the one asked for.
+    #[error(
+        "The gateway's quote allows a slippage of {quoted} bps, more than the {asked} bps you asked for. Do not accept \
+         it; ask again."
+    )]
+    SlippageAboveAsked {
+        /// Asked, bps.
+        asked: u32,
+        /// Quoted, bps.
+        quoted: u32,
+    },
+    /// What is received is less than half of what is sent.
+    #[error(
+        "With this quote you would receive {percent} % less than you send, computed by the app from the quote's own \
+         amounts. The app refuses a loss over half. Do not accept it; ask for a new quote, or a larger amount if fees \
+         are most of it."
+    )]
+    GrossLoss {
+        /// The loss, percent with two decimals.
+        percent: String,
     },
 
     // ---- onramp ----
@@ -757,6 +922,99 @@ pub enum VerifyError {
         cap_sun: u64,
     },
 
+    /// A token function as the main call: it would hand over tokens or the right to move them.
+    #[error(
+        "The gateway's transaction is a token call, {function}, instead of the gateway's own function: it would hand \
+         your tokens, or the right to move them, to whoever it names. Do not sign it; ask for a new quote."
+    )]
+    TokenCallAsMain {
+        /// The function's name.
+        function: &'static str,
+    },
+    /// The call goes to a token contract the app knows.
+    #[error(
+        "The gateway's transaction calls {contract}, the {symbol} token contract, not a gateway contract. \
+         Do not sign it; ask for a new quote."
+    )]
+    CallsTokenContract {
+        /// The contract called.
+        contract: String,
+        /// The token's symbol.
+        symbol: String,
+    },
+    /// On a network whose gateway contracts are known, the call goes elsewhere.
+    #[error(
+        "The gateway's transaction calls {found}, which is not this network's gateway contract {expected}. \
+         Do not sign it; ask for a new quote."
+    )]
+    NotTheGatewayContract {
+        /// The contract called.
+        found: String,
+        /// The network's gateway contract.
+        expected: String,
+    },
+    /// The calldata is of no function the app can decode, and blind signing is off.
+    #[error(
+        "The gateway's transaction calls a function the app cannot decode (selector {selector}), so what it moves and \
+         to whom cannot be checked. Do not sign it; ask for a new quote. If you trust this gateway and check calls \
+         yourself, blind signing can be turned on for this network in Settings."
+    )]
+    UndecodableCall {
+        /// The 4-byte selector, or `none`.
+        selector: String,
+    },
+    /// The decoded function is of another route.
+    #[error(
+        "The gateway's transaction calls {function}, which is not the function of {}. Do not sign it; ask for a new \
+         quote.",
+        route_words(*route)
+    )]
+    WrongFunction {
+        /// The function called.
+        function: &'static str,
+        /// The quote's route.
+        route: RouteKind,
+    },
+    /// A decoded argument differs from the quote.
+    #[error(
+        "The gateway's transaction {what} {found}, but the quote says {quoted}. Do not sign it; ask for a new quote."
+    )]
+    CallDiffers {
+        /// What the argument does, e.g. `takes`, `delivers to`.
+        what: &'static str,
+        /// The call's value.
+        found: String,
+        /// The quote's.
+        quoted: String,
+    },
+    /// The call's minimum output is below the quote's output less its slippage.
+    #[error(
+        "The gateway's transaction accepts as little as {found} (smallest units) in return, below the {floor} the \
+         quote promises after slippage. Do not sign it; ask for a new quote."
+    )]
+    MinimumBelowQuote {
+        /// The call's minimum.
+        found: String,
+        /// The quote's output less slippage.
+        floor: String,
+    },
+    /// The Bitcoin fee rate is above the network's ceiling.
+    #[error(
+        "The gateway's transaction pays {fee_sats} sats for about {vsize} vbytes, {rate} sat/vB, more than the \
+         {ceiling} sat/vB this app accepts now (a few times the network's fast rate). Do not sign it; ask for a new \
+         quote."
+    )]
+    FeeRateTooHigh {
+        /// The fee, in sats.
+        fee_sats: u64,
+        /// The signed size estimate, in vbytes.
+        vsize: u32,
+        /// The fee rate, sat/vB, rounded up.
+        rate: u64,
+        /// The ceiling, sat/vB.
+        ceiling: u64,
+    },
+
     // ---- Solana ----
     /// The Solana transaction cannot be decoded or fails Solana's sanity checks.
     #[error(
@@ -815,6 +1073,40 @@ pub enum VerifyError {
         program: String,
         /// The programs the transaction invokes.
         called: Vec<String>,
+    },
+    /// An instruction of a program the order has no business calling, or of an unexpected kind.
+    #[error(
+        "The gateway's Solana transaction also carries an instruction the order does not need ({what}). \
+         Do not sign it; ask for a new quote."
+    )]
+    SolanaUnexpectedInstruction {
+        /// The instruction, described.
+        what: String,
+    },
+    /// The transaction uses address lookup tables, whose accounts cannot be checked offline.
+    #[error(
+        "The gateway's Solana transaction names accounts through address lookup tables, which the app cannot resolve \
+         to check them. Do not sign it; ask for a new quote."
+    )]
+    SolanaLookupTables,
+    /// The gateway instruction differs from the quote.
+    #[error(
+        "The gateway's Solana instruction differs from the quote: {difference}. Do not sign it; ask for a new quote."
+    )]
+    SolanaInstructionDiffers {
+        /// What differs, a clause.
+        difference: String,
+    },
+    /// The priority fee is above the cap.
+    #[error(
+        "The gateway's Solana transaction sets a priority fee of up to {lamports} lamports, above the {cap} this app \
+         accepts. Do not sign it; ask for a new quote."
+    )]
+    PriorityFeeTooHigh {
+        /// The priority fee, lamports.
+        lamports: u64,
+        /// The cap.
+        cap: u64,
     },
 }
 

@@ -7,16 +7,23 @@ use gateway_client::address::{ChainFamily, chain_family};
 use gateway_client::amount::parse_base_units;
 use gateway_client::wire::{EvmTx, TronTx, is_native_token};
 
+use gateway_client::tokens::TokenRegistry;
+
+use super::calldata::{self, CallCheck};
 use super::{
-    EvmCallSummary, QuotedSource, TRON_FEE_LIMIT_CAP_SUN, TronCallSummary, VerifyError,
-    native_value_text, trx_text,
+    EvmCallSummary, GatewayContracts, QuotedSource, TRON_FEE_LIMIT_CAP_SUN, TronCallSummary,
+    VerifyError, VerifyPolicy, native_value_text, trx_text,
 };
 
 /// Tron's all-zero account (`0x41` and 20 zero bytes), which some producers write for TRX.
 const TRON_ZERO: &str = "T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb";
 
 /// Checks an EVM call against the quote's source side.
-pub(super) fn verify_evm(source: &QuotedSource, tx: &EvmTx) -> Result<EvmCallSummary, VerifyError> {
+pub(super) fn verify_evm(
+    source: &QuotedSource,
+    tx: &EvmTx,
+    policy: &VerifyPolicy,
+) -> Result<EvmCallSummary, VerifyError> {
     require_family(source, ChainFamily::Evm, "an EVM call")?;
     same_chain(source, &tx.chain)?;
     let quoted = evm_address(&source.tx_to).ok_or_else(|| VerifyError::QuoteUnreadable {
@@ -33,15 +40,35 @@ pub(super) fn verify_evm(source: &QuotedSource, tx: &EvmTx) -> Result<EvmCallSum
             found: tx.to.clone(),
         });
     }
+    let to_text = to.to_checksum(None);
+    not_a_token(source, &to_text)?;
+    pinned(
+        source,
+        &to_text,
+        |pinned| evm_address(pinned).is_some_and(|p| p == to),
+        policy,
+    )?;
     let value = check_value(source, &tx.value)?;
     let data = calldata(&tx.data, false)?;
+    let token = if is_native(source) {
+        Address::ZERO
+    } else {
+        evm_address(&source.token).ok_or_else(|| VerifyError::QuoteUnreadable {
+            field: "inputAmount.address",
+            value: source.token.clone(),
+        })?
+    };
+    let checked = calldata::check(source, ChainFamily::Evm, token, &data, policy)?;
+    let (decoded, raw_data) = split(checked, &data);
     Ok(EvmCallSummary {
         chain: source.chain.clone(),
-        to: to.to_checksum(None),
+        to: to_text,
         value: value.to_string(),
         value_text: native_value_text(&source.chain, value),
         data_bytes: u32::try_from(data.len()).unwrap_or(u32::MAX),
         selector: selector(&data),
+        decoded,
+        raw_data,
     })
 }
 
@@ -49,6 +76,7 @@ pub(super) fn verify_evm(source: &QuotedSource, tx: &EvmTx) -> Result<EvmCallSum
 pub(super) fn verify_tron(
     source: &QuotedSource,
     tx: &TronTx,
+    policy: &VerifyPolicy,
 ) -> Result<TronCallSummary, VerifyError> {
     require_family(source, ChainFamily::Tron, "a Tron call")?;
     same_chain(source, &tx.chain)?;
@@ -66,8 +94,28 @@ pub(super) fn verify_tron(
             found: tx.to.clone(),
         });
     }
+    let to_text = bitcoin::base58::encode_check(&to);
+    not_a_token(source, &to_text)?;
+    pinned(
+        source,
+        &to_text,
+        |pinned| tron_account(pinned).is_some_and(|p| p == to),
+        policy,
+    )?;
     let value = check_value(source, &tx.value)?;
     let data = calldata(&tx.data, true)?;
+    let token = if is_native(source) {
+        Address::ZERO
+    } else {
+        tron_account(&source.token)
+            .map(|account| Address::from_slice(&account[1..]))
+            .ok_or_else(|| VerifyError::QuoteUnreadable {
+                field: "inputAmount.address",
+                value: source.token.clone(),
+            })?
+    };
+    let checked = calldata::check(source, ChainFamily::Tron, token, &data, policy)?;
+    let (decoded, raw_data) = split(checked, &data);
     let fee_limit =
         parse_base_units(tx.fee_limit.trim()).map_err(|_| VerifyError::FeeLimitInvalid {
             value: tx.fee_limit.clone(),
@@ -80,38 +128,115 @@ pub(super) fn verify_tron(
     }
     let fee_limit_sun = fee_limit.to_string();
     Ok(TronCallSummary {
-        to: bitcoin::base58::encode_check(&to),
+        to: to_text,
         value: value.to_string(),
         value_text: native_value_text("tron", value),
         data_bytes: u32::try_from(data.len()).unwrap_or(u32::MAX),
         selector: selector(&data),
+        decoded,
+        raw_data,
         fee_limit_text: trx_text(&fee_limit_sun),
         fee_limit_sun,
     })
 }
 
+/// The decoded call, or (not decoded, blind signing on) the raw calldata to show instead.
+fn split(checked: CallCheck, data: &[u8]) -> (Option<calldata::DecodedCall>, Option<String>) {
+    match checked {
+        CallCheck::Decoded(call) => (Some(call), None),
+        CallCheck::Blind => (
+            None,
+            Some(format!("0x{}", alloy_primitives::hex::encode(data))),
+        ),
+    }
+}
+
+/// Refuses a call whose `to` is a token contract the app knows on the source chain: the gateway's contract is never
+/// one, and a call to a token is how allowances and transfers are handed out.
+fn not_a_token(source: &QuotedSource, to: &str) -> Result<(), VerifyError> {
+    match TokenRegistry::builtin().get(&source.chain, to) {
+        Some(info) if !gateway_client::wire::is_native_token(&source.chain, &info.address) => {
+            Err(VerifyError::CallsTokenContract {
+                contract: to.to_owned(),
+                symbol: info.symbol.clone(),
+            })
+        }
+        _ => Ok(()),
+    }
+}
+
+/// On a network whose gateway contracts are known, the call must go to the one of the source chain.
+fn pinned(
+    source: &QuotedSource,
+    to: &str,
+    matches: impl Fn(&str) -> bool,
+    policy: &VerifyPolicy,
+) -> Result<(), VerifyError> {
+    match policy.contracts {
+        GatewayContracts::Sandbox => {
+            let expected = gateway_sim::quote::gateway_contract(source.chain.trim());
+            if matches(&expected) {
+                Ok(())
+            } else {
+                Err(VerifyError::NotTheGatewayContract {
+                    found: to.to_owned(),
+                    expected,
+                })
+            }
+        }
+        GatewayContracts::Unknown => Ok(()),
+    }
+}
+
+fn is_native(source: &QuotedSource) -> bool {
+    is_native_token(&source.chain, &source.token)
+        || (source.chain.eq_ignore_ascii_case("tron") && source.token == TRON_ZERO)
+}
+
 /// The sentence of a verified EVM call.
 pub(super) fn evm_sentence(summary: &EvmCallSummary) -> String {
     format!(
-        "Calls {} on {}, sending {}, with {} bytes of data{}.",
+        "Calls {} on {}, sending {}, with {} bytes of data{}. {}",
         summary.to,
         summary.chain,
         value_clause(&summary.value, &summary.value_text, "wei"),
         summary.data_bytes,
         selector_clause(summary.selector.as_deref()),
+        decoded_clause(summary.decoded.as_ref()),
     )
 }
 
 /// The sentence of a verified Tron call.
 pub(super) fn tron_sentence(summary: &TronCallSummary) -> String {
     format!(
-        "Calls {} on Tron, sending {}, with {} bytes of data{}; it may burn up to {} in fees.",
+        "Calls {} on Tron, sending {}, with {} bytes of data{}; it may burn up to {} in fees. {}",
         summary.to,
         value_clause(&summary.value, &summary.value_text, "sun"),
         summary.data_bytes,
         selector_clause(summary.selector.as_deref()),
         summary.fee_limit_text,
+        decoded_clause(summary.decoded.as_ref()),
     )
+}
+
+/// What the decoding checked, or that nothing in the data was checked (blind signing).
+fn decoded_clause(decoded: Option<&calldata::DecodedCall>) -> String {
+    match decoded {
+        Some(call) => format!(
+            "Decoded as {}: takes {} of token {}, delivers at least {} to {}{}; each equal to the quote.",
+            call.function,
+            call.amount,
+            call.token,
+            call.min_out,
+            call.recipient,
+            call.dst_chain
+                .as_deref()
+                .map_or_else(String::new, |chain| format!(" on {chain}")),
+        ),
+        None => "NOT CHECKED: the app cannot decode this call (blind signing is on for this network), so what it \
+                 moves and to whom was not compared with the quote."
+            .to_owned(),
+    }
 }
 
 fn value_clause(value: &str, text: &str, unit: &str) -> String {
@@ -158,9 +283,7 @@ fn check_value(source: &QuotedSource, value: &str) -> Result<U256, VerifyError> 
     let found = parse_base_units(value.trim()).map_err(|_| VerifyError::BadValue {
         value: value.to_owned(),
     })?;
-    let native = is_native_token(&source.chain, &source.token)
-        || (source.chain.eq_ignore_ascii_case("tron") && source.token == TRON_ZERO);
-    if native {
+    if is_native(source) {
         let quoted =
             parse_base_units(source.amount.trim()).map_err(|_| VerifyError::QuoteUnreadable {
                 field: "inputAmount.amount",
@@ -192,7 +315,7 @@ fn evm_address(text: &str) -> Option<Address> {
 }
 
 /// A Tron account as its 21 bytes (`0x41` and the 20-byte body): Base58Check, or hex `41…` (with or without `0x`).
-fn tron_account(text: &str) -> Option<[u8; 21]> {
+pub(super) fn tron_account(text: &str) -> Option<[u8; 21]> {
     let text = text.trim();
     let hex = text.strip_prefix("0x").unwrap_or(text);
     let bytes = if hex.len() == 42 && hex.bytes().all(|b| b.is_ascii_hexdigit()) {
@@ -230,7 +353,7 @@ fn calldata(text: &str, prefix_optional: bool) -> Result<Vec<u8>, VerifyError> {
 }
 
 /// `0x` and the first four bytes, when there are four.
-fn selector(data: &[u8]) -> Option<String> {
+pub(super) fn selector(data: &[u8]) -> Option<String> {
     data.get(..4)
         .map(|s| format!("0x{}", alloy_primitives::hex::encode(s)))
 }

@@ -22,6 +22,7 @@ pub(super) fn verify(
     quote: &OnrampQuote,
     order: &OnrampOrder,
     network: BitcoinNetwork,
+    max_fee_rate_sat_vb: u64,
 ) -> Result<OnrampSummary, VerifyError> {
     let amount_sats = quoted_sats(&quote.input_amount.amount)?;
     let deposit = validate_bitcoin(&order.address, network).map_err(|e| {
@@ -66,6 +67,18 @@ pub(super) fn verify(
             network,
         )?),
     };
+    if let Some(psbt) = &psbt {
+        // The rate first: it is the tighter bound and says the most; the share of the amount catches what has no
+        // size estimate.
+        check_fee_rate(psbt, max_fee_rate_sat_vb)?;
+        let cap_sats = fee_cap_sats(amount_sats);
+        if psbt.fee_sats > cap_sats {
+            return Err(VerifyError::AbsurdFee {
+                fee_sats: psbt.fee_sats,
+                cap_sats,
+            });
+        }
+    }
     Ok(OnrampSummary {
         address: deposit.canonical,
         amount_sats,
@@ -505,10 +518,6 @@ fn check_psbt(
             outputs_sats,
         });
     };
-    let cap_sats = fee_cap_sats(expected.amount_sats);
-    if fee_sats > cap_sats {
-        return Err(VerifyError::AbsurdFee { fee_sats, cap_sats });
-    }
     Ok(PsbtSummary {
         unsigned_txid: tx.compute_txid().to_string(),
         inputs,
@@ -516,6 +525,24 @@ fn check_psbt(
         fee_sats,
         vsize_estimate: vsize_estimate(&sender_script, tx),
     })
+}
+
+/// Refuses a PSBT whose fee, over the signed transaction's estimated virtual size, is above `ceiling` sat/vB. Without
+/// an estimate (an address type whose signature size is unknown) the amount-based cap alone applies.
+fn check_fee_rate(psbt: &PsbtSummary, ceiling: u64) -> Result<(), VerifyError> {
+    let Some(vsize) = psbt.vsize_estimate.filter(|&v| v > 0) else {
+        return Ok(());
+    };
+    let rate = psbt.fee_sats.div_ceil(u64::from(vsize));
+    if rate > ceiling {
+        return Err(VerifyError::FeeRateTooHigh {
+            fee_sats: psbt.fee_sats,
+            vsize,
+            rate,
+            ceiling,
+        });
+    }
+    Ok(())
 }
 
 /// Adds sats, refusing totals beyond all the bitcoin there is.

@@ -11,7 +11,22 @@ use solana_message::VersionedMessage;
 use solana_pubkey::Pubkey;
 use solana_transaction::versioned::VersionedTransaction;
 
-use super::{QuotedSource, SolanaTxSummary, VerifyError};
+use super::calldata::floor_out;
+use super::{
+    MAX_COMPUTE_UNIT_PRICE, MAX_PRIORITY_FEE_LAMPORTS, QuotedSource, SolanaTxSummary, VerifyError,
+    VerifyPolicy,
+};
+
+/// The Compute Budget program.
+const COMPUTE_BUDGET_PROGRAM: Pubkey =
+    solana_pubkey::pubkey!("ComputeBudget111111111111111111111111111111");
+/// The Associated Token Account program.
+const ASSOCIATED_TOKEN_PROGRAM: Pubkey =
+    solana_pubkey::pubkey!("ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL");
+/// The compute-unit limit Solana applies per instruction when a transaction sets none.
+const DEFAULT_UNITS_PER_INSTRUCTION: u64 = 200_000;
+/// The most compute units a transaction may use.
+const MAX_COMPUTE_UNITS: u64 = 1_400_000;
 
 /// Solana's packet size: the largest serialized transaction the network accepts.
 const PACKET_DATA_SIZE: u64 = 1232;
@@ -25,7 +40,11 @@ pub(super) fn wire_options() -> impl bincode::Options {
 }
 
 /// Checks a Solana transaction against the quote's source side.
-pub(super) fn verify(source: &QuotedSource, tx: &SolanaTx) -> Result<SolanaTxSummary, VerifyError> {
+pub(super) fn verify(
+    source: &QuotedSource,
+    tx: &SolanaTx,
+    policy: &VerifyPolicy,
+) -> Result<SolanaTxSummary, VerifyError> {
     if chain_family(&source.chain).is_some_and(|family| family != ChainFamily::Solana) {
         return Err(VerifyError::WrongTxKind {
             chain: source.chain.clone(),
@@ -87,22 +106,104 @@ pub(super) fn verify(source: &QuotedSource, tx: &SolanaTx) -> Result<SolanaTxSum
         return Err(VerifyError::PreSigned { slot });
     }
 
+    if message
+        .address_table_lookups()
+        .is_some_and(|lookups| !lookups.is_empty())
+    {
+        return Err(VerifyError::SolanaLookupTables);
+    }
+    if policy.contracts == super::GatewayContracts::Sandbox {
+        let expected = gateway_sim::quote::gateway_contract("solana");
+        if program.to_string() != expected {
+            return Err(VerifyError::NotTheGatewayContract {
+                found: program.to_string(),
+                expected,
+            });
+        }
+    }
+    let instructions = resolve(message)?;
     let mut programs: Vec<String> = Vec::new();
-    for instruction in message.instructions() {
-        let id = keys
-            .get(usize::from(instruction.program_id_index))
-            .ok_or_else(|| {
-                unreadable("it calls a program named in an address lookup table".to_owned())
-            })?
-            .to_string();
+    for ix in &instructions {
+        let id = ix.program.to_string();
         if !programs.contains(&id) {
             programs.push(id);
         }
     }
-    if !programs.contains(&program.to_string()) {
-        return Err(VerifyError::ProgramNotQuoted {
-            program: source.tx_to.clone(),
-            called: programs,
+    let gateway: Vec<&Resolved> = instructions
+        .iter()
+        .filter(|ix| ix.program == program)
+        .collect();
+    let [gateway] = gateway.as_slice() else {
+        if gateway.is_empty() {
+            return Err(VerifyError::ProgramNotQuoted {
+                program: source.tx_to.clone(),
+                called: programs,
+            });
+        }
+        return Err(VerifyError::SolanaUnexpectedInstruction {
+            what: format!("{} calls of the gateway program", gateway.len()),
+        });
+    };
+    let expected = expected_instruction(source, sender, gateway)?;
+    let mut units: Option<u64> = None;
+    let mut price: u64 = 0;
+    for ix in &instructions {
+        if ix.program == program {
+            continue;
+        }
+        if ix.program == COMPUTE_BUDGET_PROGRAM {
+            match ix.data.split_first() {
+                Some((2, rest)) if rest.len() == 4 => {
+                    let limit = u32::from_le_bytes(rest.try_into().expect("4 bytes"));
+                    units = Some(u64::from(limit).min(MAX_COMPUTE_UNITS));
+                }
+                Some((3, rest)) if rest.len() == 8 => {
+                    price = u64::from_le_bytes(rest.try_into().expect("8 bytes"));
+                }
+                _ => {
+                    return Err(VerifyError::SolanaUnexpectedInstruction {
+                        what: "a compute-budget instruction other than a unit limit or price"
+                            .into(),
+                    });
+                }
+            }
+            continue;
+        }
+        if ix.program == ASSOCIATED_TOKEN_PROGRAM {
+            // Only the idempotent creation of a token account the gateway instruction itself uses, paid by the
+            // sender, for the source mint.
+            let expected_accounts = &expected;
+            let ok = ix.data == [1]
+                && ix.accounts.len() == 6
+                && ix.accounts[0].0 == sender_key
+                && expected_accounts.contains(&ix.accounts[1].0)
+                && ix.accounts[1].0 != sender_key
+                && expected_accounts.contains(&ix.accounts[3].0);
+            if !ok {
+                return Err(VerifyError::SolanaUnexpectedInstruction {
+                    what: "an associated-token-account instruction that is not the idempotent creation of an account \
+                           the order uses"
+                        .into(),
+                });
+            }
+            continue;
+        }
+        return Err(VerifyError::SolanaUnexpectedInstruction {
+            what: format!("a call of the program {}", ix.program),
+        });
+    }
+    let count = u64::try_from(instructions.len()).unwrap_or(u64::MAX);
+    let units = units.unwrap_or(
+        DEFAULT_UNITS_PER_INSTRUCTION
+            .saturating_mul(count)
+            .min(MAX_COMPUTE_UNITS),
+    );
+    let lamports =
+        u64::try_from(u128::from(units) * u128::from(price) / 1_000_000).unwrap_or(u64::MAX);
+    if price > MAX_COMPUTE_UNIT_PRICE || lamports > MAX_PRIORITY_FEE_LAMPORTS {
+        return Err(VerifyError::PriorityFeeTooHigh {
+            lamports,
+            cap: MAX_PRIORITY_FEE_LAMPORTS,
         });
     }
     Ok(SolanaTxSummary {
@@ -117,6 +218,106 @@ pub(super) fn verify(source: &QuotedSource, tx: &SolanaTx) -> Result<SolanaTxSum
         }
         .to_owned(),
     })
+}
+
+/// An instruction with its accounts resolved to keys and their signer and writable flags.
+struct Resolved {
+    program: Pubkey,
+    /// (key, signer, writable)
+    accounts: Vec<(Pubkey, bool, bool)>,
+    data: Vec<u8>,
+}
+
+/// Every instruction of `message`, its accounts resolved (static keys only: lookup tables are refused before).
+fn resolve(message: &VersionedMessage) -> Result<Vec<Resolved>, VerifyError> {
+    let keys = message.static_account_keys();
+    let header = message.header();
+    let signed = usize::from(header.num_required_signatures);
+    let readonly_signed = usize::from(header.num_readonly_signed_accounts);
+    let readonly_unsigned = usize::from(header.num_readonly_unsigned_accounts);
+    let writable = |i: usize| {
+        if i < signed {
+            i < signed.saturating_sub(readonly_signed)
+        } else {
+            i < keys.len().saturating_sub(readonly_unsigned)
+        }
+    };
+    let key = |index: u8| {
+        keys.get(usize::from(index))
+            .copied()
+            .ok_or_else(|| VerifyError::SolanaUnreadable {
+                reason: format!("account index {index} is beyond its account keys"),
+            })
+    };
+    message
+        .instructions()
+        .iter()
+        .map(|ix| {
+            Ok(Resolved {
+                program: key(ix.program_id_index)?,
+                accounts: ix
+                    .accounts
+                    .iter()
+                    .map(|&i| Ok((key(i)?, usize::from(i) < signed, writable(usize::from(i)))))
+                    .collect::<Result<_, VerifyError>>()?,
+                data: ix.data.clone(),
+            })
+        })
+        .collect()
+}
+
+/// The gateway instruction the quote calls for, built with the instruction's own minimum output once that is checked
+/// to be at least the quote's output less slippage; then compared with the transaction's, account by account.
+/// Returns the accounts the gateway instruction uses.
+fn expected_instruction(
+    source: &QuotedSource,
+    sender: &str,
+    found: &Resolved,
+) -> Result<Vec<Pubkey>, VerifyError> {
+    let differs = |difference: String| VerifyError::SolanaInstructionDiffers { difference };
+    let min_out = gateway_sim::payload::gateway_instruction_min_out(&found.data)
+        .ok_or_else(|| differs("its data is of no gateway function the app knows".into()))?;
+    let floor = floor_out(source)?;
+    if min_out < floor {
+        return Err(VerifyError::MinimumBelowQuote {
+            found: min_out.to_string(),
+            floor: floor.to_string(),
+        });
+    }
+    let amount = gateway_client::amount::parse_base_units(source.amount.trim()).map_err(|_| {
+        VerifyError::QuoteUnreadable {
+            field: "inputAmount.amount",
+            value: source.amount.clone(),
+        }
+    })?;
+    let expected = gateway_sim::payload::gateway_instruction(
+        &source.order_id,
+        source.tx_to.trim(),
+        sender.trim(),
+        source.token.trim(),
+        amount,
+        &source.dst_chain,
+        &source.dst_token,
+        &source.recipient,
+        min_out,
+    )
+    .map_err(|e| differs(format!("the quote's own instruction cannot be built ({e})")))?;
+    if found.data != expected.data {
+        return Err(differs(
+            "its order id, amount, destination, token or recipient is not the quote's".into(),
+        ));
+    }
+    let wanted: Vec<(Pubkey, bool, bool)> = expected
+        .accounts
+        .iter()
+        .map(|meta| (meta.pubkey, meta.is_signer, meta.is_writable))
+        .collect();
+    if found.accounts != wanted {
+        return Err(differs(
+            "its accounts (who pays, the vault, the token accounts) are not the ones the quote calls for".into(),
+        ));
+    }
+    Ok(wanted.into_iter().map(|(key, _, _)| key).collect())
 }
 
 /// The sentence of a verified Solana transaction.

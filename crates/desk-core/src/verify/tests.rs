@@ -502,14 +502,33 @@ fn verify_onramp_absurd_or_negative_fee_is_refused() {
         psbt.inputs[0].witness_utxo.as_mut().unwrap().value =
             Amount::from_sat(AMOUNT + fee_sats() + change_sats() + 100_000);
     });
-    let err = refused(&q, &with_psbt(&p, forged));
+    let err = refused(&q, &with_psbt(&p, forged.clone()));
+    assert!(
+        matches!(err, VerifyError::FeeRateTooHigh { fee_sats: f, ceiling: DEFAULT_MAX_FEE_RATE_SAT_VB, .. }
+            if f == fee_sats() + 100_000),
+        "{err:?}"
+    );
+    // Without a rate ceiling to speak of, the share of the amount still caps the fee.
+    let mut loose = VerifyPolicy::strict(MAINNET);
+    loose.max_fee_rate_sat_vb = u64::MAX;
     assert_eq!(
-        err,
+        verify_order_with(&q, &with_psbt(&p, forged), &loose).unwrap_err(),
         VerifyError::AbsurdFee {
             fee_sats: fee_sats() + 100_000,
             cap_sats: FEE_CAP_FLOOR_SATS
         }
     );
+    // On the Sandbox the ceiling is a few times its own fast rate: the genuine PSBT passes, a doubled fee does not.
+    let sandbox = VerifyPolicy::sandbox(MAINNET);
+    verify_order_with(&q, &with_psbt(&p, hex.clone()), &sandbox).unwrap();
+    let greedy = tamper(&hex, |psbt| {
+        let change = psbt.unsigned_tx.output[2].value.to_sat();
+        psbt.unsigned_tx.output[2].value = Amount::from_sat(change - 3 * fee_sats());
+    });
+    assert!(matches!(
+        verify_order_with(&q, &with_psbt(&p, greedy), &sandbox).unwrap_err(),
+        VerifyError::FeeRateTooHigh { .. }
+    ));
     let forged = tamper(&hex, |psbt| {
         psbt.inputs[0].witness_utxo.as_mut().unwrap().value = Amount::from_sat(AMOUNT);
     });
@@ -901,7 +920,7 @@ fn verify_v1_layer_zero_uses_the_quotes_own_tx() {
         "ethereum",
         USDT_ETH,
         EVM,
-        U256::from(1u8),
+        U256::from(4_990_000u64),
     )
     .unwrap();
     let q = quote(json!({"layerZero": {
@@ -965,7 +984,7 @@ fn verify_genuine_tron_calls_pass() {
     assert!(
         verified
             .sentence
-            .ends_with("; it may burn up to 100 TRX in fees."),
+            .contains("; it may burn up to 100 TRX in fees. Decoded as swapCrossChain"),
         "{}",
         verified.sentence
     );
@@ -997,13 +1016,13 @@ fn verify_tron_tampering_is_refused() {
     assert_eq!(
         err,
         VerifyError::FeeLimitTooHigh {
-            fee_limit_sun: "1000000001".into(),
+            fee_limit_sun: "300000001".into(),
             cap_sun: TRON_FEE_LIMIT_CAP_SUN
         }
     );
     assert!(
         err.to_string()
-            .contains("could burn up to 1000.000001 TRX in fees"),
+            .contains("could burn up to 300.000001 TRX in fees"),
         "{err}"
     );
     let mut at_cap = tx.clone();
@@ -1265,6 +1284,50 @@ fn verify_every_message_is_a_sentence_with_what_to_do() {
             fee_sats: 60_000,
             cap_sats: 50_000,
         },
+        VerifyError::FeeRateTooHigh {
+            fee_sats: 60_000,
+            vsize: 150,
+            rate: 400,
+            ceiling: 36,
+        },
+        VerifyError::TokenCallAsMain {
+            function: "approve",
+        },
+        VerifyError::CallsTokenContract {
+            contract: s(USDT_BOB),
+            symbol: s("USDT"),
+        },
+        VerifyError::NotTheGatewayContract {
+            found: s(EVM),
+            expected: s(OWNER),
+        },
+        VerifyError::UndecodableCall {
+            selector: s("0xdeadbeef"),
+        },
+        VerifyError::WrongFunction {
+            function: "swapCrossChain",
+            route: RouteKind::Offramp,
+        },
+        VerifyError::CallDiffers {
+            what: "takes",
+            found: s("10"),
+            quoted: s("1"),
+        },
+        VerifyError::MinimumBelowQuote {
+            found: s("1"),
+            floor: s("2"),
+        },
+        VerifyError::SolanaUnexpectedInstruction {
+            what: s("a call of the program 1111"),
+        },
+        VerifyError::SolanaLookupTables,
+        VerifyError::SolanaInstructionDiffers {
+            difference: s("its accounts differ"),
+        },
+        VerifyError::PriorityFeeTooHigh {
+            lamports: 10,
+            cap: 5,
+        },
         VerifyError::SignedTxUnreadable {
             reason: s("It is not hex. Copy it again."),
         },
@@ -1334,4 +1397,270 @@ fn verify_every_message_is_a_sentence_with_what_to_do() {
             "{message}"
         );
     }
+}
+
+// ---------------------------------------------------------------- strict decoding (issue 15)
+
+/// The Solana transaction of [`solana_swap`] with `extra` instructions placed before the gateway's.
+fn solana_with(
+    extra: &[(
+        solana_pubkey::Pubkey,
+        Vec<(solana_pubkey::Pubkey, bool)>,
+        Vec<u8>,
+    )],
+) -> String {
+    let program = gateway_contract("solana");
+    let gateway = gateway_sim::payload::gateway_instruction(
+        ORDER,
+        &program,
+        SOL_SENDER,
+        USDC_SOL,
+        U256::from(5_000_000u64),
+        "bob",
+        WBTC_BOB,
+        EVM,
+        U256::from(1u8),
+    )
+    .unwrap();
+    let mut instructions = Vec::new();
+    for (program_id, accounts, data) in extra {
+        let mut ix = gateway.clone();
+        ix.program_id = *program_id;
+        ix.accounts = accounts
+            .iter()
+            .map(|(key, writable)| {
+                let mut meta = gateway.accounts[0].clone();
+                meta.pubkey = *key;
+                meta.is_signer = *key == gateway.accounts[0].pubkey;
+                meta.is_writable = *writable;
+                meta
+            })
+            .collect();
+        ix.data = data.clone();
+        instructions.push(ix);
+    }
+    instructions.push(gateway.clone());
+    let payer = gateway.accounts[0].pubkey;
+    let message = solana_message::v0::Message::try_compile(
+        &payer,
+        &instructions,
+        &[],
+        solana_message::Hash::new_from_array([9; 32]),
+    )
+    .unwrap();
+    let tx = VersionedTransaction {
+        signatures: vec![Default::default(); usize::from(message.header.num_required_signatures)],
+        message: VersionedMessage::V0(message),
+    };
+    use base64::Engine as _;
+    base64::engine::general_purpose::STANDARD
+        .encode(super::solana::wire_options().serialize(&tx).unwrap())
+}
+
+#[test]
+fn verify_solana_allows_a_capped_compute_budget_and_the_orders_token_account_only() {
+    let (q, _) = solana_swap(Some(SOL_SENDER));
+    let budget = solana_pubkey::pubkey!("ComputeBudget111111111111111111111111111111");
+    let limit = |units: u32| {
+        (
+            budget,
+            vec![],
+            [vec![2], units.to_le_bytes().to_vec()].concat(),
+        )
+    };
+    let price = |micro: u64| {
+        (
+            budget,
+            vec![],
+            [vec![3], micro.to_le_bytes().to_vec()].concat(),
+        )
+    };
+    verify(
+        &q,
+        &solana_answer(&solana_with(&[limit(200_000), price(1_000)])),
+    )
+    .unwrap();
+    assert!(matches!(
+        refused(
+            &q,
+            &solana_answer(&solana_with(&[limit(1_400_000), price(5_000_000)]))
+        ),
+        VerifyError::PriorityFeeTooHigh { .. }
+    ));
+    assert!(matches!(
+        refused(
+            &q,
+            &solana_answer(&solana_with(&[(budget, vec![], vec![1, 0, 0, 0, 0])]))
+        ),
+        VerifyError::SolanaUnexpectedInstruction { .. }
+    ));
+    // Creating the sender's own token account for the mint, idempotently, is what a wallet expects.
+    let gateway = gateway_sim::payload::gateway_instruction(
+        ORDER,
+        &gateway_contract("solana"),
+        SOL_SENDER,
+        USDC_SOL,
+        U256::from(5_000_000u64),
+        "bob",
+        WBTC_BOB,
+        EVM,
+        U256::from(1u8),
+    )
+    .unwrap();
+    let ata_program = solana_pubkey::pubkey!("ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL");
+    let system = solana_pubkey::pubkey!("11111111111111111111111111111111");
+    let token_program = solana_pubkey::pubkey!("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA");
+    let sender = gateway.accounts[0].pubkey;
+    let sender_ata = gateway.accounts[1].pubkey;
+    let mint = gateway.accounts[4].pubkey;
+    let create = |ata: solana_pubkey::Pubkey, data: Vec<u8>| {
+        (
+            ata_program,
+            vec![
+                (sender, true),
+                (ata, true),
+                (sender, false),
+                (mint, false),
+                (system, false),
+                (token_program, false),
+            ],
+            data,
+        )
+    };
+    verify(
+        &q,
+        &solana_answer(&solana_with(&[create(sender_ata, vec![1])])),
+    )
+    .unwrap();
+    let stranger = solana_pubkey::Pubkey::new_from_array([5; 32]);
+    for bad in [create(stranger, vec![1]), create(sender_ata, vec![0])] {
+        assert!(matches!(
+            refused(&q, &solana_answer(&solana_with(&[bad]))),
+            VerifyError::SolanaUnexpectedInstruction { .. }
+        ));
+    }
+}
+
+#[test]
+fn verify_solana_instruction_must_be_the_quotes() {
+    let (q, _) = solana_swap(Some(SOL_SENDER));
+    // Another amount in the gateway's own instruction.
+    let b64 = solana_tx(
+        ORDER,
+        &gateway_contract("solana"),
+        SOL_SENDER,
+        USDC_SOL,
+        U256::from(50_000_000u64),
+        "bob",
+        WBTC_BOB,
+        EVM,
+        U256::from(1u8),
+    )
+    .unwrap();
+    assert!(matches!(
+        refused(&q, &solana_answer(&b64)),
+        VerifyError::SolanaInstructionDiffers { .. }
+    ));
+}
+
+#[test]
+fn verify_calls_to_a_known_token_or_an_unpinned_contract_are_refused() {
+    // A quote whose txTo is itself the source token's contract.
+    let call = offramp_call(
+        ORDER,
+        WBTC_BOB,
+        WBTC_BOB,
+        U256::from(100_000u64),
+        U256::from(90_000u64),
+        BTC_ADDR,
+    )
+    .unwrap();
+    let tx = json!({"type": "evm", "to": call.to, "data": call.data, "value": call.value, "chain": "bob"});
+    let q = offramp_quote("bob", WBTC_BOB, "100000", WBTC_BOB);
+    assert!(matches!(
+        refused(&q, &tx_answer("offramp", tx)),
+        VerifyError::CallsTokenContract { ref symbol, .. } if symbol == "WBTC"
+    ));
+    // On the Sandbox, another contract than its own is refused even when the quote names it.
+    let other = "0x1111111111111111111111111111111111111111";
+    let call = offramp_call(
+        ORDER,
+        other,
+        WBTC_BOB,
+        U256::from(100_000u64),
+        U256::from(90_000u64),
+        BTC_ADDR,
+    )
+    .unwrap();
+    let tx = json!({"type": "evm", "to": call.to, "data": call.data, "value": call.value, "chain": "bob"});
+    let q = offramp_quote("bob", WBTC_BOB, "100000", other);
+    verify(&q, &tx_answer("offramp", tx.clone())).unwrap();
+    assert!(matches!(
+        verify_order_with(
+            &q,
+            &tx_answer("offramp", tx),
+            &VerifyPolicy::sandbox(MAINNET)
+        )
+        .unwrap_err(),
+        VerifyError::NotTheGatewayContract { .. }
+    ));
+}
+
+#[test]
+fn verify_blind_signing_lets_an_undecodable_call_through_marked_not_checked() {
+    let (q, mut tx) = evm_offramp();
+    tx["data"] = json!("0xdeadbeef00");
+    assert!(matches!(
+        refused(&q, &tx_answer("offramp", tx.clone())),
+        VerifyError::UndecodableCall { ref selector } if selector == "0xdeadbeef"
+    ));
+    let mut blind = VerifyPolicy::strict(MAINNET);
+    blind.blind_signing = true;
+    let verified = verify_order_with(&q, &tx_answer("offramp", tx), &blind).unwrap();
+    let summary = evm_summary(verified.clone());
+    assert_eq!(summary.decoded, None);
+    assert_eq!(summary.raw_data.as_deref(), Some("0xdeadbeef00"));
+    assert!(
+        verified.sentence.contains("NOT CHECKED"),
+        "{}",
+        verified.sentence
+    );
+    // Blind signing never lets a token call through.
+    let (q, mut tx) = evm_offramp();
+    tx["data"] = json!(format!("0x095ea7b3{}", "00".repeat(64)));
+    assert!(matches!(
+        verify_order_with(&q, &tx_answer("offramp", tx), &blind).unwrap_err(),
+        VerifyError::TokenCallAsMain {
+            function: "approve"
+        }
+    ));
+}
+
+#[test]
+fn verify_decoded_calls_name_what_they_move() {
+    let (q, tx) = evm_offramp();
+    let summary = evm_summary(verify(&q, &tx_answer("offramp", tx)).unwrap());
+    let decoded = summary.decoded.unwrap();
+    assert_eq!(decoded.function, "offrampToBitcoin");
+    assert_eq!(decoded.amount, "100000");
+    assert_eq!(decoded.recipient, BTC_ADDR);
+    assert_eq!(decoded.token, WBTC_BOB);
+    // A minimum below the quote's output less slippage (90000 − 3 %) is refused.
+    let call = offramp_call(
+        ORDER,
+        &gateway_contract("bob"),
+        WBTC_BOB,
+        U256::from(100_000u64),
+        U256::from(87_299u64),
+        BTC_ADDR,
+    )
+    .unwrap();
+    let tx = json!({"type": "evm", "to": call.to, "data": call.data, "value": call.value, "chain": "bob"});
+    assert_eq!(
+        refused(&q, &tx_answer("offramp", tx)),
+        VerifyError::MinimumBelowQuote {
+            found: "87299".into(),
+            floor: "87300".into()
+        }
+    );
 }

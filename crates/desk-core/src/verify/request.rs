@@ -1,0 +1,514 @@
+//! The quote checked against the request that asked for it, before it is shown or accepted.
+//!
+//! Everything the person asked for and the quote repeats must match: chains, tokens, the amount sent, recipient,
+//! sender, owner (the V3 offramp and token swap carry it), slippage no higher than asked, and affiliates (each one the
+//! quote charges must have been asked for, at no more bps). Addresses are compared by each chain's rules: EVM without
+//! regard to case, Tron as Base58Check or `41…` hex of the same account, Bitcoin as the same output script and of the
+//! deployment's network, Solana as the same key. The loss between what is sent and what is received is computed here,
+//! never read from the gateway's `priceImpact`: in USD from the quote's own values when both sides carry one, else in
+//! token units when both sides are the same unit (BTC and its wrappers, USD stablecoins, or the same symbol) with the
+//! decimals of the app's token registry. A loss above [`GROSS_LOSS_BPS`] refuses the quote; one above
+//! [`CONFIRM_LOSS_BPS`] is reported as needing the person's confirmation.
+
+use std::str::FromStr;
+
+use alloy_primitives::U256;
+use gateway_client::address::{BitcoinNetwork, ChainFamily, chain_family, validate_bitcoin};
+use gateway_client::params::QuoteRequest;
+use gateway_client::tokens::TokenRegistry;
+use gateway_client::wire::{Quote, QuoteView, TokenAmount, is_native_token};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use super::VerifyError;
+
+/// A loss (sent value less received value) above this share, in bps, must be confirmed by the person: 5 %.
+pub const CONFIRM_LOSS_BPS: u64 = 500;
+/// A loss above this share, in bps, refuses the quote: 50 %.
+pub const GROSS_LOSS_BPS: u64 = 5_000;
+
+/// What the app computed of a quote that matches its request.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "QuoteCheck.ts")]
+pub struct QuoteCheck {
+    /// The loss between what is sent and what is received, when the app could compute it.
+    pub loss: Option<Loss>,
+    /// A sentence on the loss (or on why it could not be computed).
+    pub loss_sentence: String,
+    /// True when the loss is above [`CONFIRM_LOSS_BPS`]: the person must confirm it in numbers before accepting.
+    pub needs_confirmation: bool,
+}
+
+/// A loss computed by the app.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "Loss.ts")]
+pub struct Loss {
+    /// The loss as a share of what is sent, in bps (negative when more is received than sent is not possible here:
+    /// a gain counts as 0).
+    pub bps: u32,
+    /// How it was computed: `usd` (the quote's own USD values) or `tokenUnits` (the same unit on both sides).
+    pub basis: String,
+}
+
+/// Checks `quote` against `request` (see the module docs). `network` is the deployment's Bitcoin network.
+pub fn check_quote(
+    request: &QuoteRequest,
+    quote: &Quote,
+    network: BitcoinNetwork,
+) -> Result<QuoteCheck, VerifyError> {
+    let view = quote.view();
+    let input = view.input_amount();
+    let output = view.output_amount();
+    same_text("source chain", &request.src_chain, &input.chain)?;
+    same_text("destination chain", &request.dst_chain, &output.chain)?;
+    same_token(
+        "token sent",
+        &request.src_chain,
+        &request.src_token,
+        &input.address,
+    )?;
+    same_token(
+        "token received",
+        &request.dst_chain,
+        &request.dst_token,
+        &output.address,
+    )?;
+    let asked = parse(&request.amount, "amount asked")?;
+    let sent = parse(&input.amount, "inputAmount.amount")?;
+    if asked != sent {
+        return Err(differs("amount sent", &request.amount, &input.amount));
+    }
+    same_address(
+        "recipient",
+        &request.dst_chain,
+        &request.recipient,
+        view.recipient(),
+        network,
+    )?;
+    let (sender, owner, slippage) = match &view {
+        QuoteView::Onramp(q) => {
+            same_token(
+                "token received",
+                &request.dst_chain,
+                &request.dst_token,
+                &q.token,
+            )?;
+            same_text("destination chain", &request.dst_chain, &q.dst_chain)?;
+            (q.sender.as_deref(), None, Some(q.slippage.bps()))
+        }
+        QuoteView::Offramp(q) => {
+            same_text("source chain", &request.src_chain, &q.src_chain)?;
+            same_token(
+                "token sent",
+                &request.src_chain,
+                &request.src_token,
+                &q.token_address,
+            )?;
+            (
+                q.sender.as_deref(),
+                q.owner_address.as_deref(),
+                Some(q.slippage.bps()),
+            )
+        }
+        QuoteView::TokenSwap(q) => {
+            same_text("source chain", &request.src_chain, &q.src_chain)?;
+            same_text("destination chain", &request.dst_chain, &q.dst_chain)?;
+            if let Some(affiliate) = &q.affiliate {
+                let asked = request.affiliates.iter().find(|a| {
+                    addresses_equal(&request.src_chain, &a.address, &affiliate.address, network)
+                });
+                match asked {
+                    Some(a) if affiliate.bps <= a.bps => {}
+                    _ => {
+                        return Err(VerifyError::UnaskedAffiliate {
+                            address: affiliate.address.clone(),
+                        });
+                    }
+                }
+            }
+            (
+                q.sender.as_deref(),
+                q.owner_address.as_deref(),
+                Some(q.slippage.bps()),
+            )
+        }
+        QuoteView::LayerZero(q) => {
+            same_text("source chain", &request.src_chain, &q.tx.chain)?;
+            (q.sender.as_deref(), None, None)
+        }
+    };
+    match (request.sender.as_deref(), sender) {
+        (Some(asked), Some(quoted)) => {
+            same_address("sender", &request.src_chain, asked, quoted, network)?
+        }
+        (None, Some(quoted)) => return Err(differs("sender", "none", quoted)),
+        (Some(asked), None) if matches!(view, QuoteView::Onramp(_)) => {
+            // An onramp with a sender comes back with it: the PSBT spends its coins.
+            return Err(differs("sender", asked, "none"));
+        }
+        _ => {}
+    }
+    if let (Some(asked), Some(quoted)) = (request.owner_address.as_deref(), owner) {
+        same_address("owner", "ethereum", asked, quoted, network)?;
+    } else if let (None, Some(quoted)) = (request.owner_address.as_deref(), owner) {
+        return Err(differs("owner", "none", quoted));
+    }
+    if let Some(quoted) = slippage
+        && quoted > request.slippage_bps
+    {
+        return Err(VerifyError::SlippageAboveAsked {
+            asked: request.slippage_bps,
+            quoted,
+        });
+    }
+    if let QuoteView::Onramp(q) = &view {
+        check_resolved_affiliates(
+            request,
+            &q.affiliates,
+            q.affiliate_address.as_deref(),
+            network,
+        )?;
+    }
+    if let QuoteView::Offramp(q) = &view {
+        check_resolved_affiliates(
+            request,
+            &q.affiliates,
+            q.affiliate_address.as_deref(),
+            network,
+        )?;
+    }
+    let loss = loss_of(input, output);
+    let (loss_sentence, needs_confirmation) = match &loss {
+        Some(loss) if u64::from(loss.bps) > GROSS_LOSS_BPS => {
+            return Err(VerifyError::GrossLoss {
+                percent: percent(loss.bps),
+            });
+        }
+        Some(loss) => (
+            format!(
+                "You receive {} % less than you send ({}), computed by the app.",
+                percent(loss.bps),
+                if loss.basis == "usd" {
+                    "by the quote's own USD values"
+                } else {
+                    "in token units"
+                }
+            ),
+            u64::from(loss.bps) > CONFIRM_LOSS_BPS,
+        ),
+        None => (
+            "The app cannot compute the loss of this swap: the quote carries no USD values and the tokens are of \
+             different units."
+                .to_owned(),
+            false,
+        ),
+    };
+    Ok(QuoteCheck {
+        loss,
+        loss_sentence,
+        needs_confirmation,
+    })
+}
+
+/// Each affiliate an onramp or offramp quote charges must be one the request named.
+fn check_resolved_affiliates(
+    request: &QuoteRequest,
+    resolved: &[gateway_client::wire::ResolvedAffiliate],
+    single: Option<&str>,
+    network: BitcoinNetwork,
+) -> Result<(), VerifyError> {
+    let asked = |address: &str| {
+        request
+            .affiliates
+            .iter()
+            .any(|a| same_account_any_chain(&a.address, address, network))
+            || request
+                .affiliate_id
+                .as_deref()
+                .is_some_and(|id| id.trim().eq_ignore_ascii_case(address.trim()))
+    };
+    for address in resolved.iter().map(|a| a.address.as_str()).chain(single) {
+        if !asked(address) {
+            return Err(VerifyError::UnaskedAffiliate {
+                address: address.to_owned(),
+            });
+        }
+    }
+    Ok(())
+}
+
+fn percent(bps: u32) -> String {
+    format!("{}.{:02}", bps / 100, bps % 100)
+}
+
+fn differs(what: &'static str, asked: &str, quoted: &str) -> VerifyError {
+    VerifyError::QuoteDiffersFromRequest {
+        what,
+        asked: asked.to_owned(),
+        quoted: quoted.to_owned(),
+    }
+}
+
+fn parse(text: &str, field: &'static str) -> Result<U256, VerifyError> {
+    gateway_client::amount::parse_base_units(text.trim()).map_err(|_| {
+        VerifyError::QuoteUnreadable {
+            field,
+            value: text.to_owned(),
+        }
+    })
+}
+
+fn same_text(what: &'static str, asked: &str, quoted: &str) -> Result<(), VerifyError> {
+    if asked.trim().eq_ignore_ascii_case(quoted.trim()) {
+        Ok(())
+    } else {
+        Err(differs(what, asked, quoted))
+    }
+}
+
+fn same_token(
+    what: &'static str,
+    chain: &str,
+    asked: &str,
+    quoted: &str,
+) -> Result<(), VerifyError> {
+    let native = |t: &str| {
+        is_native_token(chain, t.trim())
+            || (chain_family(chain) == Some(ChainFamily::Tron) && t.trim() == TRON_ZERO)
+    };
+    if (native(asked) && native(quoted))
+        || (!native(asked)
+            && !native(quoted)
+            && addresses_equal(chain, asked, quoted, BitcoinNetwork::Mainnet))
+    {
+        Ok(())
+    } else {
+        Err(differs(what, asked, quoted))
+    }
+}
+
+/// Tron's all-zero account, which some producers write for TRX.
+const TRON_ZERO: &str = "T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb";
+
+fn same_address(
+    what: &'static str,
+    chain: &str,
+    asked: &str,
+    quoted: &str,
+    network: BitcoinNetwork,
+) -> Result<(), VerifyError> {
+    if chain_family(chain) == Some(ChainFamily::Bitcoin)
+        && validate_bitcoin(quoted, network).is_err()
+    {
+        return Err(differs(what, asked, quoted));
+    }
+    if addresses_equal(chain, asked, quoted, network) {
+        Ok(())
+    } else {
+        Err(differs(what, asked, quoted))
+    }
+}
+
+/// Two addresses of `chain` name the same account (see the module docs).
+pub(super) fn addresses_equal(chain: &str, a: &str, b: &str, _network: BitcoinNetwork) -> bool {
+    let (a, b) = (a.trim(), b.trim());
+    match chain_family(chain) {
+        Some(ChainFamily::Evm) => match (evm_bytes(a), evm_bytes(b)) {
+            (Some(x), Some(y)) => x == y,
+            _ => false,
+        },
+        Some(ChainFamily::Tron) => {
+            match (super::call::tron_account(a), super::call::tron_account(b)) {
+                (Some(x), Some(y)) => x == y,
+                _ => match (evm_bytes(a), evm_bytes(b)) {
+                    (Some(x), Some(y)) => x == y,
+                    _ => false,
+                },
+            }
+        }
+        Some(ChainFamily::Bitcoin) => {
+            let script = |t: &str| {
+                bitcoin::Address::from_str(t)
+                    .ok()
+                    .map(|address| address.assume_checked().script_pubkey())
+            };
+            match (script(a), script(b)) {
+                (Some(x), Some(y)) => x == y,
+                _ => false,
+            }
+        }
+        Some(ChainFamily::Solana) => {
+            match (
+                solana_pubkey::Pubkey::from_str(a),
+                solana_pubkey::Pubkey::from_str(b),
+            ) {
+                (Ok(x), Ok(y)) => x == y,
+                _ => evm_bytes(a).is_some() && evm_bytes(a) == evm_bytes(b),
+            }
+        }
+        None => a == b,
+    }
+}
+
+/// Two addresses whose chain is not stated (an affiliate's) name the same account on some chain.
+fn same_account_any_chain(a: &str, b: &str, network: BitcoinNetwork) -> bool {
+    ["ethereum", "tron", "bitcoin", "solana"]
+        .iter()
+        .any(|chain| addresses_equal(chain, a, b, network))
+}
+
+fn evm_bytes(text: &str) -> Option<[u8; 20]> {
+    let hex = text.strip_prefix("0x")?;
+    if hex.len() != 40 {
+        return None;
+    }
+    alloy_primitives::hex::decode(hex).ok()?.try_into().ok()
+}
+
+/// The loss from `input` to `output` (see the module docs), `None` when it cannot be computed.
+fn loss_of(input: &TokenAmount, output: &TokenAmount) -> Option<Loss> {
+    if let (Some(sent), Some(got)) = (
+        usd_micros(input.usd.as_deref()),
+        usd_micros(output.usd.as_deref()),
+    ) && sent > 0
+    {
+        return Some(Loss {
+            bps: share_bps(sent, got),
+            basis: "usd".into(),
+        });
+    }
+    let registry = TokenRegistry::builtin();
+    let a = registry.get(&input.chain, &input.address)?;
+    let b = registry.get(&output.chain, &output.address)?;
+    if unit_of(&a.symbol) != unit_of(&b.symbol) {
+        return None;
+    }
+    // Both to 18 decimals, so amounts of different decimals compare.
+    let scale = |amount: &str, decimals: u8| {
+        let value = gateway_client::amount::parse_base_units(amount.trim()).ok()?;
+        value.checked_mul(U256::from(10u8).checked_pow(U256::from(18u8.checked_sub(decimals)?))?)
+    };
+    let sent = scale(&input.amount, a.decimals)?;
+    let got = scale(&output.amount, b.decimals)?;
+    if sent.is_zero() {
+        return None;
+    }
+    let lost = sent.saturating_sub(got);
+    let bps = lost.saturating_mul(U256::from(10_000u32)) / sent;
+    Some(Loss {
+        bps: u32::try_from(bps).unwrap_or(10_000),
+        basis: "tokenUnits".into(),
+    })
+}
+
+/// The unit a token's symbol is counted in: BTC for Bitcoin and its wrappers, USD for stablecoins, else the symbol.
+fn unit_of(symbol: &str) -> String {
+    let upper = symbol.trim().to_ascii_uppercase();
+    if upper.ends_with("BTC") {
+        "BTC".into()
+    } else if ["USDT", "USDC", "USDT0", "USDC.E", "DAI", "USDS", "FDUSD"].contains(&upper.as_str())
+    {
+        "USD".into()
+    } else if let Some(rest) = upper
+        .strip_prefix('W')
+        .filter(|r| ["ETH", "BNB", "AVAX", "TRX", "SOL"].contains(r))
+    {
+        rest.to_owned()
+    } else {
+        upper
+    }
+}
+
+/// A USD decimal string in micro-dollars, saturating.
+fn usd_micros(text: Option<&str>) -> Option<u128> {
+    let text = text?.trim();
+    let (whole, frac) = text.split_once('.').unwrap_or((text, ""));
+    if whole.is_empty() && frac.is_empty() {
+        return None;
+    }
+    let whole: u128 = if whole.is_empty() {
+        0
+    } else {
+        whole.parse().ok()?
+    };
+    let mut micros = frac.chars().take(6).collect::<String>();
+    if !micros.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    while micros.len() < 6 {
+        micros.push('0');
+    }
+    Some(
+        whole
+            .saturating_mul(1_000_000)
+            .saturating_add(micros.parse().ok()?),
+    )
+}
+
+/// `(sent − got) / sent` in bps; 0 when nothing is lost.
+fn share_bps(sent: u128, got: u128) -> u32 {
+    let lost = sent.saturating_sub(got);
+    u32::try_from(lost.saturating_mul(10_000) / sent).unwrap_or(10_000)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn usd_text_reads_as_micros() {
+        assert_eq!(usd_micros(Some("1.5")), Some(1_500_000));
+        assert_eq!(usd_micros(Some("0.0000019")), Some(1));
+        assert_eq!(usd_micros(Some("12")), Some(12_000_000));
+        assert_eq!(usd_micros(Some("x")), None);
+        assert_eq!(usd_micros(Some("-1")), None);
+    }
+
+    #[test]
+    fn shares_are_in_bps_and_a_gain_is_no_loss() {
+        assert_eq!(share_bps(100, 99), 100);
+        assert_eq!(share_bps(100, 1), 9_900);
+        assert_eq!(share_bps(100, 150), 0);
+    }
+
+    #[test]
+    fn wrapped_bitcoin_and_stablecoins_share_a_unit() {
+        assert_eq!(unit_of("WBTC"), unit_of("BTC"));
+        assert_eq!(unit_of("tBTC"), "BTC");
+        assert_eq!(unit_of("USDT"), unit_of("USDC"));
+        assert_eq!(unit_of("WETH"), unit_of("ETH"));
+        assert_ne!(unit_of("ETH"), unit_of("BTC"));
+    }
+
+    #[test]
+    fn addresses_compare_by_each_chains_rules() {
+        let net = BitcoinNetwork::Mainnet;
+        assert!(addresses_equal(
+            "bob",
+            "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+            "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed",
+            net
+        ));
+        assert!(addresses_equal(
+            "tron",
+            "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t",
+            "41a614f803b6fd780986a42c78ec9c7f77e6ded13c",
+            net
+        ));
+        assert!(addresses_equal(
+            "bitcoin",
+            "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq",
+            "BC1QAR0SRRR7XFKVY5L643LYDNW9RE59GTZZWF5MDQ",
+            net
+        ));
+        assert!(!addresses_equal(
+            "bitcoin",
+            "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq",
+            "bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh",
+            net
+        ));
+        assert!(!addresses_equal("bob", "0x00", "0x00", net));
+    }
+}
