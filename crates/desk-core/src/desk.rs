@@ -26,6 +26,7 @@ use crate::paths::AppPaths;
 use crate::secrets;
 use crate::settings::{self, NetworkKind, Settings, Theme};
 use crate::tracker::{Timing, TrackedOrder, Tracker, TrackerEvent, TrackerHandle};
+use crate::verify::VerifyPolicy;
 use crate::views::{OrderView, QuoteCard};
 
 /// The Sandbox gateway's orders, in the data directory.
@@ -575,6 +576,8 @@ impl Desk {
     pub async fn quote(&self, form: &SwapForm) -> Result<QuoteResult, DeskError> {
         let state = self.state.lock().await;
         let bitcoin = state.network.bitcoin;
+        let mut policy = state.settings.verify_policy(state.network.kind);
+        policy.bitcoin = bitcoin;
         let mut request = request_from(form, bitcoin)?;
         let client = state.network.client.clone();
         let key = Self::network_key_of(&state);
@@ -595,7 +598,7 @@ impl Desk {
             })
             .collect();
         let journal = self.journal()?;
-        let flow = flow_on(&client, journal, &key, bitcoin);
+        let flow = flow_on(&client, journal, &key, policy);
         match flow.quote(&request).await.map_err(DeskError::from)? {
             QuoteOutcome::Quote(quote) => {
                 let mut card = QuoteCard::new(&quote);
@@ -618,9 +621,9 @@ impl Desk {
                 format!("This is not a quote the gateway sent ({e}). Ask for a new quote."),
             )
         })?;
-        let (client, key, bitcoin) = self.client_key_and_bitcoin().await;
+        let (client, key, policy) = self.client_key_and_policy().await;
         let journal = self.journal()?;
-        let flow = flow_on(&client, journal, &key, bitcoin);
+        let flow = flow_on(&client, journal, &key, policy);
         let order = flow.accept(&quote).map_err(DeskError::from)?;
         match flow.create(order.local_id).await {
             Ok(_) | Err(FlowError::Refused(_)) => {}
@@ -633,9 +636,9 @@ impl Desk {
 
     /// Takes the signed transaction (hex) or its id/hash for an order, checks it, journals it and registers it.
     pub async fn hand_in(&self, local_id: i64, text: &str) -> Result<OrderView, DeskError> {
-        let (client, key, bitcoin) = self.client_key_and_bitcoin().await;
+        let (client, key, policy) = self.client_key_and_policy().await;
         let journal = self.journal()?;
-        let flow = flow_on(&client, journal, &key, bitcoin);
+        let flow = flow_on(&client, journal, &key, policy);
         flow.hand_in(local_id, text)
             .await
             .map_err(DeskError::from)?;
@@ -647,9 +650,9 @@ impl Desk {
     /// Takes an unfinished order one step on (after a restart): confirms an uncertain creation, re-verifies, or
     /// registers a transaction already handed in.
     pub async fn resume(&self, local_id: i64) -> Result<OrderView, DeskError> {
-        let (client, key, bitcoin) = self.client_key_and_bitcoin().await;
+        let (client, key, policy) = self.client_key_and_policy().await;
         let journal = self.journal()?;
-        let flow = flow_on(&client, journal, &key, bitcoin);
+        let flow = flow_on(&client, journal, &key, policy);
         let (order, _) = flow.resume(local_id).await.map_err(DeskError::from)?;
         self.track(&order).await;
         self.order_view(local_id)
@@ -662,19 +665,21 @@ impl Desk {
     }
 
     pub(crate) async fn client_and_key(&self) -> (gateway_client::Client, String) {
-        let (client, key, _) = self.client_key_and_bitcoin().await;
+        let (client, key, _) = self.client_key_and_policy().await;
         (client, key)
     }
 
     /// The current network's client, its journal key, and its Bitcoin network.
-    pub(crate) async fn client_key_and_bitcoin(
+    pub(crate) async fn client_key_and_policy(
         &self,
-    ) -> (gateway_client::Client, String, BitcoinNetwork) {
+    ) -> (gateway_client::Client, String, VerifyPolicy) {
         let state = self.state.lock().await;
+        let mut policy = state.settings.verify_policy(state.network.kind);
+        policy.bitcoin = state.network.bitcoin;
         (
             state.network.client.clone(),
             Self::network_key_of(&state),
-            state.network.bitcoin,
+            policy,
         )
     }
 
@@ -751,13 +756,13 @@ fn flow_on<'a>(
     client: &'a gateway_client::Client,
     journal: &'a Journal,
     key: &'a str,
-    bitcoin: BitcoinNetwork,
+    policy: VerifyPolicy,
 ) -> Flow<'a> {
     Flow {
         client,
         journal,
         network: key,
-        bitcoin,
+        policy,
     }
 }
 

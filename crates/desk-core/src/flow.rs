@@ -9,7 +9,6 @@
 //! comes back from [`Flow::quote`] as a [`Question`] to ask; the answer goes into the request and the quote is
 //! asked for again.
 
-use gateway_client::address::BitcoinNetwork;
 use gateway_client::txhash;
 use gateway_client::wire::{
     CreateOrderResponse, OrderInfo, Quote, RegisterTx, RegisterTxResponse, RouteKind,
@@ -22,7 +21,7 @@ use ts_rs::TS;
 
 use crate::api::{DeskError, ErrorKind};
 use crate::journal::{HandedIn, Journal, JournalError, JournalOrder, NextStep, Stage};
-use crate::verify::{self, Verified};
+use crate::verify::{self, Verified, VerifyPolicy};
 
 /// What the person must supply before the quote can be asked for again.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -114,8 +113,8 @@ pub struct Flow<'a> {
     pub journal: &'a Journal,
     /// The journal's name for the network (`sandbox`, `production`, `custom:<url>`, …).
     pub network: &'a str,
-    /// The Bitcoin network of deposit addresses and transactions.
-    pub bitcoin: BitcoinNetwork,
+    /// How the network's answers are checked, its Bitcoin network included.
+    pub policy: VerifyPolicy,
 }
 
 /// The addresses the gateway lists an order under: recipient, sender, owner.
@@ -189,7 +188,17 @@ impl<'a> Flow<'a> {
     #[instrument(skip_all, fields(network = self.network))]
     pub async fn quote(&self, request: &QuoteRequest) -> Result<QuoteOutcome, FlowError> {
         match self.client.get_quote(request).await {
-            Ok(answer) => Ok(QuoteOutcome::Quote(Box::new(answer.value))),
+            Ok(answer) => {
+                // The quote must be the one asked for before anything shows it.
+                verify::request::check_quote(request, &answer.value, self.policy.bitcoin).map_err(
+                    |reason| {
+                        let reason = reason.to_string();
+                        warn!(%reason, "the quote does not match the request");
+                        FlowError::Refused(reason)
+                    },
+                )?;
+                Ok(QuoteOutcome::Quote(Box::new(answer.value)))
+            }
             Err(err) => match question(&err) {
                 Some(q) => Ok(QuoteOutcome::Ask(q)),
                 None => Err(err.into()),
@@ -256,7 +265,7 @@ impl<'a> Flow<'a> {
                 "order {local_id}: create-order answer {e}"
             )))
         })?;
-        match verify::verify_order(&quote, &answer, self.bitcoin) {
+        match verify::verify_order_with(&quote, &answer, &self.policy) {
             Ok(verified) => {
                 let summary = serde_json::to_value(&verified).expect("summaries serialize");
                 let order = self.journal.verified(local_id, &summary)?;

@@ -100,6 +100,10 @@ pub struct NetworkPrefs {
     /// custom URL; see [`Settings::bitcoin_network`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bitcoin_network: Option<BitcoinNetwork>,
+    /// Calls the app cannot decode are let through, shown as not checked, instead of refused (off by default, as on
+    /// hardware wallets; see [`crate::verify::VerifyPolicy`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub blind_signing: bool,
 }
 
 /// Everything the settings file holds.
@@ -173,6 +177,18 @@ impl Settings {
                 .and_then(|p| p.bitcoin_network)
                 .unwrap_or(BitcoinNetwork::Mainnet),
         }
+    }
+
+    /// How answers of `kind` are checked: the Sandbox's contracts pinned and its own fee rate; elsewhere strict, with
+    /// blind signing as the person set it.
+    pub fn verify_policy(&self, kind: NetworkKind) -> crate::verify::VerifyPolicy {
+        let bitcoin = self.bitcoin_network(kind);
+        let mut policy = match kind {
+            NetworkKind::Sandbox => crate::verify::VerifyPolicy::sandbox(bitcoin),
+            _ => crate::verify::VerifyPolicy::strict(bitcoin),
+        };
+        policy.blind_signing = self.networks.get(&kind).is_some_and(|p| p.blind_signing);
+        policy
     }
 
     /// Whether the person may choose the Bitcoin network of `kind` (Staging and a custom URL).
@@ -327,6 +343,7 @@ mod tests {
                     bps: 10,
                 }),
                 bitcoin_network: Some(BitcoinNetwork::Signet),
+                blind_signing: true,
             },
         );
         save(&path, &settings).unwrap();

@@ -119,7 +119,7 @@ fn crash_child() {
             client: &client,
             journal: &journal,
             network: NETWORK,
-            bitcoin: BitcoinNetwork::Mainnet,
+            policy: desk_core::verify::VerifyPolicy::sandbox(BitcoinNetwork::Mainnet),
         };
         let existing = journal.orders(Some(NETWORK)).unwrap();
         let local_id = match existing.first() {
@@ -426,7 +426,7 @@ fn a_kill_at_any_step_of_any_route_loses_nothing_and_every_order_can_be_finished
                 client: &client,
                 journal: &journal,
                 network: NETWORK,
-                bitcoin: BitcoinNetwork::Mainnet,
+                policy: desk_core::verify::VerifyPolicy::sandbox(BitcoinNetwork::Mainnet),
             };
             let answer = runtime
                 .block_on(client.get_order(order.order_id.as_deref().unwrap()))

@@ -36,7 +36,8 @@ const API_KEY_ENV: &str = "GATEWAY_API_KEY";
 )]
 #[command(after_help = "The API key, if any, is read from GATEWAY_API_KEY.\n\
     Exit status: 0 success, 2 usage or validation error (nothing sent) or an unreadable bundle, 3 gateway error, \
-    4 transport failure.")]
+    4 transport failure, 5 refused by the app's checks (a quote that is not what was asked, or a transaction that is \
+    not the quote's: nothing to sign is printed).")]
 struct Cli {
     /// production, staging, or a gateway's base URL
     #[arg(long, global = true, default_value = "production")]
@@ -50,6 +51,10 @@ struct Cli {
     /// The Bitcoin network addresses and transactions are checked against
     #[arg(long, global = true, value_enum, default_value = "mainnet")]
     bitcoin_network: BtcNet,
+    /// The gateway is a Gateway Desk Sandbox (gateway-sim): its contracts are pinned and its fee rate is the ceiling's
+    /// basis, as in the app
+    #[arg(long, global = true)]
+    sandbox: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -83,10 +88,14 @@ enum Command {
     Routes,
     /// Ask for a quote
     Quote(QuoteArgs),
-    /// Create an order from a quote printed by `gateway --json quote` (from FILE or standard input)
+    /// Create an order from a quote printed by `gateway --json quote` (from FILE or standard input), and check what
+    /// the gateway asks to be signed against the quote
     CreateOrder {
         #[arg(long, value_name = "FILE")]
         quote: Option<PathBuf>,
+        /// Let a call the app cannot decode through, marked NOT CHECKED, instead of refusing it
+        #[arg(long)]
+        blind_signing: bool,
     },
     /// Hand the gateway the signed transaction of an order
     RegisterTx(RegisterArgs),
@@ -153,6 +162,9 @@ struct QuoteArgs {
     /// V3: the Bitcoin refund address of an onramp
     #[arg(long)]
     refund_address: Option<String>,
+    /// Accept a loss (what is received below what is sent) of up to this many percent, when it is above 5 %
+    #[arg(long, value_name = "PERCENT")]
+    accept_loss: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -190,6 +202,8 @@ enum Failure {
     Client(Box<ClientError>),
     /// desk-core's answer (a lookup, a bundle), already a sentence with the next step.
     Desk(Box<DeskError>),
+    /// The app's checks refused what the gateway answered: a sentence; nothing to sign was printed.
+    Refused(String),
 }
 
 impl From<DeskError> for Failure {
@@ -202,6 +216,8 @@ impl From<ClientError> for Failure {
     fn from(err: ClientError) -> Self {
         match err {
             ClientError::Invalid(e) => Failure::Usage(e.to_string()),
+            // The answer contradicts the quote: a refusal like the app's own checks, nothing to sign.
+            ClientError::Mismatch(m) => Failure::Refused(m),
             other => Failure::Client(Box::new(other)),
         }
     }
@@ -218,6 +234,10 @@ fn main() -> ExitCode {
         Err(Failure::Usage(message)) => {
             eprintln!("gateway: {message}");
             ExitCode::from(2)
+        }
+        Err(Failure::Refused(message)) => {
+            eprintln!("gateway: refused: {message}");
+            ExitCode::from(5)
         }
         Err(Failure::Desk(err)) => {
             eprintln!("gateway: {}", err.message);
@@ -293,6 +313,32 @@ fn client(cli: &Cli) -> Result<Client, Failure> {
             Some(ApiKey::new(&key).map_err(|e| Failure::Usage(format!("{API_KEY_ENV}: {e}")))?);
     }
     Ok(Client::new(config)?)
+}
+
+/// A percentage such as `7.5` or `12.25`, in bps.
+fn percent_bps(text: &str) -> Option<u32> {
+    let (whole, frac) = text
+        .trim()
+        .trim_end_matches('%')
+        .split_once('.')
+        .unwrap_or((text.trim().trim_end_matches('%'), ""));
+    if frac.len() > 2 || !frac.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let frac: u32 = format!("{frac:0<2}").parse().ok()?;
+    whole
+        .parse::<u32>()
+        .ok()?
+        .checked_mul(100)?
+        .checked_add(frac)
+}
+
+fn lowercase_first(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_lowercase().chain(chars).collect(),
+        None => String::new(),
+    }
 }
 
 fn print_json(raw: &Value) {
@@ -386,13 +432,38 @@ async fn run(cli: Cli) -> Result<(), Failure> {
                 check_address("bitcoin", refund, "--refund-address", net)?;
             }
             let answer = client.get_quote(&request).await?;
+            let check = desk_core::verify::request::check_quote(&request, &answer.value, net)
+                .map_err(|e| Failure::Refused(e.to_string()))?;
+            if check.needs_confirmation {
+                let bps = check.loss.as_ref().map_or(0, |loss| loss.bps);
+                let accepted = match args.accept_loss.as_deref() {
+                    Some(text) => percent_bps(text).ok_or_else(|| {
+                        Failure::Usage(format!(
+                            "--accept-loss {text:?} is not a percentage such as 7.5"
+                        ))
+                    })?,
+                    None => 0,
+                };
+                if accepted < bps {
+                    return Err(Failure::Refused(format!(
+                        "{} That is more than 5 %; if you accept it, ask again with --accept-loss {}.{:02}.",
+                        check.loss_sentence,
+                        bps / 100,
+                        bps % 100
+                    )));
+                }
+            }
             if cli.json {
                 print_json(&answer.raw)
             } else {
-                view::quote(answer.value.view())
+                view::quote(answer.value.view());
+                println!("{}", check.loss_sentence);
             }
         }
-        Command::CreateOrder { quote } => {
+        Command::CreateOrder {
+            quote,
+            blind_signing,
+        } => {
             let text = match quote {
                 Some(path) => std::fs::read_to_string(path)
                     .map_err(|e| Failure::Usage(format!("cannot read {}: {e}", path.display())))?,
@@ -415,10 +486,25 @@ async fn run(cli: Cli) -> Result<(), Failure> {
                 ))
             })?;
             let answer = client.create_order(&quote).await?;
+            let mut policy = if cli.sandbox {
+                desk_core::verify::VerifyPolicy::sandbox(net)
+            } else {
+                desk_core::verify::VerifyPolicy::strict(net)
+            };
+            policy.blind_signing = *blind_signing;
+            let verified = desk_core::verify::verify_order_with(&quote, &answer.value, &policy)
+                .map_err(|e| {
+                    Failure::Refused(format!(
+                        "the gateway created order {}, but {} Nothing was paid; the order expires by itself.",
+                        answer.value.order_id(),
+                        lowercase_first(&e.to_string())
+                    ))
+                })?;
             if cli.json {
                 print_json(&answer.raw)
             } else {
-                view::created(&answer.value)
+                view::created(&answer.value);
+                println!("checked: {}", verified.sentence);
             }
         }
         Command::MaxSpendable { address } => {

@@ -694,3 +694,151 @@ async fn max_spendable_shows_what_an_address_can_pay() {
         text(&out.stderr)
     );
 }
+
+/// The routes a person asks for on V3, one of each payload shape: the quote arguments and the sender.
+fn hostile_routes() -> Vec<Vec<&'static str>> {
+    const BTC: &str = "bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh";
+    const USDT_BOB: &str = "0x05D032ac25d322df992303dCa074EE7392C117b9";
+    const USDT_TRON: &str = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
+    const USDC_SOL: &str = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v";
+    const TRON: &str = "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7";
+    const SOL: &str = "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM";
+    const ZERO: &str = "0x0000000000000000000000000000000000000000";
+    let route = |src: &'static str,
+                 src_token: &'static str,
+                 dst: &'static str,
+                 dst_token: &'static str,
+                 amount: &'static str,
+                 recipient: &'static str,
+                 sender: &'static str| {
+        vec![
+            "--src-chain",
+            src,
+            "--src-token",
+            src_token,
+            "--dst-chain",
+            dst,
+            "--dst-token",
+            dst_token,
+            "--amount",
+            amount,
+            "--recipient",
+            recipient,
+            "--sender",
+            sender,
+            "--owner",
+            RECIPIENT,
+        ]
+    };
+    vec![
+        route("bitcoin", ZERO, "bob", WBTC_BOB, "1000123", RECIPIENT, BTC),
+        route("bob", WBTC_BOB, "bitcoin", ZERO, "1000123", BTC, RECIPIENT),
+        route(
+            "bob",
+            USDT_BOB,
+            "ethereum",
+            "0xdac17f958d2ee523a2206206994597c13d831ec7",
+            "1000000123",
+            RECIPIENT,
+            RECIPIENT,
+        ),
+        route(
+            "tron",
+            USDT_TRON,
+            "bob",
+            USDT_BOB,
+            "1000000123",
+            RECIPIENT,
+            TRON,
+        ),
+        route(
+            "solana",
+            USDC_SOL,
+            "bob",
+            USDT_BOB,
+            "1000000123",
+            RECIPIENT,
+            SOL,
+        ),
+    ]
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn every_tamper_is_refused_by_the_command_line_with_exit_5_and_nothing_to_sign() {
+    use gateway_sim::tamper::Tamper;
+    let sim = gateway_sim::Sim::with_config(gateway_sim::SimConfig {
+        access: gateway_sim::access::AccessConfig::unlimited(),
+        ..Default::default()
+    })
+    .unwrap();
+    let running = sim
+        .clone()
+        .spawn(SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
+        .await
+        .unwrap();
+    let base = running.base_url();
+    let mut refused = std::collections::BTreeMap::<String, usize>::new();
+    for route in hostile_routes() {
+        for tamper in Tamper::ALL {
+            let what = format!("{route:?} {tamper:?}");
+            let quote_args = [&["--sandbox", "--json", "quote"][..], &route].concat();
+            sim.tamper().set(tamper.is_quote_tamper().then_some(tamper));
+            let quoted = gateway_cmd(&base, &quote_args, None);
+            sim.tamper().set(None);
+            let code = quoted.status.code();
+            if code == Some(5) {
+                assert!(tamper.is_quote_tamper(), "{what}: {}", text(&quoted.stderr));
+                assert!(quoted.stdout.is_empty(), "{what}: printed a refused quote");
+                assert!(
+                    text(&quoted.stderr).contains("gateway: refused: "),
+                    "{what}"
+                );
+                *refused.entry(format!("{tamper:?}")).or_default() += 1;
+                continue;
+            }
+            assert_eq!(code, Some(0), "{what}: {}", text(&quoted.stderr));
+            if tamper.is_quote_tamper() {
+                continue;
+            }
+            sim.tamper().set(Some(tamper));
+            let created = gateway_cmd(
+                &base,
+                &["--sandbox", "--json", "create-order"],
+                Some(&text(&quoted.stdout)),
+            );
+            sim.tamper().set(None);
+            match created.status.code() {
+                Some(5) => {
+                    assert!(
+                        created.stdout.is_empty(),
+                        "{what}: printed something to sign"
+                    );
+                    let err = text(&created.stderr);
+                    assert!(err.to_lowercase().contains("do not"), "{what}: {err}");
+                    *refused.entry(format!("{tamper:?}")).or_default() += 1;
+                }
+                Some(0) => {
+                    // Passed: it must be the honest answer.
+                    let printed: Value = serde_json::from_slice(&created.stdout).unwrap();
+                    let (_, inner) = printed.as_object().unwrap().iter().next().unwrap();
+                    let honest = sim
+                        .order(inner["order_id"].as_str().unwrap())
+                        .unwrap()
+                        .created;
+                    assert_eq!(
+                        printed, honest,
+                        "{what}: a tampered order was printed to sign"
+                    );
+                }
+                // gateway-client's own answer check (V1 only) is not on this path.
+                other => panic!("{what}: exit {other:?}: {}", text(&created.stderr)),
+            }
+        }
+    }
+    for tamper in Tamper::ALL {
+        assert!(
+            refused.contains_key(&format!("{tamper:?}")),
+            "{tamper:?} was never refused by the command line: {refused:?}"
+        );
+    }
+}

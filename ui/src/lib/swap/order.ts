@@ -1,6 +1,7 @@
 // Reading an OrderView for the Swap view's Sign step: what to pay (onramp) or what call to sign (offramp, token
 // swap), from the create-order answer as received (`created`) and what verification found (`verified`).
 // Both arrive as `unknown`, so every field is checked before it is used; nothing is guessed.
+import type { DecodedCall } from "../bindings/DecodedCall";
 import type { OrderView } from "../bindings/OrderView";
 import type { PsbtSummary } from "../bindings/PsbtSummary";
 import type { Stage } from "../bindings/Stage";
@@ -90,6 +91,8 @@ export type TxCall =
       data: string;
       dataBytes: number | null;
       selector: string | null;
+      /** The call as desk-core decoded it, each field equal to the quote's; null when not decoded. */
+      decoded: DecodedCall | null;
     }
   | {
       kind: "tron";
@@ -100,6 +103,7 @@ export type TxCall =
       data: string;
       dataBytes: number | null;
       selector: string | null;
+      decoded: DecodedCall | null;
       feeLimitSun: string | null;
       feeLimitText: string | null;
     }
@@ -153,6 +157,7 @@ export function readTxCall(order: OrderView): TxCall | null {
       data,
       dataBytes: t?.dataBytes ?? null,
       selector: t?.selector ?? null,
+      decoded: t?.decoded ?? null,
       feeLimitSun: t?.feeLimitSun ?? numText(tx.feeLimit),
       feeLimitText: t?.feeLimitText ?? null,
     };
@@ -167,6 +172,7 @@ export function readTxCall(order: OrderView): TxCall | null {
     data,
     dataBytes: e?.dataBytes ?? null,
     selector: e?.selector ?? null,
+    decoded: e?.decoded ?? null,
   };
 }
 

@@ -172,6 +172,8 @@ export function offrampOrder(over: Partial<OrderView> = {}): OrderView {
         valueText: "0 ETH",
         dataBytes: 36,
         selector: "0x095ea7b3",
+        decoded: null,
+        rawData: null,
       },
     } satisfies Verified,
     created: {
