@@ -17,6 +17,7 @@ const COMMANDS: &[&str] = &[
     "remove_api_key",
     "set_api_version",
     "set_bitcoin_network",
+    "set_blind_signing",
     "set_theme",
     "save_psbt",
     "open_explorer",

@@ -51,8 +51,12 @@ pub async fn request_quote(
 
 /// Starts an order from a quote exactly as the gateway sent it (the card's `raw`).
 #[tauri::command]
-pub async fn start_order(desk: State<'_, Desk>, quote: Value) -> Result<OrderView, DeskError> {
-    desk.start_order(quote).await
+pub async fn start_order(
+    desk: State<'_, Desk>,
+    quote: Value,
+    accepted_loss_bps: Option<u32>,
+) -> Result<OrderView, DeskError> {
+    desk.start_order(quote, accepted_loss_bps).await
 }
 
 /// Hands in the signed transaction (hex) or its id/hash for an order.
@@ -137,6 +141,12 @@ pub async fn set_bitcoin_network(
     network: String,
 ) -> Result<SettingsView, DeskError> {
     desk.set_bitcoin_network(&network).await
+}
+
+/// Turns blind signing on or off for the current network.
+#[tauri::command]
+pub async fn set_blind_signing(desk: State<'_, Desk>, on: bool) -> Result<SettingsView, DeskError> {
+    desk.set_blind_signing(on).await
 }
 
 /// Chooses the window's colours.

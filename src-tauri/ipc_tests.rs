@@ -125,6 +125,14 @@ fn the_window_s_argument_names_reach_every_command() {
         settings["network"]["simulated"],
         "Sandbox — simulated, no real money moves"
     );
+    let view = window
+        .invoke("set_blind_signing", json!({"on": true}))
+        .unwrap();
+    assert_eq!(view["blindSigning"], json!(true));
+    let view = window
+        .invoke("set_blind_signing", json!({"on": false}))
+        .unwrap();
+    assert_eq!(view.get("blindSigning"), None);
     let err = window.desk_error("set_bitcoin_network", json!({"network": "mainnet"}));
     assert_eq!(err["details"], json!({"field": "bitcoinNetwork"}));
     for (cmd, args) in [

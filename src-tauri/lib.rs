@@ -41,6 +41,7 @@ fn with_commands<R: Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> {
             commands::remove_api_key,
             commands::set_api_version,
             commands::set_bitcoin_network,
+            commands::set_blind_signing,
             commands::set_theme,
             commands::save_psbt,
             commands::open_explorer,

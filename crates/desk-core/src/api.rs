@@ -221,6 +221,11 @@ pub struct SettingsView {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub token_swap_affiliate: Option<AffiliateEntry>,
+    /// Calls the app cannot decode are let through on this network, shown as not checked, instead of refused
+    /// (absent: off).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[ts(type = "boolean | undefined", optional = nullable)]
+    pub blind_signing: bool,
 }
 
 /// A network to switch to.

@@ -252,6 +252,11 @@ impl Desk {
             theme: state.settings.theme,
             affiliates: state.settings.affiliates(kind).to_vec(),
             token_swap_affiliate: state.settings.token_swap_affiliate(kind).cloned(),
+            blind_signing: state
+                .settings
+                .networks
+                .get(&kind)
+                .is_some_and(|prefs| prefs.blind_signing),
         }
     }
 
@@ -445,6 +450,20 @@ impl Desk {
         Ok(self.view(&state))
     }
 
+    /// Turns blind signing on or off for the current network: when on, a call the app cannot decode is shown as not
+    /// checked, with its raw data, instead of being refused. Token calls, wrong contracts and every other check still
+    /// refuse.
+    pub async fn set_blind_signing(&self, on: bool) -> Result<SettingsView, DeskError> {
+        let mut state = self.state.lock().await;
+        let kind = state.network.kind;
+        let mut next = state.settings.clone();
+        next.prefs_mut(kind).blind_signing = on;
+        settings::save(&self.paths.settings_file(), &next)?;
+        state.settings = next;
+        tracing::info!(network = kind.slug(), on, "blind signing set");
+        Ok(self.view(&state))
+    }
+
     /// Stores (or replaces) the current network's API key in the keychain and uses it from now on. The key is
     /// checked first (exactly 32 characters); it is never written anywhere else.
     pub async fn set_api_key(&self, key: &str) -> Result<SettingsView, DeskError> {
@@ -602,6 +621,7 @@ impl Desk {
         match flow.quote(&request).await.map_err(DeskError::from)? {
             QuoteOutcome::Quote(quote) => {
                 let mut card = QuoteCard::new(&quote);
+                card.check = crate::verify::request::loss_check(&quote).ok();
                 card.affiliates_requested = applied.entries;
                 card.affiliate_note = applied.note;
                 Ok(QuoteResult::Quote {
@@ -614,13 +634,22 @@ impl Desk {
 
     /// Starts an order from a quote as received (the card's `raw`): journals it, creates the order and verifies
     /// what the gateway asks to be signed. A refusal is recorded and shown on the order (it must not be signed).
-    pub async fn start_order(&self, quote: Value) -> Result<OrderView, DeskError> {
+    ///
+    /// A loss above [`crate::verify::request::CONFIRM_LOSS_BPS`] must be confirmed: `accepted_loss_bps` is what the
+    /// person confirmed, in bps; nothing is journaled or sent when it does not cover the loss.
+    pub async fn start_order(
+        &self,
+        quote: Value,
+        accepted_loss_bps: Option<u32>,
+    ) -> Result<OrderView, DeskError> {
         let quote = Quote::from_json(quote).map_err(|e| {
             invalid(
                 "quote",
                 format!("This is not a quote the gateway sent ({e}). Ask for a new quote."),
             )
         })?;
+        crate::verify::request::require_confirmed_loss(&quote, accepted_loss_bps)
+            .map_err(|e| DeskError::new(ErrorKind::Refused, e.to_string()))?;
         let (client, key, policy) = self.client_key_and_policy().await;
         let journal = self.journal()?;
         let flow = flow_on(&client, journal, &key, policy);

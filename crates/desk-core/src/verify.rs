@@ -567,6 +567,16 @@ pub enum VerifyError {
         percent: String,
     },
 
+    /// A loss above the confirmation threshold was not confirmed.
+    #[error(
+        "With this quote you would receive {percent} % less than you send. Confirm that loss in numbers before the \
+         order is created, or ask for a new quote."
+    )]
+    LossNotConfirmed {
+        /// The loss, percent with two decimals.
+        percent: String,
+    },
+
     // ---- onramp ----
     /// The deposit address is not a Bitcoin address of the gateway's network.
     #[error(

@@ -107,6 +107,11 @@ pub struct QuoteCard {
     pub price_impact_usd: Option<String>,
     /// The impact is a loss of at least [`LARGE_IMPACT_BPS`].
     pub large_impact: bool,
+    /// The loss as the app computed it from the quote's amounts (never the gateway's `priceImpact`), and whether
+    /// the person must confirm it before the order is created.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub check: Option<crate::verify::request::QuoteCheck>,
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional, type = "number")]
     pub estimated_secs: Option<u64>,
@@ -250,6 +255,7 @@ impl QuoteCard {
                 .as_deref()
                 .and_then(fraction_bps)
                 .is_some_and(|bps| bps <= -LARGE_IMPACT_BPS),
+            check: None,
             price_impact: price_impact_raw.as_deref().and_then(fraction_as_percent),
             price_impact_usd: text("priceImpactUsd"),
             estimated_secs: view.estimated_time_in_secs(),

@@ -262,7 +262,7 @@ mod flow {
         assert_eq!(card.fee_lines.len(), 5);
         assert!(card.total_fees_usd.is_some());
 
-        let order = desk.start_order(card.raw.clone()).await.unwrap();
+        let order = desk.start_order(card.raw.clone(), None).await.unwrap();
         assert_eq!(order.stage, Some(Stage::Verified));
         let verified = order.verified.clone().unwrap();
         assert!(

@@ -97,7 +97,7 @@ struct Made {
 
 async fn start(desk: &Desk, form: &SwapForm) -> Made {
     let card = card(desk, form).await;
-    let order = desk.start_order(card.raw.clone()).await.unwrap();
+    let order = desk.start_order(card.raw.clone(), None).await.unwrap();
     assert_eq!(
         order.stage,
         Some(desk_core::journal::Stage::Verified),

@@ -50,7 +50,7 @@ async fn a_bundle_is_previewed_saved_without_the_key_and_imported_as_the_user_sa
     let wallet = TestWallet::from_seed([7; 32]);
     let form = onramp_form(Some(wallet.address(bitcoin::Network::Regtest)));
     let card = card(&desk, &form).await;
-    let order = desk.start_order(card.raw.clone()).await.unwrap();
+    let order = desk.start_order(card.raw.clone(), None).await.unwrap();
     let local_id = order.local_id.unwrap();
     let order_id = order.order_id.clone().unwrap();
     let psbt = psbt(&order);

@@ -67,7 +67,7 @@ async fn an_order_is_found_by_id_txid_and_address_on_every_version_without_touch
     let wallet = TestWallet::from_seed([7; 32]);
     let form = onramp_form(Some(wallet.address(bitcoin::Network::Regtest)));
     let card = card(&desk, &form).await;
-    let order = desk.start_order(card.raw.clone()).await.unwrap();
+    let order = desk.start_order(card.raw.clone(), None).await.unwrap();
     let order = desk
         .hand_in(
             order.local_id.unwrap(),
@@ -532,7 +532,7 @@ async fn a_bundles_quote_is_reproduced_on_its_own_network_with_stand_ins_for_sho
     let home = tempfile::tempdir().unwrap();
     let desk = open(home.path()).await;
     let card = card(&desk, &onramp_form(None)).await;
-    let order = desk.start_order(card.raw.clone()).await.unwrap();
+    let order = desk.start_order(card.raw.clone(), None).await.unwrap();
     let local_id = order.local_id.unwrap();
 
     let shortened = desk
@@ -722,7 +722,7 @@ async fn a_sandbox_bundle_with_a_shortened_bitcoin_sender_is_reproduced() {
         &onramp_form(Some(wallet.address(bitcoin::Network::Regtest))),
     )
     .await;
-    let order = desk.start_order(card.raw.clone()).await.unwrap();
+    let order = desk.start_order(card.raw.clone(), None).await.unwrap();
     let shortened = desk
         .bundle_preview(
             order.local_id.unwrap(),

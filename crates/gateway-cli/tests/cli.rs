@@ -518,7 +518,7 @@ async fn a_saved_bundle_reads_with_its_timeline_events_and_log_lines() {
     let QuoteResult::Quote { card } = desk.quote(&form).await.unwrap() else {
         panic!("a question instead of a quote")
     };
-    let order = desk.start_order(card.raw.clone()).await.unwrap();
+    let order = desk.start_order(card.raw.clone(), None).await.unwrap();
     let local_id = order.local_id.unwrap();
     let order_id = order.order_id.clone().unwrap();
     let psbt = order.created.as_ref().unwrap()["onramp"]["psbt_hex"]

@@ -86,7 +86,8 @@ const btcAddress = "bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh";
 // command's snake_case parameters, so `localId` reaches `local_id`).
 const calls: [string, () => Promise<unknown>, string, Record<string, unknown> | undefined][] = [
   ["requestQuote", () => ipc.requestQuote(form), "request_quote", { form }],
-  ["startOrder", () => ipc.startOrder(quote), "start_order", { quote }],
+  ["startOrder", () => ipc.startOrder(quote), "start_order", { quote, acceptedLossBps: null }],
+  ["startOrder", () => ipc.startOrder(quote, 750), "start_order", { quote, acceptedLossBps: 750 }],
   ["handIn", () => ipc.handIn(7, "02000000ff"), "hand_in", { localId: 7, text: "02000000ff" }],
   ["resumeOrder", () => ipc.resumeOrder(7), "resume_order", { localId: 7 }],
   ["discardOrder", () => ipc.discardOrder(7), "discard_order", { localId: 7 }],
@@ -98,6 +99,7 @@ const calls: [string, () => Promise<unknown>, string, Record<string, unknown> | 
   ["removeApiKey", () => ipc.removeApiKey(), "remove_api_key", undefined],
   ["setApiVersion", () => ipc.setApiVersion("v2"), "set_api_version", { version: "v2" }],
   ["setBitcoinNetwork", () => ipc.setBitcoinNetwork("signet"), "set_bitcoin_network", { network: "signet" }],
+  ["setBlindSigning", () => ipc.setBlindSigning(true), "set_blind_signing", { on: true }],
   ["setTheme", () => ipc.setTheme("dark"), "set_theme", { theme: "dark" }],
   ["savePsbt", () => ipc.savePsbt(7), "save_psbt", { localId: 7 }],
   [

@@ -127,9 +127,12 @@ export function requestQuote(form: SwapForm): Promise<QuoteResult> {
   return call<QuoteResult>("request_quote", { form });
 }
 
-/** Starts an order from a quote as received (the card's `raw`): journaled, created, verified. */
-export function startOrder(quote: unknown): Promise<OrderView> {
-  return call<OrderView>("start_order", { quote });
+/**
+ * Starts an order from a quote as received (the card's `raw`): journaled, created, verified. A loss the card says
+ * needs confirmation must be confirmed in bps (`acceptedLossBps`), or desk-core refuses before anything is sent.
+ */
+export function startOrder(quote: unknown, acceptedLossBps: number | null = null): Promise<OrderView> {
+  return call<OrderView>("start_order", { quote, acceptedLossBps });
 }
 
 /** Hands in the signed transaction (hex) or its id/hash; checked, journaled, then registered. */
@@ -180,6 +183,11 @@ export function removeApiKey(): Promise<SettingsView> {
 /** Chooses the API version of the current network. */
 export function setApiVersion(version: "v1" | "v2" | "v3"): Promise<SettingsView> {
   return call<SettingsView>("set_api_version", { version });
+}
+
+/** Turns blind signing on or off for the current network (undecodable calls shown as not checked, not refused). */
+export function setBlindSigning(on: boolean): Promise<SettingsView> {
+  return call<SettingsView>("set_blind_signing", { on });
 }
 
 /** Chooses the Bitcoin network of the current network, where the person may (Staging, a custom URL). */
@@ -279,7 +287,7 @@ export interface DeskApi {
   selectNetwork(choice: NetworkChoice): Promise<SettingsView>;
   listRoutes(): Promise<RouteView[]>;
   requestQuote(form: SwapForm): Promise<QuoteResult>;
-  startOrder(quote: unknown): Promise<OrderView>;
+  startOrder(quote: unknown, acceptedLossBps?: number | null): Promise<OrderView>;
   handIn(localId: number, text: string): Promise<OrderView>;
   resumeOrder(localId: number): Promise<OrderView>;
   discardOrder(localId: number): Promise<OrderView>;
@@ -291,6 +299,7 @@ export interface DeskApi {
   removeApiKey(): Promise<SettingsView>;
   setApiVersion(version: "v1" | "v2" | "v3"): Promise<SettingsView>;
   setBitcoinNetwork(network: NetworkView["bitcoinNetwork"]): Promise<SettingsView>;
+  setBlindSigning(on: boolean): Promise<SettingsView>;
   setTheme(theme: Theme): Promise<SettingsView>;
   savePsbt(localId: number): Promise<string | null>;
   openExplorer(url: string): Promise<void>;
@@ -324,6 +333,7 @@ export const deskApi: DeskApi = {
   removeApiKey,
   setApiVersion,
   setBitcoinNetwork,
+  setBlindSigning,
   setTheme,
   savePsbt,
   openExplorer,

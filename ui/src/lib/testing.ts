@@ -26,6 +26,7 @@ export function stubApi(overrides: Partial<DeskApi> = {}): DeskApi {
     "removeApiKey",
     "setApiVersion",
     "setBitcoinNetwork",
+    "setBlindSigning",
     "setTheme",
     "savePsbt",
     "openExplorer",

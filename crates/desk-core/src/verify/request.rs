@@ -179,7 +179,14 @@ pub fn check_quote(
             network,
         )?;
     }
-    let loss = loss_of(input, output);
+    loss_check(quote)
+}
+
+/// The loss of `quote` as the app computes it (see the module docs): a gross loss is refused, one above
+/// [`CONFIRM_LOSS_BPS`] needs confirmation.
+pub fn loss_check(quote: &Quote) -> Result<QuoteCheck, VerifyError> {
+    let view = quote.view();
+    let loss = loss_of(view.input_amount(), view.output_amount());
     let (loss_sentence, needs_confirmation) = match &loss {
         Some(loss) if u64::from(loss.bps) > GROSS_LOSS_BPS => {
             return Err(VerifyError::GrossLoss {
@@ -210,6 +217,24 @@ pub fn check_quote(
         loss_sentence,
         needs_confirmation,
     })
+}
+
+/// Refuses to start an order from `quote` when its loss needs confirmation and `accepted_bps` (what the person
+/// confirmed, in bps) does not cover it.
+pub fn require_confirmed_loss(
+    quote: &Quote,
+    accepted_bps: Option<u32>,
+) -> Result<QuoteCheck, VerifyError> {
+    let check = loss_check(quote)?;
+    if check.needs_confirmation {
+        let bps = check.loss.as_ref().map_or(0, |loss| loss.bps);
+        if accepted_bps.unwrap_or(0) < bps {
+            return Err(VerifyError::LossNotConfirmed {
+                percent: percent(bps),
+            });
+        }
+    }
+    Ok(check)
 }
 
 /// Each affiliate an onramp or offramp quote charges must be one the request named.
@@ -456,6 +481,58 @@ fn share_bps(sent: u128, got: u128) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn offramp(input_sats: &str, output_sats: &str, usd: Option<(&str, &str)>) -> Quote {
+        let wbtc = "0x0555E30da8f98308EdB960aa94C0Db47230d2B9c";
+        let fee = serde_json::json!({"address": wbtc, "amount": "0", "chain": "bob"});
+        let mut q = serde_json::json!({"offramp": {
+            "srcChain": "bob", "tokenAddress": wbtc,
+            "inputAmount": {"address": wbtc, "amount": input_sats, "chain": "bob"},
+            "outputAmount": {"address": "0x0000000000000000000000000000000000000000", "amount": output_sats, "chain": "bitcoin"},
+            "feeBreakdown": {"solverFee": fee, "inclusionFee": fee, "protocolFee": fee, "affiliateFee": fee,
+                             "fastestFeeRate": "5"},
+            "recipient": "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq", "slippage": 300,
+            "txTo": "0x676174657761792d73696d2d636F6E7472616374"
+        }});
+        if let Some((sent, got)) = usd {
+            q["offramp"]["inputAmount"]["usd"] = serde_json::json!(sent);
+            q["offramp"]["outputAmount"]["usd"] = serde_json::json!(got);
+        }
+        Quote::from_json(q).unwrap()
+    }
+
+    #[test]
+    fn the_loss_is_computed_by_the_app_and_a_large_one_must_be_confirmed_in_numbers() {
+        // WBTC (8 decimals) to BTC (8 decimals): the same unit, so token units count.
+        let fair = offramp("100000", "99000", None);
+        let check = require_confirmed_loss(&fair, None).unwrap();
+        assert_eq!(check.loss.unwrap().bps, 100);
+        assert!(!check.needs_confirmation);
+
+        let costly = offramp("100000", "92500", None);
+        assert_eq!(
+            require_confirmed_loss(&costly, None).unwrap_err(),
+            VerifyError::LossNotConfirmed {
+                percent: "7.50".into()
+            }
+        );
+        assert!(require_confirmed_loss(&costly, Some(749)).is_err());
+        assert!(
+            require_confirmed_loss(&costly, Some(750))
+                .unwrap()
+                .needs_confirmation
+        );
+
+        let gross = offramp("100000", "40000", None);
+        assert!(matches!(
+            require_confirmed_loss(&gross, Some(10_000)).unwrap_err(),
+            VerifyError::GrossLoss { .. }
+        ));
+        // USD values, when both sides carry one, come first.
+        let by_usd = offramp("100000", "99000", Some(("100.00", "40.00")));
+        let check = loss_check(&by_usd);
+        assert!(matches!(check, Err(VerifyError::GrossLoss { ref percent }) if percent == "60.00"));
+    }
 
     #[test]
     fn usd_text_reads_as_micros() {

@@ -3,6 +3,7 @@ import type { AffiliateEntry } from "./AffiliateEntry";
 import type { AffiliateView } from "./AffiliateView";
 import type { AmountView } from "./AmountView";
 import type { FeeLine } from "./FeeLine";
+import type { QuoteCheck } from "./QuoteCheck";
 import type { RouteKind } from "./RouteKind";
 
 /**
@@ -32,7 +33,12 @@ priceImpact?: string, priceImpactUsd?: string,
 /**
  * The impact is a loss of at least [`LARGE_IMPACT_BPS`].
  */
-largeImpact: boolean, estimatedSecs?: number, 
+largeImpact: boolean, 
+/**
+ * The loss as the app computed it from the quote's amounts (never the gateway's `priceImpact`), and whether
+ * the person must confirm it before the order is created.
+ */
+check?: QuoteCheck, estimatedSecs?: number, 
 /**
  * `about 10 minutes`.
  */

@@ -38,4 +38,9 @@ affiliates: Array<AffiliateEntry>,
 /**
  * The one affiliate sent with V3 token-swap quotes on this network.
  */
-tokenSwapAffiliate?: AffiliateEntry, };
+tokenSwapAffiliate?: AffiliateEntry, 
+/**
+ * Calls the app cannot decode are let through on this network, shown as not checked, instead of refused
+ * (absent: off).
+ */
+blindSigning?: boolean | undefined, };

@@ -200,6 +200,25 @@ describe("the Settings view", () => {
     expect(select.value).toBe("v2");
   });
 
+  it("turns blind signing on and off for the network, with a warning while it is on", async () => {
+    const api = stubApi({
+      setBlindSigning: vi.fn(async (on: boolean) => settings({ blindSigning: on })),
+    });
+    start(api);
+    const box = byId("blind-signing") as HTMLInputElement;
+    expect(box.checked).toBe(false);
+    expect(byId("blind-signing-on")).toBeNull();
+    box.click();
+    await settle();
+    expect(api.setBlindSigning).toHaveBeenCalledWith(true);
+    expect(desk.settings?.blindSigning).toBe(true);
+    expect(byId("blind-signing-on")?.textContent).toContain("may move any amount to anyone");
+    (byId("blind-signing") as HTMLInputElement).click();
+    await settle();
+    expect(api.setBlindSigning).toHaveBeenLastCalledWith(false);
+    expect(byId("blind-signing-on")).toBeNull();
+  });
+
   it("sets the Bitcoin network where it may be chosen, and says it is fixed on the Sandbox", async () => {
     const api = stubApi({
       setBitcoinNetwork: vi.fn(async (network) =>

@@ -126,6 +126,29 @@ describe("the Swap view", () => {
     expect(byId("swap-slippage-100")?.getAttribute("aria-pressed")).toBe("true");
   });
 
+  it("asks the person to confirm a large loss in numbers before the order is created", async () => {
+    const check = {
+      loss: { bps: 750, basis: "usd" },
+      lossSentence: "You receive 7.50 % less than you send (by the quote's own USD values), computed by the app.",
+      needsConfirmation: true,
+    };
+    const requestQuote = vi.fn(async (): Promise<QuoteResult> => ({ type: "quote", card: onrampCard({ check }) }));
+    const startOrder = vi.fn(async () => onrampOrder());
+    render(new SwapState(api({ requestQuote, startOrder })));
+    await settle();
+    await fillOnramp();
+    await click("swap-get-quote");
+    await settle();
+    await click("swap-confirm");
+    expect(text("confirm-loss")).toBe(check.lossSentence);
+    const go = byId("confirm-go") as HTMLButtonElement;
+    expect(go.disabled).toBe(true);
+    await click("confirm-accept-loss");
+    expect(go.disabled).toBe(false);
+    await click("confirm-go");
+    expect(startOrder).toHaveBeenCalledWith(onrampCard().raw, 750);
+  });
+
   it("goes from quote to card to confirm to the onramp's PSBT, and registers the pasted transaction", async () => {
     let releaseQuote: (r: QuoteResult) => void = () => {};
     const requestQuote = vi.fn(() => new Promise<QuoteResult>((resolve) => (releaseQuote = resolve)));
@@ -165,7 +188,7 @@ describe("the Swap view", () => {
     expect(byId("step-indicator")?.querySelector('[aria-current="step"]')?.textContent).toContain("Confirm");
 
     await click("confirm-go");
-    expect(startOrder).toHaveBeenCalledWith(onrampCard().raw);
+    expect(startOrder).toHaveBeenCalledWith(onrampCard().raw, null);
     expect(byId("step-indicator")?.querySelector('[aria-current="step"]')?.textContent).toContain("Sign");
     expect(text("deposit-address")).toBe(DEPOSIT);
     expect(text("deposit-amount")).toBe("0.00250000 BTC (250000 sats)");
@@ -426,6 +449,9 @@ describe("the Swap view", () => {
     expect(call.textContent).toContain("0x5C1F7f15A8fc15AcE2b8C1bC1fF4E0c5aA5E1a4D");
     expect(text("tx-value")).toBe("0 ETH");
     expect(byId<HTMLTextAreaElement>("tx-data")!.value).toMatch(/^0x095ea7b3/);
+    // desk-core did not decode this call (blind signing): the window says so rather than "checked".
+    expect(text("tx-not-checked")).toMatch(/^Not checked: the app could not decode this call/);
+    expect(byId("tx-decoded")).toBeNull();
     expect(byId("tx-data-copy")?.getAttribute("aria-label")).toBe("Copy the call data");
     type("signed-input", "0x1234");
     expect(document.getElementById("signed-input-error")?.textContent).toMatch(/64 hexadecimal characters; this has 4/);

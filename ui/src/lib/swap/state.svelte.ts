@@ -92,6 +92,8 @@ export class SwapState {
   cardForm = $state<SwapForm | null>(null);
   /** The last refresh failed: the card may be out of date and cannot be confirmed. */
   cardStale = $state(false);
+  /** The person ticked "I accept this loss" for the current card (only asked when the card says it is needed). */
+  lossAccepted = $state(false);
   /** When the card is next asked for again (ms since the epoch). */
   refreshDue = $state(0);
   now = $state(0);
@@ -335,6 +337,7 @@ export class SwapState {
       this.now = this.#clock();
       if (result.type === "quote") {
         this.card = result.card;
+        this.lossAccepted = false;
         this.cardForm = form;
         this.cardStale = false;
         this.refreshDue = this.now + REFRESH_SECS * 1000;
@@ -429,7 +432,9 @@ export class SwapState {
     this.starting = true;
     this.clearError();
     try {
-      const order = await this.#api.startOrder(card.raw);
+      const check = card.check;
+      const accepted = check?.needsConfirmation && this.lossAccepted ? (check.loss?.bps ?? null) : null;
+      const order = await this.#api.startOrder(card.raw, accepted);
       if (this.step !== "confirm" || this.card !== card) return;
       this.order = order;
       this.signed = "";

@@ -282,7 +282,7 @@ describe("SwapState: confirm, sign, register", () => {
     expect(s.step).toBe("form");
     s.proceed();
     await s.confirm();
-    expect(startOrder).toHaveBeenCalledWith(onrampCard().raw);
+    expect(startOrder).toHaveBeenCalledWith(onrampCard().raw, null);
     expect(s.step).toBe("execute");
     expect(s.flowStep).toBe("sign");
 
