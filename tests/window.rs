@@ -516,18 +516,35 @@ async fn swap_to_registration(app: &Client, swap: &Swap<'_>, onramp: bool) {
     css(app, "[data-testid=registered]").await;
 }
 
-/// Moves the Sandbox's clock on through its admin interface (the app serves it with GATEWAY_DESK_SANDBOX_ADMIN=1).
-async fn advance_sandbox(app: &Client, secs: u64) {
+/// Switches a tamper of the Sandbox on (`Some`) or off through its admin interface: the app's own gateway lies.
+async fn tamper_sandbox(app: &Client, tamper: Option<&str>) {
+    let base = sandbox_base(app).await;
+    reqwest::Client::new()
+        .put(format!("{base}/admin/tamper"))
+        .body(json!({ "tamper": tamper }).to_string())
+        .send()
+        .await
+        .unwrap()
+        .error_for_status()
+        .unwrap();
+}
+
+/// The Sandbox's base URL, as Settings shows it.
+async fn sandbox_base(app: &Client) -> String {
     let url = wait_text(app, "[data-testid=current-network-url]", |t| {
         t.contains("127.0.0.1")
     })
     .await;
-    let base = url
-        .split_whitespace()
+    url.split_whitespace()
         .find(|w| w.starts_with("http://127.0.0.1"))
         .unwrap_or_else(|| panic!("no sandbox URL in {url:?}"))
         .trim_end_matches('/')
-        .to_owned();
+        .to_owned()
+}
+
+/// Moves the Sandbox's clock on through its admin interface (the app serves it with GATEWAY_DESK_SANDBOX_ADMIN=1).
+async fn advance_sandbox(app: &Client, secs: u64) {
+    let base = sandbox_base(app).await;
     reqwest::Client::new()
         .post(format!("{base}/admin/clock/advance"))
         .body(format!(r#"{{"secs": {secs}}}"#))
@@ -536,6 +553,59 @@ async fn advance_sandbox(app: &Client, secs: u64) {
         .unwrap()
         .error_for_status()
         .unwrap();
+}
+
+#[tokio::test]
+#[ignore = "needs the release app, Xvfb and WebKitWebDriver: run by `cargo xtask test`"]
+async fn a_hostile_sandbox_is_refused_in_the_window_and_the_checked_call_says_what_was_checked() {
+    let driver = Driver::start();
+    let app = driver.open_app().await;
+    wait_text(&app, "[data-testid=current-network]", |t| t == "Sandbox").await;
+
+    // A quote for another recipient: refused with its sentence, no card to confirm.
+    tamper_sandbox(&app, Some("quoteRecipient")).await;
+    fill_and_quote(&app, &TOKEN_SWAP_OF_50_USDT).await;
+    let error = wait_text(&app, "[data-testid=swap-error]", |t| !t.is_empty()).await;
+    assert!(
+        error.contains("recipient") && error.contains("Do not accept it"),
+        "{error}"
+    );
+    assert!(text_of(&app, "[data-testid=quote-card]").await.is_none());
+    screenshot(&app, "hostile-quote-refused").await;
+
+    // An honest quote, then an order whose call moves ten times the amount: refused, nothing to sign.
+    tamper_sandbox(&app, Some("calldataAmountTimesTen")).await;
+    click(&app, "swap-get-quote").await;
+    css(&app, "[data-testid=quote-card]").await;
+    click(&app, "swap-confirm").await;
+    click(&app, "confirm-go").await;
+    let refused = wait_text(&app, "[data-testid=order-refused]", |t| !t.is_empty()).await;
+    assert!(
+        refused.contains("takes 500000000, but the quote says 50000000"),
+        "{refused}"
+    );
+    assert!(text_of(&app, "[data-testid=tx-data]").await.is_none());
+    screenshot(&app, "hostile-order-refused").await;
+    click(&app, "swap-start-over").await;
+
+    // Honest again: the call is shown decoded, each field as checked against the quote.
+    tamper_sandbox(&app, None).await;
+    click(&app, "swap-get-quote").await;
+    css(&app, "[data-testid=quote-card]").await;
+    click(&app, "swap-confirm").await;
+    click(&app, "confirm-go").await;
+    let decoded = wait_text(&app, "[data-testid=tx-decoded]", |t| !t.is_empty()).await;
+    assert!(
+        decoded.contains("swapCrossChain")
+            && decoded.contains("takes 50000000 of")
+            && decoded.contains(USDT_BOB)
+            && decoded.contains(EVM)
+            && decoded.contains("on ethereum")
+            && decoded.contains("each compared with the quote"),
+        "{decoded}"
+    );
+    assert!(text_of(&app, "[data-testid=tx-not-checked]").await.is_none());
+    screenshot(&app, "honest-call-decoded").await;
 }
 
 #[tokio::test]
