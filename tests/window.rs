@@ -521,7 +521,7 @@ async fn tamper_sandbox(app: &Client, tamper: Option<&str>) {
     let base = sandbox_base(app).await;
     reqwest::Client::new()
         .put(format!("{base}/admin/tamper"))
-        .body(json!({ "tamper": tamper }).to_string())
+        .json(&json!({ "tamper": tamper }))
         .send()
         .await
         .unwrap()
@@ -547,6 +547,7 @@ async fn advance_sandbox(app: &Client, secs: u64) {
     let base = sandbox_base(app).await;
     reqwest::Client::new()
         .post(format!("{base}/admin/clock/advance"))
+        .header("content-type", "application/json")
         .body(format!(r#"{{"secs": {secs}}}"#))
         .send()
         .await
@@ -604,7 +605,11 @@ async fn a_hostile_sandbox_is_refused_in_the_window_and_the_checked_call_says_wh
             && decoded.contains("each compared with the quote"),
         "{decoded}"
     );
-    assert!(text_of(&app, "[data-testid=tx-not-checked]").await.is_none());
+    assert!(
+        text_of(&app, "[data-testid=tx-not-checked]")
+            .await
+            .is_none()
+    );
     screenshot(&app, "honest-call-decoded").await;
 }
 

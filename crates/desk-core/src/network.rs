@@ -152,6 +152,7 @@ fn sandbox_sim(state: Option<&Path>, admin: bool, key: Option<&ApiKey>) -> Sim {
         admin,
         access: access.clone(),
         network: BitcoinNetwork::Regtest,
+        ..SimConfig::default()
     };
     match Sim::with_config(config(state.map(Path::to_path_buf))) {
         Ok(sim) => sim,

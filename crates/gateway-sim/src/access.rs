@@ -16,7 +16,9 @@
 //! first 8 hex digits of its SHA-256 (unknown).
 //!
 //! Limits are token buckets ([`governor`]'s GCRA): `N` per minute allows a burst of `N` requests, then one more every
-//! `60/N` seconds. A keyless caller is identified by the peer IP address from [`ConnectInfo<SocketAddr>`], so the
+//! `60/N` seconds. A keyless caller is identified by the peer IP address from [`ConnectInfo<SocketAddr>`] (every
+//! loopback address, `127.0.0.0/8` and `::1`, is one caller: a local process cannot dodge the limit by cycling its
+//! source address), so the
 //! server must be started with `into_make_service_with_connect_info::<SocketAddr>()`; without it (e.g. a test that
 //! drives the router with `oneshot`) every keyless caller shares one "unknown" bucket.
 //!
@@ -177,6 +179,8 @@ struct Inner {
     keyless: Limit<Option<IpAddr>>,
     keyed: Limit<usize>,
     checks: AtomicU64,
+    /// The minute (since the Unix epoch) of the last logged rate-limit refusal: at most one line a minute.
+    last_refusal_log: AtomicU64,
 }
 
 /// The keys and rate-limit buckets shared by every request (cheap to clone).
@@ -234,6 +238,7 @@ impl Access {
                 keyless: Limit::new(config.keyless_per_minute),
                 keyed: Limit::new(config.keyed_per_minute),
                 checks: AtomicU64::new(0),
+                last_refusal_log: AtomicU64::new(0),
             }),
         }
     }
@@ -256,13 +261,26 @@ impl Access {
         }
     }
 
+    /// Whether a rate-limit refusal may be logged now: the first of each minute is, the rest are not (a flood of
+    /// refused requests must not become a flood of log lines).
+    fn log_refusal_now(&self) -> bool {
+        let minute = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs() / 60)
+            .saturating_add(1);
+        self.inner.last_refusal_log.swap(minute, Ordering::Relaxed) != minute
+    }
+
     /// Decides about one request from its headers and peer address: `None` to let it through, or the refusal.
     fn refusal(&self, headers: &HeaderMap, peer: Option<IpAddr>) -> Option<Response> {
         match credential(headers) {
             Credential::Absent => {
                 self.count_check();
+                let peer = peer.map(caller_of);
                 let wait = self.inner.keyless.check(&peer).err()?;
-                info!(peer = ?peer, "keyless caller over its rate limit");
+                if self.log_refusal_now() {
+                    info!(peer = ?peer, "keyless caller over its rate limit (further refusals this minute not logged)");
+                }
                 Some(exceeded_limit_response(
                     self.inner.keyless.per_minute,
                     false,
@@ -280,7 +298,9 @@ impl Access {
                 };
                 self.count_check();
                 let wait = self.inner.keyed.check(bucket).err()?;
-                info!(key_sha256_prefix = %short_hash(key), "keyed caller over its rate limit");
+                if self.log_refusal_now() {
+                    info!(key_sha256_prefix = %short_hash(key), "keyed caller over its rate limit (further refusals this minute not logged)");
+                }
                 Some(exceeded_limit_response(
                     self.inner.keyed.per_minute,
                     true,
@@ -288,6 +308,15 @@ impl Access {
                 ))
             }
         }
+    }
+}
+
+/// The caller a keyless peer address counts as: every loopback address is one caller.
+fn caller_of(ip: IpAddr) -> IpAddr {
+    if ip.is_loopback() {
+        IpAddr::from([127, 0, 0, 1])
+    } else {
+        ip
     }
 }
 
@@ -634,6 +663,23 @@ mod tests {
         // Callers without a known address share one bucket of their own.
         let (status, _, _) = send(&app, request("/v3/get-quote", None, None)).await;
         assert_eq!(status, StatusCode::OK);
+    }
+
+    #[tokio::test]
+    async fn every_loopback_address_is_one_keyless_caller() {
+        let app = router(small_limits());
+        for peer in ["127.0.0.1:1000", "127.0.0.2:1000", "127.8.9.10:1000"] {
+            let (status, _, _) = send(&app, request("/v3/get-quote", None, Some(peer))).await;
+            assert_eq!(status, StatusCode::OK);
+        }
+        for peer in ["127.0.0.99:1000", "[::1]:1000"] {
+            let (status, _, _) = send(&app, request("/v3/get-quote", None, Some(peer))).await;
+            assert_eq!(
+                status,
+                StatusCode::TOO_MANY_REQUESTS,
+                "{peer}: another loopback address does not dodge the limit"
+            );
+        }
     }
 
     #[tokio::test]

@@ -87,6 +87,7 @@ async fn main() -> ExitCode {
         },
         admin: args.admin,
         state_file: args.state_file,
+        ..SimConfig::default()
     };
     let sim = match Sim::with_config(config) {
         Ok(sim) => sim,

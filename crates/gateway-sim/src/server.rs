@@ -6,6 +6,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
 
 use alloy_primitives::U256;
 use axum::body::Bytes;
@@ -22,7 +23,7 @@ use serde_json::{Value, json};
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
-use tracing::{info, warn};
+use tracing::{debug, info, warn};
 
 use crate::access::{Access, AccessConfig, InvalidKeyConfig};
 use crate::catalogue::Catalogue;
@@ -44,6 +45,10 @@ pub struct SimConfig {
     pub admin: bool,
     /// Keep the orders (and the signing key) in this file, so they survive a restart.
     pub state_file: Option<PathBuf>,
+    /// How long a client may take to send a request's head ([`HEADER_READ_TIMEOUT`] by default).
+    pub header_read_timeout: Duration,
+    /// How many connections may be open at once ([`MAX_CONNECTIONS`] by default).
+    pub max_connections: usize,
 }
 
 impl Default for SimConfig {
@@ -53,6 +58,8 @@ impl Default for SimConfig {
             access: AccessConfig::default(),
             admin: false,
             state_file: None,
+            header_read_timeout: HEADER_READ_TIMEOUT,
+            max_connections: MAX_CONNECTIONS,
         }
     }
 }
@@ -247,22 +254,69 @@ impl Sim {
                 .layer(middleware::from_fn(faults::loopback_only));
             router = router.merge(admin);
         }
-        router.fallback(|| async { StatusCode::NOT_FOUND })
+        router
+            .fallback(|| async { StatusCode::NOT_FOUND })
+            .layer(middleware::from_fn(guard))
     }
 
     /// Serves on `listener` until `shutdown` resolves.
+    ///
+    /// Each connection is HTTP/1.1 through hyper with a header-read timeout ([`SimConfig::header_read_timeout`]: a
+    /// client that opens a connection and never finishes a request's head, the first or a later one on a kept-alive
+    /// connection, is cut off) and a lifetime cap ([`CONNECTION_LIFETIME`]); at most [`SimConfig::max_connections`]
+    /// are open at once, and one more is closed at once (the Sandbox runs inside the app: held connections must not exhaust its file
+    /// descriptors).
     pub async fn serve(
         self,
         listener: TcpListener,
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> io::Result<()> {
-        axum::serve(
-            listener,
-            self.router()
-                .into_make_service_with_connect_info::<SocketAddr>(),
-        )
-        .with_graceful_shutdown(shutdown)
-        .await
+        let router = self.router();
+        let max_connections = self.config.max_connections.max(1);
+        let header_read_timeout = self.config.header_read_timeout;
+        let permits = Arc::new(tokio::sync::Semaphore::new(max_connections));
+        tokio::pin!(shutdown);
+        loop {
+            let (stream, peer) = tokio::select! {
+                () = &mut shutdown => return Ok(()),
+                accepted = listener.accept() => match accepted {
+                    Ok(accepted) => accepted,
+                    Err(e) => {
+                        // Out of file descriptors, or a connection reset before accept: wait a little, go on.
+                        warn!(error = %e, "accept failed");
+                        tokio::time::sleep(Duration::from_millis(50)).await;
+                        continue;
+                    }
+                },
+            };
+            let Ok(permit) = permits.clone().try_acquire_owned() else {
+                warn!(%peer, limit = max_connections, "too many open connections; closing a new one");
+                drop(stream);
+                continue;
+            };
+            let router = router.clone();
+            tokio::spawn(async move {
+                let _permit = permit;
+                let service = hyper::service::service_fn(
+                    move |mut request: hyper::Request<hyper::body::Incoming>| {
+                        request
+                            .extensions_mut()
+                            .insert(axum::extract::ConnectInfo(peer));
+                        tower::ServiceExt::oneshot(router.clone(), request)
+                    },
+                );
+                let connection = hyper::server::conn::http1::Builder::new()
+                    .timer(hyper_util::rt::TokioTimer::new())
+                    .header_read_timeout(header_read_timeout)
+                    .keep_alive(true)
+                    .serve_connection(hyper_util::rt::TokioIo::new(stream), service);
+                match tokio::time::timeout(CONNECTION_LIFETIME, connection).await {
+                    Ok(Ok(())) => {}
+                    Ok(Err(e)) => debug!(%peer, error = %e, "connection ended with an error"),
+                    Err(_) => debug!(%peer, "connection closed at the end of its lifetime"),
+                }
+            });
+        }
     }
 
     /// Binds `addr` (port 0 picks a free port) and serves in a background task.
@@ -281,6 +335,13 @@ impl Sim {
         })
     }
 }
+
+/// How long a client may take to send a request's head (its first, or the next on a kept-alive connection).
+pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long one connection may stay open, however busy.
+pub const CONNECTION_LIFETIME: Duration = Duration::from_secs(300);
+/// How many connections may be open at once.
+pub const MAX_CONNECTIONS: usize = 256;
 
 /// A simulated gateway serving in the background. Dropping it stops the server.
 #[derive(Debug)]
@@ -331,6 +392,59 @@ fn parse_version(version: &str) -> Option<ApiVersion> {
 
 fn refused(error: &QuoteError) -> Response {
     (StatusCode::BAD_REQUEST, Json(error.body())).into_response()
+}
+
+/// Refuses what a web page could make a browser on this computer send: a request from a loopback peer whose `Host` is
+/// not a loopback name (DNS rebinding: a page of `attacker.example` resolved to 127.0.0.1), and a body-carrying
+/// request (POST, PUT, PATCH) whose `Content-Type` is not JSON (a cross-site form or `text/plain` post needs no
+/// preflight). Both answer 400 with the published error body, before any handler runs.
+async fn guard(req: axum::extract::Request, next: middleware::Next) -> Response {
+    let peer_is_loopback = req
+        .extensions()
+        .get::<axum::extract::ConnectInfo<SocketAddr>>()
+        .is_none_or(|info| info.0.ip().to_canonical().is_loopback());
+    if peer_is_loopback {
+        let host = req
+            .headers()
+            .get(axum::http::header::HOST)
+            .and_then(|h| h.to_str().ok())
+            .or_else(|| req.uri().host());
+        if let Some(host) = host
+            && !is_loopback_host(host)
+        {
+            return invalid_request(format!(
+                "Host: this gateway answers only to a loopback name (127.0.0.1, localhost, [::1]), not {host:?}"
+            ));
+        }
+    }
+    let has_body = matches!(
+        *req.method(),
+        axum::http::Method::POST | axum::http::Method::PUT | axum::http::Method::PATCH
+    );
+    if has_body {
+        let json = req
+            .headers()
+            .get(axum::http::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split(';').next())
+            .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"));
+        if !json {
+            return invalid_request("Content-Type: the body must be sent as application/json");
+        }
+    }
+    next.run(req).await
+}
+
+/// A `Host` header value naming this computer: `127.x.x.x`, `localhost` or `[::1]`, with any port.
+fn is_loopback_host(host: &str) -> bool {
+    let name = match host.strip_prefix('[') {
+        Some(rest) => rest.split(']').next().unwrap_or_default(),
+        None => host.rsplit_once(':').map_or(host, |(name, _)| name),
+    };
+    name.eq_ignore_ascii_case("localhost")
+        || name
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.to_canonical().is_loopback())
 }
 
 fn invalid_request(message: impl Into<String>) -> Response {

@@ -198,11 +198,79 @@ async fn each_injected_fault_reaches_the_client_as_a_clear_error() {
 }
 
 #[tokio::test]
+async fn a_foreign_host_or_a_non_json_body_is_refused_before_any_handler() {
+    let (sim, running) = support::start().await;
+    let http = reqwest::Client::new();
+    let before = sim.orders().len();
+    let quote = client_with(&running, None)
+        .get_quote(&gateway_client::QuoteRequest::new(
+            ("bob", "0x05D032ac25d322df992303dCa074EE7392C117b9"),
+            ("ethereum", "0xdac17f958d2ee523a2206206994597c13d831ec7"),
+            "50000123",
+            "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+        ))
+        .await
+        .unwrap();
+    let body = quote.value.raw().to_string();
+    // A DNS-rebinding page: the browser sends its own host name to 127.0.0.1.
+    let rebound = http
+        .post(format!("{}/v3/create-order", running.base_url()))
+        .header("host", "attacker.example")
+        .header("content-type", "application/json")
+        .body(body.clone())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(rebound.status(), 400);
+    let refusal: serde_json::Value = rebound.json().await.unwrap();
+    assert_eq!(refusal["code"], "INVALID_REQUEST");
+    assert!(
+        refusal["error"].as_str().unwrap().starts_with("Host:"),
+        "{refusal}"
+    );
+    // A cross-site form post: no JSON content type.
+    for content_type in [
+        None,
+        Some("text/plain"),
+        Some("application/x-www-form-urlencoded"),
+    ] {
+        let mut request = http
+            .post(format!("{}/v3/create-order", running.base_url()))
+            .body(body.clone());
+        if let Some(content_type) = content_type {
+            request = request.header("content-type", content_type);
+        }
+        let response = request.send().await.unwrap();
+        assert_eq!(response.status(), 400, "{content_type:?}");
+    }
+    assert_eq!(sim.orders().len(), before, "nothing was created");
+    // The same body as JSON, to a loopback name with a port, is taken.
+    for host in ["localhost", "127.0.0.1:9", "[::1]:80"] {
+        let ok = http
+            .get(format!("{}/v3/get-routes", running.base_url()))
+            .header("host", host)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(ok.status(), 200, "{host}");
+    }
+    let created = http
+        .post(format!("{}/v3/create-order", running.base_url()))
+        .header("content-type", "application/json; charset=utf-8")
+        .body(body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(created.status(), 201);
+}
+
+#[tokio::test]
 async fn the_admin_fault_interface_is_loopback_only_and_off_by_default() {
     let (_sim, running) = support::start().await;
     let http = reqwest::Client::new();
     let response = http
         .post(format!("{}/admin/faults", running.base_url()))
+        .header("content-type", "application/json")
         .body(r#"{"endpoint":"get-quote","fault":"drop"}"#)
         .send()
         .await
@@ -218,6 +286,7 @@ async fn the_admin_fault_interface_is_loopback_only_and_off_by_default() {
     let (_sim, running) = start_with(sim).await;
     let response = http
         .post(format!("{}/admin/faults", running.base_url()))
+        .header("content-type", "application/json")
         .body(
             r#"{"endpoint":"get-routes","version":"v3","fault":{"status":{"code":502}},"times":1}"#,
         )
@@ -232,4 +301,69 @@ async fn the_admin_fault_interface_is_loopback_only_and_off_by_default() {
     ));
     client.get_routes().await.unwrap();
     running.shutdown().await.unwrap();
+}
+
+/// Reads from `stream` until the peer closes it (or `limit` passes): whether it was closed, and what was read.
+async fn read_until_closed(stream: &mut tokio::net::TcpStream, limit: Duration) -> (bool, String) {
+    use tokio::io::AsyncReadExt;
+    let mut seen = Vec::new();
+    let mut buf = [0u8; 4096];
+    let deadline = tokio::time::Instant::now() + limit;
+    loop {
+        match tokio::time::timeout_at(deadline, stream.read(&mut buf)).await {
+            Ok(Ok(0)) | Ok(Err(_)) => return (true, String::from_utf8_lossy(&seen).into_owned()),
+            Ok(Ok(n)) => seen.extend_from_slice(&buf[..n]),
+            Err(_) => return (false, String::from_utf8_lossy(&seen).into_owned()),
+        }
+    }
+}
+
+#[tokio::test]
+async fn unfinished_heads_are_cut_off_and_open_connections_are_capped() {
+    use tokio::io::AsyncWriteExt;
+    let sim = Sim::with_config(SimConfig {
+        header_read_timeout: Duration::from_millis(500),
+        max_connections: 4,
+        ..SimConfig::default()
+    })
+    .unwrap();
+    let (_sim, running) = start_with(sim).await;
+    let addr = running.addr();
+
+    // A head that never ends: closed after the header-read timeout, not held for ever.
+    let mut slow = tokio::net::TcpStream::connect(addr).await.unwrap();
+    slow.write_all(b"GET /v3/get-routes HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        .await
+        .unwrap();
+    let (closed, _) = read_until_closed(&mut slow, Duration::from_secs(5)).await;
+    assert!(closed, "an unfinished head is cut off");
+
+    // An idle kept-alive connection after a full request: closed too when no next head arrives.
+    let mut idle = tokio::net::TcpStream::connect(addr).await.unwrap();
+    idle.write_all(b"GET /v3/get-routes HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        .await
+        .unwrap();
+    let (closed, answer) = read_until_closed(&mut idle, Duration::from_secs(5)).await;
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert!(closed, "an idle kept-alive connection is cut off");
+
+    // Four connections held open: a fifth is closed at once, and once they go, requests are served again.
+    let mut held = Vec::new();
+    for _ in 0..4 {
+        held.push(tokio::net::TcpStream::connect(addr).await.unwrap());
+    }
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let mut fifth = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let _ = fifth
+        .write_all(b"GET /v3/get-routes HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        .await;
+    let (closed, answer) = read_until_closed(&mut fifth, Duration::from_millis(400)).await;
+    assert!(
+        closed && answer.is_empty(),
+        "the fifth is closed unanswered: {answer:?}"
+    );
+    drop(held);
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let client = client_with(&running, None);
+    client.get_routes().await.unwrap();
 }

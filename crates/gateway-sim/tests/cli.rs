@@ -35,6 +35,7 @@ async fn it_serves_with_admin_and_a_state_file() {
     assert_eq!(routes.status(), 200);
     let clock: serde_json::Value = http
         .post(format!("{base}/admin/clock/advance"))
+        .header("content-type", "application/json")
         .body(r#"{"secs": 5}"#)
         .send()
         .await

@@ -48,6 +48,7 @@ pub async fn open(home: &Path) -> Desk {
 pub async fn advance(base: &str, secs: u64) {
     reqwest::Client::new()
         .post(format!("{base}/admin/clock/advance"))
+        .header("content-type", "application/json")
         .body(format!(r#"{{"secs": {secs}}}"#))
         .send()
         .await
