@@ -72,6 +72,10 @@ pub const FILE_PREFIX: &str = "gateway-desk";
 pub const FILE_SUFFIX: &str = "log";
 /// How many daily files are kept; older ones are deleted when a new one starts (and at [`init`]).
 pub const MAX_FILES: usize = 14;
+/// The most one day's log file takes, in bytes (32 MiB): beyond it lines are dropped until the next UTC day, with one
+/// line saying so, so a flood (a misbehaving gateway, a loop) cannot fill the disk. With [`MAX_FILES`] days kept, the
+/// logs never take more than 448 MiB.
+pub const DAY_BUDGET_BYTES: u64 = 32 * 1024 * 1024;
 /// What replaces an API key.
 pub const API_KEY_MASK: &str = "[api-key]";
 /// Registered secrets shorter than this are ignored: replacing them would shred ordinary text.
@@ -166,7 +170,10 @@ pub fn init(log_dir: &Path, filter_env: &str) -> Result<LogGuard, LogError> {
         .with(
             fmt::layer()
                 .with_ansi(false)
-                .with_writer(RedactingMakeWriter::new(writer)),
+                .with_writer(RedactingMakeWriter::new(BudgetMakeWriter::new(
+                    writer,
+                    DAY_BUDGET_BYTES,
+                ))),
         )
         .try_init()
         .map_err(|_| LogError::AlreadyStarted)?;
@@ -260,6 +267,99 @@ impl<'a, M: MakeWriter<'a>> MakeWriter<'a> for RedactingMakeWriter<M> {
 
     fn make_writer_for(&'a self, meta: &Metadata<'_>) -> Self::Writer {
         RedactingWriter::new(self.inner.make_writer_for(meta))
+    }
+}
+
+/// Caps what reaches the inner writer at `limit` bytes per UTC day (see [`DAY_BUDGET_BYTES`]); it is given whole
+/// lines by [`RedactingWriter`].
+#[derive(Debug, Clone)]
+pub struct BudgetMakeWriter<M> {
+    inner: M,
+    budget: std::sync::Arc<Budget>,
+}
+
+#[derive(Debug)]
+struct Budget {
+    limit: u64,
+    /// The UTC day, the bytes written that day, and whether the "budget reached" line was written.
+    state: std::sync::Mutex<(u64, u64, bool)>,
+}
+
+impl<M> BudgetMakeWriter<M> {
+    /// Wraps `inner`, letting through at most `limit` bytes a day.
+    pub fn new(inner: M, limit: u64) -> Self {
+        Self {
+            inner,
+            budget: std::sync::Arc::new(Budget {
+                limit,
+                state: std::sync::Mutex::new((0, 0, false)),
+            }),
+        }
+    }
+}
+
+impl<'a, M: MakeWriter<'a>> MakeWriter<'a> for BudgetMakeWriter<M> {
+    type Writer = BudgetWriter<M::Writer>;
+
+    fn make_writer(&'a self) -> Self::Writer {
+        BudgetWriter {
+            inner: self.inner.make_writer(),
+            budget: self.budget.clone(),
+        }
+    }
+
+    fn make_writer_for(&'a self, meta: &Metadata<'_>) -> Self::Writer {
+        BudgetWriter {
+            inner: self.inner.make_writer_for(meta),
+            budget: self.budget.clone(),
+        }
+    }
+}
+
+/// One writer of a [`BudgetMakeWriter`].
+#[derive(Debug)]
+pub struct BudgetWriter<W: Write> {
+    inner: W,
+    budget: std::sync::Arc<Budget>,
+}
+
+impl<W: Write> Write for BudgetWriter<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let day = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs() / 86_400);
+        let verdict = {
+            let mut state = self.budget.state.lock().unwrap_or_else(|p| p.into_inner());
+            if state.0 != day {
+                *state = (day, 0, false);
+            }
+            let len = u64::try_from(buf.len()).unwrap_or(u64::MAX);
+            if state.1.saturating_add(len) <= self.budget.limit {
+                state.1 += len;
+                Some(true)
+            } else if !state.2 {
+                state.2 = true;
+                Some(false)
+            } else {
+                None
+            }
+        };
+        match verdict {
+            Some(true) => self.inner.write_all(buf)?,
+            Some(false) => self.inner.write_all(
+                format!(
+                    "log budget of {} bytes for today reached: further lines are dropped until 00:00 UTC\n",
+                    self.budget.limit
+                )
+                .as_bytes(),
+            )?,
+            None => {}
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
     }
 }
 
@@ -702,6 +802,42 @@ fn clip(line: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_day_s_log_stops_at_its_budget_with_one_line_saying_so() {
+        #[derive(Clone, Default)]
+        struct Sink(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+        impl Write for Sink {
+            fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+                self.0.lock().unwrap().extend_from_slice(buf);
+                Ok(buf.len())
+            }
+            fn flush(&mut self) -> io::Result<()> {
+                Ok(())
+            }
+        }
+        let sink = Sink::default();
+        let make = BudgetMakeWriter::new(
+            {
+                let sink = sink.clone();
+                move || sink.clone()
+            },
+            100,
+        );
+        for _ in 0..1000 {
+            make.make_writer()
+                .write_all(b"0123456789 a line of forty bytes......\n")
+                .unwrap();
+        }
+        let written = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
+        assert_eq!(written.matches("a line of forty").count(), 2, "{written}");
+        assert_eq!(
+            written.matches("log budget of 100 bytes").count(),
+            1,
+            "{written}"
+        );
+    }
+
     use serde_json::json;
 
     use super::*;

@@ -366,9 +366,18 @@ pub fn utc_text(unix_secs: i64) -> String {
     )
 }
 
-/// The start (unix seconds) of the bucket of `period` holding `unix_secs`.
+/// The earliest date the dashboard places an order at: 2009-01-01 (before any Bitcoin order could exist).
+pub const EARLIEST_DATE: i64 = 1_230_768_000;
+/// The latest: 9999-12-31T23:59:59Z. A date outside (a gateway's `i64::MAX`) is placed at the nearer end, so the
+/// calendar and the chart's span stay bounded.
+pub const LATEST_DATE: i64 = 253_402_300_799;
+
+/// The start (unix seconds) of the bucket of `period` holding `unix_secs` (clamped to
+/// [`EARLIEST_DATE`]..=[`LATEST_DATE`]).
 pub fn bucket_start(period: Period, unix_secs: i64) -> i64 {
-    let days = unix_secs.div_euclid(DAY_SECS);
+    let days = unix_secs
+        .clamp(EARLIEST_DATE, LATEST_DATE)
+        .div_euclid(DAY_SECS);
     let first_day = match period {
         Period::Day => days,
         Period::Week => iso_week(days).2,
@@ -898,10 +907,11 @@ impl Totals {
             return;
         }
         self.completed += 1;
-        self.volume += facts.src_usd_micro.unwrap_or(0);
+        // Saturating: a gateway's absurd USD value must not wrap (release) or panic (debug).
+        self.volume = self.volume.saturating_add(facts.src_usd_micro.unwrap_or(0));
         match facts.earnings {
-            Earnings::Exact(usd) => self.exact += usd,
-            Earnings::Estimated(usd) => self.estimated += usd,
+            Earnings::Exact(usd) => self.exact = self.exact.saturating_add(usd),
+            Earnings::Estimated(usd) => self.estimated = self.estimated.saturating_add(usd),
             Earnings::None => {}
         }
     }
@@ -1060,13 +1070,20 @@ pub fn build(facts: &[OrderFacts], query: &DashboardQuery) -> Dashboard {
     let mut per_bucket: BTreeMap<i64, Totals> = BTreeMap::new();
     for (&(start, _), t) in &rows {
         let b = per_bucket.entry(start).or_default();
-        b.volume += t.volume;
-        b.exact += t.exact;
-        b.estimated += t.estimated;
+        b.volume = b.volume.saturating_add(t.volume);
+        b.exact = b.exact.saturating_add(t.exact);
+        b.estimated = b.estimated.saturating_add(t.estimated);
     }
     let mut chart_cut = false;
     if let (Some(&first), Some(&last)) = (per_bucket.keys().next(), per_bucket.keys().next_back()) {
-        // Every bucket from the first to the last, empty ones too, so that the bars are evenly spaced in time.
+        // Every bucket from the first to the last, empty ones too, so that the bars are evenly spaced in time; at most
+        // the last MAX_CHART_BARS, so the walk starts no earlier than that many (31-day) months before the last.
+        let span = i64::try_from(MAX_CHART_BARS + 1).unwrap_or(i64::MAX) * 31 * DAY_SECS;
+        let earliest = bucket_start(period, last.saturating_sub(span));
+        if first < earliest {
+            chart_cut = true;
+        }
+        let first = first.max(earliest);
         let mut starts = VecDeque::from([first]);
         while let Some(&at) = starts.back()
             && at < last
@@ -1960,6 +1977,37 @@ mod tests {
             } else {
                 Earnings::None
             },
+        }
+    }
+
+    #[test]
+    fn an_order_dated_at_the_end_of_time_keeps_the_calendar_and_the_chart_bounded() {
+        let facts = vec![
+            fact(
+                "a",
+                RouteKind::Onramp,
+                "success",
+                days_from_civil(2026, 12, 30) * DAY_SECS,
+                Some("10.00"),
+            ),
+            fact("z", RouteKind::Onramp, "success", i64::MAX, Some("1.00")),
+            fact("y", RouteKind::Onramp, "success", i64::MIN, Some("1.00")),
+        ];
+        for period in [Period::Day, Period::Week, Period::Month] {
+            let dashboard = build(
+                &facts,
+                &DashboardQuery {
+                    period,
+                    route: None,
+                },
+            );
+            assert!(dashboard.chart.len() <= MAX_CHART_BARS, "{period:?}");
+            assert_eq!(dashboard.rows.iter().map(|r| r.orders).sum::<u64>(), 3);
+            assert!(
+                dashboard.rows.iter().any(|r| r.bucket.starts_with("9999")),
+                "{period:?}: {:?}",
+                dashboard.rows.iter().map(|r| &r.bucket).collect::<Vec<_>>()
+            );
         }
     }
 

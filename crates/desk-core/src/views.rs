@@ -172,7 +172,8 @@ fn sum_usd<'a>(values: impl IntoIterator<Item = Option<&'a str>>) -> Option<Stri
         }
         let int: i128 = int.parse().ok()?;
         let frac: i128 = format!("{frac:0<2}").parse().ok()?;
-        cents += int * 100 + frac;
+        // Checked: a gateway's absurd value gives no total rather than a wrapped one (or a panic in debug builds).
+        cents = cents.checked_add(int.checked_mul(100)?.checked_add(frac)?)?;
     }
     Some(format!("{}.{:02}", cents / 100, cents % 100))
 }

@@ -86,8 +86,9 @@ pub fn duration_text(seconds: u64) -> String {
     match seconds {
         0..=89 => format!("{seconds} s"),
         90..=5399 => format!("{} min", (seconds + 30) / 60),
+        // A gateway's absurd estimate (u64::MAX) must not overflow: saturating, then shown as it is.
         _ => {
-            let minutes = (seconds + 30) / 60;
+            let minutes = seconds.saturating_add(30) / 60;
             format!("{} h {} min", minutes / 60, minutes % 60)
         }
     }
@@ -96,6 +97,11 @@ pub fn duration_text(seconds: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_absurd_duration_does_not_overflow() {
+        assert_eq!(duration_text(u64::MAX), "5124095576030431 h 0 min");
+    }
 
     #[test]
     fn amounts_use_the_token_facts_or_say_they_are_unknown() {

@@ -589,17 +589,17 @@ impl State {
         now: Instant,
     ) -> TrackerEvent {
         let own = if let Some(a) = address.and_then(|k| self.addresses.get_mut(k)) {
-            a.failures += 1;
+            a.failures = a.failures.saturating_add(1);
             a.failures
         } else if let Some(o) = order.and_then(|id| self.orders.get_mut(id)) {
-            o.failures += 1;
+            o.failures = o.failures.saturating_add(1);
             o.failures
         } else {
             1
         };
         let global = is_global(err);
         let failures = if global {
-            self.streak += 1;
+            self.streak = self.streak.saturating_add(1);
             own.max(self.streak)
         } else {
             own
