@@ -147,6 +147,12 @@ async fn every_tamper_is_refused_before_anything_is_shown_to_sign() {
                     );
                     continue;
                 }
+                // An honest quote's fee lines add up.
+                assert_eq!(
+                    desk_core::verify::request::fees_mismatch(&quote),
+                    None,
+                    "{what}"
+                );
                 let order = flow.accept(&quote).unwrap();
                 sim.tamper().set(Some(tamper));
                 let created = flow.create(order.local_id).await;

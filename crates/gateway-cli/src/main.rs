@@ -458,6 +458,9 @@ async fn run(cli: Cli) -> Result<(), Failure> {
             } else {
                 view::quote(answer.value.view());
                 println!("{}", check.loss_sentence);
+                if let Some(mismatch) = &check.fees_mismatch {
+                    println!("warning: {mismatch}");
+                }
             }
         }
         Command::CreateOrder {

@@ -38,6 +38,10 @@ pub struct QuoteCheck {
     pub loss_sentence: String,
     /// True when the loss is above [`CONFIRM_LOSS_BPS`]: the person must confirm it in numbers before accepting.
     pub needs_confirmation: bool,
+    /// When the quote's fee lines do not add up to its total: what each says, a sentence to show as a warning.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub fees_mismatch: Option<String>,
 }
 
 /// A loss computed by the app.
@@ -216,6 +220,54 @@ pub fn loss_check(quote: &Quote) -> Result<QuoteCheck, VerifyError> {
         loss,
         loss_sentence,
         needs_confirmation,
+        fees_mismatch: fees_mismatch(quote),
+    })
+}
+
+/// A sentence when the quote's fee lines do not add up to its stated total (in the token when the lines and the
+/// total are of one token, else in USD within a cent a line of rounding); `None` when they do, or when there is
+/// nothing to add (one line).
+pub fn fees_mismatch(quote: &Quote) -> Option<String> {
+    let view = quote.view();
+    let lines = view.fee_lines();
+    if lines.len() < 2 {
+        return None;
+    }
+    if let Some(total) = view.total_fees()
+        && lines.iter().all(|(_, line)| {
+            line.address.eq_ignore_ascii_case(&total.address) && line.chain == total.chain
+        })
+    {
+        let mut sum = U256::ZERO;
+        for (_, line) in &lines {
+            sum = sum
+                .checked_add(gateway_client::amount::parse_base_units(line.amount.trim()).ok()?)?;
+        }
+        let stated = gateway_client::amount::parse_base_units(total.amount.trim()).ok()?;
+        return (sum != stated).then(|| {
+            format!(
+                "The quote's fee lines add up to {sum} (smallest units), but its total fee says {stated}: the gateway's \
+                 figures are inconsistent. Check what you receive before you go on."
+            )
+        });
+    }
+    // No total in the lines' token (a V2/V3 offramp): compare in USD, a cent of rounding a line.
+    let inner = quote.raw().as_object()?.values().next()?.as_object()?;
+    let stated = usd_micros(inner.get("totalFeeUsd")?.as_str())?;
+    let mut sum: u128 = 0;
+    for (_, line) in &lines {
+        sum = sum.checked_add(usd_micros(line.usd.as_deref())?)?;
+    }
+    let slack = 10_000 * u128::try_from(lines.len()).ok()?;
+    (sum.abs_diff(stated) > slack).then(|| {
+        format!(
+            "The quote's fee lines add up to ${}.{:02}, but its total fee says ${}.{:02}: the gateway's figures are \
+             inconsistent. Check what you receive before you go on.",
+            sum / 1_000_000,
+            sum % 1_000_000 / 10_000,
+            stated / 1_000_000,
+            stated % 1_000_000 / 10_000
+        )
     })
 }
 
@@ -532,6 +584,23 @@ mod tests {
         let by_usd = offramp("100000", "99000", Some(("100.00", "40.00")));
         let check = loss_check(&by_usd);
         assert!(matches!(check, Err(VerifyError::GrossLoss { ref percent }) if percent == "60.00"));
+    }
+
+    #[test]
+    fn fee_lines_that_do_not_add_up_are_said_so() {
+        let q = offramp("100000", "99000", None);
+        // The test quote's lines are all 0 and it states no total: nothing to compare.
+        assert_eq!(fees_mismatch(&q), None);
+        let mut raw = q.raw().clone();
+        raw["offramp"]["fees"] = serde_json::json!({"address": raw["offramp"]["tokenAddress"], "amount": "5", "chain": "bob"});
+        let q = Quote::from_json(raw.clone()).unwrap();
+        let sentence = fees_mismatch(&q).unwrap();
+        assert!(
+            sentence.contains("add up to 0") && sentence.contains("says 5"),
+            "{sentence}"
+        );
+        raw["offramp"]["fees"]["amount"] = serde_json::json!("0");
+        assert_eq!(fees_mismatch(&Quote::from_json(raw).unwrap()), None);
     }
 
     #[test]

@@ -16,4 +16,8 @@ lossSentence: string,
 /**
  * True when the loss is above [`CONFIRM_LOSS_BPS`]: the person must confirm it in numbers before accepting.
  */
-needsConfirmation: boolean, };
+needsConfirmation: boolean, 
+/**
+ * When the quote's fee lines do not add up to its total: what each says, a sentence to show as a warning.
+ */
+feesMismatch?: string, };

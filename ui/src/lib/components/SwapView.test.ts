@@ -126,6 +126,22 @@ describe("the Swap view", () => {
     expect(byId("swap-slippage-100")?.getAttribute("aria-pressed")).toBe("true");
   });
 
+  it("shows the loss the app computed and fee lines that do not add up on the card", async () => {
+    const check = {
+      loss: { bps: 120, basis: "usd" },
+      lossSentence: "You receive 1.20 % less than you send (by the quote's own USD values), computed by the app.",
+      needsConfirmation: false,
+      feesMismatch: "The quote's fee lines add up to $1.60, but its total fee says $9.00: the gateway's figures are inconsistent. Check what you receive before you go on.",
+    };
+    render(new SwapState(api({ requestQuote: async () => ({ type: "quote", card: onrampCard({ check }) }) })));
+    await settle();
+    await fillOnramp();
+    await click("swap-get-quote");
+    await settle();
+    expect(text("quote-loss")).toBe(check.lossSentence);
+    expect(text("quote-fees-mismatch")).toBe(check.feesMismatch);
+  });
+
   it("asks the person to confirm a large loss in numbers before the order is created", async () => {
     const check = {
       loss: { bps: 750, basis: "usd" },
@@ -141,6 +157,7 @@ describe("the Swap view", () => {
     await settle();
     await click("swap-confirm");
     expect(text("confirm-loss")).toBe(check.lossSentence);
+    expect(byId("quote-fees-mismatch")).toBeNull();
     const go = byId("confirm-go") as HTMLButtonElement;
     expect(go.disabled).toBe(true);
     await click("confirm-accept-loss");
