@@ -75,6 +75,8 @@ pub const FEE_CAP_PERCENT: u64 = 10;
 /// the contract's bookkeeping (the Sandbox asks for 100 TRX, roughly three times what such a call costs at today's
 /// energy price); more is never needed for this call and is what a hostile gateway would ask to drain TRX.
 pub const TRON_FEE_LIMIT_CAP_SUN: u64 = 300_000_000;
+/// A PSBT fee above this share of the amount, in bps (2 %), must be accepted in numbers before signing.
+pub const FEE_CONFIRM_BPS: u64 = 200;
 /// The highest Bitcoin fee rate accepted in an onramp PSBT is this many times the network's current fast rate.
 pub const FEE_RATE_HEADROOM: u64 = 3;
 /// The fee rate ceiling, in sat/vB, on a network with no fee source the app reads (production, staging, custom).
@@ -352,6 +354,11 @@ pub struct PsbtSummary {
     /// The size the signed transaction will have, in virtual bytes, when the sender's address type allows an
     /// estimate (P2WPKH, P2TR key path, P2PKH).
     pub vsize_estimate: Option<u32>,
+    /// The fee as a share of the amount paid, in bps.
+    pub fee_share_bps: u32,
+    /// The fee is above [`FEE_CONFIRM_BPS`] of the amount: the person must accept it in numbers before the PSBT is
+    /// offered for signing.
+    pub fee_needs_confirmation: bool,
 }
 
 /// One coin a PSBT spends.

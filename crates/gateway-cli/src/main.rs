@@ -96,6 +96,9 @@ enum Command {
         /// Let a call the app cannot decode through, marked NOT CHECKED, instead of refusing it
         #[arg(long)]
         blind_signing: bool,
+        /// Accept a PSBT network fee of up to this many sats, when it is above 2 % of the amount
+        #[arg(long, value_name = "SATS")]
+        accept_fee: Option<u64>,
     },
     /// Hand the gateway the signed transaction of an order
     RegisterTx(RegisterArgs),
@@ -466,6 +469,7 @@ async fn run(cli: Cli) -> Result<(), Failure> {
         Command::CreateOrder {
             quote,
             blind_signing,
+            accept_fee,
         } => {
             let text = match quote {
                 Some(path) => std::fs::read_to_string(path)
@@ -503,6 +507,21 @@ async fn run(cli: Cli) -> Result<(), Failure> {
                         lowercase_first(&e.to_string())
                     ))
                 })?;
+            if let Some(psbt) = verified.onramp().and_then(|o| o.psbt.as_ref())
+                && psbt.fee_needs_confirmation
+                && accept_fee.is_none_or(|accepted| accepted < psbt.fee_sats)
+            {
+                return Err(Failure::Refused(format!(
+                    "the gateway created order {}, whose PSBT pays a network fee of {} sats, {}.{:02} % of the \
+                     amount; if you accept it, run create-order again with --accept-fee {} on a new quote. Nothing \
+                     was paid; the order expires by itself.",
+                    answer.value.order_id(),
+                    psbt.fee_sats,
+                    psbt.fee_share_bps / 100,
+                    psbt.fee_share_bps % 100,
+                    psbt.fee_sats
+                )));
+            }
             if cli.json {
                 print_json(&answer.raw)
             } else {

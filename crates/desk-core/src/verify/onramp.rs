@@ -518,12 +518,17 @@ fn check_psbt(
             outputs_sats,
         });
     };
+    let fee_share_bps =
+        u32::try_from(u128::from(fee_sats) * 10_000 / u128::from(expected.amount_sats.max(1)))
+            .unwrap_or(u32::MAX);
     Ok(PsbtSummary {
         unsigned_txid: tx.compute_txid().to_string(),
         inputs,
         outputs,
         fee_sats,
         vsize_estimate: vsize_estimate(&sender_script, tx),
+        fee_share_bps,
+        fee_needs_confirmation: u64::from(fee_share_bps) > super::FEE_CONFIRM_BPS,
     })
 }
 

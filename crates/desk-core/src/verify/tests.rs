@@ -518,6 +518,17 @@ fn verify_onramp_absurd_or_negative_fee_is_refused() {
             cap_sats: FEE_CAP_FLOOR_SATS
         }
     );
+    // The share of the amount the fee takes is said; above 2 % it must be accepted in numbers.
+    let genuine = onramp_summary(verify(&q, &with_psbt(&p, hex.clone())).unwrap());
+    let share = genuine.psbt.as_ref().unwrap().fee_share_bps;
+    assert_eq!(u64::from(share), fee_sats() * 10_000 / AMOUNT);
+    assert!(!genuine.psbt.unwrap().fee_needs_confirmation);
+    let costly = tamper(&hex, |psbt| {
+        let change = psbt.unsigned_tx.output[2].value.to_sat();
+        psbt.unsigned_tx.output[2].value = Amount::from_sat(change - AMOUNT * 3 / 100);
+    });
+    let summary = onramp_summary(verify_order_with(&q, &with_psbt(&p, costly), &loose).unwrap());
+    assert!(summary.psbt.unwrap().fee_needs_confirmation);
     // On the Sandbox the ceiling is a few times its own fast rate: the genuine PSBT passes, a doubled fee does not.
     let sandbox = VerifyPolicy::sandbox(MAINNET);
     verify_order_with(&q, &with_psbt(&p, hex.clone()), &sandbox).unwrap();

@@ -26,4 +26,13 @@ feeSats: string,
  * The size the signed transaction will have, in virtual bytes, when the sender's address type allows an
  * estimate (P2WPKH, P2TR key path, P2PKH).
  */
-vsizeEstimate: number | null, };
+vsizeEstimate: number | null, 
+/**
+ * The fee as a share of the amount paid, in bps.
+ */
+feeShareBps: number, 
+/**
+ * The fee is above [`FEE_CONFIRM_BPS`] of the amount: the person must accept it in numbers before the PSBT is
+ * offered for signing.
+ */
+feeNeedsConfirmation: boolean, };

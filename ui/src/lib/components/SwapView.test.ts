@@ -4,6 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { flushSync, mount, unmount } from "svelte";
 import { deskApi, type DeskApi } from "../ipc";
+import type { Verified } from "../bindings/Verified";
 import type { QuoteResult } from "../bindings/QuoteResult";
 import type { SettingsView } from "../bindings/SettingsView";
 import { allById, byId, choose, click, settle, stubApi, text, type, chainFacts } from "../testing";
@@ -140,6 +141,25 @@ describe("the Swap view", () => {
     await settle();
     expect(text("quote-loss")).toBe(check.lossSentence);
     expect(text("quote-fees-mismatch")).toBe(check.feesMismatch);
+  });
+
+  it("shows a PSBT with a high network fee only after the fee is accepted in numbers", async () => {
+    const order = onrampOrder();
+    const verified = structuredClone(order.verified) as unknown as Verified;
+    if (verified.payload.type !== "onramp" || !verified.payload.psbt) throw new Error("an onramp PSBT");
+    verified.payload.psbt.feeSats = "7500";
+    verified.payload.psbt.feeShareBps = 300;
+    verified.payload.psbt.feeNeedsConfirmation = true;
+    render(new SwapState(api({ startOrder: async () => onrampOrder({ verified }) })));
+    await settle();
+    await fillOnramp();
+    await click("swap-get-quote");
+    await click("swap-confirm");
+    await click("confirm-go");
+    expect(text("psbt-fee-warning")).toContain("a network fee of 7500 sats, 3.00 % of the 250000 sats");
+    expect(byId("psbt-hex")).toBeNull();
+    await click("psbt-accept-fee");
+    expect(byId("psbt-hex")).not.toBeNull();
   });
 
   it("asks the person to confirm a large loss in numbers before the order is created", async () => {

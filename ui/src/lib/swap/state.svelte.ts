@@ -94,6 +94,8 @@ export class SwapState {
   cardStale = $state(false);
   /** The person ticked "I accept this loss" for the current card (only asked when the card says it is needed). */
   lossAccepted = $state(false);
+  /** The person accepted the PSBT's network fee in numbers (only asked when desk-core says it is needed). */
+  feeAccepted = $state(false);
   /** When the card is next asked for again (ms since the epoch). */
   refreshDue = $state(0);
   now = $state(0);
@@ -437,6 +439,7 @@ export class SwapState {
       const order = await this.#api.startOrder(card.raw, accepted);
       if (this.step !== "confirm" || this.card !== card) return;
       this.order = order;
+      this.feeAccepted = false;
       this.signed = "";
       this.signedError = null;
       this.savedPath = null;

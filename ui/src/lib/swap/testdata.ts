@@ -122,6 +122,8 @@ const ONRAMP_VERIFIED: Verified = {
       ],
       feeSats: "1000",
       vsizeEstimate: 153,
+      feeShareBps: 40,
+      feeNeedsConfirmation: false,
     },
   },
 };
