@@ -325,6 +325,12 @@ impl Desk {
                         });
                     }
                     TrackerEvent::AddressListed { .. } => {}
+                    TrackerEvent::Restarted { error } => {
+                        let _ = events.send(DeskEvent::ReadFailed {
+                            message: error,
+                            retry_in_secs: 0,
+                        });
+                    }
                 }
             }
         });

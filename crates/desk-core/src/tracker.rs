@@ -33,7 +33,7 @@ use gateway_client::wire::OrderInfo;
 use serde_json::Value;
 use tokio::sync::{Mutex, broadcast, mpsc};
 use tokio::task::JoinHandle;
-use tracing::{Instrument, debug, info_span, warn};
+use tracing::{Instrument, debug, error, info_span, warn};
 
 use state::{Job, Next, Outcome, State, short};
 
@@ -91,6 +91,8 @@ pub enum TrackerEvent {
     },
     /// A watched address's listing was read in full and holds a different number of orders than before.
     AddressListed { address: String, orders: usize },
+    /// The tracker stopped on an error and was restarted: a sentence saying so.
+    Restarted { error: String },
 }
 
 /// The tracker's pace. [`Timing::default`] is for people; [`Timing::scaled`] shrinks it for tests and benchmarks.
@@ -152,6 +154,9 @@ enum Command {
     Unwatch(String),
     RefreshNow,
     Shutdown,
+    /// Makes the tracker task panic, to test that it is restarted.
+    #[cfg(test)]
+    Crash,
 }
 
 /// Starts trackers.
@@ -170,7 +175,11 @@ impl Tracker {
         let client = single_attempt(client);
         let (commands, receiver) = mpsc::channel(256);
         let (events, first) = broadcast::channel(EVENT_CAPACITY);
-        let task = tokio::spawn(run(client, timing, receiver, events.clone()));
+        let shared = Arc::new(Mutex::new(Owned {
+            commands: receiver,
+            state: State::new(timing),
+        }));
+        let task = tokio::spawn(supervise(client, shared, events.clone()));
         let handle = TrackerHandle {
             commands,
             events,
@@ -262,6 +271,8 @@ fn apply(
         Some(Command::Watch(address)) => state.watch(&address, now),
         Some(Command::Unwatch(address)) => state.unwatch(&address),
         Some(Command::RefreshNow) => state.refresh_now(now),
+        #[cfg(test)]
+        Some(Command::Crash) => panic!("the tracker was asked to crash"),
     }
     true
 }
@@ -273,19 +284,63 @@ fn publish(events: &broadcast::Sender<TrackerEvent>, list: Vec<TrackerEvent>) {
     }
 }
 
-async fn run(
+/// What the tracker task works on, kept outside it so that a restart after a panic goes on with the same orders,
+/// addresses and commands.
+struct Owned {
+    commands: mpsc::Receiver<Command>,
+    state: State,
+}
+
+/// How many restarts in a row are made at once; after that each waits [`RESTART_PAUSE`].
+const QUICK_RESTARTS: u32 = 3;
+/// The pause before a restart after [`QUICK_RESTARTS`] quick ones.
+const RESTART_PAUSE: Duration = Duration::from_secs(30);
+
+/// Runs the tracker, and restarts it if it panics (a bug, or an answer nothing foresaw), saying so through a
+/// [`TrackerEvent::Restarted`] and the log: order updates never stop silently.
+async fn supervise(
     client: Client,
-    timing: Timing,
-    mut commands: mpsc::Receiver<Command>,
+    shared: Arc<Mutex<Owned>>,
     events: broadcast::Sender<TrackerEvent>,
 ) {
+    let mut restarts: u32 = 0;
+    loop {
+        let task = tokio::spawn(run(client.clone(), shared.clone(), events.clone()));
+        match task.await {
+            Ok(()) => return,
+            Err(e) if e.is_panic() => {
+                restarts = restarts.saturating_add(1);
+                let payload = e.into_panic();
+                let reason = payload
+                    .downcast_ref::<&str>()
+                    .map(|s| (*s).to_owned())
+                    .or_else(|| payload.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "an internal error".to_owned());
+                error!(%reason, restarts, "the order tracker stopped on an error; restarting it");
+                let _ = events.send(TrackerEvent::Restarted {
+                    error: format!(
+                        "Order updates stopped because of an error in the app ({reason}) and were restarted; \
+                         nothing about your orders changed."
+                    ),
+                });
+                if restarts > QUICK_RESTARTS {
+                    tokio::time::sleep(RESTART_PAUSE).await;
+                }
+            }
+            Err(_) => return,
+        }
+    }
+}
+
+async fn run(client: Client, shared: Arc<Mutex<Owned>>, events: broadcast::Sender<TrackerEvent>) {
+    let mut owned = shared.lock().await;
+    let Owned { commands, state } = &mut *owned;
     let gateway = client
         .config()
         .base_url
         .host_str()
         .unwrap_or("?")
         .to_owned();
-    let mut state = State::new(timing);
     loop {
         match state.next(Instant::now()) {
             Next::Sleep(until) => {
@@ -297,7 +352,7 @@ async fn run(
                 };
                 tokio::select! {
                     command = commands.recv() => {
-                        if !apply(&mut state, command, &events) {
+                        if !apply(state, command, &events) {
                             break;
                         }
                     }
@@ -312,7 +367,7 @@ async fn run(
                     Job::Order(id) => format!("order {id}"),
                 };
                 let span = info_span!("tracker.read", %gateway, what = %what);
-                let read = perform(client.clone(), &state, job.clone()).instrument(span.clone());
+                let read = perform(client.clone(), state, job.clone()).instrument(span.clone());
                 tokio::pin!(read);
                 // Commands keep being applied while the read is in flight; a shutdown abandons it.
                 let outcome = loop {
@@ -320,7 +375,7 @@ async fn run(
                         biased;
                         outcome = &mut read => break Some(outcome),
                         command = commands.recv() => {
-                            if !apply(&mut state, command, &events) {
+                            if !apply(state, command, &events) {
                                 break None;
                             }
                         }
@@ -350,6 +405,8 @@ fn log(events: &[TrackerEvent]) {
                 warn!(%error, retry_in_ms = retry_in.as_millis() as u64, "read failed; the orders keep their last known state");
             }
             TrackerEvent::AddressListed { orders, .. } => debug!(orders, "listing read"),
+            // Logged where it happens, in `supervise`.
+            TrackerEvent::Restarted { .. } => {}
         }
     }
 }
@@ -412,4 +469,58 @@ fn page_orders(orders: Vec<OrderInfo>, raw: &Value) -> Vec<(OrderInfo, Value)> {
             (order, raw)
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_tracker_that_panics_is_restarted_says_so_and_keeps_its_orders() {
+        let sim = gateway_sim::Sim::new()
+            .spawn(std::net::SocketAddr::from((
+                std::net::Ipv4Addr::LOCALHOST,
+                0,
+            )))
+            .await
+            .unwrap();
+        let client = Client::new(gateway_client::ClientConfig::new(
+            sim.base_url().parse().unwrap(),
+        ))
+        .unwrap();
+        let (handle, mut events) = Tracker::spawn(client, Timing::default().scaled(0.01));
+        handle
+            .watch_address("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed")
+            .await
+            .unwrap();
+        handle.send(Command::Crash).await.unwrap();
+        let restarted = tokio::time::timeout(Duration::from_secs(10), async {
+            loop {
+                if let Ok(TrackerEvent::Restarted { error }) = events.recv().await {
+                    return error;
+                }
+            }
+        })
+        .await
+        .expect("a Restarted event");
+        assert!(
+            restarted.contains("asked to crash") && restarted.contains("restarted"),
+            "{restarted}"
+        );
+        // Still running, with its commands and its watched address: it answers, and crashes are survived again.
+        handle.refresh_now().await.unwrap();
+        handle.send(Command::Crash).await.unwrap();
+        tokio::time::timeout(Duration::from_secs(10), async {
+            loop {
+                if let Ok(TrackerEvent::Restarted { .. }) = events.recv().await {
+                    return;
+                }
+            }
+        })
+        .await
+        .expect("a second Restarted event");
+        handle.refresh_now().await.unwrap();
+        handle.shutdown().await;
+        assert!(handle.refresh_now().await.is_err(), "shut down for good");
+    }
 }
