@@ -86,18 +86,7 @@ fn shapes(sim: &Sim, version: ApiVersion) -> Vec<RouteInfo> {
 
 #[tokio::test]
 async fn every_tamper_is_refused_before_anything_is_shown_to_sign() {
-    let sim = Sim::with_config(SimConfig {
-        access: gateway_sim::access::AccessConfig::unlimited(),
-        ..Default::default()
-    })
-    .unwrap();
-    let running = sim
-        .clone()
-        .spawn(SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
-        .await
-        .unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let journal = Journal::open(&dir.path().join("journal.sqlite")).unwrap();
+    let (sim, running, _dir, journal) = sim_and_journal().await;
     let policy = VerifyPolicy::sandbox(BitcoinNetwork::Mainnet);
     let mut refusals: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for version in VERSIONS {
@@ -205,8 +194,19 @@ async fn every_tamper_is_refused_before_anything_is_shown_to_sign() {
     }
 }
 
-#[tokio::test]
-async fn honest_answers_pass_with_addresses_spelled_otherwise() {
+/// The same account spelled otherwise: EVM in lower case, the test Tron account as `41…` hex.
+fn respell(address: &str, tron_hex: &str) -> String {
+    if address == TRON_ADDR {
+        tron_hex.to_owned()
+    } else if address.starts_with("0x") {
+        address.to_ascii_lowercase()
+    } else {
+        address.to_owned()
+    }
+}
+
+/// An unlimited sim on loopback and an empty journal beside it.
+async fn sim_and_journal() -> (Sim, gateway_sim::RunningSim, tempfile::TempDir, Journal) {
     let sim = Sim::with_config(SimConfig {
         access: gateway_sim::access::AccessConfig::unlimited(),
         ..Default::default()
@@ -219,6 +219,12 @@ async fn honest_answers_pass_with_addresses_spelled_otherwise() {
         .unwrap();
     let dir = tempfile::tempdir().unwrap();
     let journal = Journal::open(&dir.path().join("journal.sqlite")).unwrap();
+    (sim, running, dir, journal)
+}
+
+#[tokio::test]
+async fn honest_answers_pass_with_addresses_spelled_otherwise() {
+    let (sim, running, _dir, journal) = sim_and_journal().await;
     let client = client(&running.base_url(), ApiVersion::V3);
     let flow = Flow {
         client: &client,
@@ -233,18 +239,12 @@ async fn honest_answers_pass_with_addresses_spelled_otherwise() {
     let mut passed = 0;
     for route in shapes(&sim, ApiVersion::V3) {
         let mut request = request_for(&sim, ApiVersion::V3, &route);
-        let respell = |address: &str| {
-            if address == TRON_ADDR {
-                tron_hex.clone()
-            } else if address.starts_with("0x") {
-                address.to_ascii_lowercase()
-            } else {
-                address.to_owned()
-            }
-        };
-        request.recipient = respell(&request.recipient);
-        request.sender = request.sender.as_deref().map(respell);
-        request.owner_address = request.owner_address.as_deref().map(respell);
+        request.recipient = respell(&request.recipient, &tron_hex);
+        request.sender = request.sender.as_deref().map(|a| respell(a, &tron_hex));
+        request.owner_address = request
+            .owner_address
+            .as_deref()
+            .map(|a| respell(a, &tron_hex));
         let quote = match flow.quote(&request).await {
             Ok(QuoteOutcome::Quote(quote)) => quote,
             Err(FlowError::Desk(e)) => {

@@ -233,6 +233,8 @@ impl Sim {
                 get(get_max_spendable),
             )
             .with_state(self.clone())
+            // After routing, so that a method the path does not take is still a 405.
+            .route_layer(middleware::from_fn(json_bodies_only))
             // Faults outermost: an injected fault answers before (and without counting against) the rate limit.
             .layer(middleware::from_fn_with_state(
                 self.access.clone(),
@@ -251,12 +253,13 @@ impl Sim {
                 .route("/admin/tamper", get(admin_tamper).put(admin_set_tamper))
                 .with_state(self.clone())
                 .merge(faults::admin_router(self.faults.clone()))
+                .route_layer(middleware::from_fn(json_bodies_only))
                 .layer(middleware::from_fn(faults::loopback_only));
             router = router.merge(admin);
         }
         router
             .fallback(|| async { StatusCode::NOT_FOUND })
-            .layer(middleware::from_fn(guard))
+            .layer(middleware::from_fn(loopback_hosts_only))
     }
 
     /// Serves on `listener` until `shutdown` resolves.
@@ -394,11 +397,10 @@ fn refused(error: &QuoteError) -> Response {
     (StatusCode::BAD_REQUEST, Json(error.body())).into_response()
 }
 
-/// Refuses what a web page could make a browser on this computer send: a request from a loopback peer whose `Host` is
-/// not a loopback name (DNS rebinding: a page of `attacker.example` resolved to 127.0.0.1), and a body-carrying
-/// request (POST, PUT, PATCH) whose `Content-Type` is not JSON (a cross-site form or `text/plain` post needs no
-/// preflight). Both answer 400 with the published error body, before any handler runs.
-async fn guard(req: axum::extract::Request, next: middleware::Next) -> Response {
+/// Refuses a request from a loopback peer whose `Host` is not a loopback name (DNS rebinding: a page of
+/// `attacker.example` resolved to 127.0.0.1 by the browser on this computer), with 400 and the published error body,
+/// before any handler runs.
+async fn loopback_hosts_only(req: axum::extract::Request, next: middleware::Next) -> Response {
     let peer_is_loopback = req
         .extensions()
         .get::<axum::extract::ConnectInfo<SocketAddr>>()
@@ -417,6 +419,13 @@ async fn guard(req: axum::extract::Request, next: middleware::Next) -> Response 
             ));
         }
     }
+    next.run(req).await
+}
+
+/// Refuses a body-carrying request (POST, PUT, PATCH) whose `Content-Type` is not JSON, with 400 and the published
+/// error body: a cross-site form or `text/plain` post needs no preflight, a JSON one does. A route layer: a method the
+/// path does not take is still answered 405 by the router.
+async fn json_bodies_only(req: axum::extract::Request, next: middleware::Next) -> Response {
     let has_body = matches!(
         *req.method(),
         axum::http::Method::POST | axum::http::Method::PUT | axum::http::Method::PATCH

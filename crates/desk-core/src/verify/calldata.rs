@@ -108,15 +108,12 @@ pub(super) fn check(
         let call = IGatewaySim::offrampToBitcoinCall::abi_decode(data)
             .map_err(|e| undecodable_args("offrampToBitcoin", &e))?;
         require_route(source, RouteKind::Offramp, "offrampToBitcoin")?;
-        same(call.orderId == order, "is for the order", || {
-            (call.orderId.to_string(), B256::from(order).to_string())
-        })?;
-        same(call.token == token, "takes the token", || {
-            (token_text(call.token), token_text(token))
-        })?;
-        same(call.amount == quoted_amount, "takes", || {
-            (call.amount.to_string(), quoted_amount.to_string())
-        })?;
+        let expected = Expected {
+            order,
+            token,
+            amount: quoted_amount,
+        };
+        expected.check(call.orderId, call.token, call.amount, &token_text)?;
         min_out(call.minBtcOut, floor)?;
         let paid = bitcoin_script(&call.btcRecipient);
         let quoted =
@@ -142,15 +139,12 @@ pub(super) fn check(
         let call = IGatewaySim::swapCrossChainCall::abi_decode(data)
             .map_err(|e| undecodable_args("swapCrossChain", &e))?;
         require_route(source, RouteKind::TokenSwap, "swapCrossChain")?;
-        same(call.orderId == order, "is for the order", || {
-            (call.orderId.to_string(), B256::from(order).to_string())
-        })?;
-        same(call.token == token, "takes the token", || {
-            (token_text(call.token), token_text(token))
-        })?;
-        same(call.amount == quoted_amount, "takes", || {
-            (call.amount.to_string(), quoted_amount.to_string())
-        })?;
+        let expected = Expected {
+            order,
+            token,
+            amount: quoted_amount,
+        };
+        expected.check(call.orderId, call.token, call.amount, &token_text)?;
         let dst_id = chain_id(&source.dst_chain).ok_or_else(|| VerifyError::QuoteUnreadable {
             field: "dstChain",
             value: source.dst_chain.clone(),
@@ -187,6 +181,34 @@ pub(super) fn check(
         }));
     }
     blind_or_refuse(policy, data)
+}
+
+/// What both gateway functions take first, as the order and the quote say.
+struct Expected {
+    order: B256,
+    token: Address,
+    amount: U256,
+}
+
+impl Expected {
+    /// The call's order id, token and amount against the expected ones.
+    fn check(
+        &self,
+        order: B256,
+        token: Address,
+        amount: U256,
+        token_text: &impl Fn(Address) -> String,
+    ) -> Result<(), VerifyError> {
+        same(order == self.order, "is for the order", || {
+            (order.to_string(), self.order.to_string())
+        })?;
+        same(token == self.token, "takes the token", || {
+            (token_text(token), token_text(self.token))
+        })?;
+        same(amount == self.amount, "takes", || {
+            (amount.to_string(), self.amount.to_string())
+        })
+    }
 }
 
 fn blind_or_refuse(policy: &VerifyPolicy, data: &[u8]) -> Result<CallCheck, VerifyError> {

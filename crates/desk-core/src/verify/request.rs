@@ -167,21 +167,13 @@ pub fn check_quote(
             quoted,
         });
     }
-    if let QuoteView::Onramp(q) = &view {
-        check_resolved_affiliates(
-            request,
-            &q.affiliates,
-            q.affiliate_address.as_deref(),
-            network,
-        )?;
-    }
-    if let QuoteView::Offramp(q) = &view {
-        check_resolved_affiliates(
-            request,
-            &q.affiliates,
-            q.affiliate_address.as_deref(),
-            network,
-        )?;
+    let resolved = match &view {
+        QuoteView::Onramp(q) => Some((&q.affiliates, q.affiliate_address.as_deref())),
+        QuoteView::Offramp(q) => Some((&q.affiliates, q.affiliate_address.as_deref())),
+        _ => None,
+    };
+    if let Some((affiliates, single)) = resolved {
+        check_resolved_affiliates(request, affiliates, single, network)?;
     }
     loss_check(quote)
 }

@@ -1412,18 +1412,18 @@ fn verify_every_message_is_a_sentence_with_what_to_do() {
 
 // ---------------------------------------------------------------- strict decoding (issue 15)
 
-/// The Solana transaction of [`solana_swap`] with `extra` instructions placed before the gateway's.
-fn solana_with(
-    extra: &[(
-        solana_pubkey::Pubkey,
-        Vec<(solana_pubkey::Pubkey, bool)>,
-        Vec<u8>,
-    )],
-) -> String {
-    let program = gateway_contract("solana");
-    let gateway = gateway_sim::payload::gateway_instruction(
+/// An instruction to add: its program, its accounts (key, writable) and its data.
+type ExtraInstruction = (
+    solana_pubkey::Pubkey,
+    Vec<(solana_pubkey::Pubkey, bool)>,
+    Vec<u8>,
+);
+
+/// The gateway instruction of [`solana_swap`]'s transaction.
+fn usdc_swap_instruction() -> solana_instruction::Instruction {
+    gateway_sim::payload::gateway_instruction(
         ORDER,
-        &program,
+        &gateway_contract("solana"),
         SOL_SENDER,
         USDC_SOL,
         U256::from(5_000_000u64),
@@ -1432,7 +1432,12 @@ fn solana_with(
         EVM,
         U256::from(1u8),
     )
-    .unwrap();
+    .unwrap()
+}
+
+/// The Solana transaction of [`solana_swap`] with `extra` instructions placed before the gateway's.
+fn solana_with(extra: &[ExtraInstruction]) -> String {
+    let gateway = usdc_swap_instruction();
     let mut instructions = Vec::new();
     for (program_id, accounts, data) in extra {
         let mut ix = gateway.clone();
@@ -1506,18 +1511,7 @@ fn verify_solana_allows_a_capped_compute_budget_and_the_orders_token_account_onl
         VerifyError::SolanaUnexpectedInstruction { .. }
     ));
     // Creating the sender's own token account for the mint, idempotently, is what a wallet expects.
-    let gateway = gateway_sim::payload::gateway_instruction(
-        ORDER,
-        &gateway_contract("solana"),
-        SOL_SENDER,
-        USDC_SOL,
-        U256::from(5_000_000u64),
-        "bob",
-        WBTC_BOB,
-        EVM,
-        U256::from(1u8),
-    )
-    .unwrap();
+    let gateway = usdc_swap_instruction();
     let ata_program = solana_pubkey::pubkey!("ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL");
     let system = solana_pubkey::pubkey!("11111111111111111111111111111111");
     let token_program = solana_pubkey::pubkey!("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA");
@@ -1574,19 +1568,24 @@ fn verify_solana_instruction_must_be_the_quotes() {
     ));
 }
 
-#[test]
-fn verify_calls_to_a_known_token_or_an_unpinned_contract_are_refused() {
-    // A quote whose txTo is itself the source token's contract.
+/// The EVM offramp call of 100,000 WBTC units on BOB to `contract`, paying at least `min_out` sats to `BTC_ADDR`.
+fn wbtc_offramp_tx(contract: &str, min_out: u64) -> Value {
     let call = offramp_call(
         ORDER,
-        WBTC_BOB,
+        contract,
         WBTC_BOB,
         U256::from(100_000u64),
-        U256::from(90_000u64),
+        U256::from(min_out),
         BTC_ADDR,
     )
     .unwrap();
-    let tx = json!({"type": "evm", "to": call.to, "data": call.data, "value": call.value, "chain": "bob"});
+    json!({"type": "evm", "to": call.to, "data": call.data, "value": call.value, "chain": "bob"})
+}
+
+#[test]
+fn verify_calls_to_a_known_token_or_an_unpinned_contract_are_refused() {
+    // A quote whose txTo is itself the source token's contract.
+    let tx = wbtc_offramp_tx(WBTC_BOB, 90_000);
     let q = offramp_quote("bob", WBTC_BOB, "100000", WBTC_BOB);
     assert!(matches!(
         refused(&q, &tx_answer("offramp", tx)),
@@ -1594,16 +1593,7 @@ fn verify_calls_to_a_known_token_or_an_unpinned_contract_are_refused() {
     ));
     // On the Sandbox, another contract than its own is refused even when the quote names it.
     let other = "0x1111111111111111111111111111111111111111";
-    let call = offramp_call(
-        ORDER,
-        other,
-        WBTC_BOB,
-        U256::from(100_000u64),
-        U256::from(90_000u64),
-        BTC_ADDR,
-    )
-    .unwrap();
-    let tx = json!({"type": "evm", "to": call.to, "data": call.data, "value": call.value, "chain": "bob"});
+    let tx = wbtc_offramp_tx(other, 90_000);
     let q = offramp_quote("bob", WBTC_BOB, "100000", other);
     verify(&q, &tx_answer("offramp", tx.clone())).unwrap();
     assert!(matches!(
@@ -1657,16 +1647,7 @@ fn verify_decoded_calls_name_what_they_move() {
     assert_eq!(decoded.recipient, BTC_ADDR);
     assert_eq!(decoded.token, WBTC_BOB);
     // A minimum below the quote's output less slippage (90000 − 3 %) is refused.
-    let call = offramp_call(
-        ORDER,
-        &gateway_contract("bob"),
-        WBTC_BOB,
-        U256::from(100_000u64),
-        U256::from(87_299u64),
-        BTC_ADDR,
-    )
-    .unwrap();
-    let tx = json!({"type": "evm", "to": call.to, "data": call.data, "value": call.value, "chain": "bob"});
+    let tx = wbtc_offramp_tx(&gateway_contract("bob"), 87_299);
     assert_eq!(
         refused(&q, &tx_answer("offramp", tx)),
         VerifyError::MinimumBelowQuote {
