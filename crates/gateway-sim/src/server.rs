@@ -224,8 +224,15 @@ impl Sim {
         let api = Router::new()
             .route("/{version}/get-routes", get(get_routes))
             .route("/{version}/get-quote", get(get_quote))
-            .route("/{version}/create-order", post(create_order))
-            .route("/{version}/register-tx", patch(register_tx))
+            // The JSON-body rule on the two methods that take a body, so that another method is still a 405.
+            .route(
+                "/{version}/create-order",
+                post(create_order).route_layer(middleware::from_fn(json_bodies_only)),
+            )
+            .route(
+                "/{version}/register-tx",
+                patch(register_tx).route_layer(middleware::from_fn(json_bodies_only)),
+            )
             .route("/{version}/get-order/{id}", get(get_order))
             .route("/{version}/get-orders/{user_address}", get(get_orders))
             .route(
@@ -233,8 +240,6 @@ impl Sim {
                 get(get_max_spendable),
             )
             .with_state(self.clone())
-            // After routing, so that a method the path does not take is still a 405.
-            .route_layer(middleware::from_fn(json_bodies_only))
             // Faults outermost: an injected fault answers before (and without counting against) the rate limit.
             .layer(middleware::from_fn_with_state(
                 self.access.clone(),
@@ -423,8 +428,8 @@ async fn loopback_hosts_only(req: axum::extract::Request, next: middleware::Next
 }
 
 /// Refuses a body-carrying request (POST, PUT, PATCH) whose `Content-Type` is not JSON, with 400 and the published
-/// error body: a cross-site form or `text/plain` post needs no preflight, a JSON one does. A route layer: a method the
-/// path does not take is still answered 405 by the router.
+/// error body: a cross-site form or `text/plain` post needs no preflight, a JSON one does. Layered on the method
+/// routes that take a body, so a method the path does not take is still answered 405.
 async fn json_bodies_only(req: axum::extract::Request, next: middleware::Next) -> Response {
     let has_body = matches!(
         *req.method(),
