@@ -35,11 +35,11 @@
 //!
 //! ```text
 //! # every get-quote in any version answers 503, twice
-//! curl -s -X POST localhost:8787/admin/faults -d '{"endpoint":"get-quote","fault":{"status":{"code":503}},"times":2}'
+//! curl -s --json '{"endpoint":"get-quote","fault":{"status":{"code":503}},"times":2}' localhost:8787/admin/faults
 //! # V3 create-order drops the connection, until cleared
-//! curl -s -X POST localhost:8787/admin/faults -d '{"endpoint":"create-order","version":"v3","fault":"drop"}'
+//! curl -s --json '{"endpoint":"create-order","version":"v3","fault":"drop"}' localhost:8787/admin/faults
 //! # every endpoint is 2 s slower
-//! curl -s -X POST localhost:8787/admin/faults -d '{"fault":{"latency":{"ms":2000}}}'
+//! curl -s --json '{"fault":{"latency":{"ms":2000}}}' localhost:8787/admin/faults
 //! curl -s localhost:8787/admin/faults                 # list: [{"id":1,"endpoint":"get-quote",...,"times":2}, ...]
 //! curl -s -X DELETE localhost:8787/admin/faults/1     # remove one: 204, or 404 when unknown
 //! curl -s -X DELETE localhost:8787/admin/faults       # remove all: 204
