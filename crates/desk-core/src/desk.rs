@@ -603,6 +603,11 @@ impl Desk {
         let bitcoin = state.network.bitcoin;
         let mut policy = state.settings.verify_policy(state.network.kind);
         policy.bitcoin = bitcoin;
+        // A quote needs no fee rate: nothing is verified against it until the order is created.
+        let checks = Checks {
+            policy,
+            fee_source: None,
+        };
         let mut request = request_from(form, bitcoin)?;
         let client = state.network.client.clone();
         let key = Self::network_key_of(&state);
@@ -623,7 +628,7 @@ impl Desk {
             })
             .collect();
         let journal = self.journal()?;
-        let flow = flow_on(&client, journal, &key, policy);
+        let flow = flow_on(&client, journal, &key, &checks);
         match flow.quote(&request).await.map_err(DeskError::from)? {
             QuoteOutcome::Quote(quote) => {
                 let mut card = QuoteCard::new(&quote);
@@ -656,9 +661,9 @@ impl Desk {
         })?;
         crate::verify::request::require_confirmed_loss(&quote, accepted_loss_bps)
             .map_err(|e| DeskError::new(ErrorKind::Refused, e.to_string()))?;
-        let (client, key, policy) = self.client_key_and_policy().await;
+        let (client, key, checks) = self.client_key_and_policy().await;
         let journal = self.journal()?;
-        let flow = flow_on(&client, journal, &key, policy);
+        let flow = flow_on(&client, journal, &key, &checks);
         let order = flow.accept(&quote).map_err(DeskError::from)?;
         match flow.create(order.local_id).await {
             Ok(_) | Err(FlowError::Refused(_)) => {}
@@ -671,9 +676,9 @@ impl Desk {
 
     /// Takes the signed transaction (hex) or its id/hash for an order, checks it, journals it and registers it.
     pub async fn hand_in(&self, local_id: i64, text: &str) -> Result<OrderView, DeskError> {
-        let (client, key, policy) = self.client_key_and_policy().await;
+        let (client, key, checks) = self.client_key_and_policy().await;
         let journal = self.journal()?;
-        let flow = flow_on(&client, journal, &key, policy);
+        let flow = flow_on(&client, journal, &key, &checks);
         flow.hand_in(local_id, text)
             .await
             .map_err(DeskError::from)?;
@@ -685,9 +690,9 @@ impl Desk {
     /// Takes an unfinished order one step on (after a restart): confirms an uncertain creation, re-verifies, or
     /// registers a transaction already handed in.
     pub async fn resume(&self, local_id: i64) -> Result<OrderView, DeskError> {
-        let (client, key, policy) = self.client_key_and_policy().await;
+        let (client, key, checks) = self.client_key_and_policy().await;
         let journal = self.journal()?;
-        let flow = flow_on(&client, journal, &key, policy);
+        let flow = flow_on(&client, journal, &key, &checks);
         let (order, _) = flow.resume(local_id).await.map_err(DeskError::from)?;
         self.track(&order).await;
         self.order_view(local_id)
@@ -704,17 +709,16 @@ impl Desk {
         (client, key)
     }
 
-    /// The current network's client, its journal key, and its Bitcoin network.
-    pub(crate) async fn client_key_and_policy(
-        &self,
-    ) -> (gateway_client::Client, String, VerifyPolicy) {
+    /// The current network's client, its journal key, and how its answers are checked.
+    pub(crate) async fn client_key_and_policy(&self) -> (gateway_client::Client, String, Checks) {
         let state = self.state.lock().await;
         let mut policy = state.settings.verify_policy(state.network.kind);
         policy.bitcoin = state.network.bitcoin;
+        let fee_source = state.settings.fee_source(state.network.kind);
         (
             state.network.client.clone(),
             Self::network_key_of(&state),
-            policy,
+            Checks { policy, fee_source },
         )
     }
 
@@ -786,18 +790,25 @@ pub fn psbt_file_name(network: &str, local_id: i64) -> String {
     format!("{mark}order-{local_id}.psbt")
 }
 
+/// How the current network's answers are checked: the policy, and where the Bitcoin fee rate is read.
+pub(crate) struct Checks {
+    policy: VerifyPolicy,
+    fee_source: Option<String>,
+}
+
 /// The swap flow on the network `key`, talking through `client`.
 fn flow_on<'a>(
     client: &'a gateway_client::Client,
     journal: &'a Journal,
     key: &'a str,
-    policy: VerifyPolicy,
+    checks: &'a Checks,
 ) -> Flow<'a> {
     Flow {
         client,
         journal,
         network: key,
-        policy,
+        policy: checks.policy,
+        fee_source: checks.fee_source.as_deref(),
     }
 }
 

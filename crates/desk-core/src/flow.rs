@@ -115,6 +115,9 @@ pub struct Flow<'a> {
     pub network: &'a str,
     /// How the network's answers are checked, its Bitcoin network included.
     pub policy: VerifyPolicy,
+    /// Where the Bitcoin fast fee rate is read when an onramp PSBT is verified off the Sandbox
+    /// ([`crate::fees`]); `None`: the policy's ceiling as it is.
+    pub fee_source: Option<&'a str>,
 }
 
 /// The addresses the gateway lists an order under: recipient, sender, owner.
@@ -265,7 +268,8 @@ impl<'a> Flow<'a> {
                 "order {local_id}: create-order answer {e}"
             )))
         })?;
-        match verify::verify_order_with(&quote, &answer, &self.policy) {
+        let policy = self.policy_for(&answer).await;
+        match verify::verify_order_with(&quote, &answer, &policy) {
             Ok(verified) => {
                 let summary = serde_json::to_value(&verified).expect("summaries serialize");
                 let order = self.journal.verified(local_id, &summary)?;
@@ -281,6 +285,35 @@ impl<'a> Flow<'a> {
                 Err(FlowError::Refused(reason))
             }
         }
+    }
+
+    /// The policy to verify `answer` under: off the Sandbox, an onramp PSBT's fee-rate ceiling follows the network's
+    /// current fast rate when the fee source answers, and stays the fixed one (with a log line) when it does not.
+    async fn policy_for(&self, answer: &CreateOrderResponse) -> VerifyPolicy {
+        let mut policy = self.policy;
+        let has_psbt = matches!(answer, CreateOrderResponse::Onramp(o) if o.psbt_hex.is_some());
+        if !has_psbt || policy.contracts == verify::GatewayContracts::Sandbox {
+            return policy;
+        }
+        let Some(url) = self.fee_source else {
+            return policy;
+        };
+        match crate::fees::fastest_fee(url).await {
+            Ok(rate) => {
+                policy.max_fee_rate_sat_vb = crate::fees::ceiling_from(rate);
+                info!(
+                    fast_rate = rate,
+                    ceiling = policy.max_fee_rate_sat_vb,
+                    "fee-rate ceiling from the fee source"
+                );
+            }
+            Err(reason) => warn!(
+                %reason,
+                ceiling = policy.max_fee_rate_sat_vb,
+                "the fee source could not be read; the fixed fee-rate ceiling applies"
+            ),
+        }
+        policy
     }
 
     /// After a create-order whose answer was lost: sends the same quote again. The gateway either creates the order

@@ -104,6 +104,10 @@ pub struct NetworkPrefs {
     /// hardware wallets; see [`crate::verify::VerifyPolicy`]).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub blind_signing: bool,
+    /// Where the Bitcoin fast fee rate is read (a `…/api/v1/fees/recommended` URL), instead of the default of the
+    /// network's Bitcoin network ([`crate::fees::default_source`]); `""` reads none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fee_source: Option<String>,
 }
 
 /// Everything the settings file holds.
@@ -189,6 +193,18 @@ impl Settings {
         };
         policy.blind_signing = self.networks.get(&kind).is_some_and(|p| p.blind_signing);
         policy
+    }
+
+    /// Where the fast fee rate of `kind` is read: none on the Sandbox (its own rate is known), else the settings file's
+    /// `feeSource` (empty: none) or the default of the network's Bitcoin network.
+    pub fn fee_source(&self, kind: NetworkKind) -> Option<String> {
+        if kind == NetworkKind::Sandbox {
+            return None;
+        }
+        match self.networks.get(&kind).and_then(|p| p.fee_source.clone()) {
+            Some(url) => Some(url).filter(|u| !u.trim().is_empty()),
+            None => crate::fees::default_source(self.bitcoin_network(kind)).map(str::to_owned),
+        }
     }
 
     /// Whether the person may choose the Bitcoin network of `kind` (Staging and a custom URL).
@@ -344,6 +360,7 @@ mod tests {
                 }),
                 bitcoin_network: Some(BitcoinNetwork::Signet),
                 blind_signing: true,
+                fee_source: Some("http://127.0.0.1:9/fees".into()),
             },
         );
         save(&path, &settings).unwrap();

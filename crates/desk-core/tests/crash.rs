@@ -120,6 +120,7 @@ fn crash_child() {
             journal: &journal,
             network: NETWORK,
             policy: desk_core::verify::VerifyPolicy::sandbox(BitcoinNetwork::Mainnet),
+            fee_source: None,
         };
         let existing = journal.orders(Some(NETWORK)).unwrap();
         let local_id = match existing.first() {
@@ -427,6 +428,7 @@ fn a_kill_at_any_step_of_any_route_loses_nothing_and_every_order_can_be_finished
                 journal: &journal,
                 network: NETWORK,
                 policy: desk_core::verify::VerifyPolicy::sandbox(BitcoinNetwork::Mainnet),
+                fee_source: None,
             };
             let answer = runtime
                 .block_on(client.get_order(order.order_id.as_deref().unwrap()))

@@ -96,6 +96,7 @@ async fn every_tamper_is_refused_before_anything_is_shown_to_sign() {
             journal: &journal,
             network: NETWORK,
             policy,
+            fee_source: None,
         };
         for route in shapes(&sim, version) {
             let request = request_for(&sim, version, &route);
@@ -231,6 +232,7 @@ async fn honest_answers_pass_with_addresses_spelled_otherwise() {
         journal: &journal,
         network: NETWORK,
         policy: VerifyPolicy::sandbox(BitcoinNetwork::Mainnet),
+        fee_source: None,
     };
     let tron_hex = {
         let raw = bitcoin::base58::decode_check(TRON_ADDR).unwrap();
