@@ -20,6 +20,7 @@ pub mod support;
 pub mod tracker;
 pub mod verify;
 pub mod views;
+pub mod wallet;
 
 pub use api::{DeskError, ErrorKind};
 pub use desk::{
