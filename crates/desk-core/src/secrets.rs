@@ -132,6 +132,34 @@ pub fn remove_key(account: &str) -> Result<(), SecretsError> {
     }
 }
 
+/// The keychain account that holds the wallet's sealed recovery phrase (one wallet for every network).
+pub const WALLET_ACCOUNT: &str = "wallet";
+
+/// Stores (or replaces) `text` (a sealed, non-secret-by-itself blob) under `account`.
+pub fn store_blob(account: &str, text: &str) -> Result<(), SecretsError> {
+    entry(account)?.set_password(text).map_err(map_err)
+}
+
+/// The blob under `account`, if any.
+pub fn load_blob(account: &str) -> Result<Option<String>, SecretsError> {
+    if keyring_core::get_default_store().is_none() {
+        return Err(SecretsError::Unavailable("no keychain".into()));
+    }
+    match entry(account)?.get_password() {
+        Ok(text) => Ok(Some(text)),
+        Err(KeyringError::NoEntry) => Ok(None),
+        Err(e) => Err(map_err(e)),
+    }
+}
+
+/// Removes the blob under `account`; removing what is not there is not an error.
+pub fn remove_blob(account: &str) -> Result<(), SecretsError> {
+    match entry(account)?.delete_credential() {
+        Ok(()) | Err(KeyringError::NoEntry) => Ok(()),
+        Err(e) => Err(map_err(e)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -142,6 +170,38 @@ mod tests {
         ONCE.call_once(|| {
             keyring_core::set_default_store(keyring_core::mock::Store::new().unwrap())
         });
+    }
+
+    #[test]
+    fn a_sealed_wallet_is_kept_in_the_keychain_and_opens_with_its_password() {
+        use crate::wallet::vault::{KdfProfile, Sealed, Secret, open, seal};
+        mock();
+        let sealed = seal(
+            &Secret {
+                phrase: "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about"
+                    .into(),
+                passphrase: String::new(),
+            },
+            "correct horse battery",
+            KdfProfile::TEST_ONLY,
+        )
+        .unwrap();
+        store_blob(WALLET_ACCOUNT, &serde_json::to_string(&sealed).unwrap()).unwrap();
+        let text = load_blob(WALLET_ACCOUNT).unwrap().unwrap();
+        assert!(
+            !text.contains("abandon"),
+            "the keychain holds only the sealed blob"
+        );
+        let back: Sealed = serde_json::from_str(&text).unwrap();
+        assert!(
+            open(&back, "correct horse battery")
+                .unwrap()
+                .phrase
+                .starts_with("abandon")
+        );
+        remove_blob(WALLET_ACCOUNT).unwrap();
+        assert_eq!(load_blob(WALLET_ACCOUNT).unwrap(), None);
+        remove_blob(WALLET_ACCOUNT).unwrap();
     }
 
     #[test]
