@@ -601,13 +601,7 @@ impl Desk {
     pub async fn quote(&self, form: &SwapForm) -> Result<QuoteResult, DeskError> {
         let state = self.state.lock().await;
         let bitcoin = state.network.bitcoin;
-        let mut policy = state.settings.verify_policy(state.network.kind);
-        policy.bitcoin = bitcoin;
-        // A quote needs no fee rate: nothing is verified against it until the order is created.
-        let checks = Checks {
-            policy,
-            fee_source: None,
-        };
+        let checks = Self::checks_of(&state);
         let mut request = request_from(form, bitcoin)?;
         let client = state.network.client.clone();
         let key = Self::network_key_of(&state);
@@ -630,9 +624,9 @@ impl Desk {
         let journal = self.journal()?;
         let flow = flow_on(&client, journal, &key, &checks);
         match flow.quote(&request).await.map_err(DeskError::from)? {
-            QuoteOutcome::Quote(quote) => {
+            QuoteOutcome::Quote(quote, check) => {
                 let mut card = QuoteCard::new(&quote);
-                card.check = crate::verify::request::loss_check(&quote).ok();
+                card.check = Some(check);
                 card.affiliates_requested = applied.entries;
                 card.affiliate_note = applied.note;
                 Ok(QuoteResult::Quote {
@@ -712,14 +706,23 @@ impl Desk {
     /// The current network's client, its journal key, and how its answers are checked.
     pub(crate) async fn client_key_and_policy(&self) -> (gateway_client::Client, String, Checks) {
         let state = self.state.lock().await;
-        let mut policy = state.settings.verify_policy(state.network.kind);
-        policy.bitcoin = state.network.bitcoin;
-        let fee_source = state.settings.fee_source(state.network.kind);
         (
             state.network.client.clone(),
             Self::network_key_of(&state),
-            Checks { policy, fee_source },
+            Self::checks_of(&state),
         )
+    }
+
+    /// How the current network's answers are checked: its settings' policy on the Bitcoin network it is connected
+    /// with, and its fee source.
+    fn checks_of(state: &State) -> Checks {
+        let kind = state.network.kind;
+        let mut policy = state.settings.verify_policy(kind);
+        policy.bitcoin = state.network.bitcoin;
+        Checks {
+            policy,
+            fee_source: state.settings.fee_source(kind),
+        }
     }
 
     async fn track(&self, order: &JournalOrder) {

@@ -11,6 +11,10 @@
 use std::time::Duration;
 
 use gateway_client::address::BitcoinNetwork;
+use gateway_client::wire::CreateOrderResponse;
+use tracing::{info, warn};
+
+use crate::verify::{GatewayContracts, VerifyPolicy};
 
 /// mempool.space's recommended fees on Bitcoin mainnet.
 pub const MEMPOOL_MAINNET: &str = "https://mempool.space/api/v1/fees/recommended";
@@ -109,6 +113,39 @@ pub fn ceiling_from(fast_rate: u64) -> u64 {
     fast_rate
         .saturating_mul(crate::verify::FEE_RATE_HEADROOM)
         .max(MIN_CEILING_SAT_VB)
+}
+
+/// The policy to verify `answer` under: off the Sandbox, an onramp PSBT's fee-rate ceiling follows the network's
+/// current fast rate read from `fee_source` when it answers, and stays the policy's fixed one (with a log line) when
+/// it does not. The window's flow and the `gateway` command line both verify through this.
+pub async fn policy_for(
+    mut policy: VerifyPolicy,
+    answer: &CreateOrderResponse,
+    fee_source: Option<&str>,
+) -> VerifyPolicy {
+    let has_psbt = matches!(answer, CreateOrderResponse::Onramp(o) if o.psbt_hex.is_some());
+    if !has_psbt || policy.contracts == GatewayContracts::Sandbox {
+        return policy;
+    }
+    let Some(url) = fee_source else {
+        return policy;
+    };
+    match fastest_fee(url).await {
+        Ok(rate) => {
+            policy.max_fee_rate_sat_vb = ceiling_from(rate);
+            info!(
+                fast_rate = rate,
+                ceiling = policy.max_fee_rate_sat_vb,
+                "fee-rate ceiling from the fee source"
+            );
+        }
+        Err(reason) => warn!(
+            %reason,
+            ceiling = policy.max_fee_rate_sat_vb,
+            "the fee source could not be read; the fixed fee-rate ceiling applies"
+        ),
+    }
+    policy
 }
 
 #[cfg(test)]

@@ -55,7 +55,8 @@ pub struct Question {
 /// The answer of [`Flow::quote`].
 #[derive(Debug, Clone)]
 pub enum QuoteOutcome {
-    Quote(Box<Quote>),
+    /// A quote that matches its request, with what the app computed of it (the loss, the fee lines).
+    Quote(Box<Quote>, verify::request::QuoteCheck),
     /// The gateway needs something from the person first.
     Ask(Question),
 }
@@ -193,14 +194,14 @@ impl<'a> Flow<'a> {
         match self.client.get_quote(request).await {
             Ok(answer) => {
                 // The quote must be the one asked for before anything shows it.
-                verify::request::check_quote(request, &answer.value, self.policy.bitcoin).map_err(
-                    |reason| {
-                        let reason = reason.to_string();
-                        warn!(%reason, "the quote does not match the request");
-                        FlowError::Refused(reason)
-                    },
-                )?;
-                Ok(QuoteOutcome::Quote(Box::new(answer.value)))
+                let check =
+                    verify::request::check_quote(request, &answer.value, self.policy.bitcoin)
+                        .map_err(|reason| {
+                            let reason = reason.to_string();
+                            warn!(%reason, "the quote does not match the request");
+                            FlowError::Refused(reason)
+                        })?;
+                Ok(QuoteOutcome::Quote(Box::new(answer.value), check))
             }
             Err(err) => match question(&err) {
                 Some(q) => Ok(QuoteOutcome::Ask(q)),
@@ -268,7 +269,7 @@ impl<'a> Flow<'a> {
                 "order {local_id}: create-order answer {e}"
             )))
         })?;
-        let policy = self.policy_for(&answer).await;
+        let policy = crate::fees::policy_for(self.policy, &answer, self.fee_source).await;
         match verify::verify_order_with(&quote, &answer, &policy) {
             Ok(verified) => {
                 let summary = serde_json::to_value(&verified).expect("summaries serialize");
@@ -285,35 +286,6 @@ impl<'a> Flow<'a> {
                 Err(FlowError::Refused(reason))
             }
         }
-    }
-
-    /// The policy to verify `answer` under: off the Sandbox, an onramp PSBT's fee-rate ceiling follows the network's
-    /// current fast rate when the fee source answers, and stays the fixed one (with a log line) when it does not.
-    async fn policy_for(&self, answer: &CreateOrderResponse) -> VerifyPolicy {
-        let mut policy = self.policy;
-        let has_psbt = matches!(answer, CreateOrderResponse::Onramp(o) if o.psbt_hex.is_some());
-        if !has_psbt || policy.contracts == verify::GatewayContracts::Sandbox {
-            return policy;
-        }
-        let Some(url) = self.fee_source else {
-            return policy;
-        };
-        match crate::fees::fastest_fee(url).await {
-            Ok(rate) => {
-                policy.max_fee_rate_sat_vb = crate::fees::ceiling_from(rate);
-                info!(
-                    fast_rate = rate,
-                    ceiling = policy.max_fee_rate_sat_vb,
-                    "fee-rate ceiling from the fee source"
-                );
-            }
-            Err(reason) => warn!(
-                %reason,
-                ceiling = policy.max_fee_rate_sat_vb,
-                "the fee source could not be read; the fixed fee-rate ceiling applies"
-            ),
-        }
-        policy
     }
 
     /// After a create-order whose answer was lost: sends the same quote again. The gateway either creates the order

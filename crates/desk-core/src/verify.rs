@@ -257,12 +257,6 @@ impl QuotedSource {
             QuoteView::LayerZero(q) => (&q.tx.chain, &q.tx.to, &q.input_amount, &q.sender, 0),
         };
         let output = view.output_amount();
-        let recipient = match view {
-            QuoteView::Onramp(_) => return None,
-            QuoteView::Offramp(q) => &q.recipient,
-            QuoteView::TokenSwap(q) => &q.recipient,
-            QuoteView::LayerZero(q) => &q.recipient,
-        };
         Some(Self {
             chain: chain.clone(),
             tx_to: tx_to.clone(),
@@ -274,7 +268,7 @@ impl QuotedSource {
             dst_chain: output.chain.clone(),
             dst_token: output.address.clone(),
             output: output.amount.clone(),
-            recipient: recipient.clone(),
+            recipient: view.recipient().to_owned(),
             slippage_bps: slippage,
         })
     }
@@ -295,6 +289,22 @@ pub struct Verified {
 }
 
 impl Verified {
+    /// Refuses when the PSBT's network fee is above [`FEE_CONFIRM_BPS`] of the amount and `accepted_sats` (what the
+    /// person accepted) does not cover it. Whatever signs a PSBT must ask this first.
+    pub fn fee_confirmed(&self, accepted_sats: Option<u64>) -> Result<(), VerifyError> {
+        match self.onramp().and_then(|o| o.psbt.as_ref()) {
+            Some(psbt)
+                if psbt.fee_needs_confirmation && accepted_sats.unwrap_or(0) < psbt.fee_sats =>
+            {
+                Err(VerifyError::FeeNotConfirmed {
+                    fee_sats: psbt.fee_sats,
+                    percent: psbt.fee_share_percent.clone(),
+                })
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// The onramp facts, when this is an onramp (what [`check_signed_onramp_tx`] needs after signing).
     pub fn onramp(&self) -> Option<&OnrampSummary> {
         match &self.payload {
@@ -356,6 +366,8 @@ pub struct PsbtSummary {
     pub vsize_estimate: Option<u32>,
     /// The fee as a share of the amount paid, in bps.
     pub fee_share_bps: u32,
+    /// The same as a person reads it, two decimals: `3.00` (percent).
+    pub fee_share_percent: String,
     /// The fee is above [`FEE_CONFIRM_BPS`] of the amount: the person must accept it in numbers before the PSBT is
     /// offered for signing.
     pub fee_needs_confirmation: bool,
@@ -576,11 +588,23 @@ pub enum VerifyError {
 
     /// A loss above the confirmation threshold was not confirmed.
     #[error(
-        "With this quote you would receive {percent} % less than you send. Confirm that loss in numbers before the \
-         order is created, or ask for a new quote."
+        "With this quote you would receive {percent} % less than you send. Do not go on unless you confirm that loss \
+         in numbers; otherwise ask for a new quote."
     )]
     LossNotConfirmed {
         /// The loss, percent with two decimals.
+        percent: String,
+    },
+
+    /// A PSBT fee above the confirmation share was not accepted.
+    #[error(
+        "The gateway's transaction pays a network fee of {fee_sats} sats, {percent} % of the amount. Do not sign it \
+         unless you accept that fee in numbers; otherwise ask for a new quote."
+    )]
+    FeeNotConfirmed {
+        /// The fee, in sats.
+        fee_sats: u64,
+        /// Its share of the amount, percent with two decimals.
         percent: String,
     },
 
@@ -1142,6 +1166,11 @@ fn first_sentence(message: &str) -> String {
         Some(end) => message[..=end].to_owned(),
         None => message.to_owned(),
     }
+}
+
+/// Basis points as a percentage with two decimals, no sign: 750 → `7.50`.
+pub fn percent(bps: u32) -> String {
+    format!("{}.{:02}", bps / 100, bps % 100)
 }
 
 /// Sats as BTC with all eight decimals: `0.00250000 BTC`.

@@ -126,7 +126,8 @@ fn crash_child() {
         let local_id = match existing.first() {
             Some(order) => order.local_id,
             None => {
-                let QuoteOutcome::Quote(quote) = flow.quote(&request(&route)).await.unwrap() else {
+                let QuoteOutcome::Quote(quote, _) = flow.quote(&request(&route)).await.unwrap()
+                else {
                     panic!("a question")
                 };
                 let id = flow.accept(&quote).unwrap().local_id;

@@ -81,7 +81,7 @@ async fn the_psbt_fee_rate_is_capped_by_the_networks_current_fast_rate() {
     request.owner_address = Some(OWNER.to_owned());
     let order = async |fast: u64| {
         rate.store(fast, Ordering::SeqCst);
-        let QuoteOutcome::Quote(quote) = flow.quote(&request).await.unwrap() else {
+        let QuoteOutcome::Quote(quote, _) = flow.quote(&request).await.unwrap() else {
             panic!("a question")
         };
         let accepted = flow.accept(&quote).unwrap();

@@ -121,7 +121,7 @@ async fn every_tamper_is_refused_before_anything_is_shown_to_sign() {
                             .insert(reason);
                         continue;
                     }
-                    Ok(QuoteOutcome::Quote(quote)) => quote,
+                    Ok(QuoteOutcome::Quote(quote, _)) => quote,
                     other => panic!("{what}: {other:?}"),
                 };
                 if tamper.is_quote_tamper() {
@@ -248,7 +248,7 @@ async fn honest_answers_pass_with_addresses_spelled_otherwise() {
             .as_deref()
             .map(|a| respell(a, &tron_hex));
         let quote = match flow.quote(&request).await {
-            Ok(QuoteOutcome::Quote(quote)) => quote,
+            Ok(QuoteOutcome::Quote(quote, _)) => quote,
             Err(FlowError::Desk(e)) => {
                 // The gateway itself may not take an address spelling (Tron hex); that is not the app's check.
                 println!("{route:?}: the gateway refused the spelling: {e}");

@@ -15,9 +15,6 @@ use super::{
     VerifyError, VerifyPolicy, native_value_text, trx_text,
 };
 
-/// Tron's all-zero account (`0x41` and 20 zero bytes), which some producers write for TRX.
-const TRON_ZERO: &str = "T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb";
-
 /// Checks an EVM call against the quote's source side.
 pub(super) fn verify_evm(
     source: &QuotedSource,
@@ -50,7 +47,7 @@ pub(super) fn verify_evm(
     )?;
     let value = check_value(source, &tx.value)?;
     let data = calldata(&tx.data, false)?;
-    let token = if is_native(source) {
+    let token = if is_native_token(&source.chain, &source.token) {
         Address::ZERO
     } else {
         evm_address(&source.token).ok_or_else(|| VerifyError::QuoteUnreadable {
@@ -104,7 +101,7 @@ pub(super) fn verify_tron(
     )?;
     let value = check_value(source, &tx.value)?;
     let data = calldata(&tx.data, true)?;
-    let token = if is_native(source) {
+    let token = if is_native_token(&source.chain, &source.token) {
         Address::ZERO
     } else {
         tron_account(&source.token)
@@ -186,11 +183,6 @@ fn pinned(
         }
         GatewayContracts::Unknown => Ok(()),
     }
-}
-
-fn is_native(source: &QuotedSource) -> bool {
-    is_native_token(&source.chain, &source.token)
-        || (source.chain.eq_ignore_ascii_case("tron") && source.token == TRON_ZERO)
 }
 
 /// The sentence of a verified EVM call.
@@ -283,7 +275,7 @@ fn check_value(source: &QuotedSource, value: &str) -> Result<U256, VerifyError> 
     let found = parse_base_units(value.trim()).map_err(|_| VerifyError::BadValue {
         value: value.to_owned(),
     })?;
-    if is_native(source) {
+    if is_native_token(&source.chain, &source.token) {
         let quoted =
             parse_base_units(source.amount.trim()).map_err(|_| VerifyError::QuoteUnreadable {
                 field: "inputAmount.amount",
@@ -306,7 +298,7 @@ fn check_value(source: &QuotedSource, value: &str) -> Result<U256, VerifyError> 
 }
 
 /// An EVM address, `0x` and 40 hex characters in any case (no checksum is required: only the bytes are compared).
-fn evm_address(text: &str) -> Option<Address> {
+pub(super) fn evm_address(text: &str) -> Option<Address> {
     let hex = text.trim().strip_prefix("0x")?;
     if hex.len() != 40 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
         return None;

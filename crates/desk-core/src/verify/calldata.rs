@@ -286,7 +286,7 @@ pub(super) fn floor_out(source: &QuotedSource) -> Result<U256, VerifyError> {
 }
 
 /// The output script of a Bitcoin address of any network.
-fn bitcoin_script(text: &str) -> Option<bitcoin::ScriptBuf> {
+pub(super) fn bitcoin_script(text: &str) -> Option<bitcoin::ScriptBuf> {
     bitcoin::Address::from_str(text.trim())
         .ok()
         .map(|address| address.assume_checked().script_pubkey())

@@ -528,6 +528,7 @@ fn check_psbt(
         fee_sats,
         vsize_estimate: vsize_estimate(&sender_script, tx),
         fee_share_bps,
+        fee_share_percent: super::percent(fee_share_bps),
         fee_needs_confirmation: u64::from(fee_share_bps) > super::FEE_CONFIRM_BPS,
     })
 }

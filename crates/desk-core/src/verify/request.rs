@@ -20,7 +20,9 @@ use gateway_client::wire::{Quote, QuoteView, TokenAmount, is_native_token};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use super::VerifyError;
+use super::calldata::bitcoin_script;
+use super::{VerifyError, percent};
+use crate::partner::{format_usd, parse_usd};
 
 /// A loss (sent value less received value) above this share, in bps, must be confirmed by the person: 5 %.
 pub const CONFIRM_LOSS_BPS: u64 = 500;
@@ -52,8 +54,20 @@ pub struct Loss {
     /// The loss as a share of what is sent, in bps (negative when more is received than sent is not possible here:
     /// a gain counts as 0).
     pub bps: u32,
+    /// The same as a person reads it, two decimals: `7.50` (percent).
+    pub percent: String,
     /// How it was computed: `usd` (the quote's own USD values) or `tokenUnits` (the same unit on both sides).
     pub basis: String,
+}
+
+impl Loss {
+    fn of(bps: u32, basis: &str) -> Self {
+        Self {
+            bps,
+            percent: percent(bps),
+            basis: basis.to_owned(),
+        }
+    }
 }
 
 /// Checks `quote` against `request` (see the module docs). `network` is the deployment's Bitcoin network.
@@ -120,9 +134,10 @@ pub fn check_quote(
             same_text("source chain", &request.src_chain, &q.src_chain)?;
             same_text("destination chain", &request.dst_chain, &q.dst_chain)?;
             if let Some(affiliate) = &q.affiliate {
-                let asked = request.affiliates.iter().find(|a| {
-                    addresses_equal(&request.src_chain, &a.address, &affiliate.address, network)
-                });
+                let asked = request
+                    .affiliates
+                    .iter()
+                    .find(|a| addresses_equal(&request.src_chain, &a.address, &affiliate.address));
                 match asked {
                     Some(a) if affiliate.bps <= a.bps => {}
                     _ => {
@@ -173,7 +188,7 @@ pub fn check_quote(
         _ => None,
     };
     if let Some((affiliates, single)) = resolved {
-        check_resolved_affiliates(request, affiliates, single, network)?;
+        check_resolved_affiliates(request, affiliates, single)?;
     }
     loss_check(quote)
 }
@@ -186,13 +201,13 @@ pub fn loss_check(quote: &Quote) -> Result<QuoteCheck, VerifyError> {
     let (loss_sentence, needs_confirmation) = match &loss {
         Some(loss) if u64::from(loss.bps) > GROSS_LOSS_BPS => {
             return Err(VerifyError::GrossLoss {
-                percent: percent(loss.bps),
+                percent: loss.percent.clone(),
             });
         }
         Some(loss) => (
             format!(
                 "You receive {} % less than you send ({}), computed by the app.",
-                percent(loss.bps),
+                loss.percent,
                 if loss.basis == "usd" {
                     "by the quote's own USD values"
                 } else {
@@ -245,20 +260,18 @@ pub fn fees_mismatch(quote: &Quote) -> Option<String> {
     }
     // No total in the lines' token (a V2/V3 offramp): compare in USD, a cent of rounding a line.
     let inner = quote.raw().as_object()?.values().next()?.as_object()?;
-    let stated = usd_micros(inner.get("totalFeeUsd")?.as_str())?;
+    let stated = parse_usd(inner.get("totalFeeUsd")?.as_str()?)?;
     let mut sum: u128 = 0;
     for (_, line) in &lines {
-        sum = sum.checked_add(usd_micros(line.usd.as_deref())?)?;
+        sum = sum.checked_add(line.usd.as_deref().and_then(parse_usd)?)?;
     }
     let slack = 10_000 * u128::try_from(lines.len()).ok()?;
     (sum.abs_diff(stated) > slack).then(|| {
         format!(
-            "The quote's fee lines add up to ${}.{:02}, but its total fee says ${}.{:02}: the gateway's figures are \
+            "The quote's fee lines add up to ${}, but its total fee says ${}: the gateway's figures are \
              inconsistent. Check what you receive before you go on.",
-            sum / 1_000_000,
-            sum % 1_000_000 / 10_000,
-            stated / 1_000_000,
-            stated % 1_000_000 / 10_000
+            format_usd(sum),
+            format_usd(stated)
         )
     })
 }
@@ -270,15 +283,22 @@ pub fn require_confirmed_loss(
     accepted_bps: Option<u32>,
 ) -> Result<QuoteCheck, VerifyError> {
     let check = loss_check(quote)?;
-    if check.needs_confirmation {
-        let bps = check.loss.as_ref().map_or(0, |loss| loss.bps);
-        if accepted_bps.unwrap_or(0) < bps {
-            return Err(VerifyError::LossNotConfirmed {
-                percent: percent(bps),
-            });
+    check.confirmed(accepted_bps)?;
+    Ok(check)
+}
+
+impl QuoteCheck {
+    /// Refuses when the loss needs confirmation and `accepted_bps` (what the person confirmed) does not cover it.
+    pub fn confirmed(&self, accepted_bps: Option<u32>) -> Result<(), VerifyError> {
+        match &self.loss {
+            Some(loss) if self.needs_confirmation && accepted_bps.unwrap_or(0) < loss.bps => {
+                Err(VerifyError::LossNotConfirmed {
+                    percent: loss.percent.clone(),
+                })
+            }
+            _ => Ok(()),
         }
     }
-    Ok(check)
 }
 
 /// Each affiliate an onramp or offramp quote charges must be one the request named.
@@ -286,13 +306,12 @@ fn check_resolved_affiliates(
     request: &QuoteRequest,
     resolved: &[gateway_client::wire::ResolvedAffiliate],
     single: Option<&str>,
-    network: BitcoinNetwork,
 ) -> Result<(), VerifyError> {
     let asked = |address: &str| {
         request
             .affiliates
             .iter()
-            .any(|a| same_account_any_chain(&a.address, address, network))
+            .any(|a| same_account_any_chain(&a.address, address))
             || request
                 .affiliate_id
                 .as_deref()
@@ -306,10 +325,6 @@ fn check_resolved_affiliates(
         }
     }
     Ok(())
-}
-
-fn percent(bps: u32) -> String {
-    format!("{}.{:02}", bps / 100, bps % 100)
 }
 
 fn differs(what: &'static str, asked: &str, quoted: &str) -> VerifyError {
@@ -343,23 +358,15 @@ fn same_token(
     asked: &str,
     quoted: &str,
 ) -> Result<(), VerifyError> {
-    let native = |t: &str| {
-        is_native_token(chain, t.trim())
-            || (chain_family(chain) == Some(ChainFamily::Tron) && t.trim() == TRON_ZERO)
-    };
+    let native = |t: &str| is_native_token(chain, t.trim());
     if (native(asked) && native(quoted))
-        || (!native(asked)
-            && !native(quoted)
-            && addresses_equal(chain, asked, quoted, BitcoinNetwork::Mainnet))
+        || (!native(asked) && !native(quoted) && addresses_equal(chain, asked, quoted))
     {
         Ok(())
     } else {
         Err(differs(what, asked, quoted))
     }
 }
-
-/// Tron's all-zero account, which some producers write for TRX.
-const TRON_ZERO: &str = "T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb";
 
 fn same_address(
     what: &'static str,
@@ -373,80 +380,53 @@ fn same_address(
     {
         return Err(differs(what, asked, quoted));
     }
-    if addresses_equal(chain, asked, quoted, network) {
+    if addresses_equal(chain, asked, quoted) {
         Ok(())
     } else {
         Err(differs(what, asked, quoted))
     }
 }
 
-/// Two addresses of `chain` name the same account (see the module docs).
-pub(super) fn addresses_equal(chain: &str, a: &str, b: &str, _network: BitcoinNetwork) -> bool {
+/// Two addresses of `chain` name the same account (see the module docs): EVM (and Tron written as EVM hex, and
+/// Solana's native token as the zero address) by their 20 bytes, Tron by its 21-byte account, Bitcoin by output
+/// script, Solana by key.
+pub(super) fn addresses_equal(chain: &str, a: &str, b: &str) -> bool {
+    use super::call::{evm_address, tron_account};
+    fn same<T: PartialEq>(x: Option<T>, y: Option<T>) -> bool {
+        matches!((x, y), (Some(x), Some(y)) if x == y)
+    }
     let (a, b) = (a.trim(), b.trim());
     match chain_family(chain) {
-        Some(ChainFamily::Evm) => match (evm_bytes(a), evm_bytes(b)) {
-            (Some(x), Some(y)) => x == y,
-            _ => false,
-        },
+        Some(ChainFamily::Evm) => same(evm_address(a), evm_address(b)),
         Some(ChainFamily::Tron) => {
-            match (super::call::tron_account(a), super::call::tron_account(b)) {
-                (Some(x), Some(y)) => x == y,
-                _ => match (evm_bytes(a), evm_bytes(b)) {
-                    (Some(x), Some(y)) => x == y,
-                    _ => false,
-                },
-            }
+            same(tron_account(a), tron_account(b)) || same(evm_address(a), evm_address(b))
         }
-        Some(ChainFamily::Bitcoin) => {
-            let script = |t: &str| {
-                bitcoin::Address::from_str(t)
-                    .ok()
-                    .map(|address| address.assume_checked().script_pubkey())
-            };
-            match (script(a), script(b)) {
-                (Some(x), Some(y)) => x == y,
-                _ => false,
-            }
-        }
+        Some(ChainFamily::Bitcoin) => same(bitcoin_script(a), bitcoin_script(b)),
         Some(ChainFamily::Solana) => {
-            match (
-                solana_pubkey::Pubkey::from_str(a),
-                solana_pubkey::Pubkey::from_str(b),
-            ) {
-                (Ok(x), Ok(y)) => x == y,
-                _ => evm_bytes(a).is_some() && evm_bytes(a) == evm_bytes(b),
-            }
+            same(
+                solana_pubkey::Pubkey::from_str(a).ok(),
+                solana_pubkey::Pubkey::from_str(b).ok(),
+            ) || same(evm_address(a), evm_address(b))
         }
         None => a == b,
     }
 }
 
 /// Two addresses whose chain is not stated (an affiliate's) name the same account on some chain.
-fn same_account_any_chain(a: &str, b: &str, network: BitcoinNetwork) -> bool {
+fn same_account_any_chain(a: &str, b: &str) -> bool {
     ["ethereum", "tron", "bitcoin", "solana"]
         .iter()
-        .any(|chain| addresses_equal(chain, a, b, network))
-}
-
-fn evm_bytes(text: &str) -> Option<[u8; 20]> {
-    let hex = text.strip_prefix("0x")?;
-    if hex.len() != 40 {
-        return None;
-    }
-    alloy_primitives::hex::decode(hex).ok()?.try_into().ok()
+        .any(|chain| addresses_equal(chain, a, b))
 }
 
 /// The loss from `input` to `output` (see the module docs), `None` when it cannot be computed.
 fn loss_of(input: &TokenAmount, output: &TokenAmount) -> Option<Loss> {
     if let (Some(sent), Some(got)) = (
-        usd_micros(input.usd.as_deref()),
-        usd_micros(output.usd.as_deref()),
+        input.usd.as_deref().and_then(parse_usd),
+        output.usd.as_deref().and_then(parse_usd),
     ) && sent > 0
     {
-        return Some(Loss {
-            bps: share_bps(sent, got),
-            basis: "usd".into(),
-        });
+        return Some(Loss::of(share_bps(sent, got), "usd"));
     }
     let registry = TokenRegistry::builtin();
     let a = registry.get(&input.chain, &input.address)?;
@@ -466,10 +446,7 @@ fn loss_of(input: &TokenAmount, output: &TokenAmount) -> Option<Loss> {
     }
     let lost = sent.saturating_sub(got);
     let bps = lost.saturating_mul(U256::from(10_000u32)) / sent;
-    Some(Loss {
-        bps: u32::try_from(bps).unwrap_or(10_000),
-        basis: "tokenUnits".into(),
-    })
+    Some(Loss::of(u32::try_from(bps).unwrap_or(10_000), "tokenUnits"))
 }
 
 /// The unit a token's symbol is counted in: BTC for Bitcoin and its wrappers, USD for stablecoins, else the symbol.
@@ -488,32 +465,6 @@ fn unit_of(symbol: &str) -> String {
     } else {
         upper
     }
-}
-
-/// A USD decimal string in micro-dollars, saturating.
-fn usd_micros(text: Option<&str>) -> Option<u128> {
-    let text = text?.trim();
-    let (whole, frac) = text.split_once('.').unwrap_or((text, ""));
-    if whole.is_empty() && frac.is_empty() {
-        return None;
-    }
-    let whole: u128 = if whole.is_empty() {
-        0
-    } else {
-        whole.parse().ok()?
-    };
-    let mut micros = frac.chars().take(6).collect::<String>();
-    if !micros.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    while micros.len() < 6 {
-        micros.push('0');
-    }
-    Some(
-        whole
-            .saturating_mul(1_000_000)
-            .saturating_add(micros.parse().ok()?),
-    )
 }
 
 /// `(sent − got) / sent` in bps; 0 when nothing is lost.
@@ -596,12 +547,12 @@ mod tests {
     }
 
     #[test]
-    fn usd_text_reads_as_micros() {
-        assert_eq!(usd_micros(Some("1.5")), Some(1_500_000));
-        assert_eq!(usd_micros(Some("0.0000019")), Some(1));
-        assert_eq!(usd_micros(Some("12")), Some(12_000_000));
-        assert_eq!(usd_micros(Some("x")), None);
-        assert_eq!(usd_micros(Some("-1")), None);
+    fn usd_text_reads_as_micros_through_the_partner_reader() {
+        assert_eq!(parse_usd("1.5"), Some(1_500_000));
+        assert_eq!(parse_usd("0.0000019"), Some(1));
+        assert_eq!(parse_usd("12"), Some(12_000_000));
+        assert_eq!(parse_usd("x"), None);
+        assert_eq!(parse_usd("-1"), None);
     }
 
     #[test]
@@ -622,31 +573,26 @@ mod tests {
 
     #[test]
     fn addresses_compare_by_each_chains_rules() {
-        let net = BitcoinNetwork::Mainnet;
         assert!(addresses_equal(
             "bob",
             "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
-            "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed",
-            net
+            "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed"
         ));
         assert!(addresses_equal(
             "tron",
             "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t",
-            "41a614f803b6fd780986a42c78ec9c7f77e6ded13c",
-            net
+            "41a614f803b6fd780986a42c78ec9c7f77e6ded13c"
         ));
         assert!(addresses_equal(
             "bitcoin",
             "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq",
-            "BC1QAR0SRRR7XFKVY5L643LYDNW9RE59GTZZWF5MDQ",
-            net
+            "BC1QAR0SRRR7XFKVY5L643LYDNW9RE59GTZZWF5MDQ"
         ));
         assert!(!addresses_equal(
             "bitcoin",
             "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq",
-            "bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh",
-            net
+            "bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh"
         ));
-        assert!(!addresses_equal("bob", "0x00", "0x00", net));
+        assert!(!addresses_equal("bob", "0x00", "0x00"));
     }
 }

@@ -1339,6 +1339,11 @@ fn verify_every_message_is_a_sentence_with_what_to_do() {
             lamports: 10,
             cap: 5,
         },
+        VerifyError::FeeNotConfirmed {
+            fee_sats: 7_500,
+            percent: s("3.00"),
+        },
+        VerifyError::LossNotConfirmed { percent: s("7.50") },
         VerifyError::SignedTxUnreadable {
             reason: s("It is not hex. Copy it again."),
         },
@@ -1655,4 +1660,25 @@ fn verify_decoded_calls_name_what_they_move() {
             floor: "87300".into()
         }
     );
+}
+
+#[test]
+fn verify_a_high_psbt_fee_must_be_accepted_in_sats_before_signing() {
+    let (q, p, hex) = genuine();
+    let mut loose = VerifyPolicy::strict(MAINNET);
+    loose.max_fee_rate_sat_vb = u64::MAX;
+    let genuine = verify_order_with(&q, &with_psbt(&p, hex.clone()), &loose).unwrap();
+    assert_eq!(genuine.fee_confirmed(None), Ok(()));
+    let costly = tamper(&hex, |psbt| {
+        let change = psbt.unsigned_tx.output[2].value.to_sat();
+        psbt.unsigned_tx.output[2].value = Amount::from_sat(change - AMOUNT * 3 / 100);
+    });
+    let verified = verify_order_with(&q, &with_psbt(&p, costly), &loose).unwrap();
+    let fee = verified.onramp().unwrap().psbt.as_ref().unwrap().fee_sats;
+    assert!(matches!(
+        verified.fee_confirmed(None),
+        Err(VerifyError::FeeNotConfirmed { fee_sats, .. }) if fee_sats == fee
+    ));
+    assert!(verified.fee_confirmed(Some(fee - 1)).is_err());
+    assert_eq!(verified.fee_confirmed(Some(fee)), Ok(()));
 }

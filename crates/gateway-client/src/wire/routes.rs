@@ -35,11 +35,15 @@ impl MaxSpendable {
 /// The all-zero EVM address that stands for Bitcoin and for a chain's native token.
 pub const NATIVE_TOKEN: &str = "0x0000000000000000000000000000000000000000";
 
-/// True when `token` on `chain` names the chain's native asset: the all-zero address, or `"BTC"` on Bitcoin (some
-/// producers write it so). `"BTC"` on another chain is not its native token.
+/// Tron's all-zero account (`0x41` and 20 zero bytes, Base58Check), which some producers write for TRX.
+pub const TRON_ZERO_ACCOUNT: &str = "T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb";
+
+/// True when `token` on `chain` names the chain's native asset: the all-zero address, `"BTC"` on Bitcoin, or Tron's
+/// all-zero account on Tron (some producers write them so). Neither spelling names the native token of another chain.
 pub fn is_native_token(chain: &str, token: &str) -> bool {
     token == NATIVE_TOKEN
         || (chain.eq_ignore_ascii_case("bitcoin") && token.eq_ignore_ascii_case("btc"))
+        || (chain.eq_ignore_ascii_case("tron") && token == TRON_ZERO_ACCOUNT)
 }
 
 impl RouteInfo {

@@ -10,6 +10,10 @@ export type Loss = {
  */
 bps: number, 
 /**
+ * The same as a person reads it, two decimals: `7.50` (percent).
+ */
+percent: string, 
+/**
  * How it was computed: `usd` (the quote's own USD values) or `tokenUnits` (the same unit on both sides).
  */
 basis: string, };

@@ -32,6 +32,10 @@ vsizeEstimate: number | null,
  */
 feeShareBps: number, 
 /**
+ * The same as a person reads it, two decimals: `3.00` (percent).
+ */
+feeSharePercent: string, 
+/**
  * The fee is above [`FEE_CONFIRM_BPS`] of the amount: the person must accept it in numbers before the PSBT is
  * offered for signing.
  */

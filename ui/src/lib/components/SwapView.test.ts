@@ -129,7 +129,7 @@ describe("the Swap view", () => {
 
   it("shows the loss the app computed and fee lines that do not add up on the card", async () => {
     const check = {
-      loss: { bps: 120, basis: "usd" },
+      loss: { bps: 120, percent: "1.20", basis: "usd" },
       lossSentence: "You receive 1.20 % less than you send (by the quote's own USD values), computed by the app.",
       needsConfirmation: false,
       feesMismatch: "The quote's fee lines add up to $1.60, but its total fee says $9.00: the gateway's figures are inconsistent. Check what you receive before you go on.",
@@ -149,6 +149,7 @@ describe("the Swap view", () => {
     if (verified.payload.type !== "onramp" || !verified.payload.psbt) throw new Error("an onramp PSBT");
     verified.payload.psbt.feeSats = "7500";
     verified.payload.psbt.feeShareBps = 300;
+    verified.payload.psbt.feeSharePercent = "3.00";
     verified.payload.psbt.feeNeedsConfirmation = true;
     render(new SwapState(api({ startOrder: async () => onrampOrder({ verified }) })));
     await settle();
@@ -164,7 +165,7 @@ describe("the Swap view", () => {
 
   it("asks the person to confirm a large loss in numbers before the order is created", async () => {
     const check = {
-      loss: { bps: 750, basis: "usd" },
+      loss: { bps: 750, percent: "7.50", basis: "usd" },
       lossSentence: "You receive 7.50 % less than you send (by the quote's own USD values), computed by the app.",
       needsConfirmation: true,
     };

@@ -123,6 +123,7 @@ const ONRAMP_VERIFIED: Verified = {
       feeSats: "1000",
       vsizeEstimate: 153,
       feeShareBps: 40,
+      feeSharePercent: "0.40",
       feeNeedsConfirmation: false,
     },
   },
