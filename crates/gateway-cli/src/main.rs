@@ -99,6 +99,10 @@ enum Command {
         /// Accept a PSBT network fee of up to this many sats, when it is above 2 % of the amount
         #[arg(long, value_name = "SATS")]
         accept_fee: Option<u64>,
+        /// Where the Bitcoin fast fee rate is read (`…/api/v1/fees/recommended`; "" for none): by default
+        /// mempool.space's for --bitcoin-network, none with --sandbox
+        #[arg(long, value_name = "URL")]
+        fee_source: Option<String>,
     },
     /// Hand the gateway the signed transaction of an order
     RegisterTx(RegisterArgs),
@@ -320,20 +324,9 @@ fn client(cli: &Cli) -> Result<Client, Failure> {
 
 /// A percentage such as `7.5` or `12.25`, in bps.
 fn percent_bps(text: &str) -> Option<u32> {
-    let (whole, frac) = text
-        .trim()
-        .trim_end_matches('%')
-        .split_once('.')
-        .unwrap_or((text.trim().trim_end_matches('%'), ""));
-    if frac.len() > 2 || !frac.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let frac: u32 = format!("{frac:0<2}").parse().ok()?;
-    whole
-        .parse::<u32>()
-        .ok()?
-        .checked_mul(100)?
-        .checked_add(frac)
+    // A percentage is a number with two decimals of bps: the client's exact decimal reader.
+    let bps = gateway_client::amount::parse_units(text.trim().trim_end_matches('%'), 2).ok()?;
+    u32::try_from(bps).ok()
 }
 
 fn lowercase_first(text: &str) -> String {
@@ -438,23 +431,21 @@ async fn run(cli: Cli) -> Result<(), Failure> {
             let check = desk_core::verify::request::check_quote(&request, &answer.value, net)
                 .map_err(|e| Failure::Refused(e.to_string()))?;
             if check.needs_confirmation {
-                let bps = check.loss.as_ref().map_or(0, |loss| loss.bps);
                 let accepted = match args.accept_loss.as_deref() {
-                    Some(text) => percent_bps(text).ok_or_else(|| {
+                    Some(text) => Some(percent_bps(text).ok_or_else(|| {
                         Failure::Usage(format!(
                             "--accept-loss {text:?} is not a percentage such as 7.5"
                         ))
-                    })?,
-                    None => 0,
+                    })?),
+                    None => None,
                 };
-                if accepted < bps {
-                    return Err(Failure::Refused(format!(
-                        "{} That is more than 5 %; if you accept it, ask again with --accept-loss {}.{:02}.",
-                        check.loss_sentence,
-                        bps / 100,
-                        bps % 100
-                    )));
-                }
+                check.confirmed(accepted).map_err(|_| {
+                    let shown = check.loss.as_ref().map_or("0.00", |loss| loss.percent.as_str());
+                    Failure::Refused(format!(
+                        "{} That is more than 5 %; if you accept it, ask again with --accept-loss {shown}.",
+                        check.loss_sentence
+                    ))
+                })?;
             }
             if cli.json {
                 print_json(&answer.raw)
@@ -470,6 +461,7 @@ async fn run(cli: Cli) -> Result<(), Failure> {
             quote,
             blind_signing,
             accept_fee,
+            fee_source,
         } => {
             let text = match quote {
                 Some(path) => std::fs::read_to_string(path)
@@ -499,6 +491,13 @@ async fn run(cli: Cli) -> Result<(), Failure> {
                 desk_core::verify::VerifyPolicy::strict(net)
             };
             policy.blind_signing = *blind_signing;
+            // The same fee-rate ceiling as the window: the network's current fast rate, off the Sandbox.
+            let fee_source = match fee_source.as_deref() {
+                Some(url) => Some(url.trim()).filter(|u| !u.is_empty()),
+                None if cli.sandbox => None,
+                None => desk_core::fees::default_source(net),
+            };
+            let policy = desk_core::fees::policy_for(policy, &answer.value, fee_source).await;
             let verified = desk_core::verify::verify_order_with(&quote, &answer.value, &policy)
                 .map_err(|e| {
                     Failure::Refused(format!(
@@ -507,21 +506,15 @@ async fn run(cli: Cli) -> Result<(), Failure> {
                         lowercase_first(&e.to_string())
                     ))
                 })?;
-            if let Some(psbt) = verified.onramp().and_then(|o| o.psbt.as_ref())
-                && psbt.fee_needs_confirmation
-                && accept_fee.is_none_or(|accepted| accepted < psbt.fee_sats)
-            {
-                return Err(Failure::Refused(format!(
-                    "the gateway created order {}, whose PSBT pays a network fee of {} sats, {}.{:02} % of the \
-                     amount; if you accept it, run create-order again with --accept-fee {} on a new quote. Nothing \
-                     was paid; the order expires by itself.",
+            verified.fee_confirmed(*accept_fee).map_err(|e| {
+                Failure::Refused(format!(
+                    "the gateway created order {}, but {} If you accept it, run create-order again with \
+                     --accept-fee N (N at least the fee) on a new quote. Nothing was paid; the order expires by \
+                     itself.",
                     answer.value.order_id(),
-                    psbt.fee_sats,
-                    psbt.fee_share_bps / 100,
-                    psbt.fee_share_bps % 100,
-                    psbt.fee_sats
-                )));
-            }
+                    lowercase_first(&e.to_string())
+                ))
+            })?;
             if cli.json {
                 print_json(&answer.raw)
             } else {
