@@ -63,13 +63,14 @@ impl fmt::Debug for Seed {
 impl Seed {
     /// The seed of `phrase` (words separated by any whitespace, case ignored) and the optional `passphrase`.
     pub fn from_phrase(phrase: &str, passphrase: &str) -> Result<Self, WalletError> {
-        let words: Zeroizing<String> = Zeroizing::new(
-            phrase
-                .split_whitespace()
-                .map(str::to_lowercase)
-                .collect::<Vec<_>>()
-                .join(" "),
-        );
+        // Built in place, with room reserved up front, so no copy of the words is left behind unwiped.
+        let mut words = Zeroizing::new(String::with_capacity(phrase.len() * 2));
+        for word in phrase.split_whitespace() {
+            if !words.is_empty() {
+                words.push(' ');
+            }
+            words.extend(word.chars().flat_map(char::to_lowercase));
+        }
         let mnemonic = bip39::Mnemonic::parse_in_normalized(bip39::Language::English, &words)
             .map_err(|e| WalletError::InvalidPhrase(e.to_string()))?;
         Ok(Self(Zeroizing::new(
@@ -123,7 +124,7 @@ pub fn accounts(seed: &Seed, network: BitcoinNetwork) -> Result<Accounts, Wallet
     };
     let btc_key = secp_key(seed, bitcoin_path)?;
     let btc_public = CompressedPublicKey(btc_key.public_key(&secp));
-    let bitcoin = Address::p2wpkh(&btc_public, bitcoin_network(network)).to_string();
+    let bitcoin = Address::p2wpkh(&btc_public, bitcoin::Network::from(network)).to_string();
     let evm_key = secp_key(seed, EVM_PATH)?;
     let evm_bytes = evm_address_bytes(&evm_key, &secp);
     let tron_key = secp_key(seed, TRON_PATH)?;
@@ -178,15 +179,6 @@ fn solana_public_key(seed: &Seed) -> Result<[u8; 32], WalletError> {
         .and_then(|master| master.derive(&path))
         .map_err(|e| WalletError::Derivation(e.to_string()))?;
     Ok(key.verifying_key().to_bytes())
-}
-
-fn bitcoin_network(network: BitcoinNetwork) -> bitcoin::Network {
-    match network {
-        BitcoinNetwork::Mainnet => bitcoin::Network::Bitcoin,
-        BitcoinNetwork::Testnet => bitcoin::Network::Testnet,
-        BitcoinNetwork::Signet => bitcoin::Network::Signet,
-        BitcoinNetwork::Regtest => bitcoin::Network::Regtest,
-    }
 }
 
 #[cfg(test)]
