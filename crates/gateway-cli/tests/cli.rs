@@ -842,3 +842,53 @@ async fn every_tamper_is_refused_by_the_command_line_with_exit_5_and_nothing_to_
         );
     }
 }
+
+/// A fee source answering `{"fastestFee": rate}`.
+async fn fee_source(rate: u64) -> String {
+    let app = Router::new().fallback(any(move || async move {
+        json_response(StatusCode::OK, json!({"fastestFee": rate, "hourFee": 1}))
+    }));
+    let listener = tokio::net::TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
+        .await
+        .unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    format!("http://{addr}/api/v1/fees/recommended")
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn create_order_caps_the_psbt_fee_rate_by_the_fee_source_as_the_window_does() {
+    let sim = gateway_sim::Sim::with_config(gateway_sim::SimConfig {
+        access: gateway_sim::access::AccessConfig::unlimited(),
+        ..Default::default()
+    })
+    .unwrap()
+    .spawn(SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
+    .await
+    .unwrap();
+    let base = sim.base_url();
+    // An onramp with a sender: the sim's PSBT pays 12 sat/vB.
+    let onramp = hostile_routes().remove(0);
+    let quote_args = [&["--json", "quote"][..], &onramp].concat();
+    for (fast, refused) in [(2, true), (5, false)] {
+        let quoted = gateway_cmd(&base, &quote_args, None);
+        assert_eq!(quoted.status.code(), Some(0), "{}", text(&quoted.stderr));
+        let source = fee_source(fast).await;
+        let created = gateway_cmd(
+            &base,
+            &["--json", "create-order", "--fee-source", &source],
+            Some(&text(&quoted.stdout)),
+        );
+        if refused {
+            assert_eq!(created.status.code(), Some(5), "{}", text(&created.stderr));
+            assert!(created.stdout.is_empty(), "nothing to sign is printed");
+            assert!(
+                text(&created.stderr).contains("10 sat/vB"),
+                "{}",
+                text(&created.stderr)
+            );
+        } else {
+            assert_eq!(created.status.code(), Some(0), "{}", text(&created.stderr));
+        }
+    }
+}
