@@ -32,6 +32,8 @@ pub enum ErrorKind {
     Journal,
     /// What the gateway asks to be signed does not match the quote: it must not be signed.
     Refused,
+    /// The app's wallet is absent, locked, or could not sign.
+    Wallet,
 }
 
 /// A failure as the window receives it: `{ kind, message, code?, details? }`.

@@ -1,6 +1,10 @@
 //! The application facade the window calls: settings and networks, the API key, routes, the swap flow, the orders
 //! and their updates.
 
+mod wallet;
+
+pub use wallet::{NewPhrase, WalletState, WalletView};
+
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -28,6 +32,8 @@ use crate::settings::{self, NetworkKind, Settings, Theme};
 use crate::tracker::{Timing, TrackedOrder, Tracker, TrackerEvent, TrackerHandle};
 use crate::verify::VerifyPolicy;
 use crate::views::{OrderView, QuoteCard};
+use crate::wallet::keeper::{DEFAULT_IDLE, Keeper};
+use crate::wallet::vault::KdfProfile;
 
 /// The Sandbox gateway's orders, in the data directory.
 pub const SANDBOX_STATE_FILE: &str = "sandbox-gateway.json";
@@ -42,6 +48,11 @@ pub struct DeskOptions {
     /// Serve the Sandbox gateway's admin interface (its clock, liquidity and faults) to loopback callers, so tests
     /// can move Sandbox orders along. Off unless asked for (`GATEWAY_DESK_SANDBOX_ADMIN=1` in the app).
     pub sandbox_admin: bool,
+    /// How long an unlocked wallet stays unlocked without use; [`crate::wallet::keeper::DEFAULT_IDLE`] when `None`.
+    pub wallet_idle: Option<Duration>,
+    /// How the wallet's password is stretched; [`KdfProfile::STANDARD`] when `None` (tests use the test-only
+    /// profile, which release builds refuse).
+    pub kdf: Option<KdfProfile>,
 }
 
 /// What the swap form sends: the route, the amount as a person typed it, and the addresses.
@@ -93,6 +104,8 @@ pub enum DeskEvent {
         #[ts(type = "number")]
         retry_in_secs: u64,
     },
+    /// The wallet locked (after its idle time, or when asked); its addresses are no longer shown.
+    WalletLocked,
 }
 
 pub(crate) struct Watch {
@@ -120,6 +133,10 @@ pub struct Desk {
     pub(crate) sandbox_admin: bool,
     /// The partner dashboard's reading of the journal, kept between calls.
     pub(crate) partner_cache: Arc<std::sync::Mutex<crate::partner::FactsCache>>,
+    /// The wallet while the app runs (locked, or unlocked in zeroizing memory).
+    pub(crate) wallet: Arc<Keeper>,
+    /// How the wallet's password is stretched.
+    pub(crate) kdf: KdfProfile,
 }
 
 /// The journal's name for a network: `production`, `staging`, `sandbox`, or `custom:<url>`.
@@ -156,6 +173,8 @@ impl Desk {
         let DeskOptions {
             timing,
             sandbox_admin,
+            wallet_idle,
+            kdf,
         } = options;
         let loaded = settings::load(&paths.settings_file());
         let mut notices: Vec<String> = loaded.notice.into_iter().collect();
@@ -205,7 +224,10 @@ impl Desk {
             timing,
             sandbox_admin,
             partner_cache: Arc::default(),
+            wallet: Arc::new(Keeper::new(wallet_idle.unwrap_or(DEFAULT_IDLE))),
+            kdf: kdf.unwrap_or(KdfProfile::STANDARD),
         };
+        wallet::spawn_idle_clock(Arc::downgrade(&desk.wallet), desk.events.clone());
         {
             let mut state = desk.state.lock().await;
             desk.start_watching(&mut state).await;
@@ -774,6 +796,7 @@ impl Desk {
 
     /// Stops background work (the tracker, the Sandbox gateway) before the app exits.
     pub async fn shutdown(&self) {
+        self.wallet.lock();
         let mut state = self.state.lock().await;
         if let Some(watch) = state.watch.take() {
             watch.tracker.shutdown().await;

@@ -30,6 +30,9 @@ fn generate(dir: &Path) {
     SwapForm::export_all(&cfg).unwrap();
     QuoteResult::export_all(&cfg).unwrap();
     DeskEvent::export_all(&cfg).unwrap();
+    // The wallet (never a secret but the new phrase and the revealed one, both as plain word lists).
+    desk_core::desk::WalletView::export_all(&cfg).unwrap();
+    desk_core::desk::NewPhrase::export_all(&cfg).unwrap();
     // Partner: affiliate entries and the dashboard.
     desk_core::settings::AffiliateEntry::export_all(&cfg).unwrap();
     desk_core::partner::Period::export_all(&cfg).unwrap();

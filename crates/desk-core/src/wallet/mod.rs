@@ -11,6 +11,8 @@
 //! `ed25519-dalek-bip32`. The seed lives in zeroizing memory and never prints. [`vault`] seals the phrase under the
 //! app password for the keychain. Signing comes next (issue 12): nothing here signs yet.
 
+pub mod bitcoin_signer;
+pub mod keeper;
 pub mod vault;
 
 use std::fmt;
@@ -118,10 +120,7 @@ pub struct Account {
 /// The accounts of `seed`, Bitcoin's on `network`.
 pub fn accounts(seed: &Seed, network: BitcoinNetwork) -> Result<Accounts, WalletError> {
     let secp = Secp256k1::new();
-    let bitcoin_path = match network {
-        BitcoinNetwork::Mainnet => BITCOIN_PATH_MAINNET,
-        _ => BITCOIN_PATH_TEST,
-    };
+    let bitcoin_path = bitcoin_path(network);
     let btc_key = secp_key(seed, bitcoin_path)?;
     let btc_public = CompressedPublicKey(btc_key.public_key(&secp));
     let bitcoin = Address::p2wpkh(&btc_public, bitcoin::Network::from(network)).to_string();
@@ -148,6 +147,14 @@ pub fn accounts(seed: &Seed, network: BitcoinNetwork) -> Result<Accounts, Wallet
             path: SOLANA_PATH.into(),
         },
     })
+}
+
+/// The BIP-84 path of the wallet's Bitcoin account on `network` (coin type 0 on mainnet, 1 elsewhere).
+pub fn bitcoin_path(network: BitcoinNetwork) -> &'static str {
+    match network {
+        BitcoinNetwork::Mainnet => BITCOIN_PATH_MAINNET,
+        _ => BITCOIN_PATH_TEST,
+    }
 }
 
 /// The secp256k1 key of `seed` at `path` (BIP-32).

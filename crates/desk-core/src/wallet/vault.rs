@@ -92,6 +92,19 @@ pub struct Sealed {
     pub ciphertext: String,
 }
 
+impl Sealed {
+    /// The blob as the keychain keeps it (JSON).
+    pub fn to_text(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// Reads the keychain's blob.
+    pub fn from_text(text: &str) -> Result<Self, VaultError> {
+        serde_json::from_str(text)
+            .map_err(|_| VaultError::Unreadable("its content is not a wallet".into()))
+    }
+}
+
 /// Why sealing or opening failed, as a sentence with the next step.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum VaultError {
@@ -195,7 +208,8 @@ pub fn open(sealed: &Sealed, password: &str) -> Result<Secret, VaultError> {
         .map_err(|_| VaultError::Unreadable("its content is not a wallet".into()))
 }
 
-fn getrandom(buf: &mut [u8]) -> Result<(), VaultError> {
+/// Fills `buf` from the operating system's randomness.
+pub(crate) fn getrandom(buf: &mut [u8]) -> Result<(), VaultError> {
     use chacha20poly1305::aead::rand_core::RngCore as _;
     chacha20poly1305::aead::OsRng
         .try_fill_bytes(buf)

@@ -38,6 +38,8 @@ pub async fn open(home: &Path) -> Desk {
         DeskOptions {
             timing: Timing::default().scaled(0.01),
             sandbox_admin: true,
+            kdf: Some(desk_core::wallet::vault::KdfProfile::TEST_ONLY),
+            ..DeskOptions::default()
         },
     )
     .await

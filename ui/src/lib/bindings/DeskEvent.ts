@@ -4,4 +4,4 @@ import type { OrderView } from "./OrderView";
 /**
  * What the app tells the window without being asked.
  */
-export type DeskEvent = { "type": "orderChanged", order: OrderView, } | { "type": "readFailed", message: string, retryInSecs: number, };
+export type DeskEvent = { "type": "orderChanged", order: OrderView, } | { "type": "readFailed", message: string, retryInSecs: number, } | { "type": "walletLocked" };

@@ -3,4 +3,4 @@
 /**
  * Broad classes of failure, so the window can choose how to present one.
  */
-export type ErrorKind = "invalid_input" | "gateway" | "transport" | "rate_limited" | "not_found" | "keychain" | "settings" | "sandbox" | "journal" | "refused";
+export type ErrorKind = "invalid_input" | "gateway" | "transport" | "rate_limited" | "not_found" | "keychain" | "settings" | "sandbox" | "journal" | "refused" | "wallet";

@@ -1,0 +1,314 @@
+//! Signing a verified onramp PSBT with the wallet's BIP-84 key, finalizing it, and checking the result with Bitcoin
+//! Core's own script interpreter (libbitcoinconsensus, through rust-bitcoin's `bitcoinconsensus` feature) against the
+//! outputs it spends, before anything is handed to the gateway.
+//!
+//! Signing is rust-bitcoin's `Psbt::sign` with the wallet's master key: each input the wallet owns gets a BIP-32
+//! derivation entry for the wallet's path, and the library signs exactly those (SIGHASH_ALL, BIP-143). An input that
+//! is not the wallet's is refused here too, although verification has already refused such a PSBT. The same
+//! finalizer serves PSBTs that a hardware wallet signed and that were handed back.
+
+use std::collections::BTreeMap;
+use std::str::FromStr;
+
+use bitcoin::bip32::{DerivationPath, Xpriv};
+use bitcoin::psbt::{Input, Psbt};
+use bitcoin::secp256k1::Secp256k1;
+use bitcoin::{CompressedPublicKey, NetworkKind, OutPoint, ScriptBuf, Transaction, TxOut, Witness};
+use gateway_client::address::BitcoinNetwork;
+
+use super::Seed;
+
+/// Why a PSBT was not signed or finalized, as a sentence with the next step.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SignError {
+    #[error(
+        "The payment to sign cannot be read ({0}). Nothing was signed; discard the order and start again."
+    )]
+    Unreadable(String),
+    #[error(
+        "Input #{index} of the payment spends money that is not this wallet's ({owner}). Nothing was signed; \
+         discard the order and ask for a new quote with the wallet's address as the sender."
+    )]
+    NotOurs { index: usize, owner: String },
+    #[error(
+        "Input #{index} of the payment does not say which coin it spends, so it cannot be signed safely. Nothing \
+         was signed; discard the order."
+    )]
+    UnknownSpent { index: usize },
+    #[error(
+        "The wallet could not sign input #{index} ({reason}). Nothing was sent; discard the order."
+    )]
+    Signing { index: usize, reason: String },
+    #[error(
+        "Input #{index} has no signature yet. This PSBT was not signed: sign it in your wallet first, then hand \
+         back what the wallet exports (a signed PSBT or the final transaction)."
+    )]
+    Unsigned { index: usize },
+    #[error(
+        "Input #{index} is of a kind this app cannot finalize (only native SegWit P2WPKH inputs are). Let your \
+         wallet finalize it and hand back the final transaction."
+    )]
+    CannotFinalize { index: usize },
+    #[error(
+        "The signed payment does not pass Bitcoin's own script check ({0}). It was not sent; discard the order and \
+         start again."
+    )]
+    Consensus(String),
+    #[error("{0}")]
+    Key(#[from] super::WalletError),
+}
+
+/// The wallet's Bitcoin key material on one network: the master key, the path and the P2WPKH script it pays to.
+struct BitcoinAccount {
+    master: Xpriv,
+    path: DerivationPath,
+    public: CompressedPublicKey,
+    script: ScriptBuf,
+}
+
+impl BitcoinAccount {
+    fn of(seed: &Seed, network: BitcoinNetwork) -> Result<Self, SignError> {
+        let secp = Secp256k1::new();
+        let derivation = |e: String| SignError::Key(super::WalletError::Derivation(e));
+        let path = DerivationPath::from_str(super::bitcoin_path(network))
+            .map_err(|e| derivation(e.to_string()))?;
+        let master = Xpriv::new_master(
+            NetworkKind::from(bitcoin::Network::from(network)),
+            seed.bytes(),
+        )
+        .map_err(|e| derivation(e.to_string()))?;
+        let key = master
+            .derive_priv(&secp, &path)
+            .map_err(|e| derivation(e.to_string()))?;
+        let public = CompressedPublicKey(key.private_key.public_key(&secp));
+        Ok(Self {
+            master,
+            path,
+            public,
+            script: ScriptBuf::new_p2wpkh(&public.wpubkey_hash()),
+        })
+    }
+}
+
+/// The output an input spends, from its `witness_utxo` or its previous transaction.
+fn spent_output(psbt: &Psbt, index: usize) -> Option<TxOut> {
+    let input = psbt.inputs.get(index)?;
+    let outpoint = psbt.unsigned_tx.input.get(index)?.previous_output;
+    match (&input.witness_utxo, &input.non_witness_utxo) {
+        (_, Some(previous)) if previous.compute_txid() == outpoint.txid => previous
+            .output
+            .get(usize::try_from(outpoint.vout).ok()?)
+            .cloned(),
+        (Some(out), None) => Some(out.clone()),
+        _ => None,
+    }
+}
+
+/// Signs every input of `psbt` with the wallet's BIP-84 key on `network`, finalizes them, and gives the final
+/// transaction after Bitcoin's script check. Every input must be the wallet's.
+pub fn sign_onramp_psbt(
+    seed: &Seed,
+    network: BitcoinNetwork,
+    psbt: &[u8],
+) -> Result<Transaction, SignError> {
+    let secp = Secp256k1::new();
+    let account = BitcoinAccount::of(seed, network)?;
+    let mut psbt = Psbt::deserialize(psbt).map_err(|e| SignError::Unreadable(e.to_string()))?;
+    let fingerprint = account.master.fingerprint(&secp);
+    for index in 0..psbt.inputs.len() {
+        let spent = spent_output(&psbt, index).ok_or(SignError::UnknownSpent { index })?;
+        if spent.script_pubkey != account.script {
+            return Err(SignError::NotOurs {
+                index,
+                owner: bitcoin::Address::from_script(
+                    &spent.script_pubkey,
+                    bitcoin::Network::from(network),
+                )
+                .map_or_else(|_| "an unknown script".to_owned(), |a| a.to_string()),
+            });
+        }
+        let input = &mut psbt.inputs[index];
+        input.witness_utxo = Some(spent);
+        input.bip32_derivation =
+            BTreeMap::from([(account.public.0, (fingerprint, account.path.clone()))]);
+        // What verification accepted: all or nothing (SIGHASH_ALL); the library signs with it.
+        input.sighash_type = None;
+    }
+    if let Err((_, errors)) = psbt.sign(&account.master, &secp) {
+        let (index, reason) = errors
+            .into_iter()
+            .next()
+            .map_or((0, "unknown".to_owned()), |(i, e)| (i, e.to_string()));
+        return Err(SignError::Signing { index, reason });
+    }
+    finalize(psbt)
+}
+
+/// Finalizes the P2WPKH inputs of a signed PSBT (one signature and its key each; inputs already final stay as they
+/// are), extracts the transaction and checks it with Bitcoin's script interpreter against the outputs it spends.
+pub fn finalize(mut psbt: Psbt) -> Result<Transaction, SignError> {
+    let mut spent: BTreeMap<OutPoint, TxOut> = BTreeMap::new();
+    for index in 0..psbt.inputs.len() {
+        let out = spent_output(&psbt, index).ok_or(SignError::UnknownSpent { index })?;
+        spent.insert(psbt.unsigned_tx.input[index].previous_output, out.clone());
+        let input = &mut psbt.inputs[index];
+        if input.final_script_witness.is_some() || input.final_script_sig.is_some() {
+            continue;
+        }
+        if !out.script_pubkey.is_p2wpkh() {
+            return Err(SignError::CannotFinalize { index });
+        }
+        let Some((public, signature)) = input.partial_sigs.iter().next() else {
+            return Err(SignError::Unsigned { index });
+        };
+        let witness = Witness::p2wpkh(signature, &public.inner);
+        // BIP-174's finalizer: keep the UTXO fields, clear the rest.
+        *input = Input {
+            witness_utxo: input.witness_utxo.clone(),
+            non_witness_utxo: input.non_witness_utxo.clone(),
+            final_script_witness: Some(witness),
+            ..Input::default()
+        };
+    }
+    let tx = psbt
+        .extract_tx_fee_rate_limit()
+        .map_err(|e| SignError::Unreadable(e.to_string()))?;
+    check_scripts(&tx, &spent)?;
+    Ok(tx)
+}
+
+/// Bitcoin Core's script check of every input of `tx` against the output it spends.
+pub fn check_scripts(tx: &Transaction, spent: &BTreeMap<OutPoint, TxOut>) -> Result<(), SignError> {
+    tx.verify(|outpoint| spent.get(outpoint).cloned())
+        .map_err(|e| SignError::Consensus(e.to_string()))
+}
+
+/// Whether any input of `psbt` carries a signature or a final script (what a wallet hands back after signing).
+pub fn has_signatures(psbt: &Psbt) -> bool {
+    psbt.inputs.iter().any(|input| {
+        !input.partial_sigs.is_empty()
+            || input.final_script_witness.is_some()
+            || input.final_script_sig.is_some()
+            || input.tap_key_sig.is_some()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use bitcoin::absolute::LockTime;
+    use bitcoin::hashes::Hash as _;
+    use bitcoin::transaction::Version;
+    use bitcoin::{Amount, Sequence, TxIn, Txid};
+
+    use super::*;
+
+    const ABANDON: &str = "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about";
+
+    fn seed() -> Seed {
+        Seed::from_phrase(ABANDON, "").unwrap()
+    }
+
+    /// A PSBT spending one coin of `script` (witness_utxo) to a stranger's P2WPKH.
+    fn psbt_spending(script: ScriptBuf) -> Psbt {
+        let tx = Transaction {
+            version: Version::TWO,
+            lock_time: LockTime::ZERO,
+            input: vec![TxIn {
+                previous_output: OutPoint::new(Txid::from_byte_array([7; 32]), 1),
+                sequence: Sequence::ENABLE_RBF_NO_LOCKTIME,
+                ..TxIn::default()
+            }],
+            output: vec![TxOut {
+                value: Amount::from_sat(90_000),
+                script_pubkey: ScriptBuf::new_p2wpkh(&bitcoin::WPubkeyHash::from_byte_array(
+                    [9; 20],
+                )),
+            }],
+        };
+        let mut psbt = Psbt::from_unsigned_tx(tx).unwrap();
+        psbt.inputs[0].witness_utxo = Some(TxOut {
+            value: Amount::from_sat(100_000),
+            script_pubkey: script,
+        });
+        psbt
+    }
+
+    fn our_script(network: BitcoinNetwork) -> ScriptBuf {
+        BitcoinAccount::of(&seed(), network).unwrap().script
+    }
+
+    #[test]
+    fn the_wallet_signs_its_own_input_and_bitcoin_core_accepts_the_signature() {
+        for network in [BitcoinNetwork::Mainnet, BitcoinNetwork::Regtest] {
+            let script = our_script(network);
+            // The script is the wallet's published address (BIP-84 vector on mainnet).
+            if network == BitcoinNetwork::Mainnet {
+                assert_eq!(
+                    bitcoin::Address::from_script(&script, bitcoin::Network::Bitcoin)
+                        .unwrap()
+                        .to_string(),
+                    "bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu"
+                );
+            }
+            let psbt = psbt_spending(script.clone());
+            let tx = sign_onramp_psbt(&seed(), network, &psbt.serialize()).unwrap();
+            assert_eq!(tx.input[0].witness.len(), 2);
+            // The check is real: the same transaction against another amount or script fails.
+            let outpoint = tx.input[0].previous_output;
+            let mut spent = BTreeMap::from([(
+                outpoint,
+                TxOut {
+                    value: Amount::from_sat(100_000),
+                    script_pubkey: script.clone(),
+                },
+            )]);
+            assert_eq!(check_scripts(&tx, &spent), Ok(()));
+            spent.get_mut(&outpoint).unwrap().value = Amount::from_sat(100_001);
+            assert!(matches!(
+                check_scripts(&tx, &spent),
+                Err(SignError::Consensus(_))
+            ));
+        }
+    }
+
+    #[test]
+    fn an_input_that_is_not_the_wallets_is_not_signed() {
+        let stranger = ScriptBuf::new_p2wpkh(&bitcoin::WPubkeyHash::from_byte_array([3; 20]));
+        let psbt = psbt_spending(stranger);
+        let refused =
+            sign_onramp_psbt(&seed(), BitcoinNetwork::Regtest, &psbt.serialize()).unwrap_err();
+        assert!(
+            matches!(refused, SignError::NotOurs { index: 0, .. }),
+            "{refused}"
+        );
+        let mut unknown = psbt_spending(our_script(BitcoinNetwork::Regtest));
+        unknown.inputs[0].witness_utxo = None;
+        assert_eq!(
+            sign_onramp_psbt(&seed(), BitcoinNetwork::Regtest, &unknown.serialize()),
+            Err(SignError::UnknownSpent { index: 0 })
+        );
+    }
+
+    #[test]
+    fn an_unsigned_psbt_handed_back_is_told_apart_and_a_signed_one_is_finalized() {
+        let network = BitcoinNetwork::Regtest;
+        let unsigned = psbt_spending(our_script(network));
+        assert!(!has_signatures(&unsigned));
+        assert_eq!(
+            finalize(unsigned.clone()),
+            Err(SignError::Unsigned { index: 0 })
+        );
+        // What a hardware wallet hands back: partial signatures, not final.
+        let account = BitcoinAccount::of(&seed(), network).unwrap();
+        let secp = Secp256k1::new();
+        let mut signed = unsigned;
+        signed.inputs[0].bip32_derivation = BTreeMap::from([(
+            account.public.0,
+            (account.master.fingerprint(&secp), account.path.clone()),
+        )]);
+        signed.sign(&account.master, &secp).unwrap();
+        assert!(has_signatures(&signed));
+        let tx = finalize(signed).unwrap();
+        assert_eq!(tx.input[0].witness.len(), 2);
+    }
+}
