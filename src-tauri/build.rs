@@ -32,6 +32,16 @@ const COMMANDS: &[&str] = &[
     "open_bundle_file",
     "reproduce_quote",
     "reveal_path",
+    "wallet_status",
+    "wallet_new",
+    "wallet_confirm_new",
+    "wallet_cancel_new",
+    "wallet_import",
+    "wallet_unlock",
+    "wallet_lock",
+    "wallet_reveal",
+    "wallet_remove",
+    "sign_with_wallet",
 ];
 
 fn main() {

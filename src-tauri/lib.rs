@@ -8,6 +8,7 @@ mod events;
 #[cfg(test)]
 mod ipc_tests;
 mod logging;
+mod wallet_commands;
 
 use desk_core::{AppPaths, Desk};
 use tauri::webview::PageLoadEvent;
@@ -55,7 +56,17 @@ fn with_commands<R: Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> {
             commands::import_bundle,
             commands::open_bundle_file,
             commands::reproduce_quote,
-            commands::reveal_path
+            commands::reveal_path,
+            wallet_commands::wallet_status,
+            wallet_commands::wallet_new,
+            wallet_commands::wallet_confirm_new,
+            wallet_commands::wallet_cancel_new,
+            wallet_commands::wallet_import,
+            wallet_commands::wallet_unlock,
+            wallet_commands::wallet_lock,
+            wallet_commands::wallet_reveal,
+            wallet_commands::wallet_remove,
+            wallet_commands::sign_with_wallet
         ])
 }
 

@@ -1104,3 +1104,100 @@ async fn support_finds_an_order_by_txid_and_its_bundle_leaves_out_the_api_key() 
     .await;
     app.close().await.unwrap();
 }
+
+/// The words of the new phrase as the Wallet view shows them once ("1. word 2. word …").
+async fn shown_words(app: &Client) -> Vec<String> {
+    let text = wait_text(app, "[data-testid=wallet-new-words]", |t| t.contains("12.")).await;
+    text.split_whitespace()
+        .filter(|w| !w.ends_with('.'))
+        .map(str::to_owned)
+        .collect()
+}
+
+#[tokio::test]
+#[ignore = "needs the release app, Xvfb and WebKitWebDriver: run by `cargo xtask test`"]
+async fn an_onramp_is_signed_by_the_apps_own_wallet_and_completes() {
+    let driver = Driver::start();
+    let app = driver.open_app().await;
+    wait_text(&app, "[data-testid=current-network]", |t| t == "Sandbox").await;
+
+    // A new wallet: the words shown once, three typed back, the app password twice.
+    show(&app, "wallet").await;
+    css(&app, "[data-testid=wallet-view]").await;
+    if text_of(
+        &app,
+        "[data-testid=wallet-unlocked], [data-testid=wallet-locked]",
+    )
+    .await
+    .is_some()
+    {
+        // A wallet left by an earlier run in this keychain: removed first.
+        click(&app, "wallet-remove-confirm").await;
+        click(&app, "wallet-remove").await;
+    }
+    click(&app, "wallet-create-12").await;
+    let words = shown_words(&app).await;
+    assert_eq!(words.len(), 12, "{words:?}");
+    screenshot(&app, "wallet-words").await;
+    click(&app, "wallet-wrote-it-down").await;
+    click(&app, "wallet-to-check").await;
+    for i in 0..3 {
+        let label = wait_text(&app, &format!("label[for=wallet-check-{i}]"), |t| {
+            t.starts_with("Word #")
+        })
+        .await;
+        let position: usize = label.trim_start_matches("Word #").parse().unwrap();
+        set_value(&app, &format!("wallet-check-{i}"), &words[position - 1]).await;
+    }
+    set_value(&app, "wallet-password", "a long app password").await;
+    set_value(&app, "wallet-password-again", "a long app password").await;
+    click(&app, "wallet-create-confirm").await;
+    let bitcoin = wait_text(&app, "[data-testid=wallet-address-bitcoin]", |t| {
+        t.starts_with("bcrt1q")
+    })
+    .await;
+    let evm = wait_text(&app, "[data-testid=wallet-address-evm]", |t| {
+        t.starts_with("0x")
+    })
+    .await;
+    screenshot(&app, "wallet-unlocked").await;
+
+    // The swap form takes the wallet's addresses by default.
+    show(&app, "swap").await;
+    set_value(&app, "swap-src-chain", "bitcoin").await;
+    set_value(&app, "swap-src-token", NATIVE).await;
+    set_value(&app, "swap-dst-chain", "bob").await;
+    set_value(&app, "swap-dst-token", WBTC_BOB).await;
+    set_value(&app, "swap-amount", "0.0025").await;
+    let started = Instant::now();
+    while value_of(&app, "swap-sender").await != bitcoin {
+        assert!(started.elapsed() < WAIT, "the sender is not the wallet's");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(value_of(&app, "swap-recipient").await, evm);
+    click(&app, "swap-get-quote").await;
+    css(&app, "[data-testid=quote-card]").await;
+    click(&app, "swap-confirm").await;
+    click(&app, "confirm-go").await;
+
+    // One confirmation in words and numbers, then the app signs, checks, registers.
+    let sentence = wait_text(&app, "[data-testid=wallet-sign-sentence]", |t| {
+        t.starts_with("Send 0.0025 BTC from your wallet")
+    })
+    .await;
+    assert!(sentence.contains(&bitcoin), "{sentence}");
+    assert!(sentence.contains("network fee"), "{sentence}");
+    screenshot(&app, "wallet-sign").await;
+    click(&app, "wallet-sign-button").await;
+    css(&app, "[data-testid=registered]").await;
+
+    advance_sandbox(&app, 700).await;
+    wait_all_completed(&app, 1).await;
+
+    // Removed again, after its confirmation, so no later run finds it.
+    show(&app, "wallet").await;
+    click(&app, "wallet-remove-confirm").await;
+    click(&app, "wallet-remove").await;
+    css(&app, "[data-testid=wallet-none]").await;
+    app.close().await.unwrap();
+}

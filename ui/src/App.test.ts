@@ -73,6 +73,7 @@ beforeEach(async () => {
   for (const k of Object.keys(handlers)) delete handlers[k];
   handlers.get_settings = async () => settings("sandbox", ["Your settings file was unreadable and was set aside. Check the settings."]);
   handlers.list_routes = async () => ROUTES;
+  handlers.wallet_status = async () => ({ state: "none", idleLockSecs: 300 });
   handlers.select_network = async (args) => {
     const choice = args?.choice as NetworkChoice;
     return settings(choice.kind, [], choice.customUrl ?? null);
@@ -107,6 +108,7 @@ describe("the window", () => {
     expect([...nav.querySelectorAll("button")].map((b) => b.dataset.testid)).toEqual([
       "nav-swap",
       "nav-orders",
+      "nav-wallet",
       "nav-routes",
       "nav-partner",
       "nav-support",
@@ -221,6 +223,7 @@ describe("the window", () => {
     const views: Record<string, string> = {
       swap: "view-swap",
       orders: "orders-view",
+      wallet: "wallet-view",
       routes: "view-routes",
       partner: "partner-view",
       support: "support-view",

@@ -144,6 +144,26 @@ const calls: [string, () => Promise<unknown>, string, Record<string, unknown> | 
     { source: { kind: "quote", text: "{}" } },
   ],
   ["revealPath", () => ipc.revealPath("/data/support-bundles/b.json"), "reveal_path", { path: "/data/support-bundles/b.json" }],
+  ["walletStatus", () => ipc.walletStatus(), "wallet_status", undefined],
+  ["walletNew", () => ipc.walletNew(24), "wallet_new", { words: 24 }],
+  [
+    "walletConfirmNew",
+    () => ipc.walletConfirmNew(["a", "b", "c"], "a long password"),
+    "wallet_confirm_new",
+    { answers: ["a", "b", "c"], password: "a long password" },
+  ],
+  ["walletCancelNew", () => ipc.walletCancelNew(), "wallet_cancel_new", undefined],
+  [
+    "walletImport",
+    () => ipc.walletImport("abandon about", "TREZOR", "a long password"),
+    "wallet_import",
+    { phrase: "abandon about", passphrase: "TREZOR", password: "a long password" },
+  ],
+  ["walletUnlock", () => ipc.walletUnlock("a long password"), "wallet_unlock", { password: "a long password" }],
+  ["walletLock", () => ipc.walletLock(), "wallet_lock", undefined],
+  ["walletReveal", () => ipc.walletReveal("a long password"), "wallet_reveal", { password: "a long password" }],
+  ["walletRemove", () => ipc.walletRemove(), "wallet_remove", undefined],
+  ["signWithWallet", () => ipc.signWithWallet(7, "1500"), "sign_with_wallet", { localId: 7, acceptedFeeSats: 1500 }],
 ];
 
 describe("swap, order and settings commands", () => {

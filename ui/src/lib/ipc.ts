@@ -23,6 +23,8 @@ import type { RouteView } from "./bindings/RouteView";
 import type { SettingsView } from "./bindings/SettingsView";
 import type { SwapForm } from "./bindings/SwapForm";
 import type { Theme } from "./bindings/Theme";
+import type { NewPhrase } from "./bindings/NewPhrase";
+import type { WalletView } from "./bindings/WalletView";
 
 const ERROR_KINDS: readonly ErrorKind[] = [
   "invalid_input",
@@ -35,6 +37,7 @@ const ERROR_KINDS: readonly ErrorKind[] = [
   "sandbox",
   "journal",
   "refused",
+  "wallet",
 ];
 
 const MAX_REASON = 200;
@@ -272,6 +275,56 @@ export function revealPath(path: string): Promise<void> {
   return call<void>("reveal_path", { path });
 }
 
+/** The app's wallet as it stands (never a secret). */
+export function walletStatus(): Promise<WalletView> {
+  return call<WalletView>("wallet_status");
+}
+
+/** A new recovery phrase (12 or 24 words), shown once, with the positions of the words to type back. */
+export function walletNew(words: number): Promise<NewPhrase> {
+  return call<NewPhrase>("wallet_new", { words });
+}
+
+/** Checks the typed-back words and keeps the new wallet under the app password. */
+export function walletConfirmNew(answers: string[], password: string): Promise<WalletView> {
+  return call<WalletView>("wallet_confirm_new", { answers, password });
+}
+
+/** Forgets a new phrase that was not checked. */
+export function walletCancelNew(): Promise<void> {
+  return call<void>("wallet_cancel_new");
+}
+
+/** Imports a recovery phrase (and its optional passphrase) under the app password. */
+export function walletImport(phrase: string, passphrase: string, password: string): Promise<WalletView> {
+  return call<WalletView>("wallet_import", { phrase, passphrase, password });
+}
+
+/** Unlocks the wallet with the app password. */
+export function walletUnlock(password: string): Promise<WalletView> {
+  return call<WalletView>("wallet_unlock", { password });
+}
+
+/** Locks the wallet now. */
+export function walletLock(): Promise<WalletView> {
+  return call<WalletView>("wallet_lock");
+}
+
+/** The recovery phrase's words, behind the app password. */
+export function walletReveal(password: string): Promise<string[]> {
+  return call<string[]>("wallet_reveal", { password });
+}
+
+/** Removes the wallet from this computer (after the window's confirmation). */
+export function walletRemove(): Promise<WalletView> {
+  return call<WalletView>("wallet_remove");
+}
+
+/** Signs an order with the app's wallet, registers it and follows it; `acceptedFeeSats`: a high fee accepted. */
+export function signWithWallet(localId: number, acceptedFeeSats: string | null = null): Promise<OrderView> {
+  return call<OrderView>("sign_with_wallet", { localId, acceptedFeeSats: acceptedFeeSats === null ? null : Number(acceptedFeeSats) });
+}
+
 /** The name of the event the app sends desk-core's updates on. */
 export const DESK_EVENT = "desk-event";
 
@@ -314,6 +367,16 @@ export interface DeskApi {
   openBundleFile(): Promise<ImportedBundle | null>;
   reproduceQuote(source: ReproduceSource): Promise<QuoteDiff>;
   revealPath(path: string): Promise<void>;
+  walletStatus(): Promise<WalletView>;
+  walletNew(words: number): Promise<NewPhrase>;
+  walletConfirmNew(answers: string[], password: string): Promise<WalletView>;
+  walletCancelNew(): Promise<void>;
+  walletImport(phrase: string, passphrase: string, password: string): Promise<WalletView>;
+  walletUnlock(password: string): Promise<WalletView>;
+  walletLock(): Promise<WalletView>;
+  walletReveal(password: string): Promise<string[]>;
+  walletRemove(): Promise<WalletView>;
+  signWithWallet(localId: number, acceptedFeeSats?: string | null): Promise<OrderView>;
 }
 
 export const deskApi: DeskApi = {
@@ -348,4 +411,14 @@ export const deskApi: DeskApi = {
   openBundleFile,
   reproduceQuote,
   revealPath,
+  walletStatus,
+  walletNew,
+  walletConfirmNew,
+  walletCancelNew,
+  walletImport,
+  walletUnlock,
+  walletLock,
+  walletReveal,
+  walletRemove,
+  signWithWallet,
 };

@@ -41,6 +41,16 @@ export function stubApi(overrides: Partial<DeskApi> = {}): DeskApi {
     "openBundleFile",
     "reproduceQuote",
     "revealPath",
+    "walletStatus",
+    "walletNew",
+    "walletConfirmNew",
+    "walletCancelNew",
+    "walletImport",
+    "walletUnlock",
+    "walletLock",
+    "walletReveal",
+    "walletRemove",
+    "signWithWallet",
   ];
   const base = Object.fromEntries(names.map((n) => [n, missing(n)])) as unknown as DeskApi;
   return { ...base, ...overrides };

@@ -1,6 +1,6 @@
 // The app's views, in sidebar order, with what each holds (an unbuilt one shows its summary as a placeholder).
 
-export type ViewId = "swap" | "orders" | "routes" | "partner" | "support" | "settings";
+export type ViewId = "swap" | "orders" | "wallet" | "routes" | "partner" | "support" | "settings";
 
 export interface ViewInfo {
   id: ViewId;
@@ -25,6 +25,13 @@ export const VIEWS: readonly ViewInfo[] = [
     built: true,
     summary:
       "The orders in this app's journal and those of your watched addresses, each with its status timeline and the next step to take.",
+  },
+  {
+    id: "wallet",
+    label: "Wallet",
+    built: true,
+    summary:
+      "The app's own spending wallet: create or import it, unlock it, see its addresses, back up its recovery phrase; it signs the orders you confirm.",
   },
   {
     id: "routes",

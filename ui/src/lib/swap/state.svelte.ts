@@ -479,6 +479,26 @@ export class SwapState {
     }
   }
 
+  /**
+   * Signs the order's verified PSBT with the app's wallet (desk-core signs; the window never holds a key), then it is
+   * checked again, journaled and registered. The high network fee, when it had to be accepted, is passed as accepted.
+   */
+  async signWithWallet(acceptedFeeSats: string | null): Promise<void> {
+    const order = this.order;
+    if (!order || order.localId === undefined || this.handingIn) return;
+    this.handingIn = true;
+    this.clearError();
+    try {
+      const next = await this.#api.signWithWallet(order.localId, acceptedFeeSats);
+      if (this.order?.localId !== order.localId) return;
+      this.order = next;
+    } catch (err) {
+      this.#fail("handIn", err);
+    } finally {
+      this.handingIn = false;
+    }
+  }
+
   async savePsbt(): Promise<void> {
     const order = this.order;
     if (!order || order.localId === undefined || this.saving) return;

@@ -1,0 +1,76 @@
+import { describe, expect, it } from "vitest";
+import type { Accounts } from "../bindings/WalletAccounts";
+import { fieldRules, type FormFields } from "./form";
+import { walletAddressFor, walletFill } from "./wallet-defaults";
+
+const ACCOUNTS: Accounts = {
+  bitcoin: { address: "bcrt1qwallet", path: "m/84'/1'/0'/0/0" },
+  evm: { address: "0x9858EfFD232B4033E47d90003D41EC34EcaEda94", path: "m/44'/60'/0'/0/0" },
+  tron: { address: "TUEZSdKsoDHQMeZwihtdoBiN46zxhGWYdH", path: "m/44'/195'/0'/0/0" },
+  solana: { address: "HAgk14JpMQLgt6rVgv7cBQFJWFto5Dqxi472uT3DKpqk", path: "m/44'/501'/0'/0'" },
+};
+
+function fields(over: Partial<FormFields>): FormFields {
+  return {
+    query: "",
+    srcChain: "",
+    srcToken: "",
+    dstChain: "",
+    dstToken: "",
+    amount: "",
+    slippagePreset: 50,
+    slippageCustom: "",
+    recipient: "",
+    sender: "",
+    owner: "",
+    refund: "",
+    ...over,
+  };
+}
+
+describe("the swap form's addresses from the wallet", () => {
+  it("gives the wallet's address per chain family", () => {
+    expect(walletAddressFor("bitcoin", ACCOUNTS)).toBe("bcrt1qwallet");
+    expect(walletAddressFor("bob", ACCOUNTS)).toBe(ACCOUNTS.evm.address);
+    expect(walletAddressFor("tron", ACCOUNTS)).toBe(ACCOUNTS.tron.address);
+    expect(walletAddressFor("solana", ACCOUNTS)).toBe(ACCOUNTS.solana.address);
+    expect(walletAddressFor("nowhere", ACCOUNTS)).toBeNull();
+  });
+
+  it("fills an onramp's empty fields: recipient on the destination, sender, owner and refund", () => {
+    const form = fields({ srcChain: "bitcoin", dstChain: "bob" });
+    expect(walletFill(form, fieldRules("onramp", "bitcoin", "v3"), ACCOUNTS)).toEqual({
+      recipient: ACCOUNTS.evm.address,
+      sender: "bcrt1qwallet",
+      owner: ACCOUNTS.evm.address,
+      refund: "bcrt1qwallet",
+    });
+    // V2 has no owner nor refund.
+    expect(walletFill(form, fieldRules("onramp", "bitcoin", "v2"), ACCOUNTS)).toEqual({
+      recipient: ACCOUNTS.evm.address,
+      sender: "bcrt1qwallet",
+    });
+  });
+
+  it("leaves what the person typed, and follows the chains where it filled", () => {
+    const typed = fields({ srcChain: "bitcoin", dstChain: "bob", recipient: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed" });
+    expect(walletFill(typed, fieldRules("onramp", "bitcoin", "v2"), ACCOUNTS)).toEqual({ sender: "bcrt1qwallet" });
+    // The route turned around: the fields the wallet filled follow it.
+    const turned = fields({
+      srcChain: "bob",
+      dstChain: "bitcoin",
+      recipient: ACCOUNTS.evm.address,
+      sender: "bcrt1qwallet",
+      refund: "bcrt1qwallet",
+    });
+    expect(walletFill(turned, fieldRules("offramp", "bob", "v3"), ACCOUNTS)).toEqual({
+      recipient: "bcrt1qwallet",
+      sender: ACCOUNTS.evm.address,
+      owner: ACCOUNTS.evm.address,
+      refund: "",
+    });
+    // Nothing left to change.
+    const settled = fields({ srcChain: "bob", dstChain: "bitcoin", recipient: "bcrt1qwallet", sender: ACCOUNTS.evm.address, owner: ACCOUNTS.evm.address });
+    expect(walletFill(settled, fieldRules("offramp", "bob", "v3"), ACCOUNTS)).toEqual({});
+  });
+});
