@@ -121,6 +121,17 @@ pub struct Flow<'a> {
     pub fee_source: Option<&'a str>,
 }
 
+/// The bytes of the PSBT the gateway made for an onramp order, when it made one.
+pub(crate) fn psbt_bytes_of(order: &JournalOrder) -> Option<Vec<u8>> {
+    let hex = order
+        .created
+        .as_ref()?
+        .get("onramp")?
+        .get("psbt_hex")?
+        .as_str()?;
+    alloy_primitives::hex::decode(hex).ok()
+}
+
 /// The addresses the gateway lists an order under: recipient, sender, owner.
 pub fn quote_addresses(quote: &Quote) -> Vec<String> {
     let inner = quote
@@ -356,6 +367,18 @@ impl<'a> Flow<'a> {
                 "Paste the signed transaction (hex) or its id first.".into(),
             ));
         }
+        // A PSBT handed back (base64, hex or a .psbt file's bytes as base64) is finalized here into the transaction.
+        let finalized;
+        let text = match crate::wallet::bitcoin_signer::read_psbt(text) {
+            Some(psbt) if order.route == RouteKind::Onramp => {
+                let tx = psbt
+                    .and_then(crate::wallet::bitcoin_signer::finalize_handed_back)
+                    .map_err(|e| FlowError::BadInput(e.to_string()))?;
+                finalized = bitcoin::consensus::encode::serialize_hex(&tx);
+                finalized.as_str()
+            }
+            _ => text,
+        };
         let handed = match order.route {
             RouteKind::Onramp => {
                 if text.len() == 64 {
@@ -379,6 +402,19 @@ impl<'a> Flow<'a> {
                     };
                     let txid = verify::check_signed_onramp_tx(onramp, text)
                         .map_err(|e| FlowError::BadInput(e.to_string()))?;
+                    // Bitcoin's own script check against the coins the verified PSBT spends, before registering.
+                    if let Some(psbt) = psbt_bytes_of(&order) {
+                        let tx: bitcoin::Transaction = alloy_primitives::hex::decode(text)
+                            .ok()
+                            .and_then(|b| bitcoin::consensus::deserialize(&b).ok())
+                            .ok_or_else(|| {
+                                FlowError::BadInput(
+                                    "The signed transaction does not decode.".into(),
+                                )
+                            })?;
+                        crate::wallet::bitcoin_signer::check_against_psbt(&tx, &psbt)
+                            .map_err(|e| FlowError::BadInput(e.to_string()))?;
+                    }
                     HandedIn::BitcoinTx {
                         hex: text.to_owned(),
                         txid,

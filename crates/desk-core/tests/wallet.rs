@@ -258,3 +258,64 @@ async fn an_onramp_is_signed_by_the_wallet_registered_and_completed_and_the_phra
         }
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_psbt_signed_elsewhere_is_handed_back_as_base64_and_finalized_and_an_unsigned_one_is_told_apart()
+ {
+    use bitcoin::bip32::{DerivationPath, Xpriv};
+    use bitcoin::psbt::Psbt;
+    use bitcoin::secp256k1::Secp256k1;
+    use std::str::FromStr;
+
+    let _turn = TURN.lock().await;
+    let home = tempfile::tempdir().unwrap();
+    let desk = open(home.path()).await;
+    let _ = desk.wallet_remove().await;
+    // The "hardware wallet": the abandon phrase, signing outside the app. The app's wallet is the same phrase only
+    // so that the form's sender is an address whose PSBT this test can sign; the app does not sign here.
+    let abandon = "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about";
+    let accounts = desk
+        .wallet_import(abandon, "", PASSWORD)
+        .await
+        .unwrap()
+        .accounts
+        .unwrap();
+    desk.wallet_lock().await;
+    let form = onramp_form(Some(accounts.bitcoin.address.clone()));
+    let order = desk
+        .start_order(card(&desk, &form).await.raw, None)
+        .await
+        .unwrap();
+    let local_id = order.local_id.unwrap();
+    let bytes = alloy_primitives::hex::decode(common::psbt(&order)).unwrap();
+    let mut psbt = Psbt::deserialize(&bytes).unwrap();
+
+    let unsigned = desk.hand_in(local_id, &psbt.to_string()).await.unwrap_err();
+    assert!(
+        unsigned.message.contains("no signature yet"),
+        "{}",
+        unsigned.message
+    );
+
+    let secp = Secp256k1::new();
+    let seed = desk_core::wallet::Seed::from_phrase(abandon, "").unwrap();
+    let master = Xpriv::new_master(bitcoin::Network::Regtest, seed.bytes()).unwrap();
+    let path = DerivationPath::from_str("m/84'/1'/0'/0/0").unwrap();
+    let public = master
+        .derive_priv(&secp, &path)
+        .unwrap()
+        .private_key
+        .public_key(&secp);
+    for input in &mut psbt.inputs {
+        input
+            .bip32_derivation
+            .insert(public, (master.fingerprint(&secp), path.clone()));
+    }
+    psbt.sign(&master, &secp).unwrap();
+    // Signed, not finalized: what a hardware wallet exports.
+    assert!(psbt.inputs.iter().all(|i| i.final_script_witness.is_none()));
+    let registered = desk.hand_in(local_id, &psbt.to_string()).await.unwrap();
+    assert_eq!(registered.stage, Some(Stage::Registered), "{registered:?}");
+    desk.wallet_remove().await.unwrap();
+    desk.shutdown().await;
+}

@@ -54,8 +54,54 @@ pub enum SignError {
          start again."
     )]
     Consensus(String),
+    #[error(
+        "This is the PSBT as the gateway made it, with no signature yet. Sign it in your wallet first, then paste \
+         (or open) what the wallet exports: the signed PSBT, or the final transaction."
+    )]
+    NothingSigned,
     #[error("{0}")]
     Key(#[from] super::WalletError),
+}
+
+/// The PSBT in what was pasted or opened, when it is one: BIP-174's text form (base64, `cHNidP8…`) or its bytes in
+/// hexadecimal (`70736274ff…`); `None` when the text is not PSBT-shaped (a final transaction or a txid).
+pub fn read_psbt(text: &str) -> Option<Result<Psbt, SignError>> {
+    let text: String = text.split_whitespace().collect();
+    let unreadable =
+        |e: String| SignError::Unreadable(format!("it looks like a PSBT but does not decode: {e}"));
+    if text.starts_with("cHNidP8") {
+        return Some(Psbt::from_str(&text).map_err(|e| unreadable(e.to_string())));
+    }
+    let hex = text.strip_prefix("0x").unwrap_or(&text);
+    if hex.len() >= 10 && hex[..10].eq_ignore_ascii_case("70736274ff") {
+        return Some(
+            alloy_primitives::hex::decode(hex)
+                .map_err(|e| unreadable(e.to_string()))
+                .and_then(|bytes| Psbt::deserialize(&bytes).map_err(|e| unreadable(e.to_string()))),
+        );
+    }
+    None
+}
+
+/// A PSBT handed back by another wallet, as the final transaction: signed inputs finalized here, all checked by
+/// Bitcoin's script interpreter. A PSBT without any signature gets its own sentence.
+pub fn finalize_handed_back(psbt: Psbt) -> Result<Transaction, SignError> {
+    if !has_signatures(&psbt) {
+        return Err(SignError::NothingSigned);
+    }
+    finalize(psbt)
+}
+
+/// Bitcoin's script check of a final transaction against the coins the verified PSBT (`psbt`, the gateway's bytes)
+/// says its inputs spend. An input the PSBT does not know is refused.
+pub fn check_against_psbt(tx: &Transaction, psbt: &[u8]) -> Result<(), SignError> {
+    let psbt = Psbt::deserialize(psbt).map_err(|e| SignError::Unreadable(e.to_string()))?;
+    let mut spent = BTreeMap::new();
+    for index in 0..psbt.inputs.len() {
+        let out = spent_output(&psbt, index).ok_or(SignError::UnknownSpent { index })?;
+        spent.insert(psbt.unsigned_tx.input[index].previous_output, out);
+    }
+    check_scripts(tx, &spent)
 }
 
 /// The wallet's Bitcoin key material on one network: the master key, the path and the P2WPKH script it pays to.
@@ -287,6 +333,44 @@ mod tests {
             sign_onramp_psbt(&seed(), BitcoinNetwork::Regtest, &unknown.serialize()),
             Err(SignError::UnknownSpent { index: 0 })
         );
+    }
+
+    #[test]
+    fn a_psbt_is_read_in_base64_and_hex_and_anything_else_is_not_one() {
+        let psbt = psbt_spending(our_script(BitcoinNetwork::Regtest));
+        let base64 = psbt.to_string();
+        assert!(base64.starts_with("cHNidP8"));
+        let hex = alloy_primitives::hex::encode(psbt.serialize());
+        for text in [
+            base64.clone(),
+            format!("  {base64}\n"),
+            hex.clone(),
+            format!("0x{}", hex.to_uppercase()),
+        ] {
+            assert_eq!(read_psbt(&text).unwrap().unwrap(), psbt, "{text}");
+        }
+        assert!(matches!(
+            read_psbt("cHNidP8BAA=="),
+            Some(Err(SignError::Unreadable(_)))
+        ));
+        assert!(read_psbt("0200000001abcdef").is_none());
+        assert!(read_psbt(&"ab".repeat(32)).is_none());
+        assert_eq!(finalize_handed_back(psbt), Err(SignError::NothingSigned));
+    }
+
+    #[test]
+    fn a_final_transaction_is_checked_against_the_coins_of_the_verified_psbt() {
+        let network = BitcoinNetwork::Regtest;
+        let psbt = psbt_spending(our_script(network));
+        let tx = sign_onramp_psbt(&seed(), network, &psbt.serialize()).unwrap();
+        assert_eq!(check_against_psbt(&tx, &psbt.serialize()), Ok(()));
+        // The same transaction claimed against a PSBT whose coin is worth more: the signature does not hold.
+        let mut richer = psbt.clone();
+        richer.inputs[0].witness_utxo.as_mut().unwrap().value = Amount::from_sat(100_500);
+        assert!(matches!(
+            check_against_psbt(&tx, &richer.serialize()),
+            Err(SignError::Consensus(_))
+        ));
     }
 
     #[test]

@@ -235,7 +235,7 @@ describe("the Swap view", () => {
     const psbt = byId<HTMLTextAreaElement>("psbt-hex")!;
     expect(psbt.value).toBe(PSBT_HEX);
     expect(psbt.readOnly).toBe(true);
-    expect(byId("psbt-copy")?.getAttribute("aria-label")).toBe("Copy the PSBT");
+    expect(byId("psbt-copy")?.getAttribute("aria-label")).toBe("Copy the PSBT (hex)");
     await click("psbt-save");
     expect(savePsbt).toHaveBeenCalledWith(7);
     expect(text("psbt-saved")).toBe("Saved to /home/me/order.psbt.");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chainFamily, checkAddress, checkHandIn, guessFamily } from "./addresses";
+import { bytesToBase64, chainFamily, checkAddress, checkHandIn, guessFamily, psbtHexToBase64 } from "./addresses";
 
 const EVM = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
 const BECH32 = "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq";
@@ -79,6 +79,23 @@ describe("checkAddress", () => {
     expect(guessFamily(BECH32)).toBe("bitcoin");
     expect(guessFamily(SOLANA)).toBe("solana");
     expect(guessFamily("hello")).toBeNull();
+  });
+});
+
+describe("PSBTs handed back", () => {
+  it("takes a PSBT in base64 or hex, and says when base64 is broken", () => {
+    expect(checkHandIn("onramp", "bitcoin", " cHNidP8BAHECAAAAAQ==\n")).toEqual({ ok: true, text: "cHNidP8BAHECAAAAAQ==", kind: "psbt" });
+    const hex = "70736274ff" + "00".repeat(40);
+    expect(checkHandIn("onramp", "bitcoin", hex)).toEqual({ ok: true, text: hex, kind: "psbt" });
+    const broken = checkHandIn("onramp", "bitcoin", "cHNidP8B*AHE");
+    expect(broken.ok).toBe(false);
+    expect(broken.ok ? "" : broken.message).toContain("base64");
+  });
+
+  it("turns a PSBT's hex and a file's bytes into base64", () => {
+    expect(psbtHexToBase64("70736274ff")).toBe("cHNidP8=");
+    expect(psbtHexToBase64("7073 zz")).toBeNull();
+    expect(bytesToBase64(new Uint8Array([0x70, 0x73, 0x62, 0x74, 0xff]))).toBe("cHNidP8=");
   });
 });
 

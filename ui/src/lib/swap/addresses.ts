@@ -167,7 +167,29 @@ export function checkAddress(chain: string, address: string): string | null {
 }
 
 /** What the person hands in after signing, checked: the text to send, or why it cannot be right. */
-export type HandInCheck = { ok: true; text: string; kind: "bitcoinTx" | "bitcoinTxid" | "txHash" } | { ok: false; message: string };
+export type HandInCheck =
+  | { ok: true; text: string; kind: "bitcoinTx" | "bitcoinTxid" | "psbt" | "txHash" }
+  | { ok: false; message: string };
+
+/** BIP-174's text form of a PSBT starts with these characters (base64 of `psbt\xff`). */
+const PSBT_BASE64_START = "cHNidP8";
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+
+/** The bytes as base64 (a `.psbt` file opened, a PSBT's hex shown in its text form). */
+export function bytesToBase64(bytes: Uint8Array): string {
+  let binary = "";
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
+/** A PSBT's hex as BIP-174's text form (base64); null when the text is not hex. */
+export function psbtHexToBase64(hex: string): string | null {
+  const body = hex.trim();
+  if (!HEX.test(body) || body.length % 2 !== 0) return null;
+  const bytes = new Uint8Array(body.length / 2);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(body.slice(2 * i, 2 * i + 2), 16);
+  return bytesToBase64(bytes);
+}
 
 /**
  * Checks the signed transaction or its id before it is handed in.
@@ -183,6 +205,12 @@ export function checkHandIn(route: "onramp" | "offramp" | "tokenSwap", chain: st
   if (route === "onramp") {
     if (input === "") return fail("Paste the signed transaction (hex) or its transaction id first.");
     const hex = input.replace(/\s+/g, "");
+    if (hex.startsWith(PSBT_BASE64_START)) {
+      if (!BASE64.test(hex)) {
+        return fail("A PSBT in its text form is base64 (A–Z, a–z, 0–9, + and /). Check that it is complete.");
+      }
+      return { ok: true, text: hex, kind: "psbt" };
+    }
     const body = hex.startsWith("0x") ? hex.slice(2) : hex;
     if (!HEX.test(body)) {
       return fail("A signed Bitcoin transaction or txid is hexadecimal (0–9, a–f). Check what you pasted.");
@@ -194,7 +222,7 @@ export function checkHandIn(route: "onramp" | "offramp" | "tokenSwap", chain: st
     if (body.length < 64) {
       return fail("This is too short: a txid has 64 hexadecimal characters and a signed transaction is longer.");
     }
-    return { ok: true, text: body, kind: "bitcoinTx" };
+    return { ok: true, text: body, kind: body.toLowerCase().startsWith("70736274ff") ? "psbt" : "bitcoinTx" };
   }
   const family = chainFamily(chain);
   if (input === "") return fail("Paste the hash of the transaction you sent first.");
