@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   checkFields,
   choices,
+  emptyFields,
   fieldOfError,
   fieldRules,
   parseBps,
@@ -15,21 +16,7 @@ import {
 import { BTC, BTC_ADDRESS, EVM_ADDRESS, ROUTES, USDC_BASE, USDC_SOL, USDT_TRON, WBTC_BOB } from "./testdata";
 
 function fields(over: Partial<FormFields> = {}): FormFields {
-  return {
-    query: "",
-    srcChain: "",
-    srcToken: "",
-    dstChain: "",
-    dstToken: "",
-    amount: "",
-    slippagePreset: 300,
-    slippageCustom: "",
-    recipient: "",
-    sender: "",
-    owner: "",
-    refund: "",
-    ...over,
-  };
+  return { ...emptyFields(), ...over };
 }
 
 const onramp = fields({

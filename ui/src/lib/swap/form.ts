@@ -163,6 +163,24 @@ export interface FieldRules {
   refundAllowed: boolean;
 }
 
+/** A form with nothing typed or chosen yet (the default slippage preset). */
+export function emptyFields(): FormFields {
+  return {
+    query: "",
+    srcChain: "",
+    srcToken: "",
+    dstChain: "",
+    dstToken: "",
+    amount: "",
+    slippagePreset: DEFAULT_SLIPPAGE_BPS,
+    slippageCustom: "",
+    recipient: "",
+    sender: "",
+    owner: "",
+    refund: "",
+  };
+}
+
 export function fieldRules(kind: RouteKind | null, srcChain: string, apiVersion: string | null): FieldRules {
   const v3 = apiVersion === null || apiVersion === "v3";
   return {

@@ -11,10 +11,10 @@ import { deskApi, toDeskError, type DeskApi } from "../ipc";
 import { checkAddress, checkHandIn } from "./addresses";
 import { checkAmount, formatUnits } from "./amounts";
 import {
-  DEFAULT_SLIPPAGE_BPS,
   SLIPPAGE_PRESETS,
   checkFields,
   choices,
+  emptyFields,
   fieldOfError,
   fieldRules,
   parseBps,
@@ -49,22 +49,6 @@ export interface SwapError {
   error: DeskError;
 }
 
-function emptyFields(): FormFields {
-  return {
-    query: "",
-    srcChain: "",
-    srcToken: "",
-    dstChain: "",
-    dstToken: "",
-    amount: "",
-    slippagePreset: DEFAULT_SLIPPAGE_BPS,
-    slippageCustom: "",
-    recipient: "",
-    sender: "",
-    owner: "",
-    refund: "",
-  };
-}
 
 export class SwapState {
   // Routes of the network in use.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Accounts } from "../bindings/WalletAccounts";
-import { fieldRules, type FormFields } from "./form";
+import { emptyFields, fieldRules, type FormFields } from "./form";
 import { walletAddressFor, walletFill } from "./wallet-defaults";
 
 const ACCOUNTS: Accounts = {
@@ -10,22 +10,8 @@ const ACCOUNTS: Accounts = {
   solana: { address: "HAgk14JpMQLgt6rVgv7cBQFJWFto5Dqxi472uT3DKpqk", path: "m/44'/501'/0'/0'" },
 };
 
-function fields(over: Partial<FormFields>): FormFields {
-  return {
-    query: "",
-    srcChain: "",
-    srcToken: "",
-    dstChain: "",
-    dstToken: "",
-    amount: "",
-    slippagePreset: 50,
-    slippageCustom: "",
-    recipient: "",
-    sender: "",
-    owner: "",
-    refund: "",
-    ...over,
-  };
+function fields(over: Partial<FormFields> = {}): FormFields {
+  return { ...emptyFields(), slippagePreset: 50, ...over };
 }
 
 describe("the swap form's addresses from the wallet", () => {
