@@ -42,6 +42,7 @@ const COMMANDS: &[&str] = &[
     "wallet_reveal",
     "wallet_remove",
     "sign_with_wallet",
+    "wallet_balance",
 ];
 
 fn main() {

@@ -66,7 +66,8 @@ fn with_commands<R: Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> {
             wallet_commands::wallet_lock,
             wallet_commands::wallet_reveal,
             wallet_commands::wallet_remove,
-            wallet_commands::sign_with_wallet
+            wallet_commands::sign_with_wallet,
+            wallet_commands::wallet_balance
         ])
 }
 

@@ -97,3 +97,12 @@ pub async fn sign_with_wallet(
 fn zeroizing(text: String) -> zeroize::Zeroizing<String> {
     zeroize::Zeroizing::new(text)
 }
+
+/// What the wallet can spend on `chain` (Bitcoin for now), for the swap form's "Max".
+#[tauri::command]
+pub async fn wallet_balance(
+    desk: State<'_, Desk>,
+    chain: String,
+) -> Result<desk_core::desk::WalletBalance, DeskError> {
+    desk.wallet_balance(&chain).await
+}

@@ -1175,6 +1175,15 @@ async fn an_onramp_is_signed_by_the_apps_own_wallet_and_completes() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     assert_eq!(value_of(&app, "swap-recipient").await, evm);
+    // Beside the amount: what the wallet can spend (the gateway's get-max-spendable), and Max takes it.
+    let balance = wait_text(&app, "[data-testid=swap-balance]", |t| {
+        t.starts_with("Your wallet can spend")
+    })
+    .await;
+    click(&app, "swap-max").await;
+    let max = value_of(&app, "swap-amount").await;
+    assert!(balance.contains(&format!("{max} BTC")), "{balance} / {max}");
+    set_value(&app, "swap-amount", "0.0025").await;
     click(&app, "swap-get-quote").await;
     css(&app, "[data-testid=quote-card]").await;
     click(&app, "swap-confirm").await;

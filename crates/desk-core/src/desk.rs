@@ -3,7 +3,7 @@
 
 mod wallet;
 
-pub use wallet::{NewPhrase, WalletState, WalletView};
+pub use wallet::{NewPhrase, WalletBalance, WalletState, WalletView};
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;

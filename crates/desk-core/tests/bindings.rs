@@ -33,6 +33,7 @@ fn generate(dir: &Path) {
     // The wallet (never a secret but the new phrase and the revealed one, both as plain word lists).
     desk_core::desk::WalletView::export_all(&cfg).unwrap();
     desk_core::desk::NewPhrase::export_all(&cfg).unwrap();
+    desk_core::desk::WalletBalance::export_all(&cfg).unwrap();
     // Partner: affiliate entries and the dashboard.
     desk_core::settings::AffiliateEntry::export_all(&cfg).unwrap();
     desk_core::partner::Period::export_all(&cfg).unwrap();

@@ -204,6 +204,18 @@ async fn an_onramp_is_signed_by_the_wallet_registered_and_completed_and_the_phra
                 .unwrap();
         }
     };
+    // What the wallet can spend, from the gateway's get-max-spendable; Bitcoin only.
+    let balance = desk.wallet_balance("bitcoin").await.unwrap();
+    let sats: u64 = balance.amount.parse().unwrap();
+    assert!(sats > 250_000, "{balance:?}");
+    assert_eq!(
+        gateway_client::amount::parse_units(&balance.units, 8).unwrap(),
+        alloy_primitives::U256::from(sats)
+    );
+    assert_eq!(
+        desk.wallet_balance("bob").await.unwrap_err().kind,
+        ErrorKind::InvalidInput
+    );
     let form = onramp_form(Some(accounts.bitcoin.address.clone()));
     set_tamper(Some("psbtPaysStranger")).await;
     let hostile = card(&desk, &form).await;

@@ -163,6 +163,7 @@ const calls: [string, () => Promise<unknown>, string, Record<string, unknown> | 
   ["walletLock", () => ipc.walletLock(), "wallet_lock", undefined],
   ["walletReveal", () => ipc.walletReveal("a long password"), "wallet_reveal", { password: "a long password" }],
   ["walletRemove", () => ipc.walletRemove(), "wallet_remove", undefined],
+  ["walletBalance", () => ipc.walletBalance("bitcoin"), "wallet_balance", { chain: "bitcoin" }],
   ["signWithWallet", () => ipc.signWithWallet(7, "1500"), "sign_with_wallet", { localId: 7, acceptedFeeSats: 1500 }],
 ];
 

@@ -25,6 +25,7 @@ import type { SwapForm } from "./bindings/SwapForm";
 import type { Theme } from "./bindings/Theme";
 import type { NewPhrase } from "./bindings/NewPhrase";
 import type { WalletView } from "./bindings/WalletView";
+import type { WalletBalance } from "./bindings/WalletBalance";
 
 const ERROR_KINDS: readonly ErrorKind[] = [
   "invalid_input",
@@ -325,6 +326,11 @@ export function signWithWallet(localId: number, acceptedFeeSats: string | null =
   return call<OrderView>("sign_with_wallet", { localId, acceptedFeeSats: acceptedFeeSats === null ? null : Number(acceptedFeeSats) });
 }
 
+/** What the unlocked wallet can spend on `chain` (Bitcoin for now), for the swap form's "Max". */
+export function walletBalance(chain: string): Promise<WalletBalance> {
+  return call<WalletBalance>("wallet_balance", { chain });
+}
+
 /** The name of the event the app sends desk-core's updates on. */
 export const DESK_EVENT = "desk-event";
 
@@ -377,6 +383,7 @@ export interface DeskApi {
   walletReveal(password: string): Promise<string[]>;
   walletRemove(): Promise<WalletView>;
   signWithWallet(localId: number, acceptedFeeSats?: string | null): Promise<OrderView>;
+  walletBalance(chain: string): Promise<WalletBalance>;
 }
 
 export const deskApi: DeskApi = {
@@ -421,4 +428,5 @@ export const deskApi: DeskApi = {
   walletReveal,
   walletRemove,
   signWithWallet,
+  walletBalance,
 };

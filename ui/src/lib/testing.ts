@@ -51,6 +51,7 @@ export function stubApi(overrides: Partial<DeskApi> = {}): DeskApi {
     "walletReveal",
     "walletRemove",
     "signWithWallet",
+    "walletBalance",
   ];
   const base = Object.fromEntries(names.map((n) => [n, missing(n)])) as unknown as DeskApi;
   return { ...base, ...overrides };

@@ -69,6 +69,20 @@ pub struct NewPhrase {
     pub check_positions: Vec<usize>,
 }
 
+/// What the wallet can spend of the swap form's source token, for the "Max" beside the amount.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "WalletBalance.ts")]
+pub struct WalletBalance {
+    pub chain: String,
+    /// The spendable amount in the token's smallest unit (sats for Bitcoin), after the network fee.
+    pub amount: String,
+    /// The same in the token's units, for the amount field ("0.0125").
+    pub units: String,
+    /// Where the figure comes from, for a person.
+    pub source: String,
+}
+
 /// Ticks the keeper's idle clock, telling the window when it locked; ends when the desk is gone.
 pub(crate) fn spawn_idle_clock(keeper: Weak<Keeper>, events: broadcast::Sender<DeskEvent>) {
     tokio::spawn(async move {
@@ -184,6 +198,42 @@ impl Desk {
             .with_seed(|seed| wallet::accounts(seed, network))
             .ok_or_else(locked)?
             .map_err(DeskError::from)
+    }
+
+    /// What the unlocked wallet can spend on `chain`: Bitcoin from the gateway's `get-max-spendable` for the wallet's
+    /// address (what a PSBT from it can pay after the network fee). Other chains' balances come with their signing.
+    pub async fn wallet_balance(&self, chain: &str) -> Result<WalletBalance, DeskError> {
+        if !chain.eq_ignore_ascii_case("bitcoin") {
+            return Err(invalid(
+                "chain",
+                format!(
+                    "The app reads the wallet's balance on Bitcoin only for now; check your balance on {chain} with \
+                     an explorer."
+                ),
+            ));
+        }
+        let accounts = self.wallet_accounts().await?;
+        let (client, network) = {
+            let state = self.state.lock().await;
+            (state.network.client.clone(), state.network.bitcoin)
+        };
+        let answer = client
+            .get_max_spendable(&accounts.bitcoin.address, network)
+            .await
+            .map_err(DeskError::from)?;
+        let sats = answer.value.sats().ok_or_else(|| {
+            DeskError::new(
+                ErrorKind::Transport,
+                "The gateway's spendable amount is not a whole number of sats. Try again later.",
+            )
+        })?;
+        Ok(WalletBalance {
+            chain: "bitcoin".into(),
+            amount: sats.to_string(),
+            units: gateway_client::amount::format_units(alloy_primitives::U256::from(sats), 8),
+            source: "what the gateway says a payment from your wallet's address can spend after the network fee"
+                .into(),
+        })
     }
 
     /// Starts creating a wallet: a new phrase of 12 or 24 words, shown once and kept in memory only until three of

@@ -5,6 +5,7 @@ import type { DeskError } from "../bindings/DeskError";
 import type { DeskEvent } from "../bindings/DeskEvent";
 import type { NewPhrase } from "../bindings/NewPhrase";
 import type { WalletView } from "../bindings/WalletView";
+import type { WalletBalance } from "../bindings/WalletBalance";
 import { deskApi, onDeskEvent, toDeskError, type DeskApi } from "../ipc";
 
 /** What the wallet view is doing. */
@@ -32,6 +33,10 @@ export class WalletStore {
   /** The revealed phrase, while the person looks at it. */
   revealed = $state<string[] | null>(null);
 
+  /** What the wallet can spend on the swap form's source chain, when read. */
+  balance = $state<WalletBalance | null>(null);
+  balanceError = $state<string | null>(null);
+
   #api: DeskApi;
   #connection: Promise<() => void> | null = null;
 
@@ -52,6 +57,19 @@ export class WalletStore {
         void this.load();
       }
     }).catch(() => () => {});
+  }
+
+  /** Reads what the wallet can spend on `chain` (only while unlocked). */
+  async loadBalance(chain: string): Promise<void> {
+    this.balance = null;
+    this.balanceError = null;
+    if (!this.unlocked) return;
+    try {
+      const balance = await this.#api.walletBalance(chain);
+      this.balance = balance;
+    } catch (err) {
+      this.balanceError = toDeskError(err).message;
+    }
   }
 
   async load(): Promise<void> {
