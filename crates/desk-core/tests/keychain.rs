@@ -46,3 +46,39 @@ fn the_api_key_lives_in_the_real_keychain() {
         Err(keyring_core::Error::NoEntry)
     ));
 }
+
+/// The wallet in the real keychain, as the window and `gateway wallet` keep it: sealed (the phrase is not in the
+/// keychain's clear text), opened with its password only, never overwritten, removed.
+#[test]
+#[ignore = "needs a Secret Service: run by `cargo xtask test`"]
+fn the_wallet_is_kept_sealed_in_the_real_keychain() {
+    use desk_core::wallet::kept::{self, KeptError};
+    use desk_core::wallet::vault::KdfProfile;
+
+    secrets::install_platform_store().expect("a Secret Service is reachable");
+    kept::remove().unwrap();
+    let phrase = "legal winner thank year wave sausage worth useful legal winner thank yellow";
+    kept::keep(phrase, "", "a long app password", KdfProfile::TEST_ONLY).unwrap();
+    let raw = keyring_core::Entry::new(SERVICE, secrets::WALLET_ACCOUNT)
+        .unwrap()
+        .get_password()
+        .unwrap();
+    assert!(
+        !raw.contains("legal") && !raw.contains("sausage"),
+        "sealed: {raw}"
+    );
+    assert!(matches!(
+        kept::keep(phrase, "", "a long app password", KdfProfile::TEST_ONLY),
+        Err(KeptError::AlreadyKept)
+    ));
+    assert!(matches!(
+        kept::open("not the password"),
+        Err(KeptError::Vault(_))
+    ));
+    assert_eq!(kept::open("a long app password").unwrap().phrase, phrase);
+    kept::remove().unwrap();
+    assert!(matches!(
+        kept::open("a long app password"),
+        Err(KeptError::NoWallet)
+    ));
+}

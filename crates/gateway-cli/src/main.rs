@@ -5,6 +5,7 @@
 //! gateway answered with an error; 4 transport failure.
 
 mod view;
+mod wallet;
 
 use std::io::Read;
 use std::path::PathBuf;
@@ -129,6 +130,12 @@ enum Command {
     Lookup {
         /// An order id, a txid or transaction hash, or an address
         query: String,
+    },
+    /// The app's wallet: create, import, its addresses and its Bitcoin balance (keys from the keychain or
+    /// GATEWAY_MNEMONIC, never from an argument)
+    Wallet {
+        #[command(subcommand)]
+        command: wallet::WalletCommand,
     },
     /// Read a Gateway Desk support bundle: where it was made, the order's timeline, its events and log lines
     Bundle {
@@ -585,6 +592,9 @@ async fn run(cli: Cli) -> Result<(), Failure> {
                     }
                 }
             }
+        }
+        Command::Wallet { command } => {
+            wallet::run(command, &client, net, cli.json).await?;
         }
         Command::Lookup { query } => {
             let key = network_key(&cli.network, &client.config().base_url);

@@ -892,3 +892,168 @@ async fn create_order_caps_the_psbt_fee_rate_by_the_fee_source_as_the_window_doe
         }
     }
 }
+
+/// Runs `gateway` with `envs` set (and no keychain reachable: a bus that is not there).
+fn run_with_env(args: &[&str], envs: &[(&str, &str)], stdin: Option<&str>) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_gateway"));
+    command
+        .args(args)
+        .env_remove("GATEWAY_API_KEY")
+        .env_remove("GATEWAY_MNEMONIC")
+        .env_remove("GATEWAY_PASSPHRASE")
+        .env(
+            "DBUS_SESSION_BUS_ADDRESS",
+            "unix:path=/nonexistent/gateway-cli-test-bus",
+        )
+        .envs(envs.iter().copied())
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = command.spawn().unwrap();
+    if let Some(text) = stdin {
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(text.as_bytes())
+            .unwrap();
+    }
+    child.wait_with_output().unwrap()
+}
+
+const ABANDON: &str =
+    "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about";
+
+/// `gateway wallet address` and `balance` with the phrase from GATEWAY_MNEMONIC (never an argument): the
+/// well-known addresses by their paths, the Bitcoin one on the chosen network, the phrase never printed; a bad
+/// phrase refused with exit 2 and not echoed; without a phrase and without a keychain, a sentence saying so.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_wallet_commands_take_the_phrase_from_the_environment_and_never_print_it() {
+    let out = run_with_env(
+        &["wallet", "address"],
+        &[("GATEWAY_MNEMONIC", ABANDON)],
+        None,
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let shown = text(&out.stdout);
+    for expected in [
+        "bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu  m/84'/0'/0'/0/0",
+        "0x9858EfFD232B4033E47d90003D41EC34EcaEda94  m/44'/60'/0'/0/0",
+        "TUEZSdKsoDHQMeZwihtdoBiN46zxhGWYdH  m/44'/195'/0'/0/0",
+        "HAgk14JpMQLgt6rVgv7cBQFJWFto5Dqxi472uT3DKpqk  m/44'/501'/0'/0'",
+    ] {
+        assert!(shown.contains(expected), "{expected} in {shown}");
+    }
+    assert!(!shown.contains("abandon") && !text(&out.stderr).contains("abandon"));
+
+    let out = run_with_env(
+        &[
+            "--json",
+            "--bitcoin-network",
+            "regtest",
+            "wallet",
+            "address",
+        ],
+        &[
+            ("GATEWAY_MNEMONIC", ABANDON),
+            ("GATEWAY_PASSPHRASE", "TREZOR"),
+        ],
+        None,
+    );
+    let accounts: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        accounts["bitcoin"]["address"]
+            .as_str()
+            .unwrap()
+            .starts_with("bcrt1q")
+    );
+    assert_eq!(accounts["bitcoin"]["path"], "m/84'/1'/0'/0/0");
+    assert_ne!(
+        accounts["evm"]["address"],
+        "0x9858EfFD232B4033E47d90003D41EC34EcaEda94"
+    );
+
+    let bad = "abandon abandon abandon zzzz";
+    let out = run_with_env(&["wallet", "address"], &[("GATEWAY_MNEMONIC", bad)], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("GATEWAY_MNEMONIC: The recovery phrase is not valid"));
+    assert!(!text(&out.stderr).contains("zzzz") && out.stdout.is_empty());
+
+    let out = run_with_env(&["wallet", "address"], &[], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("no keychain is reachable"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    // The Bitcoin balance: the gateway's get-max-spendable for the wallet's address on a regtest simulator.
+    let sim = gateway_sim::Sim::with_config(gateway_sim::SimConfig {
+        network: gateway_client::address::BitcoinNetwork::Regtest,
+        ..Default::default()
+    })
+    .unwrap();
+    let running = sim
+        .spawn(SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
+        .await
+        .unwrap();
+    let address = accounts["bitcoin"]["address"].as_str().unwrap().to_owned();
+    let script = address
+        .parse::<bitcoin::Address<bitcoin::address::NetworkUnchecked>>()
+        .unwrap()
+        .assume_checked()
+        .script_pubkey();
+    let sats =
+        gateway_sim::payload::max_spendable(&gateway_sim::payload::initial_coin(&script), &script);
+    let out = run_with_env(
+        &[
+            "--network",
+            &running.base_url(),
+            "--bitcoin-network",
+            "regtest",
+            "wallet",
+            "balance",
+        ],
+        &[
+            ("GATEWAY_MNEMONIC", ABANDON),
+            ("GATEWAY_PASSPHRASE", "TREZOR"),
+        ],
+        None,
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let shown = text(&out.stdout);
+    assert!(
+        shown.contains(&address) && shown.contains(&format!("({sats} sats)")),
+        "{shown}"
+    );
+}
+
+/// `gateway wallet new` and `import` keep the wallet in the keychain; without one they say so before anything is
+/// shown or read, and a phrase given as an argument does not exist as an option.
+#[test]
+fn creating_or_importing_needs_a_keychain_and_never_takes_the_phrase_as_an_argument() {
+    for args in [&["wallet", "new"][..], &["wallet", "import"][..]] {
+        let out = run_with_env(args, &[], Some(&format!("{ABANDON}\n")));
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            text(&out.stderr).contains("no keychain is reachable"),
+            "{}",
+            text(&out.stderr)
+        );
+        assert!(
+            !text(&out.stdout).contains("recovery phrase"),
+            "no phrase shown without a keychain"
+        );
+    }
+    let out = run_with_env(&["wallet", "import", "--phrase", ABANDON], &[], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        !text(&out.stderr).contains("abandon about"),
+        "{}",
+        text(&out.stderr)
+    );
+}

@@ -13,9 +13,10 @@ use zeroize::Zeroizing;
 
 use super::{Desk, DeskEvent, flow_on, invalid};
 use crate::api::{DeskError, ErrorKind};
-use crate::secrets::{self, SecretsError, WALLET_ACCOUNT};
+use crate::secrets::SecretsError;
 use crate::views::OrderView;
 use crate::wallet::keeper::{CheckError, Keeper};
+use crate::wallet::kept::{self, KeptError};
 use crate::wallet::vault::{self, Sealed, Secret, VaultError};
 use crate::wallet::{self, Accounts, Seed, WalletError};
 use gateway_client::wire::RouteKind;
@@ -151,11 +152,17 @@ async fn blocking<T: Send + 'static>(
 
 /// The sealed blob from the keychain, if there is one.
 async fn load_sealed() -> Result<Option<Sealed>, DeskError> {
-    let text = blocking(|| secrets::load_blob(WALLET_ACCOUNT))
-        .await?
-        .map_err(keychain_error)?;
-    text.map(|t| vault::Sealed::from_text(&t).map_err(DeskError::from))
-        .transpose()
+    blocking(kept::load).await?.map_err(kept_error)
+}
+
+/// The kept wallet's failure as the window shows it.
+fn kept_error(e: KeptError) -> DeskError {
+    match e {
+        KeptError::Keychain(e) => keychain_error(e),
+        KeptError::Vault(e) => e.into(),
+        KeptError::Wallet(e) => e.into(),
+        KeptError::AlreadyKept | KeptError::NoWallet => wallet_error(e.to_string()),
+    }
 }
 
 impl Desk {
@@ -284,44 +291,31 @@ impl Desk {
         passphrase: &str,
         password: &str,
     ) -> Result<WalletView, DeskError> {
-        self.refuse_if_kept().await?;
-        if password.chars().count() < vault::MIN_PASSWORD_CHARS {
-            return Err(VaultError::PasswordTooShort.into());
-        }
-        // Checked (and normalized) before anything is stored.
-        Seed::from_phrase(phrase, passphrase)?;
-        let mut words = Zeroizing::new(String::with_capacity(phrase.len()));
-        for word in phrase.split_whitespace() {
-            if !words.is_empty() {
-                words.push(' ');
-            }
-            words.extend(word.chars().flat_map(char::to_lowercase));
-        }
-        self.keep(words, Zeroizing::new(passphrase.to_owned()), password)
-            .await?;
+        self.keep(
+            kept::normalized(phrase),
+            Zeroizing::new(passphrase.to_owned()),
+            password,
+        )
+        .await?;
         info!("wallet imported");
         Ok(self.wallet().await)
     }
 
-    /// Seals and stores, then unlocks.
+    /// Seals and stores (refused over a kept wallet), then unlocks.
     async fn keep(
         &self,
         phrase: Zeroizing<String>,
         passphrase: Zeroizing<String>,
         password: &str,
     ) -> Result<(), DeskError> {
-        let seed = Seed::from_phrase(&phrase, &passphrase)?;
-        let secret = Secret {
-            phrase: phrase.as_str().to_owned(),
-            passphrase: passphrase.as_str().to_owned(),
-        };
+        if !self.keychain {
+            return Err(keychain_error(SecretsError::Unavailable(String::new())));
+        }
         let password = Zeroizing::new(password.to_owned());
         let profile = self.kdf;
-        let sealed = blocking(move || vault::seal(&secret, &password, profile)).await??;
-        let text = sealed.to_text();
-        blocking(move || secrets::store_blob(WALLET_ACCOUNT, &text))
+        let seed = blocking(move || kept::keep(&phrase, &passphrase, &password, profile))
             .await?
-            .map_err(keychain_error)?;
+            .map_err(kept_error)?;
         self.wallet.unlock(seed);
         Ok(())
     }
@@ -331,20 +325,16 @@ impl Desk {
             return Err(keychain_error(SecretsError::Unavailable(String::new())));
         }
         if load_sealed().await?.is_some() {
-            return Err(wallet_error(
-                "A wallet is already kept. Remove it first (after moving its money out, or with its recovery phrase \
-                 written down) to create or import another.",
-            ));
+            return Err(kept_error(KeptError::AlreadyKept));
         }
         Ok(())
     }
 
     async fn open_sealed(&self, password: &str) -> Result<Secret, DeskError> {
-        let sealed = load_sealed().await?.ok_or_else(|| {
-            wallet_error("There is no wallet to open. Create or import one first.")
-        })?;
         let password = Zeroizing::new(password.to_owned());
-        Ok(blocking(move || vault::open(&sealed, &password)).await??)
+        blocking(move || kept::open(&password))
+            .await?
+            .map_err(kept_error)
     }
 
     /// Unlocks the wallet with its password, until it is locked or idle for [`Keeper::idle`].
@@ -375,9 +365,7 @@ impl Desk {
     /// Removes the wallet from the keychain and memory (the window asks for confirmation first). Its money stays on
     /// the chains, reachable with the recovery phrase.
     pub async fn wallet_remove(&self) -> Result<WalletView, DeskError> {
-        blocking(|| secrets::remove_blob(WALLET_ACCOUNT))
-            .await?
-            .map_err(keychain_error)?;
+        blocking(kept::remove).await?.map_err(kept_error)?;
         self.wallet.lock();
         self.wallet.cancel_new();
         warn!("wallet removed");

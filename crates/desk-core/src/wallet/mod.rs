@@ -13,6 +13,7 @@
 
 pub mod bitcoin_signer;
 pub mod keeper;
+pub mod kept;
 pub mod vault;
 
 use std::fmt;

@@ -1,0 +1,226 @@
+//! `gateway wallet`: the app's wallet from a terminal, on desk-core's wallet (the same keychain entry, the same
+//! sealing, the same paths as the window).
+//!
+//! Keys come from the keychain (the app password is asked on the terminal, never echoed) or, for scripts, from the
+//! environment variable `GATEWAY_MNEMONIC` (a BIP-39 phrase; `GATEWAY_PASSPHRASE` for its optional passphrase); never
+//! from a command-line argument, and never printed (but the new phrase of `wallet new`, shown once).
+
+use std::io::{BufRead, IsTerminal, Write};
+
+use clap::Subcommand;
+use desk_core::secrets;
+use desk_core::wallet::keeper::{DEFAULT_IDLE, Keeper};
+use desk_core::wallet::kept::{self, KeptError};
+use desk_core::wallet::vault::{self, KdfProfile};
+use desk_core::wallet::{self, Seed};
+use gateway_client::Client;
+use gateway_client::address::BitcoinNetwork;
+use zeroize::Zeroizing;
+
+use crate::Failure;
+
+/// The environment variable a script gives its recovery phrase in.
+pub const MNEMONIC_ENV: &str = "GATEWAY_MNEMONIC";
+/// The environment variable of that phrase's optional BIP-39 passphrase.
+pub const PASSPHRASE_ENV: &str = "GATEWAY_PASSPHRASE";
+
+#[derive(Debug, Clone, Subcommand)]
+pub enum WalletCommand {
+    /// Create a wallet: a new recovery phrase shown once, three of its words typed back, kept in the keychain under
+    /// an app password
+    New {
+        /// 12 or 24 words
+        #[arg(long, default_value_t = 12)]
+        words: usize,
+    },
+    /// Import a recovery phrase read from standard input (never from an argument), kept in the keychain under an
+    /// app password
+    Import {
+        /// Also ask for the phrase's BIP-39 passphrase
+        #[arg(long)]
+        with_passphrase: bool,
+    },
+    /// The wallet's addresses and their paths (from GATEWAY_MNEMONIC, else the keychain's wallet)
+    Address,
+    /// What the wallet's Bitcoin address can spend, after the network fee (the gateway's get-max-spendable)
+    Balance,
+}
+
+fn kept_failure(e: KeptError) -> Failure {
+    Failure::Usage(match e {
+        KeptError::Keychain(secrets::SecretsError::Unavailable(_)) => format!(
+            "no keychain is reachable (on Linux, a Secret Service such as GNOME Keyring). Start or unlock it, or give \
+             the phrase to scripts in {MNEMONIC_ENV}."
+        ),
+        other => other.to_string(),
+    })
+}
+
+/// Reads one secret: without echo from the terminal, or a line of standard input when it is not one (scripts).
+fn ask_secret(prompt: &str) -> Result<Zeroizing<String>, Failure> {
+    let read = if std::io::stdin().is_terminal() {
+        rpassword::prompt_password(prompt).map(Zeroizing::new)
+    } else {
+        let mut line = Zeroizing::new(String::new());
+        std::io::stdin()
+            .lock()
+            .read_line(&mut line)
+            .map(|_| Zeroizing::new(line.trim_end_matches(['\r', '\n']).to_owned()))
+    };
+    read.map_err(|e| Failure::Usage(format!("could not read from the terminal ({e})")))
+}
+
+/// Reads one line the person types (shown: words of the phrase being checked).
+fn ask_line(prompt: &str) -> Result<String, Failure> {
+    eprint!("{prompt}");
+    let _ = std::io::stderr().flush();
+    let mut line = String::new();
+    std::io::stdin()
+        .lock()
+        .read_line(&mut line)
+        .map_err(|e| Failure::Usage(format!("could not read from the terminal ({e})")))?;
+    Ok(line.trim().to_owned())
+}
+
+/// The app password for a new wallet, typed twice.
+fn new_password() -> Result<Zeroizing<String>, Failure> {
+    let password = ask_secret(&format!(
+        "App password (at least {} characters): ",
+        vault::MIN_PASSWORD_CHARS
+    ))?;
+    let again = ask_secret("The same again: ")?;
+    if *password != *again {
+        return Err(Failure::Usage(
+            "the two passwords differ; nothing was stored. Run the command again.".into(),
+        ));
+    }
+    Ok(password)
+}
+
+fn keychain() -> Result<(), Failure> {
+    secrets::install_platform_store().map_err(|e| kept_failure(KeptError::Keychain(e)))
+}
+
+/// The wallet's seed: from GATEWAY_MNEMONIC, else the keychain's wallet opened with the app password.
+pub fn seed() -> Result<Seed, Failure> {
+    if let Ok(phrase) = std::env::var(MNEMONIC_ENV) {
+        let phrase = Zeroizing::new(phrase);
+        let passphrase = Zeroizing::new(std::env::var(PASSPHRASE_ENV).unwrap_or_default());
+        return Seed::from_phrase(&phrase, &passphrase)
+            .map_err(|e| Failure::Usage(format!("{MNEMONIC_ENV}: {e}")));
+    }
+    keychain()?;
+    let password = ask_secret("App password: ")?;
+    let secret = kept::open(&password).map_err(kept_failure)?;
+    Seed::from_phrase(&secret.phrase, &secret.passphrase).map_err(|e| Failure::Usage(e.to_string()))
+}
+
+/// The keychain's client blocks on a runtime of its own, so everything that touches it (and the terminal) runs on a
+/// blocking thread.
+async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, Failure> + Send + 'static,
+) -> Result<T, Failure> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|e| Failure::Usage(format!("the wallet's work stopped unexpectedly ({e})")))?
+}
+
+pub async fn run(
+    command: &WalletCommand,
+    client: &Client,
+    network: BitcoinNetwork,
+    json: bool,
+) -> Result<(), Failure> {
+    match command.clone() {
+        WalletCommand::New { words } => blocking(move || create(words)).await,
+        WalletCommand::Import { with_passphrase } => {
+            blocking(move || import(with_passphrase)).await
+        }
+        WalletCommand::Address => {
+            let seed = blocking(seed).await?;
+            let accounts =
+                wallet::accounts(&seed, network).map_err(|e| Failure::Usage(e.to_string()))?;
+            if json {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&accounts).unwrap_or_default()
+                );
+            } else {
+                for (chain, account) in [
+                    ("bitcoin", &accounts.bitcoin),
+                    ("evm", &accounts.evm),
+                    ("tron", &accounts.tron),
+                    ("solana", &accounts.solana),
+                ] {
+                    println!("{chain:<8} {}  {}", account.address, account.path);
+                }
+            }
+            Ok(())
+        }
+        WalletCommand::Balance => {
+            let seed = blocking(seed).await?;
+            let accounts =
+                wallet::accounts(&seed, network).map_err(|e| Failure::Usage(e.to_string()))?;
+            let answer = client
+                .get_max_spendable(&accounts.bitcoin.address, network)
+                .await?;
+            if json {
+                crate::print_json(&answer.raw);
+            } else {
+                crate::view::max_spendable(&answer.value);
+            }
+            Ok(())
+        }
+    }
+}
+
+/// `wallet new`: the phrase shown once, three words typed back, the password twice, kept in the keychain.
+fn create(words: usize) -> Result<(), Failure> {
+    if ![12, 24].contains(&words) {
+        return Err(Failure::Usage("--words is 12 or 24".into()));
+    }
+    keychain()?;
+    if kept::load().map_err(kept_failure)?.is_some() {
+        return Err(kept_failure(KeptError::AlreadyKept));
+    }
+    let keeper = Keeper::new(DEFAULT_IDLE);
+    let (phrase, positions) = keeper
+        .begin_new(words)
+        .map_err(|e| Failure::Usage(e.to_string()))?;
+    println!(
+        "Your recovery phrase. Write these {words} words on paper, in order; they are shown this once:\n"
+    );
+    for (i, word) in phrase.split(' ').enumerate() {
+        println!("{:>3}. {word}", i + 1);
+    }
+    println!();
+    let mut answers = Vec::with_capacity(positions.len());
+    for position in positions {
+        answers.push(ask_line(&format!(
+            "Word #{position} (from what you wrote): "
+        ))?);
+    }
+    let phrase = keeper
+        .finish_new(&answers)
+        .map_err(|e| Failure::Usage(e.to_string()))?;
+    let password = new_password()?;
+    kept::keep(&phrase, "", &password, KdfProfile::STANDARD).map_err(kept_failure)?;
+    println!("The wallet is kept in the keychain. `gateway wallet address` shows its addresses.");
+    Ok(())
+}
+
+/// `wallet import`: the phrase (and passphrase) from the terminal or standard input, the password twice.
+fn import(with_passphrase: bool) -> Result<(), Failure> {
+    keychain()?;
+    let phrase = ask_secret("Recovery phrase: ")?;
+    let passphrase = if with_passphrase {
+        ask_secret("Passphrase: ")?
+    } else {
+        Zeroizing::new(String::new())
+    };
+    Seed::from_phrase(&phrase, &passphrase).map_err(|e| Failure::Usage(e.to_string()))?;
+    let password = new_password()?;
+    kept::keep(&phrase, &passphrase, &password, KdfProfile::STANDARD).map_err(kept_failure)?;
+    println!("The wallet is kept in the keychain. `gateway wallet address` shows its addresses.");
+    Ok(())
+}
