@@ -20,7 +20,6 @@ use gateway_client::address::BitcoinNetwork;
 use gateway_client::wire::NATIVE_TOKEN;
 use gateway_client::{ApiVersion, Client, ClientConfig, QuoteRequest};
 use gateway_sim::faults::{EndpointMatch, Fault, FaultRule};
-use gateway_sim::payload::testkit::TestWallet;
 use gateway_sim::{Sim, SimConfig};
 
 const EVM: &str = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
@@ -31,8 +30,13 @@ const USDT_BOB: &str = "0x05D032ac25d322df992303dCa074EE7392C117b9";
 const USDT_ETH: &str = "0xdac17f958d2ee523a2206206994597c13d831ec7";
 const NETWORK: &str = "sandbox";
 
-fn wallet() -> TestWallet {
-    TestWallet::from_seed([3; 32])
+/// The onramp's payer: the app's own wallet (the "abandon … about" phrase), signing with desk-core's signer.
+fn app_wallet() -> desk_core::wallet::Seed {
+    desk_core::wallet::Seed::from_phrase(
+        "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about",
+        "",
+    )
+    .unwrap()
 }
 
 fn request(route: &str) -> QuoteRequest {
@@ -40,7 +44,12 @@ fn request(route: &str) -> QuoteRequest {
         "onramp" => {
             let mut r =
                 QuoteRequest::new(("bitcoin", NATIVE_TOKEN), ("bob", WBTC_BOB), "250000", EVM);
-            r.sender = Some(wallet().address(bitcoin::Network::Bitcoin));
+            r.sender = Some(
+                desk_core::wallet::accounts(&app_wallet(), BitcoinNetwork::Mainnet)
+                    .unwrap()
+                    .bitcoin
+                    .address,
+            );
             r.owner_address = Some(OWNER.into());
             r
         }
@@ -78,7 +87,14 @@ fn client(url: &str) -> Client {
 fn signed(order: &desk_core::journal::JournalOrder) -> String {
     let created = order.created.as_ref().expect("created");
     if let Some(psbt) = created["onramp"]["psbt_hex"].as_str() {
-        return wallet().sign_psbt(psbt).unwrap();
+        let bytes = alloy_primitives::hex::decode(psbt).unwrap();
+        let tx = desk_core::wallet::bitcoin_signer::sign_onramp_psbt(
+            &app_wallet(),
+            BitcoinNetwork::Mainnet,
+            &bytes,
+        )
+        .unwrap();
+        return bitcoin::consensus::encode::serialize_hex(&tx);
     }
     let id: String = order
         .order_id
@@ -145,10 +161,11 @@ fn crash_child() {
                 Stage::Created => flow.verify(local_id).await.map(drop).unwrap(),
                 Stage::Verified => {
                     pause("verified");
-                    flow.hand_in(local_id, &signed(&order))
-                        .await
-                        .map(drop)
-                        .unwrap();
+                    // Signed, not yet journaled: a crash here must lead to the same transaction, never another.
+                    let signed = signed(&order);
+                    println!("SIGNED {signed}");
+                    pause("signed");
+                    flow.hand_in(local_id, &signed).await.map(drop).unwrap();
                 }
                 Stage::TxHandedIn | Stage::Registering => {
                     flow.register(local_id).await.map(drop).unwrap()
@@ -182,11 +199,12 @@ enum Point {
     RegisterActed,
 }
 
-const POINTS: [Point; 7] = [
+const POINTS: [Point; 8] = [
     Point::Paused("quoted"),
     Point::CreateSent,
     Point::CreateActed,
     Point::Paused("verified"),
+    Point::Paused("signed"),
     Point::RegisterSent,
     Point::RegisterActed,
     Point::Paused("registered"),
@@ -299,12 +317,19 @@ fn a_kill_at_any_step_of_any_route_loses_nothing_and_every_order_can_be_finished
                     .unwrap();
             }
             let mut first = spawn_child(&path, &url, route, pause);
+            // What the first child signed before it was killed, when it got that far.
+            let mut signed_before: Option<String> = None;
             // Wait until the child is exactly at the point, then kill it.
             match point {
                 Point::Paused(stage) => {
                     let expected = format!("PAUSED {stage}");
                     wait_for(&what, || {
-                        first.lines.try_recv().is_ok_and(|l| l.contains(&expected))
+                        first.lines.try_recv().is_ok_and(|l| {
+                            if let Some(tx) = l.strip_prefix("SIGNED ") {
+                                signed_before = Some(tx.to_owned());
+                            }
+                            l.contains(&expected)
+                        })
                     });
                 }
                 Point::CreateSent | Point::RegisterSent => {
@@ -328,7 +353,9 @@ fn a_kill_at_any_step_of_any_route_loses_nothing_and_every_order_can_be_finished
             let expected_step = match point {
                 Point::Paused("quoted") => None,
                 Point::CreateSent | Point::CreateActed => Some(NextStep::ConfirmCreation),
-                Point::Paused("verified") => Some(NextStep::SignAndHandIn),
+                Point::Paused("verified") | Point::Paused("signed") => {
+                    Some(NextStep::SignAndHandIn)
+                }
                 Point::RegisterSent | Point::RegisterActed => Some(NextStep::Register),
                 _ => Some(NextStep::Watch),
             };
@@ -411,6 +438,16 @@ fn a_kill_at_any_step_of_any_route_loses_nothing_and_every_order_can_be_finished
                     && order.handed_in.is_some()
                     && order.registration.is_some()
             );
+            if let Some(before) = &signed_before {
+                // Killed after signing, before journaling: the resumed child signed the very same transaction
+                // (RFC 6979 signatures are deterministic), so the gateway never sees a second, different one.
+                let handed = serde_json::to_value(order.handed_in.as_ref().unwrap()).unwrap();
+                let handed_text = handed.to_string();
+                assert!(
+                    handed_text.contains(before.trim_start_matches("0x")),
+                    "{what}: signed {before} before the crash, handed in {handed_text}"
+                );
+            }
             let on_gateway = sim.order(order.order_id.as_deref().unwrap()).unwrap();
             assert_eq!(
                 on_gateway
