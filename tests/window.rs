@@ -1203,10 +1203,49 @@ async fn an_onramp_is_signed_by_the_apps_own_wallet_and_completes() {
     advance_sandbox(&app, 700).await;
     wait_all_completed(&app, 1).await;
 
-    // Removed again, after its confirmation, so no later run finds it.
+    // The phrase again, only behind the password: the same words.
     show(&app, "wallet").await;
+    set_value(&app, "wallet-reveal-password", "a long app password").await;
+    click(&app, "wallet-reveal").await;
+    let revealed = wait_text(&app, "[data-testid=wallet-revealed-words]", |t| {
+        t.contains("12.")
+    })
+    .await;
+    let revealed: Vec<&str> = revealed
+        .split_whitespace()
+        .filter(|w| !w.ends_with('.'))
+        .collect();
+    assert_eq!(revealed, words);
+    click(&app, "wallet-hide").await;
+
+    // Removed again, after its confirmation, so no later run finds it.
     click(&app, "wallet-remove-confirm").await;
     click(&app, "wallet-remove").await;
     css(&app, "[data-testid=wallet-none]").await;
     app.close().await.unwrap();
+
+    // No file the app wrote (settings, journal, Sandbox state, the day's log) holds the phrase or four words of it.
+    let fragments: Vec<String> = words.windows(4).map(|w| w.join(" ")).collect();
+    let mut stack = vec![driver.home.path().to_path_buf()];
+    let mut read = 0;
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+                continue;
+            }
+            let bytes = std::fs::read(&path).unwrap_or_default();
+            let text = String::from_utf8_lossy(&bytes);
+            read += 1;
+            for fragment in &fragments {
+                assert!(
+                    !text.contains(fragment.as_str()),
+                    "{} holds words of the phrase",
+                    path.display()
+                );
+            }
+        }
+    }
+    assert!(read >= 3, "the app wrote its files ({read} read)");
 }
