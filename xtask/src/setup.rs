@@ -1,5 +1,5 @@
 //! Installs what the project needs: Debian packages (only as root; otherwise the exact command is printed) and the
-//! UI's npm packages (with `npm install`, which follows the committed lock file).
+//! UI's and the local chains' npm packages (with `npm install`, which follows the committed lock files).
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -73,31 +73,34 @@ pub fn debian_packages() -> Result<()> {
     )
 }
 
-/// Runs `npm install` in ui/ when its packages are missing or older than the lock file.
+/// Runs `npm install` in ui/ (the window's packages) and chains/ (anvil, the local EVM node the Sandbox runs, and
+/// solc-js, which compiles its contracts) where packages are missing or older than the lock file.
 pub fn npm_packages() -> Result<()> {
     if which("npm").is_none() {
         bail!("npm is not installed: install Node.js 20 or later with npm, then run this again");
     }
-    let ui = ui_dir();
-    let lock = ui.join("package-lock.json");
-    let marker = ui.join("node_modules/.package-lock.json");
-    let fresh = match (
-        lock.metadata().and_then(|m| m.modified()),
-        marker.metadata().and_then(|m| m.modified()),
-    ) {
-        (Ok(lock), Ok(installed)) => installed >= lock,
-        _ => false,
-    };
-    if fresh {
-        return Ok(());
+    for (dir, what) in [(ui_dir(), "the UI's"), (chains_dir(), "the local chains'")] {
+        let lock = dir.join("package-lock.json");
+        let marker = dir.join("node_modules/.package-lock.json");
+        let fresh = match (
+            lock.metadata().and_then(|m| m.modified()),
+            marker.metadata().and_then(|m| m.modified()),
+        ) {
+            (Ok(lock), Ok(installed)) => installed >= lock,
+            _ => false,
+        };
+        if fresh {
+            continue;
+        }
+        println!("xtask: installing {what} npm packages");
+        status(
+            Command::new("npm")
+                .args(["install", "--no-audit", "--no-fund"])
+                .current_dir(&dir),
+        )
+        .with_context(|| format!("npm install in {} failed", dir.display()))?;
     }
-    println!("xtask: installing the UI's npm packages");
-    status(
-        Command::new("npm")
-            .args(["install", "--no-audit", "--no-fund"])
-            .current_dir(&ui),
-    )
-    .context("npm install failed")
+    Ok(())
 }
 
 /// Everything.
@@ -108,6 +111,11 @@ pub fn all() -> Result<()> {
 
 pub fn ui_dir() -> PathBuf {
     project_root().join("ui")
+}
+
+/// The Sandbox's local chains: anvil, the Solidity sources and their compiled bytecode.
+pub fn chains_dir() -> PathBuf {
+    project_root().join("chains")
 }
 
 /// The full path of `program` on PATH, if any.

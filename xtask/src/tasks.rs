@@ -241,6 +241,14 @@ pub fn test() -> Result<()> {
     );
     check("UI build", build_ui());
     check(
+        "contracts (compiled bytecode matches chains/contracts)",
+        status(
+            Command::new("node")
+                .args(["build.mjs", "--check"])
+                .current_dir(crate::setup::chains_dir()),
+        ),
+    );
+    check(
         "clippy",
         status(cargo().args([
             "clippy",

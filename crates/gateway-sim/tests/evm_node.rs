@@ -1,0 +1,182 @@
+//! The Sandbox's local EVM chains are real: anvil (from `chains/node_modules`, installed by `cargo xtask setup`) with
+//! the gateway contract and test tokens compiled from `chains/contracts`. The calls gateway-sim hands out for
+//! offramps and token swaps execute against that contract exactly as an EVM chain runs them: refused without an
+//! approval, taken once with it, never twice for one order; native-coin calls carry the amount as value; USDT on
+//! Ethereum wants its allowance reset to zero first, as the real one does.
+
+use alloy_primitives::U256;
+use alloy_sol_types::SolCall;
+use gateway_sim::evm_node::{EvmNode, NodeError, calls};
+use gateway_sim::payload::evm::{offramp_call, swap_call};
+use gateway_sim::quote::gateway_contract;
+
+const WBTC_BOB: &str = "0x0555E30da8f98308EdB960aa94C0Db47230d2B9c";
+const USDT_ETH: &str = "0xdac17f958d2ee523a2206206994597c13d831ec7";
+const NATIVE: &str = "0x0000000000000000000000000000000000000000";
+const USER: &str = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
+const BTC: &str = "bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh";
+
+fn bytes(hex: &str) -> Vec<u8> {
+    alloy_primitives::hex::decode(hex).unwrap()
+}
+
+fn reverted_with(result: Result<serde_json::Value, NodeError>, reason: &str) {
+    match result {
+        Err(NodeError::Reverted { reason: error }) => assert!(error.contains(reason), "{error}"),
+        other => panic!("expected a revert with {reason:?}, got {other:?}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_sims_offramp_and_swap_calls_run_on_a_real_node_with_an_exact_approval() {
+    let node = EvmNode::start("bob").await.unwrap();
+    node.place_sandbox_contracts().await.unwrap();
+    let gateway = gateway_contract("bob");
+    let approval = calls::approvalRequiredCall::abi_decode_returns(
+        &node
+            .call(&gateway, &calls::approvalRequiredCall {}.abi_encode())
+            .await
+            .unwrap(),
+    )
+    .unwrap();
+    assert!(approval, "the contract says tokens are approved first");
+
+    node.set_native_balance(USER, U256::from(10u64).pow(U256::from(18u64)))
+        .await
+        .unwrap();
+    node.mint(WBTC_BOB, USER, U256::from(250_000u64))
+        .await
+        .unwrap();
+    assert_eq!(
+        node.token_balance(WBTC_BOB, USER).await.unwrap(),
+        U256::from(250_000u64)
+    );
+
+    let amount = U256::from(100_000u64);
+    let call = offramp_call(
+        "order-1",
+        &gateway,
+        WBTC_BOB,
+        amount,
+        U256::from(95_000u64),
+        BTC,
+    )
+    .unwrap();
+    assert_eq!(call.value, "0");
+    // Without an approval the contract cannot take the token.
+    reverted_with(
+        node.send_as(USER, &call.to, &bytes(&call.data), U256::ZERO)
+            .await,
+        "allowance too low",
+    );
+
+    // An exact approval for the quoted amount, then the call: the tokens move to the contract.
+    let approve = calls::approveCall {
+        spender: gateway.parse().unwrap(),
+        amount,
+    }
+    .abi_encode();
+    let receipt = node
+        .send_as(USER, WBTC_BOB, &approve, U256::ZERO)
+        .await
+        .unwrap();
+    assert_eq!(receipt["status"], "0x1");
+    let receipt = node
+        .send_as(USER, &call.to, &bytes(&call.data), U256::ZERO)
+        .await
+        .unwrap();
+    assert_eq!(receipt["status"], "0x1", "{receipt}");
+    assert_eq!(
+        receipt["to"].as_str().unwrap().to_lowercase(),
+        gateway.to_lowercase()
+    );
+    assert_eq!(
+        node.token_balance(WBTC_BOB, &gateway).await.unwrap(),
+        amount
+    );
+    assert_eq!(
+        node.token_balance(WBTC_BOB, USER).await.unwrap(),
+        U256::from(150_000u64)
+    );
+    // The node has the receipt by its hash, as gateway-sim will ask for it.
+    let hash = receipt["transactionHash"].as_str().unwrap();
+    assert_eq!(node.receipt(hash).await.unwrap()["status"], "0x1");
+
+    // One order is paid once.
+    node.send_as(USER, WBTC_BOB, &approve, U256::ZERO)
+        .await
+        .unwrap();
+    reverted_with(
+        node.send_as(USER, &call.to, &bytes(&call.data), U256::ZERO)
+            .await,
+        "order already paid",
+    );
+
+    // A token swap of the native coin carries the amount as value.
+    let wei = U256::from(10u64).pow(U256::from(15u64));
+    let swap = swap_call(
+        "order-2",
+        &gateway,
+        NATIVE,
+        wei,
+        "ethereum",
+        USDT_ETH,
+        USER,
+        U256::from(1u64),
+    )
+    .unwrap();
+    assert_eq!(swap.value, wei.to_string());
+    reverted_with(
+        node.send_as(USER, &swap.to, &bytes(&swap.data), U256::ZERO)
+            .await,
+        "value is not the amount",
+    );
+    let receipt = node
+        .send_as(USER, &swap.to, &bytes(&swap.data), wei)
+        .await
+        .unwrap();
+    assert_eq!(receipt["status"], "0x1");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn usdt_on_ethereum_wants_its_allowance_reset_to_zero_first() {
+    let node = EvmNode::start("ethereum").await.unwrap();
+    assert_eq!(
+        node.rpc("eth_chainId", serde_json::json!([]))
+            .await
+            .unwrap(),
+        "0x1"
+    );
+    node.place_sandbox_contracts().await.unwrap();
+    let gateway = gateway_contract("ethereum");
+    node.set_native_balance(USER, U256::from(10u64).pow(U256::from(18u64)))
+        .await
+        .unwrap();
+    let approve = |amount: u64| {
+        calls::approveCall {
+            spender: gateway.parse().unwrap(),
+            amount: U256::from(amount),
+        }
+        .abi_encode()
+    };
+    node.send_as(USER, USDT_ETH, &approve(5), U256::ZERO)
+        .await
+        .unwrap();
+    reverted_with(
+        node.send_as(USER, USDT_ETH, &approve(6), U256::ZERO).await,
+        "reset the allowance to zero first",
+    );
+    node.send_as(USER, USDT_ETH, &approve(0), U256::ZERO)
+        .await
+        .unwrap();
+    node.send_as(USER, USDT_ETH, &approve(6), U256::ZERO)
+        .await
+        .unwrap();
+    let allowance = calls::allowanceCall {
+        owner: USER.parse().unwrap(),
+        spender: gateway.parse().unwrap(),
+    }
+    .abi_encode();
+    let left = node.call(USDT_ETH, &allowance).await.unwrap();
+    assert_eq!(U256::from_be_slice(&left), U256::from(6u64));
+}
