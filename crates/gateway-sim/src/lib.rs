@@ -6,6 +6,7 @@
 pub mod access;
 pub mod catalogue;
 pub mod clock;
+pub mod evm_check;
 pub mod evm_node;
 pub mod faults;
 pub mod integrity;

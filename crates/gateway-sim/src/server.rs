@@ -28,6 +28,7 @@ use tracing::{debug, info, warn};
 use crate::access::{Access, AccessConfig, InvalidKeyConfig};
 use crate::catalogue::Catalogue;
 use crate::clock::Clock;
+use crate::evm_check::{self, EvmChains, ExpectedCall};
 use crate::faults::{self, Faults};
 use crate::orders::{Book, CreateContext, Order, Pool, StateError, StateFile};
 use crate::quote::{self, QuoteError};
@@ -49,6 +50,9 @@ pub struct SimConfig {
     pub header_read_timeout: Duration,
     /// How many connections may be open at once ([`MAX_CONNECTIONS`] by default).
     pub max_connections: usize,
+    /// The EVM chains with a real node behind them, whose registered transactions are checked on that node
+    /// ([`crate::evm_check`]); empty by default.
+    pub evm_chains: EvmChains,
 }
 
 impl Default for SimConfig {
@@ -60,6 +64,7 @@ impl Default for SimConfig {
             state_file: None,
             header_read_timeout: HEADER_READ_TIMEOUT,
             max_connections: MAX_CONNECTIONS,
+            evm_chains: EvmChains::default(),
         }
     }
 }
@@ -563,6 +568,9 @@ async fn register_tx(State(sim): State<Sim>, Path(version): Path<String>, body: 
         Ok(body) => body,
         Err(err) => return refused(&err),
     };
+    if let Err(err) = check_on_node(&sim, &body).await {
+        return refused(&err);
+    }
     let now = sim.clock.now();
     let network = sim.config.network.into();
     let (result, snapshot) = sim.change(|book, _| book.register_tx(version, network, &body, now));
@@ -573,6 +581,45 @@ async fn register_tx(State(sim): State<Sim>, Path(version): Path<String>, body: 
         }
         Err(err) => refused(&err),
     }
+}
+
+/// An offramp or token swap whose source chain has a node: the registered hash must be a transaction on that node
+/// that succeeded and paid the order ([`evm_check`]). Anything else is left to the book's own checks.
+async fn check_on_node(sim: &Sim, body: &Value) -> Result<(), QuoteError> {
+    let Some(fields) = body
+        .as_object()
+        .filter(|m| m.len() == 1)
+        .and_then(|m| m.values().next())
+    else {
+        return Ok(());
+    };
+    let text = |key: &str| fields.get(key).and_then(Value::as_str).map(str::trim);
+    let (Some(order_id), Some(hash)) = (
+        text("order_id"),
+        text("src_tx_hash").or_else(|| text("evm_txhash")),
+    ) else {
+        return Ok(());
+    };
+    let Some(order) = sim.order(order_id) else {
+        return Ok(());
+    };
+    let field = if fields.get("src_tx_hash").is_some() {
+        "src_tx_hash"
+    } else {
+        "evm_txhash"
+    };
+    let (Some(url), Some(expected)) = (
+        sim.config.evm_chains.url(&order.src.chain),
+        ExpectedCall::of(&order),
+    ) else {
+        return Ok(());
+    };
+    if gateway_client::txhash::validate_src_tx_hash(&order.src.chain, hash).is_err() {
+        return Ok(());
+    }
+    evm_check::check_registered(&url, &expected, hash)
+        .await
+        .map_err(|why| QuoteError::new("INVALID_REQUEST", format!("{field}: {why}")))
 }
 
 async fn get_order(

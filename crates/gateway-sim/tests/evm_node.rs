@@ -180,3 +180,112 @@ async fn usdt_on_ethereum_wants_its_allowance_reset_to_zero_first() {
     let left = node.call(USDT_ETH, &allowance).await.unwrap();
     assert_eq!(U256::from_be_slice(&left), U256::from(6u64));
 }
+
+/// gateway-sim with a node behind "bob" accepts a registered hash only when the node saw that transaction pay the
+/// order: an unknown hash, another transaction of the sender (the approval) and a transaction of another order are
+/// refused with their own sentence; the order's own call goes through and the order is in progress.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_registered_transaction_counts_only_when_the_node_saw_it_pay_the_order() {
+    use gateway_client::wire::{NATIVE_TOKEN, OrderStatus, RegisterTx};
+    use gateway_client::{ApiVersion, Client, ClientConfig, ClientError, QuoteRequest};
+    use gateway_sim::{Sim, SimConfig};
+
+    let node = EvmNode::start("bob").await.unwrap();
+    node.place_sandbox_contracts().await.unwrap();
+    node.set_native_balance(USER, U256::from(10u64).pow(U256::from(18u64)))
+        .await
+        .unwrap();
+    node.mint(WBTC_BOB, USER, U256::from(1_000_000u64))
+        .await
+        .unwrap();
+    let config = SimConfig::default();
+    config.evm_chains.set("bob", node.url());
+    let running = Sim::with_config(config)
+        .unwrap()
+        .spawn(std::net::SocketAddr::from((
+            std::net::Ipv4Addr::LOCALHOST,
+            0,
+        )))
+        .await
+        .unwrap();
+    let mut client_config = ClientConfig::new(running.base_url().parse().unwrap());
+    client_config.version = ApiVersion::V3;
+    let v3 = Client::new(client_config).unwrap();
+
+    let mut request =
+        QuoteRequest::new(("bob", WBTC_BOB), ("bitcoin", NATIVE_TOKEN), "100000", BTC);
+    request.sender = Some(USER.into());
+    request.owner_address = Some(USER.into());
+    let order = |request: QuoteRequest| {
+        let v3 = v3.clone();
+        async move {
+            let quote = v3.get_quote(&request).await.unwrap().value;
+            let created = v3.create_order(&quote).await.unwrap().value;
+            let tx = created.tx().unwrap().as_evm().unwrap().clone();
+            (created.order_id().to_owned(), tx)
+        }
+    };
+    let refused = |result: Result<_, ClientError>, words: &str| match result {
+        Err(ClientError::Gateway { body, .. }) => {
+            assert!(body.error.contains(words), "{}", body.error);
+            assert!(body.error.starts_with("src_tx_hash: "), "{}", body.error);
+        }
+        Ok(_) => panic!("accepted, expected {words:?}"),
+        Err(other) => panic!("{other}"),
+    };
+    let (id, tx) = order(request.clone()).await;
+    let (other_id, other_tx) = order(request).await;
+
+    let unknown = format!("0x{}", "ab".repeat(32));
+    refused(
+        v3.register_tx(&RegisterTx::offramp(&id, &unknown, "bob"))
+            .await,
+        "the chain has no transaction",
+    );
+    let approve = calls::approveCall {
+        spender: tx.to.parse().unwrap(),
+        amount: U256::from(200_000u64),
+    }
+    .abi_encode();
+    let approval = node
+        .send_as(USER, WBTC_BOB, &approve, U256::ZERO)
+        .await
+        .unwrap();
+    let approval_hash = approval["transactionHash"].as_str().unwrap();
+    refused(
+        v3.register_tx(&RegisterTx::offramp(&id, approval_hash, "bob"))
+            .await,
+        "not the order's contract",
+    );
+    let paid_other = node
+        .send_as(USER, &other_tx.to, &bytes(&other_tx.data), U256::ZERO)
+        .await
+        .unwrap();
+    refused(
+        v3.register_tx(&RegisterTx::offramp(
+            &id,
+            paid_other["transactionHash"].as_str().unwrap(),
+            "bob",
+        ))
+        .await,
+        "does not carry the order's calldata",
+    );
+    let paid = node
+        .send_as(USER, &tx.to, &bytes(&tx.data), U256::ZERO)
+        .await
+        .unwrap();
+    v3.register_tx(&RegisterTx::offramp(
+        &id,
+        paid["transactionHash"].as_str().unwrap(),
+        "bob",
+    ))
+    .await
+    .unwrap();
+    let status = v3.get_order(&id).await.unwrap().value.status;
+    assert!(
+        matches!(status, OrderStatus::InProgress { .. }),
+        "{status:?}"
+    );
+    assert!(!other_id.is_empty());
+    running.shutdown().await.unwrap();
+}

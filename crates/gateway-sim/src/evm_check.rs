@@ -1,0 +1,213 @@
+//! register-tx on an EVM chain that has a real node behind it (the Sandbox's anvil, [`crate::evm_node`]): the
+//! registered `src_tx_hash` (V1/V2: `evm_txhash`) is accepted only when that node has the transaction's receipt, the
+//! transaction succeeded, it called the order's contract with the order's calldata and value, and the order's tokens
+//! moved to the contract (an ERC-20 `Transfer` of the quoted amount from the sender, or the native amount as value).
+//! Only then does the order go to inProgress. Chains without a node keep the published service's hash-shape check.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, RwLock};
+use std::time::Duration;
+
+use alloy_primitives::{Address, B256, U256, hex, keccak256};
+use serde_json::{Value, json};
+
+use crate::orders::Order;
+
+/// The EVM chains whose transactions are checked on a node: chain slug → JSON-RPC URL. Shared between the gateway
+/// and whoever starts the nodes (the Sandbox starts a chain's node when it is first used).
+#[derive(Debug, Clone, Default)]
+pub struct EvmChains(Arc<RwLock<BTreeMap<String, String>>>);
+
+impl EvmChains {
+    /// `chain`'s transactions are checked on the node at `url` from now on.
+    pub fn set(&self, chain: &str, url: &str) {
+        self.0
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(chain.to_owned(), url.to_owned());
+    }
+
+    /// The node URL of `chain`, when it has one.
+    pub fn url(&self, chain: &str) -> Option<String> {
+        self.0
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get(chain)
+            .cloned()
+    }
+
+    /// The chains with a node.
+    pub fn chains(&self) -> Vec<String> {
+        self.0
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .keys()
+            .cloned()
+            .collect()
+    }
+}
+
+/// What the order's source transaction must be.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExpectedCall {
+    pub to: Address,
+    pub data: Vec<u8>,
+    pub value: U256,
+    /// The source token (the zero address for the native coin) and the quoted amount that must move.
+    pub token: Address,
+    pub amount: U256,
+}
+
+impl ExpectedCall {
+    /// The call create-order handed out for `order` (an offramp or token swap on an EVM chain).
+    pub fn of(order: &Order) -> Option<Self> {
+        let tx = order.created.as_object()?.values().next()?.get("tx")?;
+        Some(Self {
+            to: tx.get("to")?.as_str()?.parse().ok()?,
+            data: hex::decode(tx.get("data")?.as_str()?).ok()?,
+            value: tx
+                .get("value")
+                .and_then(Value::as_str)
+                .map_or(Some(U256::ZERO), |v| v.parse().ok())?,
+            token: order.src.token.parse().ok()?,
+            amount: order.src.amount.parse().ok()?,
+        })
+    }
+}
+
+/// `Transfer(address,address,uint256)`.
+fn transfer_topic() -> B256 {
+    keccak256("Transfer(address,address,uint256)")
+}
+
+async fn rpc(
+    http: &reqwest::Client,
+    url: &str,
+    method: &str,
+    params: Value,
+) -> Result<Value, String> {
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
+    let answer: Value = http
+        .post(url)
+        .json(&body)
+        .send()
+        .await
+        .map_err(|e| format!("the chain's node could not be reached ({e}); try again in a moment"))?
+        .json()
+        .await
+        .map_err(|e| {
+            format!("the chain's node gave no readable answer ({e}); try again in a moment")
+        })?;
+    if let Some(error) = answer.get("error") {
+        return Err(format!("the chain's node refused {method}: {error}"));
+    }
+    Ok(answer.get("result").cloned().unwrap_or(Value::Null))
+}
+
+fn quantity(value: &Value) -> Option<U256> {
+    value
+        .as_str()
+        .and_then(|s| U256::from_str_radix(s.trim_start_matches("0x"), 16).ok())
+}
+
+/// Checks `hash` on the node at `url` against `expected`. The error is the sentence after the field name.
+pub async fn check_registered(
+    url: &str,
+    expected: &ExpectedCall,
+    hash: &str,
+) -> Result<(), String> {
+    let http = reqwest::Client::builder()
+        .timeout(Duration::from_secs(10))
+        .build()
+        .map_err(|e| e.to_string())?;
+    let tx = rpc(&http, url, "eth_getTransactionByHash", json!([hash])).await?;
+    if tx.is_null() {
+        return Err(format!(
+            "the chain has no transaction {hash}; broadcast it first and register it once it is mined"
+        ));
+    }
+    let receipt = rpc(&http, url, "eth_getTransactionReceipt", json!([hash])).await?;
+    if receipt.is_null() {
+        return Err(format!(
+            "the transaction {hash} is not mined yet; register it again once it has a receipt"
+        ));
+    }
+    if receipt.get("status").and_then(Value::as_str) != Some("0x1") {
+        return Err(format!(
+            "the transaction {hash} failed on chain (it reverted) and paid nothing; the order still waits for a transaction that succeeds"
+        ));
+    }
+    let to: Option<Address> = tx
+        .get("to")
+        .and_then(Value::as_str)
+        .and_then(|t| t.parse().ok());
+    if to != Some(expected.to) {
+        return Err(format!(
+            "the transaction {hash} called {}, not the order's contract {}; send the transaction create-order returned",
+            to.map_or_else(|| "no contract".to_owned(), |a| a.to_checksum(None)),
+            expected.to.to_checksum(None)
+        ));
+    }
+    let input = tx
+        .get("input")
+        .and_then(Value::as_str)
+        .and_then(|d| hex::decode(d).ok())
+        .unwrap_or_default();
+    if input != expected.data {
+        return Err(format!(
+            "the transaction {hash} does not carry the order's calldata; send the transaction create-order returned, unchanged"
+        ));
+    }
+    if tx.get("value").and_then(quantity) != Some(expected.value) {
+        return Err(format!(
+            "the transaction {hash} sent a different native value than the order's ({} wei)",
+            expected.value
+        ));
+    }
+    if expected.token.is_zero() {
+        return Ok(());
+    }
+    let from: Option<Address> = tx
+        .get("from")
+        .and_then(Value::as_str)
+        .and_then(|t| t.parse().ok());
+    let topic = |address: Address| B256::left_padding_from(address.as_slice());
+    let moved = receipt
+        .get("logs")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .any(|log| {
+            let address: Option<Address> = log
+                .get("address")
+                .and_then(Value::as_str)
+                .and_then(|a| a.parse().ok());
+            let topics: Vec<B256> = log
+                .get("topics")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(|t| t.as_str()?.parse().ok())
+                .collect();
+            let amount = log
+                .get("data")
+                .and_then(Value::as_str)
+                .and_then(|d| hex::decode(d).ok())
+                .filter(|d| d.len() == 32)
+                .map(|d| U256::from_be_slice(&d));
+            address == Some(expected.token)
+                && topics.len() == 3
+                && topics[0] == transfer_topic()
+                && from.is_some_and(|f| topics[1] == topic(f))
+                && topics[2] == topic(expected.to)
+                && amount == Some(expected.amount)
+        });
+    if moved {
+        Ok(())
+    } else {
+        Err(format!(
+            "the transaction {hash} succeeded but moved no {} of the order's token to the gateway",
+            expected.amount
+        ))
+    }
+}
