@@ -1,8 +1,10 @@
 //! The application facade the window calls: settings and networks, the API key, routes, the swap flow, the orders
 //! and their updates.
 
+mod execute;
 mod wallet;
 
+pub use execute::{EvmBalance, default_endpoints};
 pub use wallet::{NewPhrase, WalletBalance, WalletState, WalletView};
 
 use std::collections::{BTreeMap, HashMap};
@@ -106,6 +108,10 @@ pub enum DeskEvent {
     },
     /// The wallet locked (after its idle time, or when asked); its addresses are no longer shown.
     WalletLocked,
+    /// A transaction the wallet signed moved on: signed, sent, mined (with confirmations) or reverted.
+    WalletTx {
+        progress: crate::execute::evm::WalletTxProgress,
+    },
 }
 
 pub(crate) struct Watch {

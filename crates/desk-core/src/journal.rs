@@ -33,7 +33,8 @@ use tracing::{debug, info};
 use ts_rs::TS;
 
 /// The journal's schema, one migration per entry; `PRAGMA user_version` says how many ran.
-const MIGRATIONS: &[&str] = &[r#"
+const MIGRATIONS: &[&str] = &[
+    r#"
 CREATE TABLE orders (
     local_id     INTEGER PRIMARY KEY,
     network      TEXT NOT NULL,
@@ -63,7 +64,11 @@ CREATE TABLE events (
     payload  TEXT NOT NULL
 );
 CREATE INDEX events_by_order ON events(local_id, seq);
-"#];
+"#,
+    r#"
+ALTER TABLE orders ADD COLUMN wallet_txs TEXT;
+"#,
+];
 
 /// Where an order is in the swap flow.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
@@ -229,6 +234,56 @@ pub struct JournalOrder {
     pub last_error: Option<String>,
     pub created_at: i64,
     pub updated_at: i64,
+    /// The transactions the app's wallet signed for this order (approvals, then the payment), each journaled
+    /// before it was broadcast.
+    pub wallet_txs: Vec<WalletTx>,
+}
+
+/// What a transaction the app's wallet signed does for its order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "WalletTxKind.ts")]
+pub enum WalletTxKind {
+    /// Sets a token's allowance to the gateway back to zero (tokens that refuse to change a non-zero allowance).
+    ResetApproval,
+    /// Approves exactly the order's amount of the token to the gateway's contract.
+    Approve,
+    /// The order's own transaction: pays the gateway.
+    Pay,
+}
+
+/// Where a signed transaction is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "WalletTxState.ts")]
+pub enum WalletTxState {
+    /// Signed and journaled; maybe not broadcast yet.
+    Signed,
+    /// Broadcast; no receipt yet.
+    Sent,
+    /// Mined and succeeded.
+    Mined,
+    /// Mined and reverted: it did nothing but cost its gas.
+    Reverted,
+}
+
+/// A transaction the app's wallet signed, as journaled before it was broadcast.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "WalletTx.ts")]
+pub struct WalletTx {
+    pub kind: WalletTxKind,
+    pub chain: String,
+    /// The transaction hash (`0x…`).
+    pub hash: String,
+    /// The signed raw transaction (`0x…`), re-sent as it is after a restart: never a second, different one.
+    pub raw: String,
+    pub nonce: u64,
+    pub state: WalletTxState,
+    /// The block it was mined in.
+    pub block: Option<u64>,
+    /// Why it reverted, when known.
+    pub reason: Option<String>,
 }
 
 impl JournalOrder {
@@ -300,11 +355,11 @@ pub struct Journal {
 }
 
 const ORDER_COLUMNS: &str = "local_id, network, api_version, route, order_id, stage, addresses, quote, created, \
-     verified, handed_in, registration, status, status_label, last_error, created_at, updated_at";
+     verified, handed_in, registration, status, status_label, last_error, created_at, updated_at, wallet_txs";
 
 /// [`ORDER_COLUMNS`] without the large answers and the addresses (read as `NULL` and `[]`).
 const SUMMARY_COLUMNS: &str = "local_id, network, api_version, route, order_id, stage, '[]', quote, NULL, NULL, \
-     NULL, NULL, status, status_label, last_error, created_at, updated_at";
+     NULL, NULL, status, status_label, last_error, created_at, updated_at, NULL";
 
 impl Journal {
     /// Opens (or creates) the journal at `path`: WAL mode, foreign keys on, migrations applied.
@@ -548,6 +603,100 @@ impl Journal {
                 tx.execute(
                     "UPDATE orders SET stage = ?2, handed_in = ?3, last_error = NULL WHERE local_id = ?1",
                     params![id, Stage::TxHandedIn.as_str(), value.to_string()],
+                )
+                .map(|_| ())
+            },
+        )
+    }
+
+    /// A transaction the wallet signed, journaled before it is broadcast. Only a verified order takes one, and
+    /// never while an earlier one of the order is still unresolved (signed or sent without a receipt).
+    pub fn wallet_tx_signed(
+        &self,
+        id: i64,
+        signed: &WalletTx,
+    ) -> Result<JournalOrder, JournalError> {
+        let value = serde_json::to_value(signed).expect("serializes");
+        let order = self.order(id)?;
+        if order
+            .wallet_txs
+            .iter()
+            .any(|t| matches!(t.state, WalletTxState::Signed | WalletTxState::Sent))
+        {
+            return Err(JournalError::WrongStage {
+                local_id: id,
+                stage: order.stage,
+                action: "take a second transaction before the first has a receipt",
+            });
+        }
+        let mut all = order.wallet_txs;
+        all.push(signed.clone());
+        let list = serde_json::to_string(&all).expect("serializes");
+        self.step(
+            id,
+            &[Stage::Verified],
+            "take a signed transaction",
+            "walletTxSigned",
+            &value,
+            |tx, _| {
+                tx.execute(
+                    "UPDATE orders SET wallet_txs = ?2 WHERE local_id = ?1",
+                    params![id, list],
+                )
+                .map(|_| ())
+            },
+        )
+    }
+
+    /// A journaled wallet transaction moved on: broadcast, mined or reverted.
+    pub fn wallet_tx_update(
+        &self,
+        id: i64,
+        hash: &str,
+        state: WalletTxState,
+        block: Option<u64>,
+        reason: Option<&str>,
+    ) -> Result<JournalOrder, JournalError> {
+        let mut all = self.order(id)?.wallet_txs;
+        let Some(entry) = all.iter_mut().find(|t| t.hash == hash) else {
+            return Err(JournalError::Corrupt(format!(
+                "order {id} has no wallet transaction {hash}"
+            )));
+        };
+        entry.state = state;
+        entry.block = block.or(entry.block);
+        if let Some(reason) = reason {
+            entry.reason = Some(reason.to_owned());
+        }
+        let list = serde_json::to_string(&all).expect("serializes");
+        let kind = match state {
+            WalletTxState::Signed => "walletTxSigned",
+            WalletTxState::Sent => "walletTxSent",
+            WalletTxState::Mined => "walletTxMined",
+            WalletTxState::Reverted => "walletTxReverted",
+        };
+        let error = (state == WalletTxState::Reverted).then(|| {
+            format!(
+                "The transaction {hash} reverted{}: it did nothing but cost its gas.",
+                reason.map(|r| format!(" ({r})")).unwrap_or_default()
+            )
+        });
+        self.step(
+            id,
+            &[
+                Stage::Verified,
+                Stage::TxHandedIn,
+                Stage::Registering,
+                Stage::Registered,
+                Stage::Finished,
+            ],
+            "record a wallet transaction",
+            kind,
+            &serde_json::json!({ "hash": hash, "block": block, "reason": reason }),
+            |tx, _| {
+                tx.execute(
+                    "UPDATE orders SET wallet_txs = ?2, last_error = COALESCE(?3, last_error) WHERE local_id = ?1",
+                    params![id, list, error],
                 )
                 .map(|_| ())
             },
@@ -854,6 +1003,9 @@ fn row_to_order(r: &rusqlite::Row<'_>) -> rusqlite::Result<Result<JournalOrder, 
         last_error: r.get(14)?,
         created_at: r.get(15)?,
         updated_at: r.get(16)?,
+        wallet_txs: json_column(r, 17)?
+            .and_then(|v| serde_json::from_value(v).ok())
+            .unwrap_or_default(),
     }))
 }
 
@@ -941,6 +1093,61 @@ mod tests {
         );
         assert_eq!(j.find("sandbox", "o-1").unwrap().unwrap().local_id, id);
         assert!(j.find("production", "o-1").unwrap().is_none());
+    }
+
+    #[test]
+    fn a_wallet_transaction_is_journaled_before_broadcast_and_a_second_waits_for_the_first() {
+        let j = journal();
+        let id = j
+            .accept_quote("sandbox", ApiVersion::V3, RouteKind::Offramp, &[], &quote())
+            .unwrap();
+        let tx = |hash: &str| WalletTx {
+            kind: WalletTxKind::Approve,
+            chain: "bob".into(),
+            hash: hash.into(),
+            raw: "0x02".into(),
+            nonce: 0,
+            state: WalletTxState::Signed,
+            block: None,
+            reason: None,
+        };
+        // Only a verified order takes one.
+        assert!(j.wallet_tx_signed(id, &tx("0x1")).is_err());
+        j.create_started(id).unwrap();
+        j.create_answered(id, "o-1", &json!({"offramp": {"order_id": "o-1"}}))
+            .unwrap();
+        j.verified(id, &json!({})).unwrap();
+        let o = j.wallet_tx_signed(id, &tx("0x1")).unwrap();
+        assert_eq!(o.wallet_txs, vec![tx("0x1")]);
+        // A second signature waits until the first has a receipt.
+        assert!(j.wallet_tx_signed(id, &tx("0x2")).is_err());
+        j.wallet_tx_update(id, "0x1", WalletTxState::Sent, None, None)
+            .unwrap();
+        assert!(j.wallet_tx_signed(id, &tx("0x2")).is_err());
+        let o = j
+            .wallet_tx_update(
+                id,
+                "0x1",
+                WalletTxState::Reverted,
+                Some(7),
+                Some("allowance too low"),
+            )
+            .unwrap();
+        assert!(o.last_error.unwrap().contains("allowance too low"));
+        assert_eq!(o.wallet_txs[0].block, Some(7));
+        let o = j.wallet_tx_signed(id, &tx("0x2")).unwrap();
+        assert_eq!(o.wallet_txs.len(), 2);
+        let kinds: Vec<String> = j.events(id).unwrap().into_iter().map(|e| e.kind).collect();
+        assert!(kinds.ends_with(&[
+            "walletTxSigned".into(),
+            "walletTxSent".into(),
+            "walletTxReverted".into(),
+            "walletTxSigned".into()
+        ]));
+        assert!(
+            j.wallet_tx_update(id, "0x9", WalletTxState::Mined, None, None)
+                .is_err()
+        );
     }
 
     #[test]

@@ -6,6 +6,7 @@
 
 pub mod api;
 pub mod desk;
+pub mod execute;
 pub mod fees;
 pub mod flow;
 pub mod journal;

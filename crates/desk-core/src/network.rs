@@ -6,6 +6,11 @@ use std::time::Duration;
 
 use gateway_client::address::BitcoinNetwork;
 use gateway_client::{ApiKey, ApiVersion, Client, ClientConfig, deployments};
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+use gateway_sim::evm_check::EvmChains;
+use gateway_sim::evm_node::EvmNode;
 use gateway_sim::{RunningSim, Sim, SimConfig};
 use tracing::{info, warn};
 use url::Url;
@@ -48,6 +53,80 @@ pub struct ActiveNetwork {
     pub bitcoin: BitcoinNetwork,
     /// The embedded gateway when the network is the Sandbox; dropping it stops the server.
     sandbox: Option<RunningSim>,
+    /// The Sandbox's local EVM chains (started when first used); `None` off the Sandbox.
+    pub sandbox_chains: Option<SandboxChains>,
+}
+
+/// The environment variable naming EVM nodes the Sandbox uses instead of starting its own
+/// (`bob=http://127.0.0.1:8545,ethereum=…`): for tests whose nodes must outlive the process under test.
+pub const SANDBOX_EVM_NODES_ENV: &str = "GATEWAY_DESK_SANDBOX_EVM_NODES";
+
+/// The Sandbox's EVM chains: a real anvil node per chain, started when the chain is first used, with the
+/// Sandbox's gateway contract and test tokens placed; the embedded gateway checks registered transactions on it.
+#[derive(Debug, Clone, Default)]
+pub struct SandboxChains {
+    nodes: Arc<tokio::sync::Mutex<BTreeMap<String, Arc<EvmNode>>>>,
+    funded: Arc<std::sync::Mutex<BTreeSet<(String, String)>>>,
+    sim_chains: EvmChains,
+}
+
+impl SandboxChains {
+    /// The node of `chain`, started (or attached, see [`SANDBOX_EVM_NODES_ENV`]) on first use.
+    pub async fn node(&self, chain: &str) -> Result<Arc<EvmNode>, DeskError> {
+        let mut nodes = self.nodes.lock().await;
+        if let Some(node) = nodes.get(chain) {
+            return Ok(node.clone());
+        }
+        let external = std::env::var(SANDBOX_EVM_NODES_ENV).ok().and_then(|all| {
+            all.split(',')
+                .filter_map(|pair| pair.split_once('='))
+                .find(|(c, _)| c.trim() == chain)
+                .map(|(_, url)| url.trim().to_owned())
+        });
+        let failed = |e: gateway_sim::evm_node::NodeError| {
+            DeskError::new(
+                ErrorKind::Sandbox,
+                format!(
+                    "The Sandbox's local {chain} chain could not start ({e}). Run `cargo xtask setup`, then try again."
+                ),
+            )
+        };
+        let node = match external {
+            Some(url) => EvmNode::attach(chain, &url).await.map_err(failed)?,
+            None => {
+                let node = EvmNode::start(chain).await.map_err(failed)?;
+                node.place_sandbox_contracts().await.map_err(failed)?;
+                node
+            }
+        };
+        info!(chain, url = node.url(), "Sandbox chain started");
+        self.sim_chains.set(chain, node.url());
+        let node = Arc::new(node);
+        nodes.insert(chain.to_owned(), node.clone());
+        Ok(node)
+    }
+
+    /// The node of `chain`, with `address` funded on it once (test coins and tokens).
+    pub async fn funded_node(&self, chain: &str, address: &str) -> Result<Arc<EvmNode>, DeskError> {
+        let node = self.node(chain).await?;
+        let key = (chain.to_owned(), address.to_ascii_lowercase());
+        let first = self
+            .funded
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(key.clone());
+        if first && let Err(e) = node.fund_sandbox_wallet(address).await {
+            self.funded
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .remove(&key);
+            return Err(DeskError::new(
+                ErrorKind::Sandbox,
+                format!("The Sandbox could not fund {address} on {chain} ({e}). Try again."),
+            ));
+        }
+        Ok(node)
+    }
 }
 
 impl ActiveNetwork {
@@ -67,6 +146,7 @@ impl ActiveNetwork {
         } else {
             bitcoin
         };
+        let sandbox_chains = (kind == NetworkKind::Sandbox).then(SandboxChains::default);
         let (base_url, sandbox) = match kind {
             NetworkKind::Production => (Url::parse(deployments::PRODUCTION).expect("valid"), None),
             NetworkKind::Staging => (Url::parse(deployments::STAGING).expect("valid"), None),
@@ -81,7 +161,7 @@ impl ActiveNetwork {
             }
             NetworkKind::Sandbox => {
                 let running =
-                    sandbox_sim(sandbox_state, sandbox_admin, api_key.as_ref()).spawn(SocketAddr::from((Ipv4Addr::LOCALHOST, 0))).await.map_err(|e| {
+                    sandbox_sim(sandbox_state, sandbox_admin, api_key.as_ref(), sandbox_chains.as_ref().map(|c| c.sim_chains.clone()).unwrap_or_default()).spawn(SocketAddr::from((Ipv4Addr::LOCALHOST, 0))).await.map_err(|e| {
                         DeskError::new(
                             ErrorKind::Sandbox,
                             format!("The Sandbox gateway could not start ({e}). Restart the app, or choose another network."),
@@ -104,6 +184,7 @@ impl ActiveNetwork {
             client,
             bitcoin,
             sandbox,
+            sandbox_chains,
         })
     }
 
@@ -140,7 +221,12 @@ pub const SANDBOX_FILE_PREFIX: &str = "sandbox-SIMULATED-";
 
 /// The Sandbox's gateway, its orders kept in `state` (when given). A state file that cannot be read is set aside
 /// (renamed, never overwritten) and the Sandbox starts empty: a sandbox must not keep the app from starting.
-fn sandbox_sim(state: Option<&Path>, admin: bool, key: Option<&ApiKey>) -> Sim {
+fn sandbox_sim(
+    state: Option<&Path>,
+    admin: bool,
+    key: Option<&ApiKey>,
+    evm_chains: EvmChains,
+) -> Sim {
     // The Sandbox accepts the key stored for it, so a partner can try their key's flow without a real gateway.
     let access = gateway_sim::access::AccessConfig {
         keys: key.map(|k| vec![k.expose().to_owned()]).unwrap_or_default(),
@@ -152,6 +238,7 @@ fn sandbox_sim(state: Option<&Path>, admin: bool, key: Option<&ApiKey>) -> Sim {
         admin,
         access: access.clone(),
         network: BitcoinNetwork::Regtest,
+        evm_chains: evm_chains.clone(),
         ..SimConfig::default()
     };
     match Sim::with_config(config(state.map(Path::to_path_buf))) {

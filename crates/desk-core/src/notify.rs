@@ -151,6 +151,7 @@ mod tests {
             verified: None,
             created: None,
             raw: None,
+            wallet_txs: None,
         }
     }
 

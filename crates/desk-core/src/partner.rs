@@ -1504,6 +1504,7 @@ mod tests {
             last_error: None,
             created_at: at,
             updated_at: at,
+            wallet_txs: Vec::new(),
         }
     }
 

@@ -377,6 +377,10 @@ pub struct OrderView {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional, type = "unknown")]
     pub raw: Option<Value>,
+    /// The transactions the app's wallet signed for the order, each journaled before it was broadcast.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub wallet_txs: Option<Vec<crate::journal::WalletTx>>,
 }
 
 /// The block explorers the app links to, per chain: the page of a transaction is the prefix plus its hash.
@@ -509,6 +513,7 @@ impl OrderView {
             updated_at: None,
             verified: None,
             created: None,
+            wallet_txs: None,
             raw: Some(raw.clone()),
         };
         view.apply_status(&info.status, None, sandbox);
@@ -603,6 +608,7 @@ impl OrderView {
                 updated_at: None,
                 verified: None,
                 created: None,
+                wallet_txs: None,
                 raw: None,
             },
         };
@@ -621,6 +627,7 @@ impl OrderView {
         view.updated_at = Some(order.updated_at);
         view.verified = order.verified.clone();
         view.created = order.created.clone();
+        view.wallet_txs = (!order.wallet_txs.is_empty()).then(|| order.wallet_txs.clone());
         if view.deposit_address.is_none() {
             view.deposit_address = order
                 .created

@@ -34,6 +34,8 @@ fn generate(dir: &Path) {
     desk_core::desk::WalletView::export_all(&cfg).unwrap();
     desk_core::desk::NewPhrase::export_all(&cfg).unwrap();
     desk_core::desk::WalletBalance::export_all(&cfg).unwrap();
+    desk_core::desk::EvmBalance::export_all(&cfg).unwrap();
+    desk_core::execute::evm::EvmPlan::export_all(&cfg).unwrap();
     // Partner: affiliate entries and the dashboard.
     desk_core::settings::AffiliateEntry::export_all(&cfg).unwrap();
     desk_core::partner::Period::export_all(&cfg).unwrap();

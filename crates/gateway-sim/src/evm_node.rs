@@ -87,7 +87,8 @@ pub struct EvmNode {
     chain: String,
     url: String,
     http: reqwest::Client,
-    _child: tokio::process::Child,
+    /// The node process when this started it (`None` when attached to a node started elsewhere).
+    _child: Option<tokio::process::Child>,
 }
 
 impl EvmNode {
@@ -122,7 +123,7 @@ impl EvmNode {
                 .timeout(Duration::from_secs(10))
                 .build()
                 .map_err(|e| NodeError::Start(e.to_string()))?,
-            _child: child,
+            _child: Some(child),
         };
         let started = Instant::now();
         loop {
@@ -139,6 +140,53 @@ impl EvmNode {
                 Err(e) => return Err(e),
             }
         }
+    }
+
+    /// A node of `chain` already running at `url` (started by a test that outlives the process using it); checked
+    /// to answer the chain's id.
+    pub async fn attach(chain: &str, url: &str) -> Result<Self, NodeError> {
+        let id = chain_id(chain).ok_or_else(|| NodeError::UnknownChain(chain.to_owned()))?;
+        let node = Self {
+            chain: chain.to_owned(),
+            url: url.to_owned(),
+            http: reqwest::Client::builder()
+                .timeout(Duration::from_secs(10))
+                .build()
+                .map_err(|e| NodeError::Start(e.to_string()))?,
+            _child: None,
+        };
+        let answer = node.rpc("eth_chainId", json!([])).await?;
+        if answer.as_str() != Some(&format!("{id:#x}")) {
+            return Err(NodeError::Start(format!(
+                "{url} answered chain id {answer}, not {id}"
+            )));
+        }
+        Ok(node)
+    }
+
+    /// Funds a Sandbox wallet's address: 10 of the chain's native coin, and of each catalogue token 1 (Bitcoin
+    /// tokens) or 10,000 (dollar tokens) minted by the test token contract. Test money on a local chain only.
+    pub async fn fund_sandbox_wallet(&self, address: &str) -> Result<(), NodeError> {
+        let ten = U256::from(10u64) * U256::from(10u64).pow(U256::from(18u64));
+        self.set_native_balance(address, ten).await?;
+        let registry = TokenRegistry::builtin();
+        for token in Catalogue::default()
+            .tokens()
+            .iter()
+            .filter(|t| t.chain == self.chain && t.class != AssetClass::Native)
+        {
+            let decimals = registry
+                .get(token.chain, token.address)
+                .map_or(18, |i| i.decimals);
+            let units = if token.class == AssetClass::Usd {
+                10_000u64
+            } else {
+                1
+            };
+            let amount = U256::from(units) * U256::from(10u64).pow(U256::from(decimals));
+            self.mint(token.address, address, amount).await?;
+        }
+        Ok(())
     }
 
     /// The node's JSON-RPC URL.

@@ -150,6 +150,14 @@ pub fn accounts(seed: &Seed, network: BitcoinNetwork) -> Result<Accounts, Wallet
     })
 }
 
+/// The signer of the wallet's EVM account (`m/44'/60'/0'/0/0`); its key is wiped when it is dropped.
+pub fn evm_signer(seed: &Seed) -> Result<alloy::signers::local::PrivateKeySigner, WalletError> {
+    let key = secp_key(seed, EVM_PATH)?;
+    let bytes = Zeroizing::new(key.secret_bytes());
+    alloy::signers::local::PrivateKeySigner::from_slice(bytes.as_slice())
+        .map_err(|e| WalletError::Derivation(e.to_string()))
+}
+
 /// The BIP-84 path of the wallet's Bitcoin account on `network` (coin type 0 on mainnet, 1 elsewhere).
 pub fn bitcoin_path(network: BitcoinNetwork) -> &'static str {
     match network {
@@ -197,6 +205,23 @@ mod tests {
 
     fn hex(bytes: &[u8]) -> String {
         alloy_primitives::hex::encode(bytes)
+    }
+
+    #[test]
+    fn the_evm_signer_is_the_evm_account() {
+        let seed = Seed::from_phrase(ABANDON, "").unwrap();
+        let signer = evm_signer(&seed).unwrap();
+        assert_eq!(
+            signer.address().to_checksum(None),
+            "0x9858EfFD232B4033E47d90003D41EC34EcaEda94"
+        );
+        assert_eq!(
+            signer.address().to_checksum(None),
+            accounts(&seed, BitcoinNetwork::Mainnet)
+                .unwrap()
+                .evm
+                .address
+        );
     }
 
     #[test]

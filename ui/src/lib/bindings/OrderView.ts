@@ -6,6 +6,7 @@ import type { RouteKind } from "./RouteKind";
 import type { Stage } from "./Stage";
 import type { TimelineEntry } from "./TimelineEntry";
 import type { TransferView } from "./TransferView";
+import type { WalletTx } from "./WalletTx";
 
 /**
  * An order as the Orders view shows it: from the journal (the app's own orders) and/or as read from the gateway
@@ -47,4 +48,8 @@ created?: unknown,
 /**
  * The order as last read from the gateway, as received.
  */
-raw?: unknown, };
+raw?: unknown, 
+/**
+ * The transactions the app's wallet signed for the order, each journaled before it was broadcast.
+ */
+walletTxs?: Array<WalletTx>, };

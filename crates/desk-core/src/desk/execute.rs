@@ -1,0 +1,318 @@
+//! The desk's EVM execution calls: read the plan of a verified offramp or token swap (what is still to be signed,
+//! in words and numbers, and whether the wallet can pay for it), then sign exactly the step the person confirmed.
+//! The window asks "sign order X, this step"; desk-core holds the key ([`crate::execute::evm`]).
+
+use alloy::primitives::{Address, Bytes, U256};
+use gateway_client::wire::{CreateOrderResponse, NATIVE_TOKEN, RouteKind};
+use serde::Serialize;
+use tracing::info;
+use ts_rs::TS;
+
+use super::{Desk, DeskEvent, flow_on, invalid};
+use crate::api::{DeskError, ErrorKind};
+use crate::execute::evm::{self, EvmEndpoint, EvmPlan, ExecError, Executed, PayCall};
+use crate::journal::{JournalOrder, WalletTxKind};
+use crate::verify::{Verified, VerifiedPayload};
+use crate::views::OrderView;
+use crate::wallet;
+
+/// Public JSON-RPC endpoints of the EVM chains the gateway routes, tried in order (failing over); each must answer
+/// the chain's id before anything is signed. Never probed beyond this list.
+pub fn default_endpoints(chain: &str) -> &'static [&'static str] {
+    match chain {
+        "ethereum" => &[
+            "https://ethereum-rpc.publicnode.com",
+            "https://eth.llamarpc.com",
+        ],
+        "bob" => &[
+            "https://rpc.gobob.xyz",
+            "https://bob-mainnet.public.blastapi.io",
+        ],
+        "base" => &[
+            "https://mainnet.base.org",
+            "https://base-rpc.publicnode.com",
+        ],
+        "bsc" => &[
+            "https://bsc-dataseed.bnbchain.org",
+            "https://bsc-rpc.publicnode.com",
+        ],
+        "arbitrum" => &[
+            "https://arb1.arbitrum.io/rpc",
+            "https://arbitrum-one-rpc.publicnode.com",
+        ],
+        "optimism" => &[
+            "https://mainnet.optimism.io",
+            "https://optimism-rpc.publicnode.com",
+        ],
+        "avalanche" => &[
+            "https://api.avax.network/ext/bc/C/rpc",
+            "https://avalanche-c-chain-rpc.publicnode.com",
+        ],
+        "polygon" => &[
+            "https://polygon-rpc.com",
+            "https://polygon-bor-rpc.publicnode.com",
+        ],
+        "sonic" => &[
+            "https://rpc.soniclabs.com",
+            "https://sonic-rpc.publicnode.com",
+        ],
+        "unichain" => &[
+            "https://mainnet.unichain.org",
+            "https://unichain-rpc.publicnode.com",
+        ],
+        "bera" => &[
+            "https://rpc.berachain.com",
+            "https://berachain-rpc.publicnode.com",
+        ],
+        "sepolia" => &[
+            "https://ethereum-sepolia-rpc.publicnode.com",
+            "https://rpc.sepolia.org",
+        ],
+        "bob-sepolia" => &["https://bob-sepolia.rpc.gobob.xyz"],
+        _ => &[],
+    }
+}
+
+/// An EVM balance of the wallet, for the amount field.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "EvmBalance.ts")]
+pub struct EvmBalance {
+    pub chain: String,
+    pub token: String,
+    /// Smallest units (decimal).
+    pub amount: String,
+    /// What Max puts in the amount field: the balance, less the most the gas can cost for the native coin.
+    pub max: String,
+    /// Where the figure comes from, for a person.
+    pub source: String,
+}
+
+fn exec_error(e: ExecError) -> DeskError {
+    let kind = match &e {
+        ExecError::NotEnough(_) | ExecError::WouldRevert { .. } | ExecError::Changed(_) => {
+            ErrorKind::Refused
+        }
+        ExecError::Journal(_) => ErrorKind::Journal,
+        ExecError::Sign(_) => ErrorKind::Wallet,
+        _ => ErrorKind::Transport,
+    };
+    DeskError::new(kind, e.to_string())
+}
+
+/// The order's call, as create-order returned it and verification checked it.
+fn pay_call(order: &JournalOrder) -> Result<(String, PayCall), DeskError> {
+    let refused =
+        |why: &str| DeskError::new(ErrorKind::Refused, format!("{why} Nothing is signed."));
+    if !matches!(order.route, RouteKind::Offramp | RouteKind::TokenSwap) {
+        return Err(refused("This order is not paid with an EVM transaction."));
+    }
+    let verified: Verified = order
+        .verified
+        .clone()
+        .and_then(|v| serde_json::from_value(v).ok())
+        .ok_or_else(|| refused("This order has no verified transaction."))?;
+    let VerifiedPayload::Evm(summary) = &verified.payload else {
+        return Err(refused("This order's transaction is not an EVM call."));
+    };
+    let created = order
+        .created
+        .as_ref()
+        .and_then(|c| CreateOrderResponse::from_value(c).ok())
+        .ok_or_else(|| refused("This order's create-order answer is unreadable."))?;
+    let tx = created
+        .tx()
+        .and_then(|t| t.as_evm())
+        .ok_or_else(|| refused("This order carries no EVM transaction."))?;
+    let to: Address = tx
+        .to
+        .parse()
+        .map_err(|_| refused("The call's contract is not an address."))?;
+    if to.to_checksum(None) != summary.to || tx.value != summary.value {
+        return Err(refused(
+            "The transaction differs from the one the app verified.",
+        ));
+    }
+    let quote = gateway_client::wire::Quote::from_json(order.quote.clone())
+        .map_err(|_| refused("This order's quote is unreadable."))?;
+    let input = quote.view().input_amount().clone();
+    let token: Address = if input.address == NATIVE_TOKEN || input.address.is_empty() {
+        Address::ZERO
+    } else {
+        input
+            .address
+            .parse()
+            .map_err(|_| refused("The source token is not an address."))?
+    };
+    Ok((
+        input.chain.clone(),
+        PayCall {
+            order_id: order.order_id.clone().unwrap_or_default(),
+            to,
+            data: Bytes::from(
+                alloy::primitives::hex::decode(&tx.data)
+                    .map_err(|_| refused("The calldata is not hex."))?,
+            ),
+            value: tx
+                .value
+                .parse()
+                .map_err(|_| refused("The value is not a number."))?,
+            token,
+            amount: input
+                .amount
+                .parse()
+                .map_err(|_| refused("The amount is not a number."))?,
+        },
+    ))
+}
+
+impl Desk {
+    /// An endpoint of `chain` checked to be that chain: on the Sandbox its local node (started, and `owner` funded
+    /// on it, on first use), elsewhere the public endpoints in order.
+    pub(crate) async fn evm_endpoint(
+        &self,
+        chain: &str,
+        owner: Option<&str>,
+    ) -> Result<EvmEndpoint, DeskError> {
+        let sandbox = self.state.lock().await.network.sandbox_chains.clone();
+        let urls: Vec<String> = match sandbox {
+            Some(chains) => {
+                let node = match owner {
+                    Some(owner) => chains.funded_node(chain, owner).await?,
+                    None => chains.node(chain).await?,
+                };
+                vec![node.url().to_owned()]
+            }
+            None => default_endpoints(chain)
+                .iter()
+                .map(|u| (*u).to_owned())
+                .collect(),
+        };
+        evm::connect(chain, &urls).await.map_err(exec_error)
+    }
+
+    /// The wallet's balance of `token` on the EVM chain `chain`, read from the chain; Max of the native coin keeps
+    /// what a token call's gas may cost ([`evm::PAY_GAS_ASSUMED`] at the node's fee).
+    pub async fn wallet_evm_balance(
+        &self,
+        chain: &str,
+        token: &str,
+    ) -> Result<EvmBalance, DeskError> {
+        let accounts = self.wallet_accounts().await?;
+        let owner: Address = accounts
+            .evm
+            .address
+            .parse()
+            .map_err(|_| invalid("address", "bad address"))?;
+        let endpoint = self
+            .evm_endpoint(chain, Some(&accounts.evm.address))
+            .await?;
+        let native = token.is_empty() || token == NATIVE_TOKEN;
+        let (amount, max) = if native {
+            let have = endpoint.native_balance(owner).await.map_err(exec_error)?;
+            let keep = U256::from(evm::PAY_GAS_ASSUMED)
+                * U256::from(endpoint.gas_price().await.map_err(exec_error)?);
+            (have, have.saturating_sub(keep))
+        } else {
+            let token: Address = token
+                .parse()
+                .map_err(|_| invalid("token", format!("{token:?} is not a token address.")))?;
+            let have = endpoint
+                .token_balance(token, owner)
+                .await
+                .map_err(exec_error)?;
+            (have, have)
+        };
+        Ok(EvmBalance {
+            chain: chain.to_owned(),
+            token: token.to_owned(),
+            amount: amount.to_string(),
+            max: max.to_string(),
+            source: format!("read from {chain} ({})", endpoint.url),
+        })
+    }
+
+    /// What a verified offramp or token swap still needs the wallet to sign, each step in words and numbers, and
+    /// whether the wallet can pay for it. Reads only.
+    pub async fn wallet_evm_plan(&self, local_id: i64) -> Result<EvmPlan, DeskError> {
+        let order = self.journal()?.order(local_id)?;
+        let (chain, call) = pay_call(&order)?;
+        let accounts = self.wallet_accounts().await?;
+        let owner: Address = accounts
+            .evm
+            .address
+            .parse()
+            .map_err(|_| invalid("address", "bad address"))?;
+        let endpoint = self
+            .evm_endpoint(&chain, Some(&accounts.evm.address))
+            .await?;
+        let (plan, _) = evm::plan(&endpoint, owner, &call)
+            .await
+            .map_err(exec_error)?;
+        Ok(plan)
+    }
+
+    /// Signs and broadcasts the next wallet step of a verified offramp or token swap — only the step the person
+    /// confirmed (`kind`) and only if its gas costs at most `accepted_max_fee_wei` — and awaits its receipt. A
+    /// journaled transaction without a receipt is finished first (re-sent as it is). When the order's own
+    /// transaction is mined, its hash is handed in and registered.
+    pub async fn wallet_evm_step(
+        &self,
+        local_id: i64,
+        kind: Option<WalletTxKind>,
+        accepted_max_fee_wei: Option<&str>,
+    ) -> Result<OrderView, DeskError> {
+        let journal = self.journal()?;
+        let order = journal.order(local_id)?;
+        let (chain, call) = pay_call(&order)?;
+        let signer = self
+            .wallet
+            .with_seed(wallet::evm_signer)
+            .transpose()
+            .map_err(DeskError::from)?;
+        let owner = signer.as_ref().map(|s| s.address().to_checksum(None));
+        let endpoint = self.evm_endpoint(&chain, owner.as_deref()).await?;
+        let accepted = match (kind, accepted_max_fee_wei) {
+            (Some(kind), Some(fee)) => Some((
+                kind,
+                fee.parse::<U256>()
+                    .map_err(|_| invalid("fee", format!("{fee:?} is not an amount of wei.")))?,
+            )),
+            _ => None,
+        };
+        let events = self.events.clone();
+        let progress = move |p: evm::WalletTxProgress| {
+            let _ = events.send(DeskEvent::WalletTx { progress: p });
+        };
+        let executed = evm::execute_next(
+            journal,
+            local_id,
+            &endpoint,
+            signer.as_ref(),
+            &call,
+            accepted,
+            &progress,
+            &|_| {},
+        )
+        .await;
+        if let Ok(view) = self.order_view(local_id) {
+            let _ = self.events.send(DeskEvent::OrderChanged {
+                order: Box::new(view),
+            });
+        }
+        match executed.map_err(exec_error)? {
+            Executed::Approved { hash } => info!(local_id, hash, "approval mined"),
+            Executed::Paid { hash } => {
+                info!(local_id, hash, "paid; registering");
+                let (client, key, checks) = self.client_key_and_policy().await;
+                let flow = flow_on(&client, journal, &key, &checks);
+                flow.hand_in(local_id, &hash)
+                    .await
+                    .map_err(DeskError::from)?;
+                let order = journal.order(local_id)?;
+                self.track(&order).await;
+            }
+        }
+        self.order_view(local_id)
+    }
+}

@@ -1,0 +1,787 @@
+//! Offramps and token swaps from an EVM chain, signed and broadcast by the app's wallet (alloy: local signer, HTTP
+//! provider, `sol!` calls).
+//!
+//! The order's call was verified against the quote before anything here runs ([`crate::verify`]); this module
+//! only signs that call and the approval it needs:
+//! - the endpoint must answer `eth_chainId` with the chain's id before anything is signed ([`connect`]);
+//! - the token's allowance to the call's contract (the quote's `txTo`, the gateway's contract) is read; when short,
+//!   an exact approval of the quoted amount comes first, never an unlimited one; a token that refuses to change a
+//!   non-zero allowance (USDT on Ethereum) gets its allowance reset to zero first (found by simulating the approval);
+//! - the native balance must cover the value and the most the gas can cost, the token balance the amount, or the
+//!   person is told the numbers before anything is signed ([`plan`]);
+//! - every transaction is simulated (`eth_call`) and its gas estimated from the owner with the gateway SDK's margin,
+//!   max(1.2×, +300,000); an estimate that reverts stops with the reason; fees are EIP-1559 from the node, the nonce
+//!   is the node's;
+//! - each signed transaction is journaled (raw bytes and hash) **before** it is broadcast, then sent, then its
+//!   receipt awaited ([`execute_next`]); after a restart a journaled transaction without a receipt is re-sent as it
+//!   is (same hash) or its receipt read: never a second, different transaction for the same step. No step is retried
+//!   automatically after its signature.
+
+use std::time::{Duration, Instant};
+
+use alloy::consensus::TxEnvelope;
+use alloy::eips::eip2718::Encodable2718;
+use alloy::network::{EthereumWallet, TransactionBuilder};
+use alloy::primitives::{Address, B256, Bytes, U256};
+use alloy::providers::{Provider, RootProvider};
+use alloy::rpc::client::RpcClient;
+use alloy::rpc::types::TransactionRequest;
+use alloy::signers::local::PrivateKeySigner;
+use alloy::sol_types::SolCall;
+use alloy::transports::http::Http;
+use gateway_client::TokenRegistry;
+use gateway_client::display::amount_text;
+use gateway_client::wire::NATIVE_TOKEN;
+use serde::{Deserialize, Serialize};
+use tracing::{info, warn};
+use ts_rs::TS;
+
+use crate::journal::{Journal, JournalError, WalletTx, WalletTxKind, WalletTxState};
+
+alloy::sol! {
+    function balanceOf(address owner) external view returns (uint256);
+    function allowance(address owner, address spender) external view returns (uint256);
+    function approve(address spender, uint256 amount) external returns (bool);
+    function approvalRequired() external view returns (bool);
+}
+
+/// The gas the order's call is assumed to need while it cannot be estimated yet (before its approval is mined), in
+/// the check that the native balance covers every step.
+pub const PAY_GAS_ASSUMED: u64 = 500_000;
+/// How long a broadcast transaction's receipt is awaited before the order is left to be resumed.
+pub const RECEIPT_WAIT: Duration = Duration::from_secs(600);
+
+/// Why an EVM step was not (or not fully) done. Each message says what happened and what to do next.
+#[derive(Debug, thiserror::Error)]
+pub enum ExecError {
+    #[error(
+        "No endpoint of {chain} answered as {chain} (chain id {chain_id}): {tried}. Nothing was signed. Check the chain's RPC endpoints in Settings."
+    )]
+    NoEndpoint {
+        chain: String,
+        chain_id: u64,
+        tried: String,
+    },
+    #[error("{0} is not an EVM chain the app knows; nothing was signed.")]
+    UnknownChain(String),
+    #[error("{0} Nothing was signed.")]
+    NotEnough(String),
+    #[error("The {what} would fail ({reason}), so it was not signed. {next}")]
+    WouldRevert {
+        what: &'static str,
+        reason: String,
+        next: &'static str,
+    },
+    #[error(
+        "The transaction {hash} was mined but reverted ({reason}): it did nothing but cost its gas. The order was not registered; look at the reason, then sign again or discard the order."
+    )]
+    Reverted { hash: String, reason: String },
+    #[error(
+        "The node refused the signed transaction {hash} ({reason}); it never reached the chain. Try again."
+    )]
+    Refused { hash: String, reason: String },
+    #[error(
+        "The transaction {hash} was sent but has no receipt after {secs} seconds. The app keeps it and reads its receipt when you resume the order; do not sign another one."
+    )]
+    NoReceiptYet { hash: String, secs: u64 },
+    #[error(
+        "What is to be signed changed since you read it ({0}). Read the new step and confirm it again."
+    )]
+    Changed(String),
+    #[error("The chain's node failed: {0}. Nothing new was signed; try again in a moment.")]
+    Rpc(String),
+    #[error("Signing failed: {0}.")]
+    Sign(String),
+    #[error(transparent)]
+    Journal(#[from] JournalError),
+}
+
+fn rpc_error(e: impl std::fmt::Display) -> ExecError {
+    ExecError::Rpc(e.to_string())
+}
+
+/// The chain id of an EVM chain slug.
+pub fn chain_id_of(chain: &str) -> Option<u64> {
+    gateway_sim::payload::evm::chain_id(chain).filter(|_| !matches!(chain, "tron" | "solana"))
+}
+
+/// A JSON-RPC endpoint of one chain, checked to be that chain.
+#[derive(Debug, Clone)]
+pub struct EvmEndpoint {
+    pub chain: String,
+    pub chain_id: u64,
+    pub url: String,
+    provider: RootProvider,
+}
+
+/// Connects to the first of `urls` that answers `eth_chainId` with `chain`'s id (failing over in order). An endpoint
+/// that answers another chain id is never used.
+pub async fn connect(chain: &str, urls: &[String]) -> Result<EvmEndpoint, ExecError> {
+    let expected = chain_id_of(chain).ok_or_else(|| ExecError::UnknownChain(chain.to_owned()))?;
+    let mut tried = Vec::new();
+    for url in urls {
+        let Ok(parsed) = url::Url::parse(url) else {
+            tried.push(format!("{url} is not a URL"));
+            continue;
+        };
+        let http = reqwest::Client::builder()
+            .timeout(Duration::from_secs(15))
+            .build()
+            .map_err(rpc_error)?;
+        let local = parsed
+            .host_str()
+            .is_some_and(|h| h == "127.0.0.1" || h == "localhost" || h == "[::1]");
+        let provider = RootProvider::new(RpcClient::new(Http::with_client(http, parsed), local));
+        match provider.get_chain_id().await {
+            Ok(id) if id == expected => {
+                return Ok(EvmEndpoint {
+                    chain: chain.to_owned(),
+                    chain_id: id,
+                    url: url.clone(),
+                    provider,
+                });
+            }
+            Ok(id) => {
+                warn!(chain, url, id, expected, "endpoint is another chain");
+                tried.push(format!("{url} is chain {id}"));
+            }
+            Err(e) => tried.push(format!("{url} did not answer ({e})")),
+        }
+    }
+    if tried.is_empty() {
+        tried.push("none is set".into());
+    }
+    Err(ExecError::NoEndpoint {
+        chain: chain.to_owned(),
+        chain_id: expected,
+        tried: tried.join("; "),
+    })
+}
+
+impl EvmEndpoint {
+    /// The latest block number (Settings' endpoint check).
+    pub async fn latest_block(&self) -> Result<u64, ExecError> {
+        self.provider.get_block_number().await.map_err(rpc_error)
+    }
+
+    /// The most a unit of gas may cost now (EIP-1559 max fee per gas), in wei.
+    pub async fn gas_price(&self) -> Result<u128, ExecError> {
+        self.provider
+            .estimate_eip1559_fees()
+            .await
+            .map(|f| f.max_fee_per_gas)
+            .map_err(rpc_error)
+    }
+
+    /// The native balance of `owner`, in wei.
+    pub async fn native_balance(&self, owner: Address) -> Result<U256, ExecError> {
+        self.provider.get_balance(owner).await.map_err(rpc_error)
+    }
+
+    /// `token.balanceOf(owner)`.
+    pub async fn token_balance(&self, token: Address, owner: Address) -> Result<U256, ExecError> {
+        let out = self
+            .view(token, balanceOfCall { owner }.abi_encode())
+            .await?;
+        balanceOfCall::abi_decode_returns(&out).map_err(rpc_error)
+    }
+
+    async fn view(&self, to: Address, data: Vec<u8>) -> Result<Bytes, ExecError> {
+        let tx = TransactionRequest::default().with_to(to).with_input(data);
+        self.provider.call(tx).await.map_err(rpc_error)
+    }
+
+    /// Simulates `tx` (`eth_call` from its sender); the revert reason when it would fail.
+    async fn simulate(&self, tx: &TransactionRequest) -> Result<(), String> {
+        self.provider
+            .call(tx.clone())
+            .await
+            .map(drop)
+            .map_err(|e| revert_reason(&e.to_string()))
+    }
+
+    /// Gas for `tx` with the margin max(1.2×, +300,000); the revert reason when the estimate fails.
+    async fn gas_for(&self, tx: &TransactionRequest) -> Result<u64, String> {
+        let estimate = self
+            .provider
+            .estimate_gas(tx.clone())
+            .await
+            .map_err(|e| revert_reason(&e.to_string()))?;
+        Ok((estimate.saturating_mul(12) / 10).max(estimate.saturating_add(300_000)))
+    }
+}
+
+/// The reason in a node's error text (`execution reverted: allowance too low` → `allowance too low`).
+fn revert_reason(text: &str) -> String {
+    let reason = text
+        .rsplit_once("execution reverted: ")
+        .map_or(text, |(_, r)| r)
+        .trim()
+        .trim_end_matches([',', '"']);
+    let reason = reason.split(", data:").next().unwrap_or(reason);
+    if reason.is_empty() {
+        "no reason given".into()
+    } else {
+        reason.to_owned()
+    }
+}
+
+/// The order's call, as verified.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PayCall {
+    pub order_id: String,
+    pub to: Address,
+    pub data: Bytes,
+    pub value: U256,
+    /// The source token (the zero address for the native coin) and the quoted amount.
+    pub token: Address,
+    pub amount: U256,
+}
+
+/// One transaction still to be signed, as the confirmation shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "PlannedTx.ts")]
+pub struct PlannedTx {
+    pub kind: WalletTxKind,
+    /// What it does, in words and numbers: `Approve 0.001 WBTC to 0x… (the gateway's contract on bob).`
+    pub sentence: String,
+    /// The contract called.
+    pub to: String,
+    /// Native value sent with it, wei (decimal).
+    pub value: String,
+    /// Its gas limit, when it can be estimated now (the order's call cannot before its approval is mined).
+    pub gas_limit: Option<u64>,
+    /// The most its gas can cost, wei (decimal), and as a person reads it.
+    pub max_fee_wei: String,
+    pub max_fee_text: String,
+}
+
+/// What executing an order still takes, and whether the wallet can pay for it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "EvmPlan.ts")]
+pub struct EvmPlan {
+    pub chain: String,
+    /// The wallet's address that signs.
+    pub owner: String,
+    /// The transactions still to sign, in order; the first is the one a confirmation signs.
+    pub steps: Vec<PlannedTx>,
+    /// The native balance, as a person reads it.
+    pub native_balance_text: String,
+    /// The token balance, when the order pays with a token.
+    pub token_balance_text: Option<String>,
+    /// Why the wallet cannot pay, in numbers; nothing is signed while this is set.
+    pub shortfall: Option<String>,
+}
+
+fn native_text(chain: &str, wei: U256) -> String {
+    amount_text(
+        TokenRegistry::builtin(),
+        chain,
+        NATIVE_TOKEN,
+        &wei.to_string(),
+    )
+}
+
+fn token_text(chain: &str, token: Address, amount: U256) -> String {
+    amount_text(
+        TokenRegistry::builtin(),
+        chain,
+        &token.to_checksum(None),
+        &amount.to_string(),
+    )
+}
+
+/// A transaction to be planned: kind, call, value.
+struct Draft {
+    kind: WalletTxKind,
+    to: Address,
+    data: Bytes,
+    value: U256,
+    sentence: String,
+}
+
+/// Plans what `call` still needs from `owner` on `endpoint`: the approval steps and the call itself, each simulated
+/// and estimated, and whether the balances cover them. Reads only; signs nothing.
+pub async fn plan(
+    endpoint: &EvmEndpoint,
+    owner: Address,
+    call: &PayCall,
+) -> Result<(EvmPlan, Vec<(TransactionRequest, u128)>), ExecError> {
+    let chain = endpoint.chain.as_str();
+    let spender = call.to.to_checksum(None);
+    let base = |to: Address, data: &Bytes, value: U256| {
+        TransactionRequest::default()
+            .with_from(owner)
+            .with_to(to)
+            .with_input(data.clone())
+            .with_value(value)
+            .with_chain_id(endpoint.chain_id)
+    };
+    let native = endpoint.native_balance(owner).await?;
+    let mut drafts = Vec::new();
+    let mut token_balance = None;
+    let mut shortfall = Vec::new();
+    if !call.token.is_zero() {
+        let have = endpoint.token_balance(call.token, owner).await?;
+        token_balance = Some(have);
+        if have < call.amount {
+            shortfall.push(format!(
+                "The order pays {} but the wallet {} holds {} on {chain}: add at least {}.",
+                token_text(chain, call.token, call.amount),
+                owner.to_checksum(None),
+                token_text(chain, call.token, have),
+                token_text(chain, call.token, call.amount - have),
+            ));
+        }
+        let allowance = endpoint
+            .view(
+                call.token,
+                allowanceCall {
+                    owner,
+                    spender: call.to,
+                }
+                .abi_encode(),
+            )
+            .await
+            .and_then(|out| allowanceCall::abi_decode_returns(&out).map_err(rpc_error))?;
+        // The gateway's SDK asks the contract; a contract without the function takes tokens by transferFrom.
+        let required = endpoint
+            .view(call.to, approvalRequiredCall {}.abi_encode())
+            .await
+            .ok()
+            .and_then(|out| approvalRequiredCall::abi_decode_returns(&out).ok())
+            .unwrap_or(true);
+        if required && allowance < call.amount {
+            let approve: Bytes = approveCall {
+                spender: call.to,
+                amount: call.amount,
+            }
+            .abi_encode()
+            .into();
+            // Tokens that refuse to change a non-zero allowance (USDT on Ethereum) need it set to zero first.
+            if !allowance.is_zero()
+                && endpoint
+                    .simulate(&base(call.token, &approve, U256::ZERO))
+                    .await
+                    .is_err()
+            {
+                drafts.push(Draft {
+                    kind: WalletTxKind::ResetApproval,
+                    to: call.token,
+                    data: approveCall { spender: call.to, amount: U256::ZERO }.abi_encode().into(),
+                    value: U256::ZERO,
+                    sentence: format!(
+                        "Set the allowance of {} to the gateway's contract {spender} back to zero (it now allows {}; this token refuses to change a non-zero allowance).",
+                        token_text(chain, call.token, U256::ZERO).split_whitespace().last().unwrap_or("the token"),
+                        token_text(chain, call.token, allowance),
+                    ),
+                });
+            }
+            drafts.push(Draft {
+                kind: WalletTxKind::Approve,
+                to: call.token,
+                data: approve,
+                value: U256::ZERO,
+                sentence: format!(
+                    "Approve {} to the gateway's contract {spender} on {chain}: exactly this order's amount, no more.",
+                    token_text(chain, call.token, call.amount),
+                ),
+            });
+        }
+    }
+    let paid = if call.token.is_zero() {
+        native_text(chain, call.value)
+    } else {
+        token_text(chain, call.token, call.amount)
+    };
+    drafts.push(Draft {
+        kind: WalletTxKind::Pay,
+        to: call.to,
+        data: call.data.clone(),
+        value: call.value,
+        sentence: format!(
+            "Send {paid} to the gateway's contract {spender} on {chain} for order {}.",
+            call.order_id
+        ),
+    });
+
+    let fees = endpoint
+        .provider
+        .estimate_eip1559_fees()
+        .await
+        .map_err(rpc_error)?;
+    let max_fee = fees.max_fee_per_gas;
+    let mut steps = Vec::new();
+    let mut requests = Vec::new();
+    let mut total = U256::ZERO;
+    let first_pay_needs_approval = drafts.len() > 1;
+    for draft in drafts {
+        // Estimated without fee fields: the node would otherwise refuse an estimate the balance cannot pay, and the
+        // balance is checked below with the numbers.
+        let bare = base(draft.to, &draft.data, draft.value);
+        let tx = bare
+            .clone()
+            .with_max_fee_per_gas(max_fee)
+            .with_max_priority_fee_per_gas(fees.max_priority_fee_per_gas);
+        let gas =
+            if draft.kind == WalletTxKind::Pay && first_pay_needs_approval {
+                None
+            } else if shortfall.is_empty() {
+                let what = match draft.kind {
+                    WalletTxKind::Pay => "order's transaction",
+                    _ => "approval",
+                };
+                let gas = endpoint.gas_for(&bare).await.map_err(|reason| ExecError::WouldRevert {
+                what,
+                reason,
+                next: "Check the balances and the order, then try again or discard the order.",
+            })?;
+                Some(gas)
+            } else {
+                None
+            };
+        let limit = gas.unwrap_or(PAY_GAS_ASSUMED);
+        let cost = U256::from(limit) * U256::from(max_fee);
+        total += cost + draft.value;
+        steps.push(PlannedTx {
+            kind: draft.kind,
+            sentence: draft.sentence,
+            to: draft.to.to_checksum(None),
+            value: draft.value.to_string(),
+            gas_limit: gas,
+            max_fee_wei: cost.to_string(),
+            max_fee_text: native_text(chain, cost),
+        });
+        requests.push((tx.with_gas_limit(limit), max_fee));
+    }
+    if native < total {
+        shortfall.push(format!(
+            "Gas{} needs up to {} on {chain}, but the wallet {} holds {}: add at least {}.",
+            if call.value.is_zero() {
+                ""
+            } else {
+                " and the value sent"
+            },
+            native_text(chain, total),
+            owner.to_checksum(None),
+            native_text(chain, native),
+            native_text(chain, total - native),
+        ));
+    }
+    Ok((
+        EvmPlan {
+            chain: chain.to_owned(),
+            owner: owner.to_checksum(None),
+            steps,
+            native_balance_text: native_text(chain, native),
+            token_balance_text: token_balance.map(|b| token_text(chain, call.token, b)),
+            shortfall: (!shortfall.is_empty()).then(|| shortfall.join(" ")),
+        },
+        requests,
+    ))
+}
+
+/// What one call of [`execute_next`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Executed {
+    /// An approval (or its reset) was mined; the order's call is next.
+    Approved { hash: String },
+    /// The order's call was mined: this hash is registered next.
+    Paid { hash: String },
+}
+
+/// Progress of a broadcast transaction, for the window.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "WalletTxProgress.ts")]
+pub struct WalletTxProgress {
+    pub local_id: i64,
+    pub kind: WalletTxKind,
+    pub hash: String,
+    /// `signed`, `sent`, `mined` or `reverted`.
+    pub state: WalletTxState,
+    pub confirmations: u64,
+}
+
+/// Where the kill points of the crash test sit ([`crate::desk`] passes a hook that may stop the process).
+pub type CrashHook<'a> = &'a (dyn Fn(&str) + Send + Sync);
+
+/// Takes the order one wallet step on: finishes a journaled transaction that has no receipt yet (re-sent as it is),
+/// or, when none is pending, signs the first step of a fresh [`plan`] — only when it is the step the person confirmed
+/// (`confirmed`) and its gas costs at most what they accepted (`accepted_max_fee_wei`).
+#[allow(clippy::too_many_arguments)]
+pub async fn execute_next(
+    journal: &Journal,
+    local_id: i64,
+    endpoint: &EvmEndpoint,
+    signer: Option<&PrivateKeySigner>,
+    call: &PayCall,
+    confirmed: Option<(WalletTxKind, U256)>,
+    progress: &(dyn Fn(WalletTxProgress) + Send + Sync),
+    crash: CrashHook<'_>,
+) -> Result<Executed, ExecError> {
+    let order = journal.order(local_id)?;
+    if let Some(pending) = order
+        .wallet_txs
+        .iter()
+        .find(|t| matches!(t.state, WalletTxState::Signed | WalletTxState::Sent))
+        .cloned()
+    {
+        info!(
+            local_id,
+            hash = pending.hash,
+            "resuming a journaled transaction"
+        );
+        return finish(journal, local_id, endpoint, &pending, progress, crash).await;
+    }
+    if let Some(paid) = order
+        .wallet_txs
+        .iter()
+        .find(|t| t.kind == WalletTxKind::Pay && t.state == WalletTxState::Mined)
+    {
+        return Ok(Executed::Paid {
+            hash: paid.hash.clone(),
+        });
+    }
+    let Some(signer) = signer else {
+        return Err(ExecError::Sign(
+            "the wallet is locked; unlock it, then sign again".into(),
+        ));
+    };
+    let owner = signer.address();
+    let (plan, requests) = plan(endpoint, owner, call).await?;
+    if let Some(short) = plan.shortfall {
+        return Err(ExecError::NotEnough(short));
+    }
+    let (step, (request, _)) = plan
+        .steps
+        .into_iter()
+        .zip(requests)
+        .next()
+        .ok_or_else(|| ExecError::Changed("nothing is left to sign".into()))?;
+    let Some((kind, accepted)) = confirmed else {
+        return Err(ExecError::Changed("no step was confirmed".into()));
+    };
+    if kind != step.kind {
+        return Err(ExecError::Changed(format!(
+            "the next step is now: {}",
+            step.sentence
+        )));
+    }
+    let fee: U256 = step.max_fee_wei.parse().unwrap_or(U256::MAX);
+    if fee > accepted {
+        return Err(ExecError::Changed(format!(
+            "its gas may now cost up to {}, more than the {} accepted",
+            step.max_fee_text,
+            native_text(&endpoint.chain, accepted)
+        )));
+    }
+    // The simulation again, right before signing, from the same state the nonce is read from.
+    endpoint
+        .simulate(&request)
+        .await
+        .map_err(|reason| ExecError::WouldRevert {
+            what: if kind == WalletTxKind::Pay {
+                "order's transaction"
+            } else {
+                "approval"
+            },
+            reason,
+            next: "Nothing was signed; check the order and the balances.",
+        })?;
+    let nonce = endpoint
+        .provider
+        .get_transaction_count(owner)
+        .pending()
+        .await
+        .map_err(rpc_error)?;
+    let envelope: TxEnvelope = request
+        .with_nonce(nonce)
+        .build(&EthereumWallet::from(signer.clone()))
+        .await
+        .map_err(|e| ExecError::Sign(e.to_string()))?;
+    let hash = format!("{:#x}", envelope.tx_hash());
+    let raw = format!(
+        "0x{}",
+        alloy::primitives::hex::encode(envelope.encoded_2718())
+    );
+    crash("evm-signed");
+    let signed = WalletTx {
+        kind,
+        chain: endpoint.chain.clone(),
+        hash: hash.clone(),
+        raw,
+        nonce,
+        state: WalletTxState::Signed,
+        block: None,
+        reason: None,
+    };
+    journal.wallet_tx_signed(local_id, &signed)?;
+    info!(local_id, hash, ?kind, nonce, "signed and journaled");
+    progress(WalletTxProgress {
+        local_id,
+        kind,
+        hash: hash.clone(),
+        state: WalletTxState::Signed,
+        confirmations: 0,
+    });
+    crash("evm-journaled");
+    finish(journal, local_id, endpoint, &signed, progress, crash).await
+}
+
+/// Broadcasts a journaled transaction (again: the same bytes, so the same hash) unless the chain has it, and awaits
+/// its receipt.
+async fn finish(
+    journal: &Journal,
+    local_id: i64,
+    endpoint: &EvmEndpoint,
+    tx: &WalletTx,
+    progress: &(dyn Fn(WalletTxProgress) + Send + Sync),
+    crash: CrashHook<'_>,
+) -> Result<Executed, ExecError> {
+    let hash: B256 = tx.hash.parse().map_err(rpc_error)?;
+    let known = endpoint
+        .provider
+        .get_transaction_by_hash(hash)
+        .await
+        .map_err(rpc_error)?
+        .is_some();
+    if !known {
+        let raw = alloy::primitives::hex::decode(&tx.raw).map_err(rpc_error)?;
+        if let Err(e) = endpoint.provider.send_raw_transaction(&raw).await {
+            let text = e.to_string();
+            // A node that already has it is fine; any other refusal means it never reached the chain.
+            if !text.contains("already known") && !text.contains("AlreadyKnown") {
+                let reason = revert_reason(&text);
+                journal.wallet_tx_update(
+                    local_id,
+                    &tx.hash,
+                    WalletTxState::Reverted,
+                    None,
+                    Some(&format!("refused by the node: {reason}")),
+                )?;
+                return Err(ExecError::Refused {
+                    hash: tx.hash.clone(),
+                    reason,
+                });
+            }
+        }
+    }
+    if tx.state == WalletTxState::Signed {
+        journal.wallet_tx_update(local_id, &tx.hash, WalletTxState::Sent, None, None)?;
+    }
+    progress(WalletTxProgress {
+        local_id,
+        kind: tx.kind,
+        hash: tx.hash.clone(),
+        state: WalletTxState::Sent,
+        confirmations: 0,
+    });
+    crash("evm-sent");
+    let started = Instant::now();
+    let receipt = loop {
+        if let Some(receipt) = endpoint
+            .provider
+            .get_transaction_receipt(hash)
+            .await
+            .map_err(rpc_error)?
+        {
+            break receipt;
+        }
+        if started.elapsed() > RECEIPT_WAIT {
+            return Err(ExecError::NoReceiptYet {
+                hash: tx.hash.clone(),
+                secs: RECEIPT_WAIT.as_secs(),
+            });
+        }
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    };
+    let block = receipt.block_number;
+    let latest = endpoint
+        .latest_block()
+        .await
+        .unwrap_or(block.unwrap_or_default());
+    let confirmations = block.map_or(0, |b| latest.saturating_sub(b) + 1);
+    if receipt.status() {
+        journal.wallet_tx_update(local_id, &tx.hash, WalletTxState::Mined, block, None)?;
+        progress(WalletTxProgress {
+            local_id,
+            kind: tx.kind,
+            hash: tx.hash.clone(),
+            state: WalletTxState::Mined,
+            confirmations,
+        });
+        info!(local_id, hash = tx.hash, ?block, "mined");
+        crash("evm-mined");
+        Ok(match tx.kind {
+            WalletTxKind::Pay => Executed::Paid {
+                hash: tx.hash.clone(),
+            },
+            _ => Executed::Approved {
+                hash: tx.hash.clone(),
+            },
+        })
+    } else {
+        // The reason: the same call replayed at the block before it.
+        let reason = match endpoint.provider.get_transaction_by_hash(hash).await {
+            Ok(Some(sent)) => {
+                let replay = TransactionRequest::from_transaction(sent);
+                match endpoint
+                    .provider
+                    .call(replay)
+                    .block(block.map_or_else(Default::default, |b| b.saturating_sub(1).into()))
+                    .await
+                {
+                    Err(e) => revert_reason(&e.to_string()),
+                    Ok(_) => "no reason given".into(),
+                }
+            }
+            _ => "no reason given".into(),
+        };
+        journal.wallet_tx_update(
+            local_id,
+            &tx.hash,
+            WalletTxState::Reverted,
+            block,
+            Some(&reason),
+        )?;
+        progress(WalletTxProgress {
+            local_id,
+            kind: tx.kind,
+            hash: tx.hash.clone(),
+            state: WalletTxState::Reverted,
+            confirmations,
+        });
+        Err(ExecError::Reverted {
+            hash: tx.hash.clone(),
+            reason,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn revert_reasons_are_read_out_of_node_errors() {
+        assert_eq!(
+            revert_reason(
+                "server returned an error response: error code 3: execution reverted: allowance too low, data: \"0x08c3\""
+            ),
+            "allowance too low"
+        );
+        assert_eq!(revert_reason("execution reverted: "), "no reason given");
+        assert_eq!(revert_reason("nonce too low"), "nonce too low");
+    }
+
+    #[test]
+    fn only_evm_chains_have_an_id_here() {
+        assert_eq!(chain_id_of("bob"), Some(60808));
+        assert_eq!(chain_id_of("ethereum"), Some(1));
+        assert_eq!(chain_id_of("tron"), None);
+        assert_eq!(chain_id_of("bitcoin"), None);
+    }
+}

@@ -1,0 +1,328 @@
+//! EVM offramps signed, approved and broadcast by the app's wallet on the Sandbox, whose chain is a real local anvil
+//! node (started by this test and named to the Sandbox through `GATEWAY_DESK_SANDBOX_EVM_NODES`, so the test can
+//! also change balances on it): an exact approval first, then the order's call, each only as confirmed; the
+//! embedded gateway registers the payment only because the node has its receipt. Too little gas money and a call
+//! that would revert are told before anything is signed.
+
+mod common;
+
+use alloy_primitives::U256;
+use desk_core::ErrorKind;
+use desk_core::desk::SwapForm;
+use desk_core::journal::{HandedIn, Stage, WalletTxKind, WalletTxState};
+use gateway_client::wire::NATIVE_TOKEN;
+use gateway_sim::evm_node::EvmNode;
+
+use common::{WBTC_BOB, card, open};
+
+const PASSWORD: &str = "correct horse battery";
+const ABANDON: &str =
+    "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about";
+
+static TURN: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+fn offramp_form(evm: &str, btc: &str, amount: &str) -> SwapForm {
+    SwapForm {
+        src_chain: "bob".into(),
+        src_token: WBTC_BOB.into(),
+        dst_chain: "bitcoin".into(),
+        dst_token: NATIVE_TOKEN.into(),
+        amount: amount.into(),
+        slippage_bps: 300,
+        recipient: btc.into(),
+        sender: Some(evm.into()),
+        owner: Some(evm.into()),
+        refund: None,
+    }
+}
+
+/// A node of bob with the Sandbox's contracts, for the Sandbox to use instead of its own.
+async fn bob_node() -> EvmNode {
+    let node = EvmNode::start("bob").await.unwrap();
+    node.place_sandbox_contracts().await.unwrap();
+    // SAFETY of the test: one test of this binary runs at a time (TURN), and the variable is read when the
+    // Sandbox first uses the chain.
+    unsafe_env_set(node.url());
+    node
+}
+
+#[allow(unsafe_code)]
+fn unsafe_env_set(url: &str) {
+    // Edition 2024: setting the environment is unsafe because other threads may read it; the desk reads it only
+    // when it first uses the chain, after this.
+    unsafe {
+        std::env::set_var(
+            desk_core::network::SANDBOX_EVM_NODES_ENV,
+            format!("bob={url}"),
+        )
+    };
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_offramp_is_approved_exactly_paid_and_registered_by_the_wallet() {
+    let _turn = TURN.lock().await;
+    let node = bob_node().await;
+    let home = tempfile::tempdir().unwrap();
+    let desk = open(home.path()).await;
+    let _ = desk.wallet_remove().await;
+    let accounts = desk
+        .wallet_import(ABANDON, "", PASSWORD)
+        .await
+        .unwrap()
+        .accounts
+        .unwrap();
+    let evm = accounts.evm.address.clone();
+
+    // The Sandbox funds the wallet on its local chain: 1 WBTC and 10 ETH.
+    let balance = desk.wallet_evm_balance("bob", WBTC_BOB).await.unwrap();
+    assert_eq!(balance.amount, "100000000", "{balance:?}");
+    let eth = desk.wallet_evm_balance("bob", NATIVE_TOKEN).await.unwrap();
+    assert_eq!(eth.amount, "10000000000000000000");
+    let max: U256 = eth.max.parse().unwrap();
+    assert!(
+        max < U256::from(10u64).pow(U256::from(19u64)),
+        "Max of the native coin keeps the gas"
+    );
+
+    let form = offramp_form(&evm, &accounts.bitcoin.address, "0.001");
+    let order = desk
+        .start_order(card(&desk, &form).await.raw, None)
+        .await
+        .unwrap();
+    assert_eq!(order.stage, Some(Stage::Verified), "{order:?}");
+    let local_id = order.local_id.unwrap();
+
+    // First an exact approval, then the order's call.
+    let plan = desk.wallet_evm_plan(local_id).await.unwrap();
+    assert_eq!(plan.shortfall, None, "{plan:?}");
+    let kinds: Vec<_> = plan.steps.iter().map(|s| s.kind).collect();
+    assert_eq!(kinds, [WalletTxKind::Approve, WalletTxKind::Pay]);
+    assert!(
+        plan.steps[0]
+            .sentence
+            .starts_with("Approve 0.001 WBTC to the gateway's contract"),
+        "{}",
+        plan.steps[0].sentence
+    );
+    assert!(plan.steps[0].gas_limit.is_some());
+    assert!(
+        plan.steps[1]
+            .sentence
+            .contains(order.order_id.as_deref().unwrap())
+    );
+
+    // Only the step confirmed is signed: confirming the payment while the approval is next signs nothing.
+    let wrong = desk
+        .wallet_evm_step(
+            local_id,
+            Some(WalletTxKind::Pay),
+            Some(&plan.steps[1].max_fee_wei),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(wrong.kind, ErrorKind::Refused, "{}", wrong.message);
+    assert!(wrong.message.contains("Approve"), "{}", wrong.message);
+    // Nor at a fee above what was accepted.
+    let dear = desk
+        .wallet_evm_step(local_id, Some(WalletTxKind::Approve), Some("1"))
+        .await
+        .unwrap_err();
+    assert!(dear.message.contains("more than"), "{}", dear.message);
+    assert!(
+        desk.order_view(local_id)
+            .unwrap()
+            .wallet_txs
+            .unwrap_or_default()
+            .is_empty()
+    );
+
+    let approved = desk
+        .wallet_evm_step(
+            local_id,
+            Some(WalletTxKind::Approve),
+            Some(&plan.steps[0].max_fee_wei),
+        )
+        .await
+        .unwrap();
+    assert_eq!(approved.stage, Some(Stage::Verified));
+    let journaled = desk
+        .order_view(local_id)
+        .unwrap()
+        .wallet_txs
+        .unwrap_or_default();
+    assert_eq!(journaled.len(), 1);
+    assert_eq!(
+        (journaled[0].kind, journaled[0].state),
+        (WalletTxKind::Approve, WalletTxState::Mined)
+    );
+    let allowance = node
+        .call(
+            WBTC_BOB,
+            &alloy_sol_types::SolCall::abi_encode(&gateway_sim::evm_node::calls::allowanceCall {
+                owner: evm.parse().unwrap(),
+                spender: gateway_sim::quote::gateway_contract("bob").parse().unwrap(),
+            }),
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        U256::from_be_slice(&allowance),
+        U256::from(100_000u64),
+        "exactly the amount"
+    );
+
+    let plan = desk.wallet_evm_plan(local_id).await.unwrap();
+    assert_eq!(plan.steps.len(), 1);
+    assert_eq!(plan.steps[0].kind, WalletTxKind::Pay);
+    let paid = desk
+        .wallet_evm_step(
+            local_id,
+            Some(WalletTxKind::Pay),
+            Some(&plan.steps[0].max_fee_wei),
+        )
+        .await
+        .unwrap();
+    assert_eq!(paid.stage, Some(Stage::Registered), "{paid:?}");
+    let journaled = desk.order_view(local_id).unwrap();
+    let pay = &journaled.wallet_txs.as_ref().unwrap()[1];
+    assert_eq!(
+        (pay.kind, pay.state),
+        (WalletTxKind::Pay, WalletTxState::Mined)
+    );
+    assert_eq!(
+        journaled.handed_in,
+        Some(HandedIn::SourceTx {
+            chain: "bob".into(),
+            hash: pay.hash.clone()
+        })
+    );
+    assert_eq!(
+        node.token_balance(WBTC_BOB, &evm).await.unwrap(),
+        U256::from(100_000_000u64 - 100_000)
+    );
+    // The latch: nothing more is signed for this order.
+    assert!(
+        desk.wallet_evm_step(
+            local_id,
+            Some(WalletTxKind::Pay),
+            Some(&plan.steps[0].max_fee_wei)
+        )
+        .await
+        .is_err()
+    );
+    assert_eq!(
+        desk.order_view(local_id)
+            .unwrap()
+            .wallet_txs
+            .unwrap_or_default()
+            .len(),
+        2
+    );
+    desk.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn too_little_gas_money_and_a_call_that_would_revert_are_told_before_anything_is_signed() {
+    let _turn = TURN.lock().await;
+    let node = bob_node().await;
+    let home = tempfile::tempdir().unwrap();
+    let desk = open(home.path()).await;
+    let _ = desk.wallet_remove().await;
+    let accounts = desk
+        .wallet_import(ABANDON, "", PASSWORD)
+        .await
+        .unwrap()
+        .accounts
+        .unwrap();
+    let evm = accounts.evm.address.clone();
+    let form = offramp_form(&evm, &accounts.bitcoin.address, "0.001");
+    let order = desk
+        .start_order(card(&desk, &form).await.raw, None)
+        .await
+        .unwrap();
+    let local_id = order.local_id.unwrap();
+    let plan = desk.wallet_evm_plan(local_id).await.unwrap();
+    assert_eq!(plan.shortfall, None);
+
+    // No gas money: the numbers, and nothing signed.
+    node.set_native_balance(&evm, U256::from(1_000u64))
+        .await
+        .unwrap();
+    let short = desk.wallet_evm_plan(local_id).await.unwrap();
+    let why = short.shortfall.clone().expect("a shortfall");
+    assert!(why.contains("add at least") && why.contains(&evm), "{why}");
+    let refused = desk
+        .wallet_evm_step(
+            local_id,
+            Some(WalletTxKind::Approve),
+            Some(&plan.steps[0].max_fee_wei),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(refused.kind, ErrorKind::Refused);
+    assert!(
+        refused.message.contains("Nothing was signed"),
+        "{}",
+        refused.message
+    );
+    assert!(
+        desk.order_view(local_id)
+            .unwrap()
+            .wallet_txs
+            .unwrap_or_default()
+            .is_empty()
+    );
+
+    // Someone else pays this very order first: the app's call would revert, and says why.
+    node.set_native_balance(&evm, U256::from(10u64).pow(U256::from(19u64)))
+        .await
+        .unwrap();
+    let stranger = "0x00000000000000000000000000000000000000aa";
+    node.set_native_balance(stranger, U256::from(10u64).pow(U256::from(18u64)))
+        .await
+        .unwrap();
+    node.mint(WBTC_BOB, stranger, U256::from(100_000u64))
+        .await
+        .unwrap();
+    let gateway = gateway_sim::quote::gateway_contract("bob");
+    let approve =
+        alloy_sol_types::SolCall::abi_encode(&gateway_sim::evm_node::calls::approveCall {
+            spender: gateway.parse().unwrap(),
+            amount: U256::from(100_000u64),
+        });
+    node.send_as(stranger, WBTC_BOB, &approve, U256::ZERO)
+        .await
+        .unwrap();
+    let created = desk.order_view(local_id).unwrap().created.unwrap();
+    let data =
+        alloy_primitives::hex::decode(created["offramp"]["tx"]["data"].as_str().unwrap()).unwrap();
+    node.send_as(stranger, &gateway, &data, U256::ZERO)
+        .await
+        .unwrap();
+    let plan = desk.wallet_evm_plan(local_id).await.unwrap();
+    desk.wallet_evm_step(
+        local_id,
+        Some(WalletTxKind::Approve),
+        Some(&plan.steps[0].max_fee_wei),
+    )
+    .await
+    .unwrap();
+    let reverts = desk.wallet_evm_plan(local_id).await.unwrap_err();
+    assert!(
+        reverts.message.contains("order already paid"),
+        "{}",
+        reverts.message
+    );
+    assert!(
+        reverts.message.contains("not signed"),
+        "{}",
+        reverts.message
+    );
+    let txs = desk
+        .order_view(local_id)
+        .unwrap()
+        .wallet_txs
+        .unwrap_or_default();
+    assert_eq!(txs.len(), 1, "only the approval was signed");
+    desk.shutdown().await;
+}
