@@ -13,7 +13,7 @@ use desk_core::journal::{HandedIn, Stage, WalletTxKind, WalletTxState};
 use gateway_client::wire::NATIVE_TOKEN;
 use gateway_sim::evm_node::EvmNode;
 
-use common::{WBTC_BOB, card, open};
+use common::{USDT_BOB, USDT_ETH, WBTC_BOB, card, open};
 
 const PASSWORD: &str = "correct horse battery";
 const ABANDON: &str =
@@ -36,26 +36,151 @@ fn offramp_form(evm: &str, btc: &str, amount: &str) -> SwapForm {
     }
 }
 
-/// A node of bob with the Sandbox's contracts, for the Sandbox to use instead of its own.
+/// Nodes of `chains` with the Sandbox's contracts, named to the Sandbox so it uses them instead of its own.
+async fn nodes(chains: &[&str]) -> Vec<EvmNode> {
+    let mut out = Vec::new();
+    for chain in chains {
+        let node = EvmNode::start(chain).await.unwrap();
+        node.place_sandbox_contracts().await.unwrap();
+        out.push(node);
+    }
+    let named: Vec<String> = out
+        .iter()
+        .map(|n| format!("{}={}", n.chain(), n.url()))
+        .collect();
+    unsafe_env_set(&named.join(","));
+    out
+}
+
 async fn bob_node() -> EvmNode {
-    let node = EvmNode::start("bob").await.unwrap();
-    node.place_sandbox_contracts().await.unwrap();
-    // SAFETY of the test: one test of this binary runs at a time (TURN), and the variable is read when the
-    // Sandbox first uses the chain.
-    unsafe_env_set(node.url());
-    node
+    nodes(&["bob"]).await.remove(0)
 }
 
 #[allow(unsafe_code)]
-fn unsafe_env_set(url: &str) {
-    // Edition 2024: setting the environment is unsafe because other threads may read it; the desk reads it only
-    // when it first uses the chain, after this.
-    unsafe {
-        std::env::set_var(
-            desk_core::network::SANDBOX_EVM_NODES_ENV,
-            format!("bob={url}"),
+fn unsafe_env_set(value: &str) {
+    // Edition 2024: setting the environment is unsafe because other threads may read it. One test of this binary
+    // runs at a time (TURN), and the desk reads the variable only when it first uses a chain, after this.
+    unsafe { std::env::set_var(desk_core::network::SANDBOX_EVM_NODES_ENV, value) };
+}
+
+fn swap_form(src: (&str, &str), dst: (&str, &str), amount: &str, evm: &str) -> SwapForm {
+    SwapForm {
+        src_chain: src.0.into(),
+        src_token: src.1.into(),
+        dst_chain: dst.0.into(),
+        dst_token: dst.1.into(),
+        amount: amount.into(),
+        slippage_bps: 300,
+        recipient: evm.into(),
+        sender: Some(evm.into()),
+        owner: Some(evm.into()),
+        refund: None,
+    }
+}
+
+fn approve_data(chain: &str, amount: u64) -> Vec<u8> {
+    alloy_sol_types::SolCall::abi_encode(&gateway_sim::evm_node::calls::approveCall {
+        spender: gateway_sim::quote::gateway_contract(chain).parse().unwrap(),
+        amount: U256::from(amount),
+    })
+}
+
+/// A token swap from BOB whose allowance is already in place signs the payment only; one from Ethereum's USDT with a
+/// smaller allowance left over resets it to zero, approves exactly, then pays: three confirmations, three receipts.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_token_swap_needs_no_approval_when_allowed_and_usdt_is_reset_to_zero_first() {
+    let _turn = TURN.lock().await;
+    let nodes = nodes(&["bob", "ethereum"]).await;
+    let home = tempfile::tempdir().unwrap();
+    let desk = open(home.path()).await;
+    let _ = desk.wallet_remove().await;
+    let accounts = desk
+        .wallet_import(ABANDON, "", PASSWORD)
+        .await
+        .unwrap()
+        .accounts
+        .unwrap();
+    let evm = accounts.evm.address.clone();
+    // Funded on first use; then an allowance larger than the order, given earlier.
+    desk.wallet_evm_balance("bob", USDT_BOB).await.unwrap();
+    nodes[0]
+        .send_as(
+            &evm,
+            USDT_BOB,
+            &approve_data("bob", 1_000_000_000_000),
+            U256::ZERO,
         )
-    };
+        .await
+        .unwrap();
+
+    let form = swap_form(("bob", USDT_BOB), ("ethereum", USDT_ETH), "25", &evm);
+    let order = desk
+        .start_order(card(&desk, &form).await.raw, None)
+        .await
+        .unwrap();
+    assert_eq!(order.stage, Some(Stage::Verified), "{order:?}");
+    let local_id = order.local_id.unwrap();
+    let plan = desk.wallet_evm_plan(local_id).await.unwrap();
+    let kinds: Vec<_> = plan.steps.iter().map(|s| s.kind).collect();
+    assert_eq!(kinds, [WalletTxKind::Pay], "no approval needed: {plan:?}");
+    let paid = desk
+        .wallet_evm_step(
+            local_id,
+            Some(WalletTxKind::Pay),
+            Some(&plan.steps[0].max_fee_wei),
+        )
+        .await
+        .unwrap();
+    assert_eq!(paid.stage, Some(Stage::Registered), "{paid:?}");
+
+    // USDT on Ethereum with 1 USDT still allowed from before: reset, approve, pay.
+    desk.wallet_evm_balance("ethereum", USDT_ETH).await.unwrap();
+    nodes[1]
+        .send_as(
+            &evm,
+            USDT_ETH,
+            &approve_data("ethereum", 1_000_000),
+            U256::ZERO,
+        )
+        .await
+        .unwrap();
+    let form = swap_form(("ethereum", USDT_ETH), ("bob", USDT_BOB), "25", &evm);
+    let order = desk
+        .start_order(card(&desk, &form).await.raw, None)
+        .await
+        .unwrap();
+    assert_eq!(order.stage, Some(Stage::Verified), "{order:?}");
+    let local_id = order.local_id.unwrap();
+    let plan = desk.wallet_evm_plan(local_id).await.unwrap();
+    let kinds: Vec<_> = plan.steps.iter().map(|s| s.kind).collect();
+    assert_eq!(
+        kinds,
+        [
+            WalletTxKind::ResetApproval,
+            WalletTxKind::Approve,
+            WalletTxKind::Pay
+        ]
+    );
+    assert!(
+        plan.steps[0].sentence.contains("back to zero"),
+        "{}",
+        plan.steps[0].sentence
+    );
+    for expected in [
+        WalletTxKind::ResetApproval,
+        WalletTxKind::Approve,
+        WalletTxKind::Pay,
+    ] {
+        let plan = desk.wallet_evm_plan(local_id).await.unwrap();
+        assert_eq!(plan.steps[0].kind, expected);
+        desk.wallet_evm_step(local_id, Some(expected), Some(&plan.steps[0].max_fee_wei))
+            .await
+            .unwrap();
+    }
+    let done = desk.order_view(local_id).unwrap();
+    assert_eq!(done.stage, Some(Stage::Registered), "{done:?}");
+    assert_eq!(done.wallet_txs.unwrap().len(), 3);
+    desk.shutdown().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

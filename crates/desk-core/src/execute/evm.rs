@@ -48,6 +48,8 @@ alloy::sol! {
 /// The gas the order's call is assumed to need while it cannot be estimated yet (before its approval is mined), in
 /// the check that the native balance covers every step.
 pub const PAY_GAS_ASSUMED: u64 = 500_000;
+/// The gas an approval is assumed to need while it cannot be estimated yet (after a reset to zero).
+pub const APPROVE_GAS_ASSUMED: u64 = 400_000;
 /// How long a broadcast transaction's receipt is awaited before the order is left to be resumed.
 pub const RECEIPT_WAIT: Duration = Duration::from_secs(600);
 
@@ -250,7 +252,8 @@ pub struct PlannedTx {
     pub to: String,
     /// Native value sent with it, wei (decimal).
     pub value: String,
-    /// Its gas limit, when it can be estimated now (the order's call cannot before its approval is mined).
+    /// Its gas limit, when it can be estimated now: only the first step can be (the order's call cannot before its
+    /// approval is mined); later steps are counted at [`PAY_GAS_ASSUMED`] or [`APPROVE_GAS_ASSUMED`].
     pub gas_limit: Option<u64>,
     /// The most its gas can cost, wei (decimal), and as a person reads it.
     pub max_fee_wei: String,
@@ -416,8 +419,8 @@ pub async fn plan(
     let mut steps = Vec::new();
     let mut requests = Vec::new();
     let mut total = U256::ZERO;
-    let first_pay_needs_approval = drafts.len() > 1;
-    for draft in drafts {
+    // Only the first step can be estimated now: each later one depends on the state the earlier ones leave.
+    for (index, draft) in drafts.into_iter().enumerate() {
         // Estimated without fee fields: the node would otherwise refuse an estimate the balance cannot pay, and the
         // balance is checked below with the numbers.
         let bare = base(draft.to, &draft.data, draft.value);
@@ -426,7 +429,7 @@ pub async fn plan(
             .with_max_fee_per_gas(max_fee)
             .with_max_priority_fee_per_gas(fees.max_priority_fee_per_gas);
         let gas =
-            if draft.kind == WalletTxKind::Pay && first_pay_needs_approval {
+            if index > 0 {
                 None
             } else if shortfall.is_empty() {
                 let what = match draft.kind {
@@ -442,7 +445,10 @@ pub async fn plan(
             } else {
                 None
             };
-        let limit = gas.unwrap_or(PAY_GAS_ASSUMED);
+        let limit = gas.unwrap_or(match draft.kind {
+            WalletTxKind::Pay => PAY_GAS_ASSUMED,
+            _ => APPROVE_GAS_ASSUMED,
+        });
         let cost = U256::from(limit) * U256::from(max_fee);
         total += cost + draft.value;
         steps.push(PlannedTx {
