@@ -709,11 +709,16 @@ impl Desk {
         self.order_view(local_id)
     }
 
-    /// Takes an unfinished order one step on (after a restart): confirms an uncertain creation, re-verifies, or
-    /// registers a transaction already handed in.
+    /// Takes an unfinished order one step on (after a restart): confirms an uncertain creation, re-verifies, finishes
+    /// a wallet transaction journaled before a crash, or registers a transaction already handed in.
     pub async fn resume(&self, local_id: i64) -> Result<OrderView, DeskError> {
         let (client, key, checks) = self.client_key_and_policy().await;
         let journal = self.journal()?;
+        // A transaction the wallet signed and journaled is finished first: re-sent as it is or its receipt read, and
+        // the order's payment, once mined, registered. No new signature without the person.
+        if crate::execute::evm::has_unfinished_wallet_tx(&journal.order(local_id)?) {
+            return self.wallet_evm_step(local_id, None, None).await;
+        }
         let flow = flow_on(&client, journal, &key, &checks);
         let (order, _) = flow.resume(local_id).await.map_err(DeskError::from)?;
         self.track(&order).await;

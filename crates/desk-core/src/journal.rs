@@ -252,6 +252,17 @@ pub enum WalletTxKind {
     Pay,
 }
 
+impl WalletTxKind {
+    /// A short name: `reset`, `approve`, `pay`.
+    pub fn slug(self) -> &'static str {
+        match self {
+            Self::ResetApproval => "reset",
+            Self::Approve => "approve",
+            Self::Pay => "pay",
+        }
+    }
+}
+
 /// Where a signed transaction is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]

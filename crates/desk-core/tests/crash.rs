@@ -60,7 +60,7 @@ fn request(route: &str) -> QuoteRequest {
                 "100000",
                 BTC_ADDR,
             );
-            r.sender = Some(EVM.into());
+            r.sender = Some(wallet_evm());
             r.owner_address = Some(OWNER.into());
             r
         }
@@ -68,10 +68,19 @@ fn request(route: &str) -> QuoteRequest {
             let mut r =
                 QuoteRequest::new(("bob", USDT_BOB), ("ethereum", USDT_ETH), "50000000", EVM);
             r.slippage_bps = 100;
+            r.sender = Some(wallet_evm());
             r.owner_address = Some(OWNER.into());
             r
         }
     }
+}
+
+/// The app wallet's EVM address, which pays offramps and token swaps on the test's anvil node.
+fn wallet_evm() -> String {
+    desk_core::wallet::accounts(&app_wallet(), BitcoinNetwork::Mainnet)
+        .unwrap()
+        .evm
+        .address
 }
 
 fn client(url: &str) -> Client {
@@ -106,6 +115,47 @@ fn signed(order: &desk_core::journal::JournalOrder) -> String {
     format!("0x{id}{id}")[..66].to_owned()
 }
 
+/// The EVM steps with the app wallet's signer on the node at `NODE_URL`, as the window confirms them one by one: a
+/// journaled transaction is finished first (re-sent as it is, or its receipt read), then each planned step signed.
+/// `pause` is the crash hook: `approve-signed`, `pay-journaled`, … Gives the payment's hash.
+async fn pay_with_wallet(
+    journal: &Journal,
+    local_id: i64,
+    pause: &(dyn Fn(&str) + Send + Sync),
+) -> String {
+    use desk_core::execute::evm;
+    let node = std::env::var("NODE_URL").unwrap();
+    let endpoint = evm::connect("bob", &[node]).await.unwrap();
+    let signer = desk_core::wallet::evm_signer(&app_wallet()).unwrap();
+    let (_, call) = evm::pay_call_of(&journal.order(local_id).unwrap()).unwrap();
+    loop {
+        let order = journal.order(local_id).unwrap();
+        let confirmed = if evm::has_unfinished_wallet_tx(&order) {
+            None
+        } else {
+            let (plan, _) = evm::plan(&endpoint, signer.address(), &call).await.unwrap();
+            assert_eq!(plan.shortfall, None);
+            Some((plan.steps[0].kind, alloy_primitives::U256::MAX))
+        };
+        match evm::execute_next(
+            journal,
+            local_id,
+            &endpoint,
+            Some(&signer),
+            &call,
+            confirmed,
+            &|_| {},
+            pause,
+        )
+        .await
+        .unwrap()
+        {
+            evm::Executed::Approved { .. } => {}
+            evm::Executed::Paid { hash } => return hash,
+        }
+    }
+}
+
 /// The child: runs (or resumes) one swap to registration, pausing at `PAUSE_AT` when asked.
 #[test]
 fn crash_child() {
@@ -116,7 +166,7 @@ fn crash_child() {
     let url = std::env::var("SIM_URL").unwrap();
     let route = std::env::var("ROUTE").unwrap();
     let pause_at = std::env::var("PAUSE_AT").unwrap_or_default();
-    let pause = |stage: &str| {
+    let pause = move |stage: &str| {
         if pause_at == stage {
             println!("PAUSED {stage}");
             loop {
@@ -159,6 +209,11 @@ fn crash_child() {
                     flow.confirm_creation(local_id).await.map(drop).unwrap()
                 }
                 Stage::Created => flow.verify(local_id).await.map(drop).unwrap(),
+                Stage::Verified if route != "onramp" => {
+                    pause("verified");
+                    let hash = pay_with_wallet(&journal, local_id, &pause).await;
+                    flow.hand_in(local_id, &hash).await.map(drop).unwrap();
+                }
                 Stage::Verified => {
                     pause("verified");
                     // Signed, not yet journaled: a crash here must lead to the same transaction, never another.
@@ -210,6 +265,32 @@ const POINTS: [Point; 8] = [
     Point::Paused("registered"),
 ];
 
+/// The kill points of an order paid from the app's EVM wallet: each wallet step signed (not journaled), journaled
+/// (not broadcast), broadcast (no receipt read) and mined (not handed in), for the approval and the payment.
+const EVM_POINTS: [Point; 8] = [
+    Point::Paused("approve-signed"),
+    Point::Paused("approve-journaled"),
+    Point::Paused("approve-sent"),
+    Point::Paused("approve-mined"),
+    Point::Paused("pay-signed"),
+    Point::Paused("pay-journaled"),
+    Point::Paused("pay-sent"),
+    Point::Paused("pay-mined"),
+];
+
+/// The points a route is killed at: the flow's, and for EVM routes the wallet's steps instead of the hand-in.
+fn points(route: &str) -> Vec<Point> {
+    if route == "onramp" {
+        return POINTS.to_vec();
+    }
+    POINTS
+        .iter()
+        .copied()
+        .filter(|p| *p != Point::Paused("signed"))
+        .chain(EVM_POINTS)
+        .collect()
+}
+
 struct Running {
     child: Child,
     lines: mpsc::Receiver<String>,
@@ -223,13 +304,14 @@ impl Drop for Running {
     }
 }
 
-fn spawn_child(journal: &Path, url: &str, route: &str, pause: Option<&str>) -> Running {
+fn spawn_child(journal: &Path, url: &str, node: &str, route: &str, pause: Option<&str>) -> Running {
     let mut command = Command::new(std::env::current_exe().unwrap());
     command
         .args(["crash_child", "--exact", "--nocapture", "--test-threads=1"])
         .env("CRASH_CHILD", "1")
         .env("JOURNAL", journal)
         .env("SIM_URL", url)
+        .env("NODE_URL", node)
         .env("ROUTE", route)
         .stdout(Stdio::piped());
     if let Some(stage) = pause {
@@ -271,11 +353,29 @@ fn a_kill_at_any_step_of_any_route_loses_nothing_and_every_order_can_be_finished
         return;
     }
     let runtime = tokio::runtime::Runtime::new().unwrap();
-    let sim = Sim::with_config(SimConfig {
+    // BOB is a real local chain: the wallet pays offramps and swaps there, and the gateway checks each registered
+    // hash on the node.
+    let node = runtime.block_on(async {
+        let node = gateway_sim::evm_node::EvmNode::start("bob").await.unwrap();
+        node.place_sandbox_contracts().await.unwrap();
+        node.fund_sandbox_wallet(&wallet_evm()).await.unwrap();
+        node
+    });
+    let config = SimConfig {
         access: gateway_sim::access::AccessConfig::unlimited(),
         ..SimConfig::default()
-    })
-    .unwrap();
+    };
+    config.evm_chains.set("bob", node.url());
+    let sim = Sim::with_config(config).unwrap();
+    let nonce = || -> u64 {
+        let answer = runtime
+            .block_on(node.rpc(
+                "eth_getTransactionCount",
+                serde_json::json!([wallet_evm(), "latest"]),
+            ))
+            .unwrap();
+        u64::from_str_radix(answer.as_str().unwrap().trim_start_matches("0x"), 16).unwrap()
+    };
     let running = runtime
         .block_on(
             sim.clone()
@@ -286,11 +386,12 @@ fn a_kill_at_any_step_of_any_route_loses_nothing_and_every_order_can_be_finished
     let hold = 120_000; // ms a held request waits: far longer than the test needs to kill the child
 
     for route in ["onramp", "offramp", "swap"] {
-        for point in POINTS {
+        for point in points(route) {
             let what = format!("{route} killed at {point:?}");
             let dir = tempfile::tempdir().unwrap();
             let path = dir.path().join("journal.sqlite3");
             let orders_before = sim.orders().len();
+            let nonce_before = nonce();
             let faults = sim.faults();
             let (pause, fault) = match point {
                 Point::Paused(stage) => (Some(stage), None),
@@ -316,7 +417,7 @@ fn a_kill_at_any_step_of_any_route_loses_nothing_and_every_order_can_be_finished
                     .add(FaultRule::new(endpoint, fault).times(1))
                     .unwrap();
             }
-            let mut first = spawn_child(&path, &url, route, pause);
+            let mut first = spawn_child(&path, &url, node.url(), route, pause);
             // What the first child signed before it was killed, when it got that far.
             let mut signed_before: Option<String> = None;
             // Wait until the child is exactly at the point, then kill it.
@@ -356,6 +457,9 @@ fn a_kill_at_any_step_of_any_route_loses_nothing_and_every_order_can_be_finished
                 Point::Paused("verified") | Point::Paused("signed") => {
                     Some(NextStep::SignAndHandIn)
                 }
+                Point::Paused(p) if EVM_POINTS.contains(&Point::Paused(p)) => {
+                    Some(NextStep::SignAndHandIn)
+                }
                 Point::RegisterSent | Point::RegisterActed => Some(NextStep::Register),
                 _ => Some(NextStep::Watch),
             };
@@ -372,8 +476,29 @@ fn a_kill_at_any_step_of_any_route_loses_nothing_and_every_order_can_be_finished
                 "{what}"
             );
 
+            // Killed with a signed transaction pending (journaled, maybe broadcast, no receipt read), or just mined.
+            if let Point::Paused(p) = point {
+                use desk_core::journal::WalletTxState as S;
+                let last = order.wallet_txs.last().map(|t| (t.kind.slug(), t.state));
+                if let Some(kind) = p.strip_suffix("-journaled") {
+                    assert_eq!(last, Some((kind, S::Signed)), "{what}");
+                }
+                if let Some(kind) = p.strip_suffix("-sent") {
+                    assert_eq!(last, Some((kind, S::Sent)), "{what}");
+                }
+                if let Some(kind) = p.strip_suffix("-mined") {
+                    assert_eq!(last, Some((kind, S::Mined)), "{what}");
+                }
+            }
+            // What the wallet journaled before the kill: the resumed child must finish these very transactions.
+            let journaled_before: Vec<(desk_core::journal::WalletTxKind, String)> = order
+                .wallet_txs
+                .iter()
+                .map(|t| (t.kind, t.hash.clone()))
+                .collect();
+
             // A new child finishes it.
-            let mut second = spawn_child(&path, &url, route, None);
+            let mut second = spawn_child(&path, &url, node.url(), route, None);
             let status = second.child.wait().unwrap();
             assert!(status.success(), "{what}: the resuming child failed");
             // Every line the child wrote: the reader thread ends (and the channel with it) at the pipe's end, which
@@ -390,6 +515,34 @@ fn a_kill_at_any_step_of_any_route_loses_nothing_and_every_order_can_be_finished
                 "{what}: {done:?}: {:?}",
                 journal.orders(Some(NETWORK)).unwrap()[0].last_error
             );
+
+            // Paid from the wallet: one approval and one payment, each mined, the ones journaled before the kill among
+            // them (same hashes), the payment registered, and no other transaction sent from the wallet.
+            if route != "onramp" && point != Point::CreateActed {
+                let order = journal.orders(Some(NETWORK)).unwrap().remove(0);
+                let txs: Vec<_> = order.wallet_txs.iter().map(|t| (t.kind, t.state)).collect();
+                use desk_core::journal::{WalletTxKind as K, WalletTxState as S};
+                assert_eq!(txs, [(K::Approve, S::Mined), (K::Pay, S::Mined)], "{what}");
+                for (kind, hash) in &journaled_before {
+                    assert!(
+                        order
+                            .wallet_txs
+                            .iter()
+                            .any(|t| t.kind == *kind && &t.hash == hash),
+                        "{what}: the {kind:?} journaled before the kill was replaced"
+                    );
+                }
+                assert_eq!(
+                    order.handed_in.as_ref().map(|h| h.id().to_owned()),
+                    Some(order.wallet_txs[1].hash.clone()),
+                    "{what}"
+                );
+                assert_eq!(
+                    nonce(),
+                    nonce_before + 2,
+                    "{what}: exactly two transactions from the wallet"
+                );
+            }
 
             // One order on the gateway per swap; nothing lost from the journal.
             assert_eq!(

@@ -2,8 +2,8 @@
 //! in words and numbers, and whether the wallet can pay for it), then sign exactly the step the person confirmed.
 //! The window asks "sign order X, this step"; desk-core holds the key ([`crate::execute::evm`]).
 
-use alloy::primitives::{Address, Bytes, U256};
-use gateway_client::wire::{CreateOrderResponse, NATIVE_TOKEN, RouteKind};
+use alloy::primitives::{Address, U256};
+use gateway_client::wire::NATIVE_TOKEN;
 use serde::Serialize;
 use tracing::info;
 use ts_rs::TS;
@@ -12,7 +12,6 @@ use super::{Desk, DeskEvent, flow_on, invalid};
 use crate::api::{DeskError, ErrorKind};
 use crate::execute::evm::{self, EvmEndpoint, EvmPlan, ExecError, Executed, PayCall};
 use crate::journal::{JournalOrder, WalletTxKind};
-use crate::verify::{Verified, VerifiedPayload};
 use crate::views::OrderView;
 use crate::wallet;
 
@@ -100,70 +99,10 @@ fn exec_error(e: ExecError) -> DeskError {
     DeskError::new(kind, e.to_string())
 }
 
-/// The order's call, as create-order returned it and verification checked it.
+/// The order's call ([`evm::pay_call_of`]); a refusal says nothing is signed.
 fn pay_call(order: &JournalOrder) -> Result<(String, PayCall), DeskError> {
-    let refused =
-        |why: &str| DeskError::new(ErrorKind::Refused, format!("{why} Nothing is signed."));
-    if !matches!(order.route, RouteKind::Offramp | RouteKind::TokenSwap) {
-        return Err(refused("This order is not paid with an EVM transaction."));
-    }
-    let verified: Verified = order
-        .verified
-        .clone()
-        .and_then(|v| serde_json::from_value(v).ok())
-        .ok_or_else(|| refused("This order has no verified transaction."))?;
-    let VerifiedPayload::Evm(summary) = &verified.payload else {
-        return Err(refused("This order's transaction is not an EVM call."));
-    };
-    let created = order
-        .created
-        .as_ref()
-        .and_then(|c| CreateOrderResponse::from_value(c).ok())
-        .ok_or_else(|| refused("This order's create-order answer is unreadable."))?;
-    let tx = created
-        .tx()
-        .and_then(|t| t.as_evm())
-        .ok_or_else(|| refused("This order carries no EVM transaction."))?;
-    let to: Address = tx
-        .to
-        .parse()
-        .map_err(|_| refused("The call's contract is not an address."))?;
-    if to.to_checksum(None) != summary.to || tx.value != summary.value {
-        return Err(refused(
-            "The transaction differs from the one the app verified.",
-        ));
-    }
-    let quote = gateway_client::wire::Quote::from_json(order.quote.clone())
-        .map_err(|_| refused("This order's quote is unreadable."))?;
-    let input = quote.view().input_amount().clone();
-    let token: Address = if input.address == NATIVE_TOKEN || input.address.is_empty() {
-        Address::ZERO
-    } else {
-        input
-            .address
-            .parse()
-            .map_err(|_| refused("The source token is not an address."))?
-    };
-    Ok((
-        input.chain.clone(),
-        PayCall {
-            order_id: order.order_id.clone().unwrap_or_default(),
-            to,
-            data: Bytes::from(
-                alloy::primitives::hex::decode(&tx.data)
-                    .map_err(|_| refused("The calldata is not hex."))?,
-            ),
-            value: tx
-                .value
-                .parse()
-                .map_err(|_| refused("The value is not a number."))?,
-            token,
-            amount: input
-                .amount
-                .parse()
-                .map_err(|_| refused("The amount is not a number."))?,
-        },
-    ))
+    evm::pay_call_of(order)
+        .map_err(|why| DeskError::new(ErrorKind::Refused, format!("{why} Nothing is signed.")))
 }
 
 impl Desk {

@@ -36,7 +36,9 @@ use serde::{Deserialize, Serialize};
 use tracing::{info, warn};
 use ts_rs::TS;
 
-use crate::journal::{Journal, JournalError, WalletTx, WalletTxKind, WalletTxState};
+use crate::journal::{Journal, JournalError, JournalOrder, WalletTx, WalletTxKind, WalletTxState};
+use crate::verify::{Verified, VerifiedPayload};
+use gateway_client::wire::{CreateOrderResponse, RouteKind};
 
 alloy::sol! {
     function balanceOf(address owner) external view returns (uint256);
@@ -238,6 +240,82 @@ pub struct PayCall {
     /// The source token (the zero address for the native coin) and the quoted amount.
     pub token: Address,
     pub amount: U256,
+}
+
+/// The order's call, as create-order returned it and verification checked it, with the chain it is on; the error
+/// says why there is none.
+pub fn pay_call_of(order: &JournalOrder) -> Result<(String, PayCall), String> {
+    let refused = |why: &str| why.to_owned();
+    if !matches!(order.route, RouteKind::Offramp | RouteKind::TokenSwap) {
+        return Err(refused("This order is not paid with an EVM transaction."));
+    }
+    let verified: Verified = order
+        .verified
+        .clone()
+        .and_then(|v| serde_json::from_value(v).ok())
+        .ok_or_else(|| refused("This order has no verified transaction."))?;
+    let VerifiedPayload::Evm(summary) = &verified.payload else {
+        return Err(refused("This order's transaction is not an EVM call."));
+    };
+    let created = order
+        .created
+        .as_ref()
+        .and_then(|c| CreateOrderResponse::from_value(c).ok())
+        .ok_or_else(|| refused("This order's create-order answer is unreadable."))?;
+    let tx = created
+        .tx()
+        .and_then(|t| t.as_evm())
+        .ok_or_else(|| refused("This order carries no EVM transaction."))?;
+    let to: Address = tx
+        .to
+        .parse()
+        .map_err(|_| refused("The call's contract is not an address."))?;
+    if to.to_checksum(None) != summary.to || tx.value != summary.value {
+        return Err(refused(
+            "The transaction differs from the one the app verified.",
+        ));
+    }
+    let quote = gateway_client::wire::Quote::from_json(order.quote.clone())
+        .map_err(|_| refused("This order's quote is unreadable."))?;
+    let input = quote.view().input_amount().clone();
+    let token: Address = if input.address == NATIVE_TOKEN || input.address.is_empty() {
+        Address::ZERO
+    } else {
+        input
+            .address
+            .parse()
+            .map_err(|_| refused("The source token is not an address."))?
+    };
+    Ok((
+        input.chain.clone(),
+        PayCall {
+            order_id: order.order_id.clone().unwrap_or_default(),
+            to,
+            data: Bytes::from(
+                alloy::primitives::hex::decode(&tx.data)
+                    .map_err(|_| refused("The calldata is not hex."))?,
+            ),
+            value: tx
+                .value
+                .parse()
+                .map_err(|_| refused("The value is not a number."))?,
+            token,
+            amount: input
+                .amount
+                .parse()
+                .map_err(|_| refused("The amount is not a number."))?,
+        },
+    ))
+}
+
+/// Whether a verified order has a wallet transaction to finish without a new signature: one journaled without a
+/// receipt, or the order's payment mined but not yet handed in.
+pub fn has_unfinished_wallet_tx(order: &JournalOrder) -> bool {
+    order.stage == crate::journal::Stage::Verified
+        && order.wallet_txs.iter().any(|t| {
+            matches!(t.state, WalletTxState::Signed | WalletTxState::Sent)
+                || (t.kind == WalletTxKind::Pay && t.state == WalletTxState::Mined)
+        })
 }
 
 /// One transaction still to be signed, as the confirmation shows it.
@@ -613,7 +691,7 @@ pub async fn execute_next(
         "0x{}",
         alloy::primitives::hex::encode(envelope.encoded_2718())
     );
-    crash("evm-signed");
+    crash(&format!("{}-signed", kind.slug()));
     let signed = WalletTx {
         kind,
         chain: endpoint.chain.clone(),
@@ -633,7 +711,7 @@ pub async fn execute_next(
         state: WalletTxState::Signed,
         confirmations: 0,
     });
-    crash("evm-journaled");
+    crash(&format!("{}-journaled", kind.slug()));
     finish(journal, local_id, endpoint, &signed, progress, crash).await
 }
 
@@ -685,7 +763,7 @@ async fn finish(
         state: WalletTxState::Sent,
         confirmations: 0,
     });
-    crash("evm-sent");
+    crash(&format!("{}-sent", tx.kind.slug()));
     let started = Instant::now();
     let receipt = loop {
         if let Some(receipt) = endpoint
@@ -720,7 +798,7 @@ async fn finish(
             confirmations,
         });
         info!(local_id, hash = tx.hash, ?block, "mined");
-        crash("evm-mined");
+        crash(&format!("{}-mined", tx.kind.slug()));
         Ok(match tx.kind {
             WalletTxKind::Pay => Executed::Paid {
                 hash: tx.hash.clone(),
