@@ -43,6 +43,9 @@ const COMMANDS: &[&str] = &[
     "wallet_remove",
     "sign_with_wallet",
     "wallet_balance",
+    "wallet_evm_balance",
+    "wallet_evm_plan",
+    "wallet_evm_step",
 ];
 
 fn main() {

@@ -67,7 +67,10 @@ fn with_commands<R: Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> {
             wallet_commands::wallet_reveal,
             wallet_commands::wallet_remove,
             wallet_commands::sign_with_wallet,
-            wallet_commands::wallet_balance
+            wallet_commands::wallet_balance,
+            wallet_commands::wallet_evm_balance,
+            wallet_commands::wallet_evm_plan,
+            wallet_commands::wallet_evm_step
         ])
 }
 

@@ -106,3 +106,35 @@ pub async fn wallet_balance(
 ) -> Result<desk_core::desk::WalletBalance, DeskError> {
     desk.wallet_balance(&chain).await
 }
+
+/// The wallet's balance of `token` on the EVM chain `chain`, with what "Max" puts in the amount field.
+#[tauri::command]
+pub async fn wallet_evm_balance(
+    desk: State<'_, Desk>,
+    chain: String,
+    token: String,
+) -> Result<desk_core::desk::EvmBalance, DeskError> {
+    desk.wallet_evm_balance(&chain, &token).await
+}
+
+/// What a verified offramp or token swap still needs the wallet to sign, in words and numbers.
+#[tauri::command]
+pub async fn wallet_evm_plan(
+    desk: State<'_, Desk>,
+    local_id: i64,
+) -> Result<desk_core::execute::evm::EvmPlan, DeskError> {
+    desk.wallet_evm_plan(local_id).await
+}
+
+/// Signs and broadcasts the step the person confirmed (at no more than the gas fee they accepted), awaits its
+/// receipt, and registers the order once its payment is mined.
+#[tauri::command]
+pub async fn wallet_evm_step(
+    desk: State<'_, Desk>,
+    local_id: i64,
+    kind: desk_core::journal::WalletTxKind,
+    accepted_max_fee_wei: String,
+) -> Result<OrderView, DeskError> {
+    desk.wallet_evm_step(local_id, Some(kind), Some(&accepted_max_fee_wei))
+        .await
+}

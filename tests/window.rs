@@ -1116,7 +1116,7 @@ async fn shown_words(app: &Client) -> Vec<String> {
 
 #[tokio::test]
 #[ignore = "needs the release app, Xvfb and WebKitWebDriver: run by `cargo xtask test`"]
-async fn an_onramp_is_signed_by_the_apps_own_wallet_and_completes() {
+async fn an_onramp_and_an_offramp_are_signed_by_the_apps_own_wallet_and_complete() {
     let driver = Driver::start();
     let app = driver.open_app().await;
     wait_text(&app, "[data-testid=current-network]", |t| t == "Sandbox").await;
@@ -1202,6 +1202,52 @@ async fn an_onramp_is_signed_by_the_apps_own_wallet_and_completes() {
 
     advance_sandbox(&app, 700).await;
     wait_all_completed(&app, 1).await;
+
+    // An offramp from BOB paid by the same wallet on the Sandbox's local BOB chain (anvil, started by the app and
+    // funded with test tokens): the balance and Max read from the chain, an exact approval confirmed and mined, then
+    // the payment confirmed and mined; the gateway registers it because the node has its receipt.
+    show(&app, "swap").await;
+    click(&app, "swap-new").await;
+    set_value(&app, "swap-src-chain", "bob").await;
+    set_value(&app, "swap-src-token", WBTC_BOB).await;
+    set_value(&app, "swap-dst-chain", "bitcoin").await;
+    set_value(&app, "swap-dst-token", NATIVE).await;
+    let started = Instant::now();
+    while value_of(&app, "swap-sender").await.to_lowercase() != evm.to_lowercase() {
+        assert!(
+            started.elapsed() < WAIT,
+            "the sender is not the wallet's EVM address"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let balance = wait_text(&app, "[data-testid=swap-balance]", |t| {
+        t.starts_with("Your wallet can spend") && t.contains("WBTC")
+    })
+    .await;
+    assert!(balance.contains("spend 1 WBTC"), "{balance}");
+    set_value(&app, "swap-amount", "0.001").await;
+    set_value(&app, "swap-recipient", &bitcoin).await;
+    click(&app, "swap-get-quote").await;
+    css(&app, "[data-testid=quote-card]").await;
+    click(&app, "swap-confirm").await;
+    click(&app, "confirm-go").await;
+    let approve = wait_text(&app, "[data-testid=evm-sign-sentence]", |t| {
+        t.starts_with("Approve 0.001 WBTC to the gateway's contract")
+    })
+    .await;
+    assert!(approve.contains("Network fee at most"), "{approve}");
+    screenshot(&app, "evm-approve").await;
+    click(&app, "evm-sign-button").await;
+    let pay = wait_text(&app, "[data-testid=evm-sign-sentence]", |t| {
+        t.starts_with("Send 0.001 WBTC to the gateway's contract")
+    })
+    .await;
+    assert!(pay.contains("for order"), "{pay}");
+    click(&app, "evm-sign-button").await;
+    css(&app, "[data-testid=registered]").await;
+    screenshot(&app, "evm-registered").await;
+    advance_sandbox(&app, 2_000).await;
+    wait_all_completed(&app, 2).await;
 
     // The phrase again, only behind the password: the same words.
     show(&app, "wallet").await;

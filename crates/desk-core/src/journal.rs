@@ -289,9 +289,11 @@ pub struct WalletTx {
     pub hash: String,
     /// The signed raw transaction (`0x…`), re-sent as it is after a restart: never a second, different one.
     pub raw: String,
+    #[ts(type = "number")]
     pub nonce: u64,
     pub state: WalletTxState,
     /// The block it was mined in.
+    #[ts(type = "number | null")]
     pub block: Option<u64>,
     /// Why it reverted, when known.
     pub reason: Option<String>,

@@ -165,6 +165,19 @@ const calls: [string, () => Promise<unknown>, string, Record<string, unknown> | 
   ["walletRemove", () => ipc.walletRemove(), "wallet_remove", undefined],
   ["walletBalance", () => ipc.walletBalance("bitcoin"), "wallet_balance", { chain: "bitcoin" }],
   ["signWithWallet", () => ipc.signWithWallet(7, "1500"), "sign_with_wallet", { localId: 7, acceptedFeeSats: 1500 }],
+  [
+    "walletEvmBalance",
+    () => ipc.walletEvmBalance("bob", "0x0555E30da8f98308EdB960aa94C0Db47230d2B9c"),
+    "wallet_evm_balance",
+    { chain: "bob", token: "0x0555E30da8f98308EdB960aa94C0Db47230d2B9c" },
+  ],
+  ["walletEvmPlan", () => ipc.walletEvmPlan(7), "wallet_evm_plan", { localId: 7 }],
+  [
+    "walletEvmStep",
+    () => ipc.walletEvmStep(7, "approve", "42000"),
+    "wallet_evm_step",
+    { localId: 7, kind: "approve", acceptedMaxFeeWei: "42000" },
+  ],
 ];
 
 describe("swap, order and settings commands", () => {

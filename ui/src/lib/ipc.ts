@@ -26,6 +26,9 @@ import type { Theme } from "./bindings/Theme";
 import type { NewPhrase } from "./bindings/NewPhrase";
 import type { WalletView } from "./bindings/WalletView";
 import type { WalletBalance } from "./bindings/WalletBalance";
+import type { EvmBalance } from "./bindings/EvmBalance";
+import type { EvmPlan } from "./bindings/EvmPlan";
+import type { WalletTxKind } from "./bindings/WalletTxKind";
 
 const ERROR_KINDS: readonly ErrorKind[] = [
   "invalid_input",
@@ -331,6 +334,21 @@ export function walletBalance(chain: string): Promise<WalletBalance> {
   return call<WalletBalance>("wallet_balance", { chain });
 }
 
+/** The wallet's balance of `token` on the EVM chain `chain` (read from the chain), with what Max puts in. */
+export function walletEvmBalance(chain: string, token: string): Promise<EvmBalance> {
+  return call<EvmBalance>("wallet_evm_balance", { chain, token });
+}
+
+/** What a verified offramp or token swap still needs the wallet to sign, in words and numbers. */
+export function walletEvmPlan(localId: number): Promise<EvmPlan> {
+  return call<EvmPlan>("wallet_evm_plan", { localId });
+}
+
+/** Signs and broadcasts the step the person confirmed, at no more than the gas fee they accepted. */
+export function walletEvmStep(localId: number, kind: WalletTxKind, acceptedMaxFeeWei: string): Promise<OrderView> {
+  return call<OrderView>("wallet_evm_step", { localId, kind, acceptedMaxFeeWei });
+}
+
 /** The name of the event the app sends desk-core's updates on. */
 export const DESK_EVENT = "desk-event";
 
@@ -384,6 +402,9 @@ export interface DeskApi {
   walletRemove(): Promise<WalletView>;
   signWithWallet(localId: number, acceptedFeeSats?: string | null): Promise<OrderView>;
   walletBalance(chain: string): Promise<WalletBalance>;
+  walletEvmBalance(chain: string, token: string): Promise<EvmBalance>;
+  walletEvmPlan(localId: number): Promise<EvmPlan>;
+  walletEvmStep(localId: number, kind: WalletTxKind, acceptedMaxFeeWei: string): Promise<OrderView>;
 }
 
 export const deskApi: DeskApi = {
@@ -429,4 +450,7 @@ export const deskApi: DeskApi = {
   walletRemove,
   signWithWallet,
   walletBalance,
+  walletEvmBalance,
+  walletEvmPlan,
+  walletEvmStep,
 };

@@ -52,6 +52,9 @@ export function stubApi(overrides: Partial<DeskApi> = {}): DeskApi {
     "walletRemove",
     "signWithWallet",
     "walletBalance",
+    "walletEvmBalance",
+    "walletEvmPlan",
+    "walletEvmStep",
   ];
   const base = Object.fromEntries(names.map((n) => [n, missing(n)])) as unknown as DeskApi;
   return { ...base, ...overrides };

@@ -83,6 +83,10 @@ pub struct EvmBalance {
     pub amount: String,
     /// What Max puts in the amount field: the balance, less the most the gas can cost for the native coin.
     pub max: String,
+    /// The balance and Max in the token's units ("0.0125"), and its symbol.
+    pub units: String,
+    pub max_units: String,
+    pub symbol: String,
     /// Where the figure comes from, for a person.
     pub source: String,
 }
@@ -103,6 +107,32 @@ fn exec_error(e: ExecError) -> DeskError {
 fn pay_call(order: &JournalOrder) -> Result<(String, PayCall), DeskError> {
     evm::pay_call_of(order)
         .map_err(|why| DeskError::new(ErrorKind::Refused, format!("{why} Nothing is signed.")))
+}
+
+/// Refuses an order asked for with another sender than the wallet's EVM address: its tokens would be taken from
+/// this wallet for an order the gateway lists under someone else.
+fn check_sender(order: &JournalOrder, wallet: &str) -> Result<(), DeskError> {
+    let sender = gateway_client::wire::Quote::from_json(order.quote.clone())
+        .ok()
+        .and_then(|q| {
+            q.raw()
+                .as_object()?
+                .values()
+                .next()?
+                .get("sender")?
+                .as_str()
+                .map(str::to_owned)
+        });
+    match sender {
+        Some(sender) if !sender.eq_ignore_ascii_case(wallet) => Err(DeskError::new(
+            ErrorKind::Refused,
+            format!(
+                "This order was asked for with the sender {sender}, not this app's wallet {wallet}. Sign it with the \
+                 wallet that holds {sender}, or start over with the app's wallet as the sender. Nothing is signed."
+            ),
+        )),
+        _ => Ok(()),
+    }
 }
 
 impl Desk {
@@ -162,11 +192,23 @@ impl Desk {
                 .map_err(exec_error)?;
             (have, have)
         };
+        let info = gateway_client::TokenRegistry::builtin()
+            .get(chain, if native { NATIVE_TOKEN } else { token })
+            .ok_or_else(|| {
+                invalid(
+                    "token",
+                    format!("The app does not know the token {token} on {chain}."),
+                )
+            })?;
+        let units = |v: U256| gateway_client::amount::format_units(v, info.decimals);
         Ok(EvmBalance {
             chain: chain.to_owned(),
             token: token.to_owned(),
             amount: amount.to_string(),
             max: max.to_string(),
+            units: units(amount),
+            max_units: units(max),
+            symbol: info.symbol.clone(),
             source: format!("read from {chain} ({})", endpoint.url),
         })
     }
@@ -177,6 +219,7 @@ impl Desk {
         let order = self.journal()?.order(local_id)?;
         let (chain, call) = pay_call(&order)?;
         let accounts = self.wallet_accounts().await?;
+        check_sender(&order, &accounts.evm.address)?;
         let owner: Address = accounts
             .evm
             .address
@@ -210,6 +253,11 @@ impl Desk {
             .transpose()
             .map_err(DeskError::from)?;
         let owner = signer.as_ref().map(|s| s.address().to_checksum(None));
+        if let Some(owner) = &owner
+            && !evm::has_unfinished_wallet_tx(&order)
+        {
+            check_sender(&order, owner)?;
+        }
         let endpoint = self.evm_endpoint(&chain, owner.as_deref()).await?;
         let accepted = match (kind, accepted_max_fee_wei) {
             (Some(kind), Some(fee)) => Some((

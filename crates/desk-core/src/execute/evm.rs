@@ -332,6 +332,7 @@ pub struct PlannedTx {
     pub value: String,
     /// Its gas limit, when it can be estimated now: only the first step can be (the order's call cannot before its
     /// approval is mined); later steps are counted at [`PAY_GAS_ASSUMED`] or [`APPROVE_GAS_ASSUMED`].
+    #[ts(type = "number | null")]
     pub gas_limit: Option<u64>,
     /// The most its gas can cost, wei (decimal), and as a person reads it.
     pub max_fee_wei: String,
@@ -581,11 +582,13 @@ pub enum Executed {
 #[serde(rename_all = "camelCase")]
 #[ts(export_to = "WalletTxProgress.ts")]
 pub struct WalletTxProgress {
+    #[ts(type = "number")]
     pub local_id: i64,
     pub kind: WalletTxKind,
     pub hash: String,
     /// `signed`, `sent`, `mined` or `reverted`.
     pub state: WalletTxState,
+    #[ts(type = "number")]
     pub confirmations: u64,
 }
 

@@ -13,6 +13,10 @@ amount: string,
  */
 max: string, 
 /**
+ * The balance and Max in the token's units ("0.0125"), and its symbol.
+ */
+units: string, maxUnits: string, symbol: string, 
+/**
  * Where the figure comes from, for a person.
  */
 source: string, };

@@ -18,9 +18,10 @@ to: string,
  */
 value: string, 
 /**
- * Its gas limit, when it can be estimated now (the order's call cannot before its approval is mined).
+ * Its gas limit, when it can be estimated now: only the first step can be (the order's call cannot before its
+ * approval is mined); later steps are counted at [`PAY_GAS_ASSUMED`] or [`APPROVE_GAS_ASSUMED`].
  */
-gasLimit: bigint | null, 
+gasLimit: number | null, 
 /**
  * The most its gas can cost, wei (decimal), and as a person reads it.
  */

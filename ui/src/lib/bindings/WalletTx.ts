@@ -13,11 +13,11 @@ hash: string,
 /**
  * The signed raw transaction (`0x…`), re-sent as it is after a restart: never a second, different one.
  */
-raw: string, nonce: bigint, state: WalletTxState, 
+raw: string, nonce: number, state: WalletTxState, 
 /**
  * The block it was mined in.
  */
-block: bigint | null, 
+block: number | null, 
 /**
  * Why it reverted, when known.
  */

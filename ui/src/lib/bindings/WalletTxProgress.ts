@@ -5,8 +5,8 @@ import type { WalletTxState } from "./WalletTxState";
 /**
  * Progress of a broadcast transaction, for the window.
  */
-export type WalletTxProgress = { localId: bigint, kind: WalletTxKind, hash: string, 
+export type WalletTxProgress = { localId: number, kind: WalletTxKind, hash: string, 
 /**
  * `signed`, `sent`, `mined` or `reverted`.
  */
-state: WalletTxState, confirmations: bigint, };
+state: WalletTxState, confirmations: number, };

@@ -5,7 +5,13 @@ import type { DeskError } from "../bindings/DeskError";
 import type { DeskEvent } from "../bindings/DeskEvent";
 import type { NewPhrase } from "../bindings/NewPhrase";
 import type { WalletView } from "../bindings/WalletView";
-import type { WalletBalance } from "../bindings/WalletBalance";
+/** What the wallet holds of the swap form's source token, and what "Max" puts in the amount field. */
+export interface Spendable {
+  units: string;
+  maxUnits: string;
+  symbol: string;
+  source: string;
+}
 import { deskApi, onDeskEvent, toDeskError, type DeskApi } from "../ipc";
 
 /** What the wallet view is doing. */
@@ -33,8 +39,8 @@ export class WalletStore {
   /** The revealed phrase, while the person looks at it. */
   revealed = $state<string[] | null>(null);
 
-  /** What the wallet can spend on the swap form's source chain, when read. */
-  balance = $state<WalletBalance | null>(null);
+  /** What the wallet can spend of the swap form's source token, when read. */
+  balance = $state<Spendable | null>(null);
   balanceError = $state<string | null>(null);
 
   #api: DeskApi;
@@ -59,14 +65,22 @@ export class WalletStore {
     }).catch(() => () => {});
   }
 
-  /** Reads what the wallet can spend on `chain` (only while unlocked). */
-  async loadBalance(chain: string): Promise<void> {
+  /**
+   * Reads what the wallet can spend of `token` on `chain` (only while unlocked): Bitcoin from the gateway's
+   * get-max-spendable, EVM tokens from the chain (Max of the native coin keeps the gas).
+   */
+  async loadBalance(chain: string, token = ""): Promise<void> {
     this.balance = null;
     this.balanceError = null;
     if (!this.unlocked) return;
     try {
-      const balance = await this.#api.walletBalance(chain);
-      this.balance = balance;
+      if (chain === "bitcoin") {
+        const b = await this.#api.walletBalance(chain);
+        this.balance = { units: b.units, maxUnits: b.units, symbol: "BTC", source: b.source };
+      } else {
+        const b = await this.#api.walletEvmBalance(chain, token);
+        this.balance = { units: b.units, maxUnits: b.maxUnits, symbol: b.symbol, source: b.source };
+      }
     } catch (err) {
       this.balanceError = toDeskError(err).message;
     }

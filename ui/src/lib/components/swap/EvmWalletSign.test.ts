@@ -1,0 +1,154 @@
+// @vitest-environment happy-dom
+// Paying an EVM order with the app's wallet: the plan's steps, one confirmation per step with its fee cap passed to
+// desk-core, the next step read again after a signature, a shortfall with no button, progress and refusals in words.
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { mount, unmount } from "svelte";
+import type { DeskEvent } from "../../bindings/DeskEvent";
+import type { EvmPlan } from "../../bindings/EvmPlan";
+import type { OrderView } from "../../bindings/OrderView";
+import type { PlannedTx } from "../../bindings/PlannedTx";
+import type { WalletView as View } from "../../bindings/WalletView";
+import { SwapState } from "../../swap/state.svelte";
+import { WalletStore } from "../../wallet/state.svelte";
+import { EvmSigner, progressText } from "../../wallet/evm-sign.svelte";
+import { byId, click, settle, stubApi, text, type } from "../../testing";
+import EvmWalletSign from "./EvmWalletSign.svelte";
+
+const EVM = "0x9858EfFD232B4033E47d90003D41EC34EcaEda94";
+const ACCOUNTS = {
+  bitcoin: { address: "bcrt1qours", path: "m/84'/1'/0'/0/0" },
+  evm: { address: EVM, path: "m/44'/60'/0'/0/0" },
+  tron: { address: "TUEZSdKsoDHQMeZwihtdoBiN46zxhGWYdH", path: "m/44'/195'/0'/0/0" },
+  solana: { address: "HAgk14JpMQLgt6rVgv7cBQFJWFto5Dqxi472uT3DKpqk", path: "m/44'/501'/0'/0'" },
+};
+const UNLOCKED: View = { state: "unlocked", idleLockSecs: 300, accounts: ACCOUNTS };
+
+const APPROVE: PlannedTx = {
+  kind: "approve",
+  sentence: "Approve 0.001 WBTC to the gateway's contract 0x6761 on bob: exactly this order's amount, no more.",
+  to: "0x0555E30da8f98308EdB960aa94C0Db47230d2B9c",
+  value: "0",
+  gasLimit: 346000,
+  maxFeeWei: "692000000000000",
+  maxFeeText: "0.000692 ETH",
+};
+const PAY: PlannedTx = {
+  kind: "pay",
+  sentence: "Send 0.001 WBTC to the gateway's contract 0x6761 on bob for order ord-1.",
+  to: "0x6761",
+  value: "0",
+  gasLimit: null,
+  maxFeeWei: "1000000000000000",
+  maxFeeText: "0.001 ETH",
+};
+
+function plan(steps: PlannedTx[], shortfall: string | null = null): EvmPlan {
+  return {
+    chain: "bob",
+    owner: EVM,
+    steps,
+    nativeBalanceText: "10 ETH",
+    tokenBalanceText: "1 WBTC",
+    shortfall,
+  };
+}
+
+let app: Record<string, unknown> | null = null;
+let emit: (event: DeskEvent) => void = () => {};
+
+async function start(walletView: View, plans: EvmPlan[], overrides = {}, sender: string | null = null) {
+  const walletEvmPlan = vi.fn(async () => plans.shift() ?? plan([]));
+  const walletEvmStep = vi.fn(
+    async () => ({ localId: 1, stage: plans.length > 0 ? "verified" : "registered" }) as unknown as OrderView,
+  );
+  const api = stubApi({ walletStatus: async () => walletView, walletEvmPlan, walletEvmStep, ...overrides });
+  const flow = new SwapState(api);
+  flow.order = { localId: 1, stage: "verified", route: "offramp" } as unknown as OrderView;
+  const store = new WalletStore(api);
+  store.connect(async () => () => {});
+  const signer = new EvmSigner(api);
+  signer.connect(async (handler) => {
+    emit = handler;
+    return () => {};
+  });
+  app = mount(EvmWalletSign, {
+    target: document.getElementById("app")!,
+    props: { flow, sender, store, signer },
+  });
+  await settle();
+  return { flow, walletEvmPlan, walletEvmStep };
+}
+
+beforeEach(() => {
+  document.body.innerHTML = '<div id="app"></div>';
+});
+
+afterEach(() => {
+  if (app) unmount(app);
+  app = null;
+});
+
+describe("paying an EVM order with the app's wallet", () => {
+  it("confirms the approval, then the payment, each at its shown fee cap", async () => {
+    const { flow, walletEvmStep } = await start(UNLOCKED, [plan([APPROVE, PAY]), plan([PAY])]);
+    expect(text("evm-sign-balances")).toBe(`Your wallet ${EVM} holds 10 ETH and 1 WBTC on bob.`);
+    expect(byId("evm-sign-steps")?.querySelectorAll("li").length).toBe(2);
+    expect(text("evm-sign-sentence")).toBe(`${APPROVE.sentence} Network fee at most 0.000692 ETH.`);
+    expect(text("evm-sign-button")).toBe("Sign: approve");
+    await click("evm-sign-button");
+    expect(walletEvmStep).toHaveBeenCalledWith(1, "approve", "692000000000000");
+    expect(text("evm-sign-sentence")).toBe(`${PAY.sentence} Network fee at most 0.001 ETH.`);
+    expect(byId("evm-sign-steps")).toBeNull();
+    expect(text("evm-sign-button")).toBe("Sign and send");
+    await click("evm-sign-button");
+    expect(walletEvmStep).toHaveBeenLastCalledWith(1, "pay", "1000000000000000");
+    expect(flow.order?.stage).toBe("registered");
+  });
+
+  it("shows a shortfall in numbers and offers nothing to sign", async () => {
+    await start(UNLOCKED, [plan([APPROVE, PAY], "Gas needs up to 0.001 ETH on bob: add at least 0.0009 ETH.")]);
+    expect(text("evm-sign-shortfall")).toBe(
+      "Gas needs up to 0.001 ETH on bob: add at least 0.0009 ETH. Nothing is signed.",
+    );
+    expect(byId("evm-sign-button")).toBeNull();
+  });
+
+  it("says what desk-core refused and shows each transaction's progress", async () => {
+    const walletEvmStep = vi.fn(async () => {
+      throw { kind: "refused", message: "The order's transaction would fail (order already paid), so it was not signed." };
+    });
+    await start(UNLOCKED, [plan([PAY]), plan([PAY])], { walletEvmStep });
+    await click("evm-sign-button");
+    expect(text("evm-sign-error")).toContain("order already paid");
+    emit({ type: "walletTx", progress: { localId: 1, kind: "pay", hash: "0xabc", state: "sent", confirmations: 0 } });
+    await settle();
+    expect(text("evm-sign-progress")).toBe("The payment 0xabc is sent; waiting for it to be mined…");
+    emit({ type: "walletTx", progress: { localId: 2, kind: "pay", hash: "0xother", state: "mined", confirmations: 1 } });
+    await settle();
+    expect(text("evm-sign-progress")).toContain("0xabc");
+  });
+
+  it("does not offer another sender's order, and unlocks on the spot", async () => {
+    await start(UNLOCKED, [plan([PAY])], {}, "0x000000000000000000000000000000000000dEaD");
+    expect(text("evm-sign-not-ours")).toContain("0x000000000000000000000000000000000000dEaD");
+    expect(byId("evm-sign-button")).toBeNull();
+    unmount(app!);
+    document.body.innerHTML = '<div id="app"></div>';
+    const walletUnlock = vi.fn(async () => UNLOCKED);
+    app = null;
+    await start({ state: "locked", idleLockSecs: 300 }, [plan([PAY])], { walletUnlock });
+    expect(byId("evm-sign-button")).toBeNull();
+    type("evm-sign-password", "a long app password");
+    await click("evm-sign-unlock");
+    expect(walletUnlock).toHaveBeenCalledWith("a long app password");
+    expect(text("evm-sign-button")).toBe("Sign and send");
+  });
+
+  it("puts progress in words", () => {
+    const p = { localId: 1, hash: "0x1", confirmations: 1 } as const;
+    expect(progressText({ ...p, kind: "approve", state: "mined" })).toBe("The approval 0x1 is mined (1 confirmation).");
+    expect(progressText({ ...p, kind: "resetApproval", state: "reverted" })).toBe(
+      "The allowance reset 0x1 reverted: it did nothing but cost its gas.",
+    );
+  });
+});
