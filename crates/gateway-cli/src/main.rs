@@ -4,6 +4,7 @@
 //! Exit status: 0 success; 2 usage or validation error (nothing was sent), or an unreadable support bundle; 3 the
 //! gateway answered with an error; 4 transport failure.
 
+mod swap;
 mod view;
 mod wallet;
 
@@ -40,7 +41,7 @@ const API_KEY_ENV: &str = "GATEWAY_API_KEY";
     4 transport failure, 5 refused by the app's checks (a quote that is not what was asked, or a transaction that is \
     not the quote's: nothing to sign is printed).")]
 struct Cli {
-    /// production, staging, or a gateway's base URL
+    /// production, staging, a gateway's base URL, or (for `swap`) sandbox
     #[arg(long, global = true, default_value = "production")]
     network: String,
     /// The API version
@@ -137,6 +138,10 @@ enum Command {
         #[command(subcommand)]
         command: wallet::WalletCommand,
     },
+    /// A whole swap with the app's wallet on desk-core's engine: quote, confirm, create, approve, sign, broadcast,
+    /// register, and follow it to the end. Sender, recipient and owner default to the wallet's addresses; keys from
+    /// GATEWAY_MNEMONIC or the keychain. `--network sandbox` runs the Sandbox (simulator and local chains) inside
+    Swap(swap::SwapArgs),
     /// Read a Gateway Desk support bundle: where it was made, the order's timeline, its events and log lines
     Bundle {
         /// The bundle's .json file (`-` for standard input)
@@ -397,6 +402,18 @@ async fn run(cli: Cli) -> Result<(), Failure> {
         // Nothing is sent: no gateway and no key are needed.
         return bundle(file, cli.json);
     }
+    if let Command::Swap(args) = &cli.command {
+        // desk-core connects on its own (the Sandbox inside the command with `--network sandbox`).
+        let seed = wallet::blocking(wallet::seed).await?;
+        return swap::run(args, &cli.network, cli.api_version, seed).await;
+    }
+    if cli.network == "sandbox" {
+        return Err(Failure::Usage(
+            "--network sandbox runs the Sandbox inside `gateway swap` only; for other commands start the simulator \
+             (`gateway-sim`) and give its URL"
+                .into(),
+        ));
+    }
     let client = client(&cli)?;
     let net = BitcoinNetwork::from(cli.bitcoin_network);
     match &cli.command {
@@ -609,6 +626,7 @@ async fn run(cli: Cli) -> Result<(), Failure> {
             }
         }
         Command::Bundle { file } => bundle(file, cli.json)?,
+        Command::Swap(_) => unreachable!("handled before a client is made"),
     }
     Ok(())
 }

@@ -117,7 +117,7 @@ pub fn seed() -> Result<Seed, Failure> {
 
 /// The keychain's client blocks on a runtime of its own, so everything that touches it (and the terminal) runs on a
 /// blocking thread.
-async fn blocking<T: Send + 'static>(
+pub async fn blocking<T: Send + 'static>(
     f: impl FnOnce() -> Result<T, Failure> + Send + 'static,
 ) -> Result<T, Failure> {
     tokio::task::spawn_blocking(f)

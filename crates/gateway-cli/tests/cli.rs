@@ -1057,3 +1057,114 @@ fn creating_or_importing_needs_a_keychain_and_never_takes_the_phrase_as_an_argum
         text(&out.stderr)
     );
 }
+
+/// `gateway --network sandbox swap`: the Sandbox (simulator and its local BOB chain) inside the command, the wallet
+/// from GATEWAY_MNEMONIC funded there on first use; an offramp quoted, confirmed, approved, paid, registered (the
+/// gateway checks the payment on the node) and followed to its end, every address defaulted to the wallet's. Without
+/// `--yes` and with no "y" typed, nothing is created.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_whole_offramp_runs_from_the_terminal_on_the_sandbox_with_its_local_chain() {
+    use std::io::{BufRead, BufReader};
+    let home = tempfile::tempdir().unwrap();
+    let swap_args = [
+        "--network",
+        "sandbox",
+        "swap",
+        "--src-chain",
+        "bob",
+        "--src-token",
+        WBTC_BOB,
+        "--dst-chain",
+        "bitcoin",
+        "--dst-token",
+        "0x0000000000000000000000000000000000000000",
+        "--amount",
+        "100000",
+    ];
+    let envs = [
+        ("GATEWAY_MNEMONIC", ABANDON),
+        ("GATEWAY_DESK_HOME", home.path().to_str().unwrap()),
+        ("GATEWAY_DESK_SANDBOX_ADMIN", "1"),
+    ];
+    // Not confirmed: nothing created.
+    let out = run_with_env(&swap_args, &envs, Some("n\n"));
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("nothing was created"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(
+        text(&out.stdout).contains("You send     0.001 WBTC"),
+        "{}",
+        text(&out.stdout)
+    );
+
+    let mut args: Vec<&str> = swap_args.to_vec();
+    args.push("--yes");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gateway"))
+        .args(&args)
+        .env_remove("GATEWAY_API_KEY")
+        .env(
+            "DBUS_SESSION_BUS_ADDRESS",
+            "unix:path=/nonexistent/gateway-cli-test-bus",
+        )
+        .envs(envs.iter().copied())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The Sandbox's address, from the first line the command writes to standard error.
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut first = String::new();
+    stderr.read_line(&mut first).unwrap();
+    let base = first
+        .split_whitespace()
+        .find(|w| w.starts_with("http://127.0.0.1:"))
+        .unwrap_or_else(|| panic!("no Sandbox address in {first:?}"))
+        .to_owned();
+    let rest = std::thread::spawn(move || {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut stderr, &mut text).unwrap();
+        text
+    });
+    // Move the Sandbox's clock on until the order ends (the command follows it).
+    let http = reqwest::Client::new();
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > std::time::Duration::from_secs(120) {
+            let _ = child.kill();
+            panic!("the swap did not end");
+        }
+        let _ = http
+            .post(format!("{base}/admin/clock/advance"))
+            .header("content-type", "application/json")
+            .body(r#"{"secs": 300}"#)
+            .send()
+            .await;
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    };
+    let mut stdout = String::new();
+    std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut stdout).unwrap();
+    let stderr = rest.join().unwrap();
+    assert!(status.success(), "{stdout}\n{stderr}");
+    for expected in [
+        "You send     0.001 WBTC",
+        "Sender       0x9858EfFD232B4033E47d90003D41EC34EcaEda94",
+        "Approve 0.001 WBTC to the gateway's contract",
+        "Send 0.001 WBTC to the gateway's contract",
+        "  mined: 0x",
+        "Registered: the gateway has the transaction.",
+    ] {
+        assert!(stdout.contains(expected), "{expected:?} in {stdout}");
+    }
+    assert!(
+        stdout.contains("bcrt1q"),
+        "the recipient is the wallet's regtest address: {stdout}"
+    );
+    assert!(!stdout.contains("abandon") && !stderr.contains("abandon"));
+}

@@ -372,6 +372,13 @@ impl Desk {
         Ok(self.wallet().await)
     }
 
+    /// Unlocks the wallet with a seed from elsewhere (the command line's `GATEWAY_MNEMONIC`, or its keychain wallet
+    /// opened there), kept in memory only, as an unlock keeps it: nothing is written to the keychain.
+    pub fn wallet_use_seed(&self, seed: Seed) {
+        self.wallet.unlock(seed);
+        info!("wallet unlocked with a seed given to the desk");
+    }
+
     /// Signs an onramp order's verified PSBT with the wallet, checks the signed transaction once more against the
     /// quote and with Bitcoin's script check, journals it and registers it. `accepted_fee_sats` is the network fee
     /// the person accepted when it is above the confirmation threshold.

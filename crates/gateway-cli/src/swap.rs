@@ -1,0 +1,335 @@
+//! `gateway swap`: a whole swap from a terminal on desk-core's engine, the one the window uses: quote (checked against
+//! the request), confirm, create (what is to be signed verified), approve and sign with the wallet, broadcast,
+//! register, and follow the order to its end. Sender, recipient and owner default to the wallet's addresses.
+//!
+//! The desk keeps its journal and settings in a folder of its own (`cli` under the app's data folder), so a swap from
+//! the terminal never changes the window's settings. `--network sandbox` runs the Sandbox inside the command: the
+//! simulated gateway and its local chains (anvil), the wallet funded on first use.
+
+use std::io::{BufRead, Write};
+use std::time::{Duration, Instant};
+
+use alloy_primitives::U256;
+use clap::Args;
+use desk_core::api::NetworkChoice;
+use desk_core::desk::{DeskOptions, QuoteResult, SwapForm};
+use desk_core::journal::Stage;
+use desk_core::settings::NetworkKind;
+use desk_core::views::OrderView;
+use desk_core::wallet::{Accounts, Seed};
+use desk_core::{AppPaths, Desk, DeskError, ErrorKind};
+use gateway_client::{ApiVersion, TokenRegistry};
+
+use crate::Failure;
+
+#[derive(Debug, Args)]
+pub struct SwapArgs {
+    #[arg(long)]
+    src_chain: String,
+    #[arg(long)]
+    src_token: String,
+    #[arg(long)]
+    dst_chain: String,
+    #[arg(long)]
+    dst_token: String,
+    /// In the smallest unit of the source token (sats, wei, ...)
+    #[arg(long)]
+    amount: String,
+    /// Default: the wallet's address on the destination chain
+    #[arg(long)]
+    recipient: Option<String>,
+    /// Default: the wallet's address on the source chain
+    #[arg(long)]
+    sender: Option<String>,
+    /// V3: the EVM owner and refund claimant. Default: the wallet's EVM address
+    #[arg(long)]
+    owner: Option<String>,
+    /// Slippage tolerance in basis points (300 = 3%)
+    #[arg(long, default_value_t = gateway_client::params::DEFAULT_SLIPPAGE_BPS)]
+    slippage: u32,
+    /// Confirm the quote and every signature without asking
+    #[arg(long)]
+    yes: bool,
+    /// Accept a loss of up to this many basis points, when it is above 5 %
+    #[arg(long, value_name = "BPS")]
+    accept_loss_bps: Option<u32>,
+    /// Accept a Bitcoin network fee of up to this many sats, when it is above 2 % of the amount
+    #[arg(long, value_name = "SATS")]
+    accept_fee: Option<u64>,
+    /// Stop once the gateway has the transaction, instead of following the order to its end
+    #[arg(long)]
+    no_follow: bool,
+}
+
+/// desk-core's refusals are the app's checks (exit 5); everything else keeps its kind (gateway 3, transport 4).
+fn failure(e: DeskError) -> Failure {
+    match e.kind {
+        ErrorKind::Refused => Failure::Refused(e.message),
+        _ => Failure::Desk(Box::new(e)),
+    }
+}
+
+fn desk_failure(kind: ErrorKind, message: impl Into<String>) -> Failure {
+    Failure::Desk(Box::new(DeskError::new(kind, message)))
+}
+
+/// The wallet's address on `chain`'s family.
+fn wallet_address(accounts: &Accounts, chain: &str) -> Option<String> {
+    match chain {
+        "bitcoin" => Some(accounts.bitcoin.address.clone()),
+        "tron" => Some(accounts.tron.address.clone()),
+        "solana" => Some(accounts.solana.address.clone()),
+        c if desk_core::execute::evm::chain_id_of(c).is_some() => {
+            Some(accounts.evm.address.clone())
+        }
+        _ => None,
+    }
+}
+
+/// Asks yes or no on the terminal (standard input when it is not one); `--yes` answers yes.
+fn confirm(yes: bool, question: &str) -> Result<bool, Failure> {
+    if yes {
+        eprintln!("{question} yes (--yes)");
+        return Ok(true);
+    }
+    eprint!("{question} [y/N] ");
+    let _ = std::io::stderr().flush();
+    let mut line = String::new();
+    std::io::stdin()
+        .lock()
+        .read_line(&mut line)
+        .map_err(|e| Failure::Usage(format!("could not read from the terminal ({e})")))?;
+    Ok(matches!(line.trim(), "y" | "Y" | "yes"))
+}
+
+/// The network `--network` names, as the desk chooses it.
+fn choice(network: &str) -> NetworkChoice {
+    let kind = match network {
+        "sandbox" => NetworkKind::Sandbox,
+        "production" => NetworkKind::Production,
+        "staging" => NetworkKind::Staging,
+        _ => NetworkKind::Custom,
+    };
+    NetworkChoice {
+        kind,
+        custom_url: (kind == NetworkKind::Custom).then(|| network.to_owned()),
+    }
+}
+
+pub async fn run(
+    args: &SwapArgs,
+    network: &str,
+    version: ApiVersion,
+    seed: Seed,
+) -> Result<(), Failure> {
+    let base = AppPaths::from_env()
+        .ok_or_else(|| Failure::Usage("no home folder to keep the swap's journal in".into()))?;
+    let paths = AppPaths::under(&base.data_dir.join("cli"));
+    let desk = Desk::open_with(
+        paths,
+        DeskOptions {
+            sandbox_admin: std::env::var("GATEWAY_DESK_SANDBOX_ADMIN").is_ok_and(|v| v == "1"),
+            ..DeskOptions::default()
+        },
+    )
+    .await
+    .map_err(failure)?;
+    let outcome = swap(&desk, args, network, version, seed).await;
+    desk.shutdown().await;
+    outcome
+}
+
+async fn swap(
+    desk: &Desk,
+    args: &SwapArgs,
+    network: &str,
+    version: ApiVersion,
+    seed: Seed,
+) -> Result<(), Failure> {
+    // The version first: changing it reconnects, and the Sandbox announced must be the one that stays.
+    desk.set_api_version(version).await.map_err(failure)?;
+    let settings = desk
+        .select_network(choice(network))
+        .await
+        .map_err(failure)?;
+    if settings.network.simulated.is_some() {
+        eprintln!(
+            "Sandbox gateway on {} — simulated, no real money moves.",
+            settings.network.base_url
+        );
+    }
+    desk.wallet_use_seed(seed);
+    // On the network's Bitcoin network (regtest on the Sandbox).
+    let accounts = desk.wallet_accounts().await.map_err(failure)?;
+
+    let registry = TokenRegistry::builtin();
+    let decimals = registry
+        .get(&args.src_chain, &args.src_token)
+        .map(|t| t.decimals)
+        .ok_or_else(|| {
+            Failure::Usage(format!(
+                "--src-token {} on {} is not a token the app knows; it cannot say what {} smallest units are",
+                args.src_token, args.src_chain, args.amount
+            ))
+        })?;
+    let amount: U256 = args.amount.trim().parse().map_err(|_| {
+        Failure::Usage(format!(
+            "--amount {:?} is not a whole number of smallest units",
+            args.amount
+        ))
+    })?;
+    let recipient = match &args.recipient {
+        Some(r) => r.clone(),
+        None => wallet_address(&accounts, &args.dst_chain).ok_or_else(|| {
+            Failure::Usage(format!(
+                "give --recipient: the wallet has no address on {}",
+                args.dst_chain
+            ))
+        })?,
+    };
+    let form = SwapForm {
+        src_chain: args.src_chain.clone(),
+        src_token: args.src_token.clone(),
+        dst_chain: args.dst_chain.clone(),
+        dst_token: args.dst_token.clone(),
+        amount: gateway_client::amount::format_units(amount, decimals),
+        slippage_bps: args.slippage,
+        recipient,
+        sender: args
+            .sender
+            .clone()
+            .or_else(|| wallet_address(&accounts, &args.src_chain)),
+        owner: args.owner.clone().or(Some(accounts.evm.address.clone())),
+        refund: None,
+    };
+    let card = match desk.quote(&form).await.map_err(failure)? {
+        QuoteResult::Quote { card } => card,
+        QuoteResult::Ask { question } => return Err(Failure::Usage(question.message)),
+    };
+    println!("You send     {}", card.send.text);
+    println!("You receive  {} (about, after fees)", card.receive.text);
+    for line in &card.fee_lines {
+        println!("  {:<12} {}", line.name, line.amount.text);
+    }
+    if let Some(check) = &card.check {
+        println!("{}", check.loss_sentence);
+    }
+    println!("Recipient    {}", card.recipient);
+    if let Some(sender) = &card.sender {
+        println!("Sender       {sender}");
+    }
+    if !confirm(args.yes, "Create this order?")? {
+        return Err(Failure::Usage("not confirmed; nothing was created".into()));
+    }
+    let order = desk
+        .start_order(card.raw.clone(), args.accept_loss_bps)
+        .await
+        .map_err(failure)?;
+    let local_id = order.local_id.unwrap_or_default();
+    if order.stage != Some(Stage::Verified) {
+        return Err(Failure::Refused(
+            order
+                .last_error
+                .clone()
+                .unwrap_or_else(|| "the order is not ready to be signed".into()),
+        ));
+    }
+    println!(
+        "Order {} created and checked.",
+        order.order_id.as_deref().unwrap_or("?")
+    );
+
+    let order = match order.route {
+        desk_core::api::RouteKind::Onramp => {
+            if !confirm(
+                args.yes,
+                "Sign the Bitcoin payment with the wallet and register it?",
+            )? {
+                return Err(Failure::Usage("not confirmed; nothing was signed".into()));
+            }
+            desk.sign_with_wallet(local_id, args.accept_fee)
+                .await
+                .map_err(failure)?
+        }
+        _ if desk_core::execute::evm::chain_id_of(&args.src_chain).is_some() => {
+            execute_evm(desk, local_id, args.yes).await?
+        }
+        _ => {
+            return Err(Failure::Usage(format!(
+                "signing on {} is not built yet; the order {} waits for a transaction signed elsewhere (see `gateway register-tx`)",
+                args.src_chain,
+                order.order_id.as_deref().unwrap_or("?")
+            )));
+        }
+    };
+    println!(
+        "Registered: the gateway has the transaction. {}",
+        order.status_text
+    );
+    if args.no_follow {
+        return Ok(());
+    }
+    follow(desk, local_id).await
+}
+
+/// Each EVM step as the window shows it, confirmed one by one, until the payment is registered.
+async fn execute_evm(desk: &Desk, local_id: i64, yes: bool) -> Result<OrderView, Failure> {
+    loop {
+        let plan = desk.wallet_evm_plan(local_id).await.map_err(failure)?;
+        if let Some(short) = plan.shortfall {
+            return Err(Failure::Refused(format!("{short} Nothing was signed.")));
+        }
+        let Some(step) = plan.steps.first() else {
+            return Err(Failure::Refused("nothing is left to sign".into()));
+        };
+        println!(
+            "{} Network fee at most {}.",
+            step.sentence, step.max_fee_text
+        );
+        if !confirm(yes, "Sign and send it?")? {
+            return Err(Failure::Usage(
+                "not confirmed; nothing more was signed".into(),
+            ));
+        }
+        let order = desk
+            .wallet_evm_step(local_id, Some(step.kind), Some(&step.max_fee_wei))
+            .await
+            .map_err(failure)?;
+        if let Some(last) = order.wallet_txs.as_ref().and_then(|t| t.last()) {
+            println!("  mined: {} ({})", last.hash, last.kind.slug());
+        }
+        if order.stage != Some(Stage::Verified) {
+            return Ok(order);
+        }
+    }
+}
+
+/// Follows the order until it succeeds, fails or is refunded, printing each new status.
+async fn follow(desk: &Desk, local_id: i64) -> Result<(), Failure> {
+    let mut last = String::new();
+    let started = Instant::now();
+    loop {
+        let order = desk.order_view(local_id).map_err(failure)?;
+        if order.status_text != last {
+            println!("{}", order.status_text);
+            last = order.status_text.clone();
+        }
+        match order.status.as_deref() {
+            Some("success") => return Ok(()),
+            Some("failed" | "refunded") => {
+                return Err(desk_failure(
+                    ErrorKind::Gateway,
+                    format!("the order ended: {}", order.status_text),
+                ));
+            }
+            _ => {}
+        }
+        if started.elapsed() > Duration::from_secs(6 * 3600) {
+            return Err(desk_failure(
+                ErrorKind::Transport,
+                "the order has not ended after 6 hours; `gateway order ID` shows it later",
+            ));
+        }
+        tokio::time::sleep(Duration::from_secs(2)).await;
+    }
+}
