@@ -18,6 +18,8 @@ const COMMANDS: &[&str] = &[
     "set_api_version",
     "set_bitcoin_network",
     "set_blind_signing",
+    "set_evm_endpoints",
+    "check_evm_endpoint",
     "set_theme",
     "save_psbt",
     "open_explorer",

@@ -149,6 +149,26 @@ pub async fn set_blind_signing(desk: State<'_, Desk>, on: bool) -> Result<Settin
     desk.set_blind_signing(on).await
 }
 
+/// Sets the JSON-RPC endpoints of an EVM chain on the current network (empty: the public defaults).
+#[tauri::command]
+pub async fn set_evm_endpoints(
+    desk: State<'_, Desk>,
+    chain: String,
+    urls: Vec<String>,
+) -> Result<SettingsView, DeskError> {
+    desk.set_evm_endpoints(&chain, &urls).await
+}
+
+/// Checks an endpoint: its chain id (which must be the chain's) and latest block.
+#[tauri::command]
+pub async fn check_evm_endpoint(
+    desk: State<'_, Desk>,
+    chain: String,
+    url: String,
+) -> Result<desk_core::api::EndpointCheck, DeskError> {
+    desk.check_evm_endpoint(&chain, &url).await
+}
+
 /// Chooses the window's colours.
 #[tauri::command]
 pub async fn set_theme(desk: State<'_, Desk>, theme: Theme) -> Result<SettingsView, DeskError> {

@@ -228,6 +228,34 @@ pub struct SettingsView {
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     #[ts(type = "boolean | undefined", optional = nullable)]
     pub blind_signing: bool,
+    /// The EVM chains' JSON-RPC endpoints on this network, in the order they are tried (empty on the Sandbox, whose
+    /// chains are its own local nodes; then absent).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[ts(as = "Option<Vec<EvmEndpointsView>>", optional)]
+    pub evm_endpoints: Vec<EvmEndpointsView>,
+}
+
+/// One EVM chain's endpoints.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "EvmEndpointsView.ts")]
+pub struct EvmEndpointsView {
+    pub chain: String,
+    pub urls: Vec<String>,
+    /// Chosen in Settings (else the public defaults).
+    pub custom: bool,
+}
+
+/// What an endpoint answered when checked.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "EndpointCheck.ts")]
+pub struct EndpointCheck {
+    pub url: String,
+    #[ts(type = "number")]
+    pub chain_id: u64,
+    #[ts(type = "number")]
+    pub latest_block: u64,
 }
 
 /// A network to switch to.

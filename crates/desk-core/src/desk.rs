@@ -285,6 +285,7 @@ impl Desk {
                 .networks
                 .get(&kind)
                 .is_some_and(|prefs| prefs.blind_signing),
+            evm_endpoints: execute::endpoints_view(state),
         }
     }
 

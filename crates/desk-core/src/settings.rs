@@ -108,6 +108,10 @@ pub struct NetworkPrefs {
     /// network's Bitcoin network ([`crate::fees::default_source`]); `""` reads none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fee_source: Option<String>,
+    /// The JSON-RPC endpoints chosen for EVM chains on this network (chain slug → URLs, tried in order), instead of
+    /// the public defaults ([`crate::desk::default_endpoints`]).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub evm_rpc: BTreeMap<String, Vec<String>>,
 }
 
 /// Everything the settings file holds.
@@ -361,6 +365,7 @@ mod tests {
                 bitcoin_network: Some(BitcoinNetwork::Signet),
                 blind_signing: true,
                 fee_source: Some("http://127.0.0.1:9/fees".into()),
+                evm_rpc: BTreeMap::from([("bob".into(), vec!["https://rpc.example".into()])]),
             },
         );
         save(&path, &settings).unwrap();

@@ -451,3 +451,102 @@ async fn too_little_gas_money_and_a_call_that_would_revert_are_told_before_anyth
     assert_eq!(txs.len(), 1, "only the approval was signed");
     desk.shutdown().await;
 }
+
+/// Off the Sandbox each EVM chain's endpoints are the public defaults until Settings chooses others; a chosen endpoint
+/// is checked (chain id and latest block) and one of another chain is refused, by the check and before signing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn endpoints_are_chosen_per_network_and_checked_to_be_their_chain() {
+    let _turn = TURN.lock().await;
+    let node = EvmNode::start("bob").await.unwrap();
+    node.place_sandbox_contracts().await.unwrap();
+    let sim = gateway_sim::Sim::new()
+        .spawn(std::net::SocketAddr::from((
+            std::net::Ipv4Addr::LOCALHOST,
+            0,
+        )))
+        .await
+        .unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let desk = open(home.path()).await;
+    assert!(
+        desk.settings().await.evm_endpoints.is_empty(),
+        "the Sandbox's chains are its own"
+    );
+    let custom = desk
+        .select_network(desk_core::api::NetworkChoice {
+            kind: desk_core::settings::NetworkKind::Custom,
+            custom_url: Some(sim.base_url()),
+        })
+        .await
+        .unwrap();
+    let bob = custom
+        .evm_endpoints
+        .iter()
+        .find(|e| e.chain == "bob")
+        .unwrap();
+    assert!(!bob.custom && bob.urls.len() >= 2, "{bob:?}");
+    assert!(
+        custom
+            .evm_endpoints
+            .iter()
+            .all(|e| e.urls.len() >= 2 || e.chain == "bob-sepolia")
+    );
+
+    let checked = desk.check_evm_endpoint("bob", node.url()).await.unwrap();
+    assert_eq!(checked.chain_id, 60808);
+    let other = desk
+        .check_evm_endpoint("ethereum", node.url())
+        .await
+        .unwrap_err();
+    assert!(
+        other.message.contains("is chain 60808"),
+        "{}",
+        other.message
+    );
+    let bad = desk.check_evm_endpoint("bob", "ftp://x").await.unwrap_err();
+    assert_eq!(bad.kind, ErrorKind::InvalidInput);
+
+    let set = desk
+        .set_evm_endpoints("bob", &[node.url().to_owned(), " ".into()])
+        .await
+        .unwrap();
+    let bob = set.evm_endpoints.iter().find(|e| e.chain == "bob").unwrap();
+    assert_eq!(
+        (bob.custom, bob.urls.clone()),
+        (true, vec![node.url().to_owned()])
+    );
+    // The chosen endpoint is the one used: the wallet's balance is read from it.
+    let _ = desk.wallet_remove().await;
+    desk.wallet_import(ABANDON, "", PASSWORD).await.unwrap();
+    let evm = desk.wallet_accounts().await.unwrap().evm.address;
+    node.mint(WBTC_BOB, &evm, U256::from(4_242u64))
+        .await
+        .unwrap();
+    let balance = desk.wallet_evm_balance("bob", WBTC_BOB).await.unwrap();
+    assert_eq!(balance.amount, "4242");
+    // An endpoint of another chain is never used.
+    desk.set_evm_endpoints("ethereum", &[node.url().to_owned()])
+        .await
+        .unwrap();
+    let refused = desk
+        .wallet_evm_balance("ethereum", USDT_ETH)
+        .await
+        .unwrap_err();
+    assert!(
+        refused.message.contains("is chain 60808")
+            && refused.message.contains("Nothing was signed"),
+        "{}",
+        refused.message
+    );
+    let back = desk.set_evm_endpoints("bob", &[]).await.unwrap();
+    assert!(
+        !back
+            .evm_endpoints
+            .iter()
+            .find(|e| e.chain == "bob")
+            .unwrap()
+            .custom
+    );
+    desk.shutdown().await;
+    sim.shutdown().await.unwrap();
+}

@@ -173,6 +173,18 @@ const calls: [string, () => Promise<unknown>, string, Record<string, unknown> | 
   ],
   ["walletEvmPlan", () => ipc.walletEvmPlan(7), "wallet_evm_plan", { localId: 7 }],
   [
+    "setEvmEndpoints",
+    () => ipc.setEvmEndpoints("bob", ["https://rpc.gobob.xyz"]),
+    "set_evm_endpoints",
+    { chain: "bob", urls: ["https://rpc.gobob.xyz"] },
+  ],
+  [
+    "checkEvmEndpoint",
+    () => ipc.checkEvmEndpoint("bob", "https://rpc.gobob.xyz"),
+    "check_evm_endpoint",
+    { chain: "bob", url: "https://rpc.gobob.xyz" },
+  ],
+  [
     "walletEvmStep",
     () => ipc.walletEvmStep(7, "approve", "42000"),
     "wallet_evm_step",

@@ -28,6 +28,7 @@ import type { WalletView } from "./bindings/WalletView";
 import type { WalletBalance } from "./bindings/WalletBalance";
 import type { EvmBalance } from "./bindings/EvmBalance";
 import type { EvmPlan } from "./bindings/EvmPlan";
+import type { EndpointCheck } from "./bindings/EndpointCheck";
 import type { WalletTxKind } from "./bindings/WalletTxKind";
 
 const ERROR_KINDS: readonly ErrorKind[] = [
@@ -334,6 +335,16 @@ export function walletBalance(chain: string): Promise<WalletBalance> {
   return call<WalletBalance>("wallet_balance", { chain });
 }
 
+/** Sets an EVM chain's JSON-RPC endpoints on the current network (an empty list: back to the public defaults). */
+export function setEvmEndpoints(chain: string, urls: string[]): Promise<SettingsView> {
+  return call<SettingsView>("set_evm_endpoints", { chain, urls });
+}
+
+/** Checks an endpoint: the chain id it answers (which must be the chain's) and its latest block. */
+export function checkEvmEndpoint(chain: string, url: string): Promise<EndpointCheck> {
+  return call<EndpointCheck>("check_evm_endpoint", { chain, url });
+}
+
 /** The wallet's balance of `token` on the EVM chain `chain` (read from the chain), with what Max puts in. */
 export function walletEvmBalance(chain: string, token: string): Promise<EvmBalance> {
   return call<EvmBalance>("wallet_evm_balance", { chain, token });
@@ -403,6 +414,8 @@ export interface DeskApi {
   signWithWallet(localId: number, acceptedFeeSats?: string | null): Promise<OrderView>;
   walletBalance(chain: string): Promise<WalletBalance>;
   walletEvmBalance(chain: string, token: string): Promise<EvmBalance>;
+  setEvmEndpoints(chain: string, urls: string[]): Promise<SettingsView>;
+  checkEvmEndpoint(chain: string, url: string): Promise<EndpointCheck>;
   walletEvmPlan(localId: number): Promise<EvmPlan>;
   walletEvmStep(localId: number, kind: WalletTxKind, acceptedMaxFeeWei: string): Promise<OrderView>;
 }
@@ -451,6 +464,8 @@ export const deskApi: DeskApi = {
   signWithWallet,
   walletBalance,
   walletEvmBalance,
+  setEvmEndpoints,
+  checkEvmEndpoint,
   walletEvmPlan,
   walletEvmStep,
 };

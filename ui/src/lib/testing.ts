@@ -55,6 +55,8 @@ export function stubApi(overrides: Partial<DeskApi> = {}): DeskApi {
     "walletEvmBalance",
     "walletEvmPlan",
     "walletEvmStep",
+    "setEvmEndpoints",
+    "checkEvmEndpoint",
   ];
   const base = Object.fromEntries(names.map((n) => [n, missing(n)])) as unknown as DeskApi;
   return { ...base, ...overrides };

@@ -8,10 +8,12 @@ use serde::Serialize;
 use tracing::info;
 use ts_rs::TS;
 
+use super::State;
 use super::{Desk, DeskEvent, flow_on, invalid};
-use crate::api::{DeskError, ErrorKind};
+use crate::api::{DeskError, EndpointCheck, ErrorKind, EvmEndpointsView};
 use crate::execute::evm::{self, EvmEndpoint, EvmPlan, ExecError, Executed, PayCall};
 use crate::journal::{JournalOrder, WalletTxKind};
+use crate::settings;
 use crate::views::OrderView;
 use crate::wallet;
 
@@ -70,6 +72,86 @@ pub fn default_endpoints(chain: &str) -> &'static [&'static str] {
         "bob-sepolia" => &["https://bob-sepolia.rpc.gobob.xyz"],
         _ => &[],
     }
+}
+
+/// The EVM chains the app has endpoints for, in the order Settings lists them.
+pub const EVM_CHAINS: &[&str] = &[
+    "ethereum",
+    "bob",
+    "base",
+    "bsc",
+    "arbitrum",
+    "optimism",
+    "avalanche",
+    "polygon",
+    "sonic",
+    "unichain",
+    "bera",
+    "sepolia",
+    "bob-sepolia",
+];
+
+/// The endpoints of `chain` on the current network: those chosen in Settings, else the public defaults.
+fn endpoints_of(state: &State, chain: &str) -> (Vec<String>, bool) {
+    match state
+        .settings
+        .networks
+        .get(&state.network.kind)
+        .and_then(|p| p.evm_rpc.get(chain))
+        .filter(|urls| !urls.is_empty())
+    {
+        Some(urls) => (urls.clone(), true),
+        None => (
+            default_endpoints(chain)
+                .iter()
+                .map(|u| (*u).to_owned())
+                .collect(),
+            false,
+        ),
+    }
+}
+
+/// Settings' view of the endpoints (none on the Sandbox: its chains are its own nodes).
+pub(crate) fn endpoints_view(state: &State) -> Vec<EvmEndpointsView> {
+    if state.network.sandbox_chains.is_some() {
+        return Vec::new();
+    }
+    EVM_CHAINS
+        .iter()
+        .map(|chain| {
+            let (urls, custom) = endpoints_of(state, chain);
+            EvmEndpointsView {
+                chain: (*chain).to_owned(),
+                urls,
+                custom,
+            }
+        })
+        .collect()
+}
+
+/// An endpoint URL as Settings takes it: http(s), a host, no credentials, no query.
+fn endpoint_url(text: &str) -> Result<String, DeskError> {
+    let bad = |why: &str| {
+        invalid(
+            "endpoint",
+            format!(
+                "{text:?} is not a usable JSON-RPC endpoint: {why}. Enter an address like https://rpc.example.com."
+            ),
+        )
+    };
+    let url = url::Url::parse(text.trim()).map_err(|e| bad(&e.to_string()))?;
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err(bad(
+            "it must start with https:// (or http:// on this computer)",
+        ));
+    }
+    if url.host_str().is_none_or(str::is_empty) {
+        return Err(bad("it has no host"));
+    }
+    if !url.username().is_empty() || url.password().is_some() {
+        return Err(bad("it must not carry a user name or password"));
+    }
+    Ok(text.trim().to_owned())
 }
 
 /// An EVM balance of the wallet, for the amount field.
@@ -143,7 +225,13 @@ impl Desk {
         chain: &str,
         owner: Option<&str>,
     ) -> Result<EvmEndpoint, DeskError> {
-        let sandbox = self.state.lock().await.network.sandbox_chains.clone();
+        let (sandbox, chosen) = {
+            let state = self.state.lock().await;
+            (
+                state.network.sandbox_chains.clone(),
+                endpoints_of(&state, chain).0,
+            )
+        };
         let urls: Vec<String> = match sandbox {
             Some(chains) => {
                 let node = match owner {
@@ -152,12 +240,73 @@ impl Desk {
                 };
                 vec![node.url().to_owned()]
             }
-            None => default_endpoints(chain)
-                .iter()
-                .map(|u| (*u).to_owned())
-                .collect(),
+            None => chosen,
         };
         evm::connect(chain, &urls).await.map_err(exec_error)
+    }
+
+    /// Sets the JSON-RPC endpoints of the EVM chain `chain` on the current network (tried in order; empty: back to
+    /// the public defaults). Each must be an http(s) URL; at most five.
+    pub async fn set_evm_endpoints(
+        &self,
+        chain: &str,
+        urls: &[String],
+    ) -> Result<crate::api::SettingsView, DeskError> {
+        if !EVM_CHAINS.contains(&chain) {
+            return Err(invalid(
+                "chain",
+                format!("{chain:?} is not an EVM chain the app knows."),
+            ));
+        }
+        let mut clean: Vec<String> = Vec::new();
+        for url in urls.iter().filter(|u| !u.trim().is_empty()) {
+            let url = endpoint_url(url)?;
+            if !clean.contains(&url) {
+                clean.push(url);
+            }
+        }
+        if clean.len() > 5 {
+            return Err(invalid(
+                "endpoint",
+                "Give at most five endpoints per chain.",
+            ));
+        }
+        let mut state = self.state.lock().await;
+        if state.network.sandbox_chains.is_some() {
+            return Err(invalid(
+                "endpoint",
+                "The Sandbox's chains are its own local nodes; their endpoints are not set here.",
+            ));
+        }
+        let kind = state.network.kind;
+        let mut next = state.settings.clone();
+        if clean.is_empty() {
+            next.prefs_mut(kind).evm_rpc.remove(chain);
+        } else {
+            next.prefs_mut(kind).evm_rpc.insert(chain.to_owned(), clean);
+        }
+        settings::save(&self.paths.settings_file(), &next)?;
+        state.settings = next;
+        info!(network = kind.slug(), chain, "EVM endpoints set");
+        Ok(self.view(&state))
+    }
+
+    /// Checks one endpoint: it must answer `eth_chainId` with `chain`'s id; gives that id and the latest block.
+    pub async fn check_evm_endpoint(
+        &self,
+        chain: &str,
+        url: &str,
+    ) -> Result<EndpointCheck, DeskError> {
+        let url = endpoint_url(url)?;
+        let endpoint = evm::connect(chain, std::slice::from_ref(&url))
+            .await
+            .map_err(exec_error)?;
+        let latest_block = endpoint.latest_block().await.map_err(exec_error)?;
+        Ok(EndpointCheck {
+            url,
+            chain_id: endpoint.chain_id,
+            latest_block,
+        })
     }
 
     /// The wallet's balance of `token` on the EVM chain `chain`, read from the chain; Max of the native coin keeps
