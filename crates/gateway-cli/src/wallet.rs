@@ -2,8 +2,10 @@
 //! sealing, the same paths as the window).
 //!
 //! Keys come from the keychain (the app password is asked on the terminal, never echoed) or, for scripts, from the
-//! environment variable `GATEWAY_MNEMONIC` (a BIP-39 phrase; `GATEWAY_PASSPHRASE` for its optional passphrase); never
-//! from a command-line argument, and never printed (but the new phrase of `wallet new`, shown once).
+//! environment variable `GATEWAY_MNEMONIC` (a BIP-39 phrase; `GATEWAY_PASSPHRASE` for its optional passphrase) or an
+//! encrypted keystore file named in `GATEWAY_KEYSTORE` (written by `wallet keystore FILE`; its password read from the
+//! terminal or standard input); never from a command-line argument, and never printed (but the new phrase of
+//! `wallet new`, shown once).
 
 use std::io::{BufRead, IsTerminal, Write};
 
@@ -23,6 +25,8 @@ use crate::Failure;
 pub const MNEMONIC_ENV: &str = "GATEWAY_MNEMONIC";
 /// The environment variable of that phrase's optional BIP-39 passphrase.
 pub const PASSPHRASE_ENV: &str = "GATEWAY_PASSPHRASE";
+/// The environment variable naming an encrypted keystore file (`gateway wallet keystore FILE` writes one).
+pub const KEYSTORE_ENV: &str = "GATEWAY_KEYSTORE";
 
 #[derive(Debug, Clone, Subcommand)]
 pub enum WalletCommand {
@@ -44,6 +48,13 @@ pub enum WalletCommand {
     Address,
     /// What the wallet's Bitcoin address can spend, after the network fee (the gateway's get-max-spendable)
     Balance,
+    /// Write the wallet (from GATEWAY_MNEMONIC or the keychain) to a new encrypted keystore file for scripts: sealed
+    /// under a password of its own (Argon2id, XChaCha20-Poly1305), readable only by you; never overwrites a file.
+    /// Scripts then name it in GATEWAY_KEYSTORE and give its password on standard input
+    Keystore {
+        /// The file to create
+        file: std::path::PathBuf,
+    },
 }
 
 fn kept_failure(e: KeptError) -> Failure {
@@ -101,18 +112,73 @@ fn keychain() -> Result<(), Failure> {
     secrets::install_platform_store().map_err(|e| kept_failure(KeptError::Keychain(e)))
 }
 
-/// The wallet's seed: from GATEWAY_MNEMONIC, else the keychain's wallet opened with the app password.
+/// The wallet's seed: from GATEWAY_MNEMONIC, else the keystore file named in GATEWAY_KEYSTORE (its password asked),
+/// else the keychain's wallet opened with the app password.
 pub fn seed() -> Result<Seed, Failure> {
+    secret().and_then(|s| {
+        Seed::from_phrase(&s.phrase, &s.passphrase).map_err(|e| Failure::Usage(e.to_string()))
+    })
+}
+
+/// The wallet's phrase and passphrase, from where [`seed`] reads them.
+fn secret() -> Result<vault::Secret, Failure> {
     if let Ok(phrase) = std::env::var(MNEMONIC_ENV) {
         let phrase = Zeroizing::new(phrase);
         let passphrase = Zeroizing::new(std::env::var(PASSPHRASE_ENV).unwrap_or_default());
-        return Seed::from_phrase(&phrase, &passphrase)
-            .map_err(|e| Failure::Usage(format!("{MNEMONIC_ENV}: {e}")));
+        Seed::from_phrase(&phrase, &passphrase)
+            .map_err(|e| Failure::Usage(format!("{MNEMONIC_ENV}: {e}")))?;
+        return Ok(vault::Secret {
+            phrase: kept::normalized(&phrase).as_str().to_owned(),
+            passphrase: passphrase.as_str().to_owned(),
+        });
+    }
+    if let Some(path) = std::env::var_os(KEYSTORE_ENV).filter(|p| !p.is_empty()) {
+        let path = std::path::PathBuf::from(path);
+        let text = std::fs::read_to_string(&path).map_err(|e| {
+            Failure::Usage(format!(
+                "{KEYSTORE_ENV}: cannot read {} ({e})",
+                path.display()
+            ))
+        })?;
+        let sealed = vault::Sealed::from_text(&text).map_err(|e| {
+            Failure::Usage(format!(
+                "{KEYSTORE_ENV}: {} is not a Gateway Desk keystore ({e})",
+                path.display()
+            ))
+        })?;
+        let password = ask_secret("Keystore password: ")?;
+        return vault::open(&sealed, &password)
+            .map_err(|e| Failure::Usage(format!("{KEYSTORE_ENV}: {e}")));
     }
     keychain()?;
     let password = ask_secret("App password: ")?;
-    let secret = kept::open(&password).map_err(kept_failure)?;
-    Seed::from_phrase(&secret.phrase, &secret.passphrase).map_err(|e| Failure::Usage(e.to_string()))
+    kept::open(&password).map_err(kept_failure)
+}
+
+/// `wallet keystore FILE`: the wallet sealed under a new password into a file created for it (mode 0600 on Unix).
+fn write_keystore(path: &std::path::Path) -> Result<(), Failure> {
+    let secret = secret()?;
+    let password = new_password()?;
+    let sealed = vault::seal(&secret, &password, KdfProfile::STANDARD)
+        .map_err(|e| Failure::Usage(e.to_string()))?;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let mut file = options.open(path).map_err(|e| {
+        Failure::Usage(format!(
+            "cannot create {} ({e}); a keystore is never written over an existing file",
+            path.display()
+        ))
+    })?;
+    file.write_all(sealed.to_text().as_bytes())
+        .and_then(|()| file.sync_all())
+        .map_err(|e| Failure::Usage(format!("cannot write {} ({e})", path.display())))?;
+    println!(
+        "The wallet is sealed in {}. Scripts name it in {KEYSTORE_ENV} and give its password on standard input.",
+        path.display()
+    );
+    Ok(())
 }
 
 /// The keychain's client blocks on a runtime of its own, so everything that touches it (and the terminal) runs on a
@@ -136,6 +202,7 @@ pub async fn run(
         WalletCommand::Import { with_passphrase } => {
             blocking(move || import(with_passphrase)).await
         }
+        WalletCommand::Keystore { file } => blocking(move || write_keystore(&file)).await,
         WalletCommand::Address => {
             let seed = blocking(seed).await?;
             let accounts =

@@ -1168,3 +1168,58 @@ async fn a_whole_offramp_runs_from_the_terminal_on_the_sandbox_with_its_local_ch
     );
     assert!(!stdout.contains("abandon") && !stderr.contains("abandon"));
 }
+
+/// A keystore file for scripts: written from GATEWAY_MNEMONIC under a password of its own (typed twice), readable only
+/// by its owner, never over an existing file, holding no word of the phrase; read back through GATEWAY_KEYSTORE with
+/// its password on standard input (the same addresses), a wrong password refused in words.
+#[test]
+fn a_keystore_file_carries_the_wallet_sealed_for_scripts() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("wallet.keystore");
+    let path = file.to_str().unwrap();
+    let out = run_with_env(
+        &["wallet", "keystore", path],
+        &[("GATEWAY_MNEMONIC", ABANDON)],
+        Some("a long keystore password\na long keystore password\n"),
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let sealed = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        !sealed.contains("abandon") && !sealed.contains("about"),
+        "{sealed}"
+    );
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&file).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
+    }
+    let again = run_with_env(
+        &["wallet", "keystore", path],
+        &[("GATEWAY_MNEMONIC", ABANDON)],
+        Some("a long keystore password\na long keystore password\n"),
+    );
+    assert_eq!(again.status.code(), Some(2));
+    assert!(text(&again.stderr).contains("never written over an existing file"));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), sealed);
+
+    let out = run_with_env(
+        &["wallet", "address"],
+        &[("GATEWAY_KEYSTORE", path)],
+        Some("a long keystore password\n"),
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("0x9858EfFD232B4033E47d90003D41EC34EcaEda94"));
+    let wrong = run_with_env(
+        &["wallet", "address"],
+        &[("GATEWAY_KEYSTORE", path)],
+        Some("not the password at all\n"),
+    );
+    assert_eq!(wrong.status.code(), Some(2));
+    assert!(
+        text(&wrong.stderr).contains("GATEWAY_KEYSTORE: "),
+        "{}",
+        text(&wrong.stderr)
+    );
+    assert!(wrong.stdout.is_empty());
+}
