@@ -39,6 +39,7 @@ const COMMANDS: &[&str] = &[
     "wallet_confirm_new",
     "wallet_cancel_new",
     "wallet_import",
+    "wallet_import_key",
     "wallet_unlock",
     "wallet_lock",
     "wallet_reveal",

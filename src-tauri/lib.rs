@@ -64,6 +64,7 @@ fn with_commands<R: Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> {
             wallet_commands::wallet_confirm_new,
             wallet_commands::wallet_cancel_new,
             wallet_commands::wallet_import,
+            wallet_commands::wallet_import_key,
             wallet_commands::wallet_unlock,
             wallet_commands::wallet_lock,
             wallet_commands::wallet_reveal,

@@ -83,6 +83,18 @@ pub async fn wallet_remove(desk: State<'_, Desk>) -> Result<WalletView, DeskErro
     desk.wallet_remove().await
 }
 
+/// Imports a single private key of one chain family, sealed under the app password.
+#[tauri::command]
+pub async fn wallet_import_key(
+    desk: State<'_, Desk>,
+    family: desk_core::wallet::KeyFamily,
+    key: String,
+    password: String,
+) -> Result<WalletView, DeskError> {
+    let (key, password) = (zeroizing(key), zeroizing(password));
+    desk.wallet_import_key(family, &key, &password).await
+}
+
 /// Signs an order with the wallet, registers it and follows it.
 #[tauri::command]
 pub async fn sign_with_wallet(

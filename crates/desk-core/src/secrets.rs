@@ -181,6 +181,7 @@ mod tests {
                 phrase: "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about"
                     .into(),
                 passphrase: String::new(),
+                key: None,
             },
             "correct horse battery",
             KdfProfile::TEST_ONLY,

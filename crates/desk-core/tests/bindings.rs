@@ -36,6 +36,7 @@ fn generate(dir: &Path) {
     desk_core::desk::WalletBalance::export_all(&cfg).unwrap();
     desk_core::desk::EvmBalance::export_all(&cfg).unwrap();
     desk_core::api::EndpointCheck::export_all(&cfg).unwrap();
+    desk_core::wallet::KeyFamily::export_all(&cfg).unwrap();
     desk_core::execute::evm::EvmPlan::export_all(&cfg).unwrap();
     // Partner: affiliate entries and the dashboard.
     desk_core::settings::AffiliateEntry::export_all(&cfg).unwrap();

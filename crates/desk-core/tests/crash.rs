@@ -48,6 +48,7 @@ fn request(route: &str) -> QuoteRequest {
                 desk_core::wallet::accounts(&app_wallet(), BitcoinNetwork::Mainnet)
                     .unwrap()
                     .bitcoin
+                    .unwrap()
                     .address,
             );
             r.owner_address = Some(OWNER.into());
@@ -80,6 +81,7 @@ fn wallet_evm() -> String {
     desk_core::wallet::accounts(&app_wallet(), BitcoinNetwork::Mainnet)
         .unwrap()
         .evm
+        .unwrap()
         .address
 }
 

@@ -100,7 +100,7 @@ async fn a_token_swap_needs_no_approval_when_allowed_and_usdt_is_reset_to_zero_f
         .unwrap()
         .accounts
         .unwrap();
-    let evm = accounts.evm.address.clone();
+    let evm = accounts.evm.as_ref().unwrap().address.clone();
     // Funded on first use; then an allowance larger than the order, given earlier.
     desk.wallet_evm_balance("bob", USDT_BOB).await.unwrap();
     nodes[0]
@@ -196,7 +196,7 @@ async fn an_offramp_is_approved_exactly_paid_and_registered_by_the_wallet() {
         .unwrap()
         .accounts
         .unwrap();
-    let evm = accounts.evm.address.clone();
+    let evm = accounts.evm.as_ref().unwrap().address.clone();
 
     // The Sandbox funds the wallet on its local chain: 1 WBTC and 10 ETH.
     let balance = desk.wallet_evm_balance("bob", WBTC_BOB).await.unwrap();
@@ -209,7 +209,7 @@ async fn an_offramp_is_approved_exactly_paid_and_registered_by_the_wallet() {
         "Max of the native coin keeps the gas"
     );
 
-    let form = offramp_form(&evm, &accounts.bitcoin.address, "0.001");
+    let form = offramp_form(&evm, &accounts.bitcoin.as_ref().unwrap().address, "0.001");
     let order = desk
         .start_order(card(&desk, &form).await.raw, None)
         .await
@@ -359,8 +359,8 @@ async fn too_little_gas_money_and_a_call_that_would_revert_are_told_before_anyth
         .unwrap()
         .accounts
         .unwrap();
-    let evm = accounts.evm.address.clone();
-    let form = offramp_form(&evm, &accounts.bitcoin.address, "0.001");
+    let evm = accounts.evm.as_ref().unwrap().address.clone();
+    let form = offramp_form(&evm, &accounts.bitcoin.as_ref().unwrap().address, "0.001");
     let order = desk
         .start_order(card(&desk, &form).await.raw, None)
         .await
@@ -518,7 +518,7 @@ async fn endpoints_are_chosen_per_network_and_checked_to_be_their_chain() {
     // The chosen endpoint is the one used: the wallet's balance is read from it.
     let _ = desk.wallet_remove().await;
     desk.wallet_import(ABANDON, "", PASSWORD).await.unwrap();
-    let evm = desk.wallet_accounts().await.unwrap().evm.address;
+    let evm = desk.wallet_accounts().await.unwrap().evm.unwrap().address;
     node.mint(WBTC_BOB, &evm, U256::from(4_242u64))
         .await
         .unwrap();
@@ -549,4 +549,70 @@ async fn endpoints_are_chosen_per_network_and_checked_to_be_their_chain() {
     );
     desk.shutdown().await;
     sim.shutdown().await.unwrap();
+}
+
+/// A wallet of a single imported EVM key (no phrase): its one account, the Bitcoin balance refused in words, an
+/// offramp from BOB to a Bitcoin address typed in, approved and paid with that key; shown again behind the password.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_single_imported_evm_key_pays_an_offramp() {
+    let _turn = TURN.lock().await;
+    let _node = bob_node().await;
+    let home = tempfile::tempdir().unwrap();
+    let desk = open(home.path()).await;
+    let _ = desk.wallet_remove().await;
+    let key = "0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318";
+    let bad = desk
+        .wallet_import_key(desk_core::wallet::KeyFamily::Evm, "0x1234", PASSWORD)
+        .await
+        .unwrap_err();
+    assert!(
+        bad.message.starts_with("The EVM private key is not valid"),
+        "{}",
+        bad.message
+    );
+    let view = desk
+        .wallet_import_key(desk_core::wallet::KeyFamily::Evm, key, PASSWORD)
+        .await
+        .unwrap();
+    let accounts = view.accounts.unwrap();
+    let evm = accounts.evm.as_ref().unwrap().address.clone();
+    assert_eq!(evm, "0x2c7536E3605D9C16a7a3D7b1898e529396a65c23");
+    assert!(accounts.bitcoin.is_none());
+    let no_btc = desk.wallet_balance("bitcoin").await.unwrap_err();
+    assert!(
+        no_btc.message.contains("no Bitcoin account"),
+        "{}",
+        no_btc.message
+    );
+
+    let form = offramp_form(
+        &evm,
+        "bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080",
+        "0.001",
+    );
+    let order = desk
+        .start_order(card(&desk, &form).await.raw, None)
+        .await
+        .unwrap();
+    assert_eq!(order.stage, Some(Stage::Verified), "{order:?}");
+    let local_id = order.local_id.unwrap();
+    for expected in [WalletTxKind::Approve, WalletTxKind::Pay] {
+        let plan = desk.wallet_evm_plan(local_id).await.unwrap();
+        assert_eq!(plan.steps[0].kind, expected);
+        desk.wallet_evm_step(local_id, Some(expected), Some(&plan.steps[0].max_fee_wei))
+            .await
+            .unwrap();
+    }
+    assert_eq!(
+        desk.order_view(local_id).unwrap().stage,
+        Some(Stage::Registered)
+    );
+    assert_eq!(
+        desk.wallet_reveal(PASSWORD).await.unwrap(),
+        vec![key.to_owned()]
+    );
+    desk.wallet_lock().await;
+    let unlocked = desk.wallet_unlock(PASSWORD).await.unwrap();
+    assert_eq!(unlocked.accounts.unwrap().evm.unwrap().address, evm);
+    desk.shutdown().await;
 }

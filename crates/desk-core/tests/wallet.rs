@@ -77,10 +77,15 @@ async fn a_new_wallet_is_checked_kept_locked_revealed_and_removed() {
     assert_eq!(view.state, WalletState::Unlocked);
     let accounts = view.accounts.expect("addresses while unlocked");
     assert!(
-        accounts.bitcoin.address.starts_with("bcrt1q"),
+        accounts
+            .bitcoin
+            .as_ref()
+            .unwrap()
+            .address
+            .starts_with("bcrt1q"),
         "{accounts:?}"
     );
-    assert_eq!(accounts.bitcoin.path, "m/84'/1'/0'/0/0");
+    assert_eq!(accounts.bitcoin.as_ref().unwrap().path, "m/84'/1'/0'/0/0");
 
     // A second wallet does not overwrite the first.
     assert_eq!(
@@ -140,7 +145,7 @@ async fn an_imported_wallet_with_a_passphrase_has_its_own_addresses_and_locks_wh
     let plain = plain.accounts.unwrap();
     // The well-known EVM address of the "abandon … about" phrase.
     assert_eq!(
-        plain.evm.address,
+        plain.evm.as_ref().unwrap().address,
         "0x9858EfFD232B4033E47d90003D41EC34EcaEda94"
     );
     desk.wallet_remove().await.unwrap();
@@ -150,8 +155,14 @@ async fn an_imported_wallet_with_a_passphrase_has_its_own_addresses_and_locks_wh
         .unwrap()
         .accounts
         .unwrap();
-    assert_ne!(with_passphrase.evm.address, plain.evm.address);
-    assert_ne!(with_passphrase.bitcoin.address, plain.bitcoin.address);
+    assert_ne!(
+        with_passphrase.evm.as_ref().unwrap().address,
+        plain.evm.as_ref().unwrap().address
+    );
+    assert_ne!(
+        with_passphrase.bitcoin.as_ref().unwrap().address,
+        plain.bitcoin.as_ref().unwrap().address
+    );
 
     // Idle past a second: locked by the desk's clock, and told.
     let mut events = desk.subscribe();
@@ -216,7 +227,7 @@ async fn an_onramp_is_signed_by_the_wallet_registered_and_completed_and_the_phra
         desk.wallet_balance("bob").await.unwrap_err().kind,
         ErrorKind::InvalidInput
     );
-    let form = onramp_form(Some(accounts.bitcoin.address.clone()));
+    let form = onramp_form(Some(accounts.bitcoin.as_ref().unwrap().address.clone()));
     set_tamper(Some("psbtPaysStranger")).await;
     let hostile = card(&desk, &form).await;
     let hostile = desk.start_order(hostile.raw, None).await.unwrap();
@@ -293,7 +304,7 @@ async fn a_psbt_signed_elsewhere_is_handed_back_as_base64_and_finalized_and_an_u
         .accounts
         .unwrap();
     desk.wallet_lock().await;
-    let form = onramp_form(Some(accounts.bitcoin.address.clone()));
+    let form = onramp_form(Some(accounts.bitcoin.as_ref().unwrap().address.clone()));
     let order = desk
         .start_order(card(&desk, &form).await.raw, None)
         .await
@@ -311,7 +322,7 @@ async fn a_psbt_signed_elsewhere_is_handed_back_as_base64_and_finalized_and_an_u
 
     let secp = Secp256k1::new();
     let seed = desk_core::wallet::Seed::from_phrase(abandon, "").unwrap();
-    let master = Xpriv::new_master(bitcoin::Network::Regtest, seed.bytes()).unwrap();
+    let master = Xpriv::new_master(bitcoin::Network::Regtest, seed.bytes().unwrap()).unwrap();
     let path = DerivationPath::from_str("m/84'/1'/0'/0/0").unwrap();
     let public = master
         .derive_priv(&secp, &path)

@@ -76,11 +76,11 @@ fn desk_failure(kind: ErrorKind, message: impl Into<String>) -> Failure {
 /// The wallet's address on `chain`'s family.
 fn wallet_address(accounts: &Accounts, chain: &str) -> Option<String> {
     match chain {
-        "bitcoin" => Some(accounts.bitcoin.address.clone()),
-        "tron" => Some(accounts.tron.address.clone()),
-        "solana" => Some(accounts.solana.address.clone()),
+        "bitcoin" => accounts.bitcoin.as_ref().map(|a| a.address.clone()),
+        "tron" => accounts.tron.as_ref().map(|a| a.address.clone()),
+        "solana" => accounts.solana.as_ref().map(|a| a.address.clone()),
         c if desk_core::execute::evm::chain_id_of(c).is_some() => {
-            Some(accounts.evm.address.clone())
+            accounts.evm.as_ref().map(|a| a.address.clone())
         }
         _ => None,
     }
@@ -199,7 +199,10 @@ async fn swap(
             .sender
             .clone()
             .or_else(|| wallet_address(&accounts, &args.src_chain)),
-        owner: args.owner.clone().or(Some(accounts.evm.address.clone())),
+        owner: args
+            .owner
+            .clone()
+            .or_else(|| accounts.evm.as_ref().map(|a| a.address.clone())),
         refund: None,
     };
     let card = match desk.quote(&form).await.map_err(failure)? {

@@ -28,6 +28,25 @@ pub const PASSPHRASE_ENV: &str = "GATEWAY_PASSPHRASE";
 /// The environment variable naming an encrypted keystore file (`gateway wallet keystore FILE` writes one).
 pub const KEYSTORE_ENV: &str = "GATEWAY_KEYSTORE";
 
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum KeyArg {
+    Evm,
+    Bitcoin,
+    Tron,
+    Solana,
+}
+
+impl From<KeyArg> for wallet::KeyFamily {
+    fn from(arg: KeyArg) -> Self {
+        match arg {
+            KeyArg::Evm => Self::Evm,
+            KeyArg::Bitcoin => Self::Bitcoin,
+            KeyArg::Tron => Self::Tron,
+            KeyArg::Solana => Self::Solana,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Subcommand)]
 pub enum WalletCommand {
     /// Create a wallet: a new recovery phrase shown once, three of its words typed back, kept in the keychain under
@@ -41,8 +60,12 @@ pub enum WalletCommand {
     /// app password
     Import {
         /// Also ask for the phrase's BIP-39 passphrase
-        #[arg(long)]
+        #[arg(long, conflicts_with = "key")]
         with_passphrase: bool,
+        /// Import a single private key of this chain family instead of a phrase (the wallet then has that family's
+        /// account only): evm (hex), bitcoin (WIF), tron (hex), solana (Base58 keypair)
+        #[arg(long, value_enum, value_name = "FAMILY")]
+        key: Option<KeyArg>,
     },
     /// The wallet's addresses and their paths (from GATEWAY_MNEMONIC, else the keychain's wallet)
     Address,
@@ -115,9 +138,7 @@ fn keychain() -> Result<(), Failure> {
 /// The wallet's seed: from GATEWAY_MNEMONIC, else the keystore file named in GATEWAY_KEYSTORE (its password asked),
 /// else the keychain's wallet opened with the app password.
 pub fn seed() -> Result<Seed, Failure> {
-    secret().and_then(|s| {
-        Seed::from_phrase(&s.phrase, &s.passphrase).map_err(|e| Failure::Usage(e.to_string()))
-    })
+    secret().and_then(|s| s.seed().map_err(|e| Failure::Usage(e.to_string())))
 }
 
 /// The wallet's phrase and passphrase, from where [`seed`] reads them.
@@ -127,10 +148,10 @@ fn secret() -> Result<vault::Secret, Failure> {
         let passphrase = Zeroizing::new(std::env::var(PASSPHRASE_ENV).unwrap_or_default());
         Seed::from_phrase(&phrase, &passphrase)
             .map_err(|e| Failure::Usage(format!("{MNEMONIC_ENV}: {e}")))?;
-        return Ok(vault::Secret {
-            phrase: kept::normalized(&phrase).as_str().to_owned(),
-            passphrase: passphrase.as_str().to_owned(),
-        });
+        return Ok(vault::Secret::phrase(
+            kept::normalized(&phrase).as_str(),
+            &passphrase,
+        ));
     }
     if let Some(path) = std::env::var_os(KEYSTORE_ENV).filter(|p| !p.is_empty()) {
         let path = std::path::PathBuf::from(path);
@@ -199,8 +220,15 @@ pub async fn run(
 ) -> Result<(), Failure> {
     match command.clone() {
         WalletCommand::New { words } => blocking(move || create(words)).await,
-        WalletCommand::Import { with_passphrase } => {
-            blocking(move || import(with_passphrase)).await
+        WalletCommand::Import {
+            with_passphrase,
+            key,
+        } => {
+            blocking(move || match key {
+                Some(family) => import_key(family.into()),
+                None => import(with_passphrase),
+            })
+            .await
         }
         WalletCommand::Keystore { file } => blocking(move || write_keystore(&file)).await,
         WalletCommand::Address => {
@@ -219,6 +247,7 @@ pub async fn run(
                     ("tron", &accounts.tron),
                     ("solana", &accounts.solana),
                 ] {
+                    let Some(account) = account else { continue };
                     println!("{chain:<8} {}  {}", account.address, account.path);
                 }
             }
@@ -229,7 +258,13 @@ pub async fn run(
             let accounts =
                 wallet::accounts(&seed, network).map_err(|e| Failure::Usage(e.to_string()))?;
             let answer = client
-                .get_max_spendable(&accounts.bitcoin.address, network)
+                .get_max_spendable(
+                    &accounts
+                        .bitcoin()
+                        .map_err(|e| Failure::Usage(e.to_string()))?
+                        .address,
+                    network,
+                )
                 .await?;
             if json {
                 crate::print_json(&answer.raw);
@@ -273,6 +308,17 @@ fn create(words: usize) -> Result<(), Failure> {
     let password = new_password()?;
     kept::keep(&phrase, "", &password, KdfProfile::STANDARD).map_err(kept_failure)?;
     println!("The wallet is kept in the keychain. `gateway wallet address` shows its addresses.");
+    Ok(())
+}
+
+/// `wallet import --key FAMILY`: a single private key from the terminal or standard input, the password twice.
+fn import_key(family: wallet::KeyFamily) -> Result<(), Failure> {
+    let key = ask_secret(&format!("{} private key: ", family.name()))?;
+    Seed::from_key(family, &key).map_err(|e| Failure::Usage(e.to_string()))?;
+    keychain()?;
+    let password = new_password()?;
+    kept::keep_key(family, &key, &password, KdfProfile::STANDARD).map_err(kept_failure)?;
+    println!("The key is kept in the keychain. `gateway wallet address` shows its address.");
     Ok(())
 }
 

@@ -1223,3 +1223,30 @@ fn a_keystore_file_carries_the_wallet_sealed_for_scripts() {
     );
     assert!(wrong.stdout.is_empty());
 }
+
+/// `wallet import --key FAMILY` reads the key from standard input (never an argument), checks it before anything
+/// else and never echoes it; a good key goes on to the keychain (none is reachable here, which is said plainly).
+#[test]
+fn a_private_key_is_imported_from_standard_input_and_checked_first() {
+    let bad = run_with_env(
+        &["wallet", "import", "--key", "evm"],
+        &[],
+        Some("0xdeadbeef\n"),
+    );
+    assert_eq!(bad.status.code(), Some(2));
+    let said = text(&bad.stderr);
+    assert!(said.contains("The EVM private key is not valid"), "{said}");
+    assert!(!said.contains("deadbeef"), "the key is not echoed: {said}");
+    let good = run_with_env(
+        &["wallet", "import", "--key", "evm"],
+        &[],
+        Some("0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318\n"),
+    );
+    assert_eq!(good.status.code(), Some(2));
+    assert!(
+        text(&good.stderr).contains("no keychain is reachable"),
+        "{}",
+        text(&good.stderr)
+    );
+    assert!(!text(&good.stderr).contains("4c0883a6"));
+}

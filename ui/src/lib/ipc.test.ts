@@ -159,6 +159,12 @@ const calls: [string, () => Promise<unknown>, string, Record<string, unknown> | 
     "wallet_import",
     { phrase: "abandon about", passphrase: "TREZOR", password: "a long password" },
   ],
+  [
+    "walletImportKey",
+    () => ipc.walletImportKey("evm", "0x01", "a long password"),
+    "wallet_import_key",
+    { family: "evm", key: "0x01", password: "a long password" },
+  ],
   ["walletUnlock", () => ipc.walletUnlock("a long password"), "wallet_unlock", { password: "a long password" }],
   ["walletLock", () => ipc.walletLock(), "wallet_lock", undefined],
   ["walletReveal", () => ipc.walletReveal("a long password"), "wallet_reveal", { password: "a long password" }],

@@ -30,6 +30,7 @@ import type { EvmBalance } from "./bindings/EvmBalance";
 import type { EvmPlan } from "./bindings/EvmPlan";
 import type { EndpointCheck } from "./bindings/EndpointCheck";
 import type { WalletTxKind } from "./bindings/WalletTxKind";
+import type { KeyFamily } from "./bindings/KeyFamily";
 
 const ERROR_KINDS: readonly ErrorKind[] = [
   "invalid_input",
@@ -305,6 +306,12 @@ export function walletImport(phrase: string, passphrase: string, password: strin
   return call<WalletView>("wallet_import", { phrase, passphrase, password });
 }
 
+/** Imports a single private key of one chain family, sealed under the app password (the wallet then has that
+ * family's account only). */
+export function walletImportKey(family: KeyFamily, key: string, password: string): Promise<WalletView> {
+  return call<WalletView>("wallet_import_key", { family, key, password });
+}
+
 /** Unlocks the wallet with the app password. */
 export function walletUnlock(password: string): Promise<WalletView> {
   return call<WalletView>("wallet_unlock", { password });
@@ -407,6 +414,7 @@ export interface DeskApi {
   walletConfirmNew(answers: string[], password: string): Promise<WalletView>;
   walletCancelNew(): Promise<void>;
   walletImport(phrase: string, passphrase: string, password: string): Promise<WalletView>;
+  walletImportKey(family: KeyFamily, key: string, password: string): Promise<WalletView>;
   walletUnlock(password: string): Promise<WalletView>;
   walletLock(): Promise<WalletView>;
   walletReveal(password: string): Promise<string[]>;
@@ -457,6 +465,7 @@ export const deskApi: DeskApi = {
   walletConfirmNew,
   walletCancelNew,
   walletImport,
+  walletImportKey,
   walletUnlock,
   walletLock,
   walletReveal,

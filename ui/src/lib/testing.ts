@@ -46,6 +46,7 @@ export function stubApi(overrides: Partial<DeskApi> = {}): DeskApi {
     "walletConfirmNew",
     "walletCancelNew",
     "walletImport",
+    "walletImportKey",
     "walletUnlock",
     "walletLock",
     "walletReveal",

@@ -318,12 +318,12 @@ impl Desk {
     ) -> Result<EvmBalance, DeskError> {
         let accounts = self.wallet_accounts().await?;
         let owner: Address = accounts
-            .evm
+            .evm()?
             .address
             .parse()
             .map_err(|_| invalid("address", "bad address"))?;
         let endpoint = self
-            .evm_endpoint(chain, Some(&accounts.evm.address))
+            .evm_endpoint(chain, Some(&accounts.evm()?.address))
             .await?;
         let native = token.is_empty() || token == NATIVE_TOKEN;
         let (amount, max) = if native {
@@ -368,14 +368,14 @@ impl Desk {
         let order = self.journal()?.order(local_id)?;
         let (chain, call) = pay_call(&order)?;
         let accounts = self.wallet_accounts().await?;
-        check_sender(&order, &accounts.evm.address)?;
+        check_sender(&order, &accounts.evm()?.address)?;
         let owner: Address = accounts
-            .evm
+            .evm()?
             .address
             .parse()
             .map_err(|_| invalid("address", "bad address"))?;
         let endpoint = self
-            .evm_endpoint(&chain, Some(&accounts.evm.address))
+            .evm_endpoint(&chain, Some(&accounts.evm()?.address))
             .await?;
         let (plan, _) = evm::plan(&endpoint, owner, &call)
             .await

@@ -225,7 +225,7 @@ impl Desk {
             (state.network.client.clone(), state.network.bitcoin)
         };
         let answer = client
-            .get_max_spendable(&accounts.bitcoin.address, network)
+            .get_max_spendable(&accounts.bitcoin()?.address, network)
             .await
             .map_err(DeskError::from)?;
         let sats = answer.value.sats().ok_or_else(|| {
@@ -301,6 +301,28 @@ impl Desk {
         Ok(self.wallet().await)
     }
 
+    /// Imports a single private key of one chain family (the wallet then has that family's account only), sealed
+    /// under `password`; unlocked after. Refused while a wallet is kept.
+    pub async fn wallet_import_key(
+        &self,
+        family: wallet::KeyFamily,
+        key: &str,
+        password: &str,
+    ) -> Result<WalletView, DeskError> {
+        if !self.keychain {
+            return Err(keychain_error(SecretsError::Unavailable(String::new())));
+        }
+        let key = Zeroizing::new(key.to_owned());
+        let password = Zeroizing::new(password.to_owned());
+        let profile = self.kdf;
+        let seed = blocking(move || kept::keep_key(family, &key, &password, profile))
+            .await?
+            .map_err(kept_error)?;
+        self.wallet.unlock(seed);
+        info!(family = family.name(), "private key imported");
+        Ok(self.wallet().await)
+    }
+
     /// Seals and stores (refused over a kept wallet), then unlocks.
     async fn keep(
         &self,
@@ -340,8 +362,7 @@ impl Desk {
     /// Unlocks the wallet with its password, until it is locked or idle for [`Keeper::idle`].
     pub async fn wallet_unlock(&self, password: &str) -> Result<WalletView, DeskError> {
         let secret = self.open_sealed(password).await?;
-        self.wallet
-            .unlock(Seed::from_phrase(&secret.phrase, &secret.passphrase)?);
+        self.wallet.unlock(secret.seed()?);
         info!("wallet unlocked");
         Ok(self.wallet().await)
     }
@@ -359,7 +380,7 @@ impl Desk {
     pub async fn wallet_reveal(&self, password: &str) -> Result<Vec<String>, DeskError> {
         let secret = self.open_sealed(password).await?;
         info!("recovery phrase shown");
-        Ok(secret.phrase.split(' ').map(str::to_owned).collect())
+        Ok(secret.shown())
     }
 
     /// Removes the wallet from the keychain and memory (the window asks for confirmation first). Its money stays on

@@ -104,34 +104,82 @@ pub fn check_against_psbt(tx: &Transaction, psbt: &[u8]) -> Result<(), SignError
     check_scripts(tx, &spent)
 }
 
-/// The wallet's Bitcoin key material on one network: the master key, the path and the P2WPKH script it pays to.
+/// The wallet's Bitcoin key material on one network: the master key and the path (a recovery phrase), or the one
+/// imported key; the P2WPKH script it pays to.
 struct BitcoinAccount {
-    master: Xpriv,
-    path: DerivationPath,
+    keys: BitcoinKeys,
     public: CompressedPublicKey,
     script: ScriptBuf,
+}
+
+enum BitcoinKeys {
+    Derived { master: Xpriv, path: DerivationPath },
+    Single(BTreeMap<bitcoin::PublicKey, bitcoin::PrivateKey>),
 }
 
 impl BitcoinAccount {
     fn of(seed: &Seed, network: BitcoinNetwork) -> Result<Self, SignError> {
         let secp = Secp256k1::new();
         let derivation = |e: String| SignError::Key(super::WalletError::Derivation(e));
-        let path = DerivationPath::from_str(super::bitcoin_path(network))
-            .map_err(|e| derivation(e.to_string()))?;
-        let master = Xpriv::new_master(
-            NetworkKind::from(bitcoin::Network::from(network)),
-            seed.bytes(),
-        )
-        .map_err(|e| derivation(e.to_string()))?;
-        let key = master
-            .derive_priv(&secp, &path)
-            .map_err(|e| derivation(e.to_string()))?;
-        let public = CompressedPublicKey(key.private_key.public_key(&secp));
+        let (keys, secret) = match seed.bytes() {
+            Some(bytes) => {
+                let path = DerivationPath::from_str(super::bitcoin_path(network))
+                    .map_err(|e| derivation(e.to_string()))?;
+                let master =
+                    Xpriv::new_master(NetworkKind::from(bitcoin::Network::from(network)), bytes)
+                        .map_err(|e| derivation(e.to_string()))?;
+                let key = master
+                    .derive_priv(&secp, &path)
+                    .map_err(|e| derivation(e.to_string()))?;
+                (BitcoinKeys::Derived { master, path }, key.private_key)
+            }
+            None => {
+                let secret =
+                    super::secp_key(seed, "", super::KeyFamily::Bitcoin)?.ok_or_else(|| {
+                        SignError::Key(super::WalletError::NoKey(
+                            seed.key_family().map_or("other", super::KeyFamily::name),
+                            "Bitcoin",
+                        ))
+                    })?;
+                let private = bitcoin::PrivateKey::new(secret, bitcoin::Network::from(network));
+                let map = BTreeMap::from([(private.public_key(&secp), private)]);
+                (BitcoinKeys::Single(map), secret)
+            }
+        };
+        let public = CompressedPublicKey(secret.public_key(&secp));
         Ok(Self {
-            master,
-            path,
+            keys,
             public,
             script: ScriptBuf::new_p2wpkh(&public.wpubkey_hash()),
+        })
+    }
+
+    /// The BIP-32 origin written into each input (an imported key has none: the master fingerprint and path of the
+    /// key itself).
+    fn origin(&self) -> (bitcoin::bip32::Fingerprint, DerivationPath) {
+        match &self.keys {
+            BitcoinKeys::Derived { master, path } => {
+                (master.fingerprint(&Secp256k1::new()), path.clone())
+            }
+            BitcoinKeys::Single(_) => (
+                bitcoin::bip32::Fingerprint::default(),
+                DerivationPath::master(),
+            ),
+        }
+    }
+
+    fn sign(&self, psbt: &mut Psbt) -> Result<(), SignError> {
+        let secp = Secp256k1::new();
+        let outcome = match &self.keys {
+            BitcoinKeys::Derived { master, .. } => psbt.sign(master, &secp).map(drop),
+            BitcoinKeys::Single(map) => psbt.sign(map, &secp).map(drop),
+        };
+        outcome.map_err(|(_, errors)| {
+            let (index, reason) = errors
+                .into_iter()
+                .next()
+                .map_or((0, "unknown".to_owned()), |(i, e)| (i, e.to_string()));
+            SignError::Signing { index, reason }
         })
     }
 }
@@ -157,10 +205,9 @@ pub fn sign_onramp_psbt(
     network: BitcoinNetwork,
     psbt: &[u8],
 ) -> Result<Transaction, SignError> {
-    let secp = Secp256k1::new();
     let account = BitcoinAccount::of(seed, network)?;
     let mut psbt = Psbt::deserialize(psbt).map_err(|e| SignError::Unreadable(e.to_string()))?;
-    let fingerprint = account.master.fingerprint(&secp);
+    let origin = account.origin();
     for index in 0..psbt.inputs.len() {
         let spent = spent_output(&psbt, index).ok_or(SignError::UnknownSpent { index })?;
         if spent.script_pubkey != account.script {
@@ -175,18 +222,11 @@ pub fn sign_onramp_psbt(
         }
         let input = &mut psbt.inputs[index];
         input.witness_utxo = Some(spent);
-        input.bip32_derivation =
-            BTreeMap::from([(account.public.0, (fingerprint, account.path.clone()))]);
+        input.bip32_derivation = BTreeMap::from([(account.public.0, origin.clone())]);
         // What verification accepted: all or nothing (SIGHASH_ALL); the library signs with it.
         input.sighash_type = None;
     }
-    if let Err((_, errors)) = psbt.sign(&account.master, &secp) {
-        let (index, reason) = errors
-            .into_iter()
-            .next()
-            .map_or((0, "unknown".to_owned()), |(i, e)| (i, e.to_string()));
-        return Err(SignError::Signing { index, reason });
-    }
+    account.sign(&mut psbt)?;
     finalize(psbt)
 }
 
@@ -281,6 +321,34 @@ mod tests {
 
     fn our_script(network: BitcoinNetwork) -> ScriptBuf {
         BitcoinAccount::of(&seed(), network).unwrap().script
+    }
+
+    #[test]
+    fn a_single_imported_wif_key_signs_its_own_input_and_nothing_else() {
+        let secret = bitcoin::secp256k1::SecretKey::from_slice(&[5u8; 32]).unwrap();
+        let wif = bitcoin::PrivateKey::new(secret, bitcoin::Network::Regtest).to_wif();
+        let key = Seed::from_key(super::super::KeyFamily::Bitcoin, &wif).unwrap();
+        let network = BitcoinNetwork::Regtest;
+        let script = BitcoinAccount::of(&key, network).unwrap().script;
+        let tx =
+            sign_onramp_psbt(&key, network, &psbt_spending(script.clone()).serialize()).unwrap();
+        assert_eq!(tx.input[0].witness.len(), 2);
+        // Another wallet's input is refused, and a key of another family has no Bitcoin account.
+        assert!(matches!(
+            sign_onramp_psbt(
+                &key,
+                network,
+                &psbt_spending(our_script(network)).serialize()
+            ),
+            Err(SignError::NotOurs { index: 0, .. })
+        ));
+        let evm = Seed::from_key(super::super::KeyFamily::Evm, &"11".repeat(32)).unwrap();
+        let refused =
+            sign_onramp_psbt(&evm, network, &psbt_spending(script).serialize()).unwrap_err();
+        assert!(
+            refused.to_string().contains("no Bitcoin account"),
+            "{refused}"
+        );
     }
 
     #[test]
@@ -384,13 +452,9 @@ mod tests {
         );
         // What a hardware wallet hands back: partial signatures, not final.
         let account = BitcoinAccount::of(&seed(), network).unwrap();
-        let secp = Secp256k1::new();
         let mut signed = unsigned;
-        signed.inputs[0].bip32_derivation = BTreeMap::from([(
-            account.public.0,
-            (account.master.fingerprint(&secp), account.path.clone()),
-        )]);
-        signed.sign(&account.master, &secp).unwrap();
+        signed.inputs[0].bip32_derivation = BTreeMap::from([(account.public.0, account.origin())]);
+        account.sign(&mut signed).unwrap();
         assert!(has_signatures(&signed));
         let tx = finalize(signed).unwrap();
         assert_eq!(tx.input[0].witness.len(), 2);

@@ -246,7 +246,7 @@ mod tests {
         assert!(keeper.is_unlocked());
         let start = Instant::now();
         assert!(!keeper.expire(start + Duration::from_secs(30)));
-        assert!(keeper.with_seed(|s| s.bytes()[0]).is_some());
+        assert!(keeper.with_seed(|s| s.bytes().map(|b| b[0])).is_some());
         assert!(keeper.expire(Instant::now() + Duration::from_secs(61)));
         assert!(!keeper.is_unlocked());
         assert_eq!(keeper.with_seed(|_| ()), None);

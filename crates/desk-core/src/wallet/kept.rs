@@ -6,7 +6,7 @@
 use zeroize::Zeroizing;
 
 use super::vault::{self, KdfProfile, Sealed, Secret, VaultError};
-use super::{Seed, WalletError};
+use super::{KeyFamily, Seed, WalletError};
 use crate::secrets::{self, SecretsError, WALLET_ACCOUNT};
 
 /// Why the kept wallet could not be read, stored or removed.
@@ -61,13 +61,42 @@ pub fn keep(
     if load()?.is_some() {
         return Err(KeptError::AlreadyKept);
     }
-    let secret = Secret {
-        phrase: normalized(phrase).as_str().to_owned(),
-        passphrase: passphrase.to_owned(),
-    };
-    let sealed = vault::seal(&secret, password, profile)?;
-    secrets::store_blob(WALLET_ACCOUNT, &sealed.to_text())?;
+    let secret = Secret::phrase(normalized(phrase).as_str(), passphrase);
+    store(&secret, password, profile)?;
     Ok(seed)
+}
+
+/// Checks a single private key of `family` and the password, seals the key under the password and keeps it in the
+/// keychain; gives the key material. Refused when a wallet is kept already.
+pub fn keep_key(
+    family: KeyFamily,
+    text: &str,
+    password: &str,
+    profile: KdfProfile,
+) -> Result<Seed, KeptError> {
+    if password.chars().count() < vault::MIN_PASSWORD_CHARS {
+        return Err(VaultError::PasswordTooShort.into());
+    }
+    let seed = Seed::from_key(family, text)?;
+    if load()?.is_some() {
+        return Err(KeptError::AlreadyKept);
+    }
+    let secret = Secret {
+        phrase: String::new(),
+        passphrase: String::new(),
+        key: Some(vault::KeySecret {
+            family,
+            text: text.trim().to_owned(),
+        }),
+    };
+    store(&secret, password, profile)?;
+    Ok(seed)
+}
+
+fn store(secret: &Secret, password: &str, profile: KdfProfile) -> Result<(), KeptError> {
+    let sealed = vault::seal(secret, password, profile)?;
+    secrets::store_blob(WALLET_ACCOUNT, &sealed.to_text())?;
+    Ok(())
 }
 
 /// Opens the kept wallet with its password.

@@ -47,6 +47,17 @@ pub enum WalletError {
          type it again."
     )]
     InvalidPhrase(String),
+    /// A private key typed for import is not one of its family.
+    #[error(
+        "The {family} private key is not valid: {why}. Copy it again from the wallet that exported it."
+    )]
+    InvalidKey { family: &'static str, why: String },
+    /// The wallet has no key of this family (a single key of another family was imported).
+    #[error(
+        "This wallet holds a single {0} key only; it has no {1} account. Import a recovery phrase, or a {1} key, to \
+         use {1}."
+    )]
+    NoKey(&'static str, &'static str),
     /// A key could not be derived (practically impossible; a broken seed).
     #[error(
         "A key of the wallet could not be derived ({0}). Remove the wallet and import the phrase again."
@@ -54,8 +65,43 @@ pub enum WalletError {
     Derivation(String),
 }
 
-/// The 64-byte BIP-39 seed, wiped when dropped, never printed.
-pub struct Seed(Zeroizing<[u8; 64]>);
+/// The wallet's key material, wiped when dropped, never printed: the 64-byte BIP-39 seed of a recovery phrase, or a
+/// single private key of one chain family (imported on its own; the wallet then has that family's account only).
+pub struct Seed(Material);
+
+enum Material {
+    Phrase(Zeroizing<[u8; 64]>),
+    Key {
+        family: KeyFamily,
+        secret: Zeroizing<[u8; 32]>,
+    },
+}
+
+/// The chain family of a single imported private key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "KeyFamily.ts")]
+pub enum KeyFamily {
+    /// A WIF key (compressed), paid to as native SegWit.
+    Bitcoin,
+    /// 32 bytes in hex (`0x` optional), the key of every EVM chain.
+    Evm,
+    /// 32 bytes in hex, as Tron wallets export it.
+    Tron,
+    /// The Base58 keypair of 64 bytes Solana wallets export (or its 32-byte secret).
+    Solana,
+}
+
+impl KeyFamily {
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Bitcoin => "Bitcoin",
+            Self::Evm => "EVM",
+            Self::Tron => "Tron",
+            Self::Solana => "Solana",
+        }
+    }
+}
 
 impl fmt::Debug for Seed {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -76,14 +122,83 @@ impl Seed {
         }
         let mnemonic = bip39::Mnemonic::parse_in_normalized(bip39::Language::English, &words)
             .map_err(|e| WalletError::InvalidPhrase(e.to_string()))?;
-        Ok(Self(Zeroizing::new(
+        Ok(Self(Material::Phrase(Zeroizing::new(
             mnemonic.to_seed_normalized(passphrase),
-        )))
+        ))))
     }
 
-    /// The seed itself (tests and the signer).
-    pub fn bytes(&self) -> &[u8; 64] {
-        &self.0
+    /// A single private key of `family`, as that family's wallets export it (see [`KeyFamily`]).
+    pub fn from_key(family: KeyFamily, text: &str) -> Result<Self, WalletError> {
+        let text = Zeroizing::new(text.trim().to_owned());
+        let bad = |why: &str| WalletError::InvalidKey {
+            family: family.name(),
+            why: why.to_owned(),
+        };
+        let mut secret = Zeroizing::new([0u8; 32]);
+        match family {
+            KeyFamily::Bitcoin => {
+                let key = bitcoin::PrivateKey::from_wif(&text).map_err(|_| {
+                    bad("it is not a WIF private key (it starts with K, L, 5, c or 9)")
+                })?;
+                if !key.compressed {
+                    return Err(bad(
+                        "it is an uncompressed key, which native SegWit cannot use",
+                    ));
+                }
+                secret.copy_from_slice(&key.inner.secret_bytes());
+            }
+            KeyFamily::Evm | KeyFamily::Tron => {
+                let hex = text.strip_prefix("0x").unwrap_or(&text);
+                let bytes = Zeroizing::new(
+                    alloy_primitives::hex::decode(hex).map_err(|_| bad("it is not hexadecimal"))?,
+                );
+                if bytes.len() != 32 {
+                    return Err(bad("it is not 32 bytes (64 hexadecimal characters)"));
+                }
+                secret.copy_from_slice(&bytes);
+            }
+            KeyFamily::Solana => {
+                let bytes = Zeroizing::new(
+                    bs58::decode(text.as_str())
+                        .into_vec()
+                        .map_err(|_| bad("it is not Base58"))?,
+                );
+                match bytes.len() {
+                    64 => {
+                        secret.copy_from_slice(&bytes[..32]);
+                        let public =
+                            ed25519_dalek_bip32::SigningKey::from_bytes(&secret).verifying_key();
+                        if public.as_bytes() != &bytes[32..] {
+                            return Err(bad(
+                                "its two halves do not belong together (the public key is not the secret's)",
+                            ));
+                        }
+                    }
+                    32 => secret.copy_from_slice(&bytes),
+                    _ => return Err(bad("it is neither a 64-byte keypair nor a 32-byte secret")),
+                }
+            }
+        }
+        if family != KeyFamily::Solana && SecretKey::from_slice(secret.as_slice()).is_err() {
+            return Err(bad("it is not a valid secp256k1 key"));
+        }
+        Ok(Self(Material::Key { family, secret }))
+    }
+
+    /// The BIP-39 seed, when the wallet is a recovery phrase (tests and the signer).
+    pub fn bytes(&self) -> Option<&[u8; 64]> {
+        match &self.0 {
+            Material::Phrase(seed) => Some(seed),
+            Material::Key { .. } => None,
+        }
+    }
+
+    /// The family of a single-key wallet; `None` for a recovery phrase.
+    pub fn key_family(&self) -> Option<KeyFamily> {
+        match &self.0 {
+            Material::Phrase(_) => None,
+            Material::Key { family, .. } => Some(*family),
+        }
     }
 }
 
@@ -100,13 +215,46 @@ pub fn new_phrase(words: usize) -> Result<Zeroizing<String>, WalletError> {
 #[ts(export_to = "WalletAccounts.ts")]
 pub struct Accounts {
     /// Native SegWit on the network's Bitcoin network.
-    pub bitcoin: Account,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub bitcoin: Option<Account>,
     /// EVM chains.
-    pub evm: Account,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub evm: Option<Account>,
     /// Tron.
-    pub tron: Account,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub tron: Option<Account>,
     /// Solana.
-    pub solana: Account,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub solana: Option<Account>,
+}
+
+impl Accounts {
+    /// The Bitcoin account, or why there is none.
+    pub fn bitcoin(&self) -> Result<&Account, WalletError> {
+        self.bitcoin.as_ref().ok_or_else(|| self.missing("Bitcoin"))
+    }
+
+    /// The EVM account, or why there is none.
+    pub fn evm(&self) -> Result<&Account, WalletError> {
+        self.evm.as_ref().ok_or_else(|| self.missing("EVM"))
+    }
+
+    fn missing(&self, wanted: &'static str) -> WalletError {
+        let held = [
+            (self.bitcoin.is_some(), "Bitcoin"),
+            (self.evm.is_some(), "EVM"),
+            (self.tron.is_some(), "Tron"),
+            (self.solana.is_some(), "Solana"),
+        ]
+        .into_iter()
+        .find_map(|(has, name)| has.then_some(name))
+        .unwrap_or("other");
+        WalletError::NoKey(held, wanted)
+    }
 }
 
 /// One account: its address and derivation path.
@@ -118,41 +266,58 @@ pub struct Account {
     pub path: String,
 }
 
-/// The accounts of `seed`, Bitcoin's on `network`.
+/// The accounts of `seed`, Bitcoin's on `network`: all four for a recovery phrase, the one of its family for a single
+/// key (the path then reads "imported key").
 pub fn accounts(seed: &Seed, network: BitcoinNetwork) -> Result<Accounts, WalletError> {
     let secp = Secp256k1::new();
     let bitcoin_path = bitcoin_path(network);
-    let btc_key = secp_key(seed, bitcoin_path)?;
-    let btc_public = CompressedPublicKey(btc_key.public_key(&secp));
-    let bitcoin = Address::p2wpkh(&btc_public, bitcoin::Network::from(network)).to_string();
-    let evm_key = secp_key(seed, EVM_PATH)?;
-    let evm_bytes = evm_address_bytes(&evm_key, &secp);
-    let tron_key = secp_key(seed, TRON_PATH)?;
-    let mut tron_raw = vec![0x41u8];
-    tron_raw.extend_from_slice(&evm_address_bytes(&tron_key, &secp));
+    let path_of = |path: &str| {
+        if seed.key_family().is_some() {
+            IMPORTED.to_owned()
+        } else {
+            path.to_owned()
+        }
+    };
+    let bitcoin = secp_key(seed, bitcoin_path, KeyFamily::Bitcoin)?.map(|key| {
+        let public = CompressedPublicKey(key.public_key(&secp));
+        Account {
+            address: Address::p2wpkh(&public, bitcoin::Network::from(network)).to_string(),
+            path: path_of(bitcoin_path),
+        }
+    });
+    let evm = secp_key(seed, EVM_PATH, KeyFamily::Evm)?.map(|key| Account {
+        address: alloy_primitives::Address::from(evm_address_bytes(&key, &secp)).to_checksum(None),
+        path: path_of(EVM_PATH),
+    });
+    let tron = secp_key(seed, TRON_PATH, KeyFamily::Tron)?.map(|key| {
+        let mut raw = vec![0x41u8];
+        raw.extend_from_slice(&evm_address_bytes(&key, &secp));
+        Account {
+            address: bitcoin::base58::encode_check(&raw),
+            path: path_of(TRON_PATH),
+        }
+    });
+    let solana = solana_public_key(seed)?.map(|public| Account {
+        address: solana_pubkey::Pubkey::new_from_array(public).to_string(),
+        path: path_of(SOLANA_PATH),
+    });
     Ok(Accounts {
-        bitcoin: Account {
-            address: bitcoin,
-            path: bitcoin_path.into(),
-        },
-        evm: Account {
-            address: alloy_primitives::Address::from(evm_bytes).to_checksum(None),
-            path: EVM_PATH.into(),
-        },
-        tron: Account {
-            address: bitcoin::base58::encode_check(&tron_raw),
-            path: TRON_PATH.into(),
-        },
-        solana: Account {
-            address: solana_pubkey::Pubkey::new_from_array(solana_public_key(seed)?).to_string(),
-            path: SOLANA_PATH.into(),
-        },
+        bitcoin,
+        evm,
+        tron,
+        solana,
     })
 }
 
-/// The signer of the wallet's EVM account (`m/44'/60'/0'/0/0`); its key is wiped when it is dropped.
+/// What an imported key's account shows instead of a derivation path.
+pub const IMPORTED: &str = "imported key";
+
+/// The signer of the wallet's EVM account (`m/44'/60'/0'/0/0`, or the imported EVM key); its key is wiped when it is
+/// dropped.
 pub fn evm_signer(seed: &Seed) -> Result<alloy::signers::local::PrivateKeySigner, WalletError> {
-    let key = secp_key(seed, EVM_PATH)?;
+    let key = secp_key(seed, EVM_PATH, KeyFamily::Evm)?.ok_or_else(|| {
+        WalletError::NoKey(seed.key_family().map_or("other", KeyFamily::name), "EVM")
+    })?;
     let bytes = Zeroizing::new(key.secret_bytes());
     alloy::signers::local::PrivateKeySigner::from_slice(bytes.as_slice())
         .map_err(|e| WalletError::Derivation(e.to_string()))
@@ -166,15 +331,30 @@ pub fn bitcoin_path(network: BitcoinNetwork) -> &'static str {
     }
 }
 
-/// The secp256k1 key of `seed` at `path` (BIP-32).
-fn secp_key(seed: &Seed, path: &str) -> Result<SecretKey, WalletError> {
-    let secp = Secp256k1::new();
-    let path =
-        DerivationPath::from_str(path).map_err(|e| WalletError::Derivation(e.to_string()))?;
-    Xpriv::new_master(NetworkKind::Main, seed.bytes())
-        .and_then(|master| master.derive_priv(&secp, &path))
-        .map(|xpriv| xpriv.private_key)
-        .map_err(|e| WalletError::Derivation(e.to_string()))
+/// The secp256k1 key of `seed` at `path` (BIP-32), or the imported key when it is of `family`; `None` when a
+/// single key of another family was imported.
+pub(crate) fn secp_key(
+    seed: &Seed,
+    path: &str,
+    family: KeyFamily,
+) -> Result<Option<SecretKey>, WalletError> {
+    match &seed.0 {
+        Material::Key { family: f, secret } if *f == family => {
+            SecretKey::from_slice(secret.as_slice())
+                .map(Some)
+                .map_err(|e| WalletError::Derivation(e.to_string()))
+        }
+        Material::Key { .. } => Ok(None),
+        Material::Phrase(bytes) => {
+            let secp = Secp256k1::new();
+            let path = DerivationPath::from_str(path)
+                .map_err(|e| WalletError::Derivation(e.to_string()))?;
+            Xpriv::new_master(NetworkKind::Main, bytes.as_ref())
+                .and_then(|master| master.derive_priv(&secp, &path))
+                .map(|xpriv| Some(xpriv.private_key))
+                .map_err(|e| WalletError::Derivation(e.to_string()))
+        }
+    }
 }
 
 /// The 20 address bytes of an EVM (and Tron) key: the last 20 bytes of Keccak-256 of the uncompressed public key.
@@ -186,15 +366,28 @@ fn evm_address_bytes(key: &SecretKey, secp: &Secp256k1<bitcoin::secp256k1::All>)
     out
 }
 
-/// The ed25519 public key of `seed` at [`SOLANA_PATH`] (SLIP-10).
-fn solana_public_key(seed: &Seed) -> Result<[u8; 32], WalletError> {
-    let path: ed25519_dalek_bip32::DerivationPath = SOLANA_PATH
-        .parse()
-        .map_err(|e| WalletError::Derivation(format!("{e:?}")))?;
-    let key = ed25519_dalek_bip32::ExtendedSigningKey::from_seed(seed.bytes())
-        .and_then(|master| master.derive(&path))
-        .map_err(|e| WalletError::Derivation(e.to_string()))?;
-    Ok(key.verifying_key().to_bytes())
+/// The ed25519 public key of `seed` at [`SOLANA_PATH`] (SLIP-10), or of the imported Solana key.
+fn solana_public_key(seed: &Seed) -> Result<Option<[u8; 32]>, WalletError> {
+    match &seed.0 {
+        Material::Key {
+            family: KeyFamily::Solana,
+            secret,
+        } => Ok(Some(
+            ed25519_dalek_bip32::SigningKey::from_bytes(secret)
+                .verifying_key()
+                .to_bytes(),
+        )),
+        Material::Key { .. } => Ok(None),
+        Material::Phrase(bytes) => {
+            let path: ed25519_dalek_bip32::DerivationPath = SOLANA_PATH
+                .parse()
+                .map_err(|e| WalletError::Derivation(format!("{e:?}")))?;
+            let key = ed25519_dalek_bip32::ExtendedSigningKey::from_seed(bytes.as_ref())
+                .and_then(|master| master.derive(&path))
+                .map_err(|e| WalletError::Derivation(e.to_string()))?;
+            Ok(Some(key.verifying_key().to_bytes()))
+        }
+    }
 }
 
 #[cfg(test)]
@@ -205,6 +398,94 @@ mod tests {
 
     fn hex(bytes: &[u8]) -> String {
         alloy_primitives::hex::encode(bytes)
+    }
+
+    /// web3.js's documented example key and its address.
+    const EVM_KEY: &str = "0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318";
+    const EVM_KEY_ADDRESS: &str = "0x2c7536E3605D9C16a7a3D7b1898e529396a65c23";
+
+    #[test]
+    fn a_single_key_gives_its_familys_account_only() {
+        let evm = Seed::from_key(KeyFamily::Evm, &format!("  {EVM_KEY}\n")).unwrap();
+        let held = accounts(&evm, BitcoinNetwork::Mainnet).unwrap();
+        let account = held.evm.as_ref().unwrap();
+        assert_eq!(account.address, EVM_KEY_ADDRESS);
+        assert_eq!(account.path, IMPORTED);
+        assert!(held.bitcoin.is_none() && held.tron.is_none() && held.solana.is_none());
+        assert_eq!(
+            evm_signer(&evm).unwrap().address().to_checksum(None),
+            EVM_KEY_ADDRESS
+        );
+        let no_bitcoin = held.bitcoin().unwrap_err().to_string();
+        assert!(
+            no_bitcoin.contains("single EVM key") && no_bitcoin.contains("no Bitcoin account"),
+            "{no_bitcoin}"
+        );
+
+        // The same bytes as a Tron key: Tron's address of the same public key.
+        let tron = Seed::from_key(KeyFamily::Tron, EVM_KEY.trim_start_matches("0x")).unwrap();
+        let tron = accounts_of(&tron).tron.unwrap().address;
+        let mut raw = vec![0x41u8];
+        raw.extend_from_slice(&alloy_primitives::hex::decode(&EVM_KEY_ADDRESS[2..]).unwrap());
+        assert_eq!(tron, bitcoin::base58::encode_check(&raw));
+        assert!(evm_signer(&Seed::from_key(KeyFamily::Tron, EVM_KEY).unwrap()).is_err());
+
+        // Bitcoin: a compressed WIF key, paid to as native SegWit on the network asked for.
+        let secret = SecretKey::from_slice(&[7u8; 32]).unwrap();
+        let wif = bitcoin::PrivateKey::new(secret, bitcoin::Network::Bitcoin).to_wif();
+        let btc = Seed::from_key(KeyFamily::Bitcoin, &wif).unwrap();
+        let expected = Address::p2wpkh(
+            &CompressedPublicKey(secret.public_key(&Secp256k1::new())),
+            bitcoin::Network::Regtest,
+        );
+        assert_eq!(
+            accounts(&btc, BitcoinNetwork::Regtest)
+                .unwrap()
+                .bitcoin
+                .unwrap()
+                .address,
+            expected.to_string()
+        );
+        let mut uncompressed = bitcoin::PrivateKey::new(secret, bitcoin::Network::Bitcoin);
+        uncompressed.compressed = false;
+        assert!(Seed::from_key(KeyFamily::Bitcoin, &uncompressed.to_wif()).is_err());
+
+        // Solana: the 64-byte keypair (its halves must belong together) or the 32-byte secret.
+        let signing = ed25519_dalek_bip32::SigningKey::from_bytes(&[9u8; 32]);
+        let mut pair = [9u8; 32].to_vec();
+        pair.extend_from_slice(signing.verifying_key().as_bytes());
+        let sol = Seed::from_key(KeyFamily::Solana, &bs58::encode(&pair).into_string()).unwrap();
+        assert_eq!(
+            accounts_of(&sol).solana.unwrap().address,
+            bs58::encode(signing.verifying_key().as_bytes()).into_string()
+        );
+        pair[40] ^= 1;
+        assert!(Seed::from_key(KeyFamily::Solana, &bs58::encode(&pair).into_string()).is_err());
+
+        for (family, bad) in [
+            (KeyFamily::Evm, "0x1234"),
+            (KeyFamily::Evm, "zz"),
+            (KeyFamily::Bitcoin, "not a wif"),
+            (KeyFamily::Solana, "0OIl"),
+            (
+                KeyFamily::Evm,
+                "0x0000000000000000000000000000000000000000000000000000000000000000",
+            ),
+        ] {
+            let err = Seed::from_key(family, bad).unwrap_err().to_string();
+            assert!(
+                err.starts_with(&format!("The {} private key is not valid", family.name())),
+                "{err}"
+            );
+            assert!(
+                !err.contains(bad) || bad.len() < 5,
+                "the key is not echoed: {err}"
+            );
+        }
+    }
+
+    fn accounts_of(seed: &Seed) -> Accounts {
+        accounts(seed, BitcoinNetwork::Mainnet).unwrap()
     }
 
     #[test]
@@ -220,6 +501,7 @@ mod tests {
             accounts(&seed, BitcoinNetwork::Mainnet)
                 .unwrap()
                 .evm
+                .unwrap()
                 .address
         );
     }
@@ -229,12 +511,12 @@ mod tests {
         // BIP-39's reference vectors (Trezor), passphrase "TREZOR".
         let seed = Seed::from_phrase(ABANDON, "TREZOR").unwrap();
         assert_eq!(
-            hex(seed.bytes()),
+            hex(seed.bytes().unwrap()),
             "c55257c360c07c72029aebc1b53c05ed0362ada38ead3e3e9efa3708e53495531f09a6987599d18264c1e1c92f2cf141630c7a3c4ab7c81b2f001698e7463b04"
         );
         let plain = Seed::from_phrase(ABANDON, "").unwrap();
         assert_eq!(
-            hex(plain.bytes()),
+            hex(plain.bytes().unwrap()),
             "5eb00bbddcf069084889a8ab9155568165f5c453ccb85e70811aaed6f6da5fc19a5ac40b389cd370d086206dec8aa6c43daea6690f20ad3d8d48b2d2ce9e38e4"
         );
         // Spacing and case do not matter; the words do.
@@ -257,31 +539,39 @@ mod tests {
         let main = accounts(&seed, BitcoinNetwork::Mainnet).unwrap();
         // BIP-84's own test vector.
         assert_eq!(
-            main.bitcoin.address,
+            main.bitcoin.as_ref().unwrap().address,
             "bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu"
         );
-        assert_eq!(main.bitcoin.path, "m/84'/0'/0'/0/0");
+        assert_eq!(main.bitcoin.as_ref().unwrap().path, "m/84'/0'/0'/0/0");
         assert_eq!(
-            main.evm.address,
+            main.evm.as_ref().unwrap().address,
             "0x9858EfFD232B4033E47d90003D41EC34EcaEda94"
         );
-        assert_eq!(main.tron.address, "TUEZSdKsoDHQMeZwihtdoBiN46zxhGWYdH");
         assert_eq!(
-            main.solana.address,
+            main.tron.as_ref().unwrap().address,
+            "TUEZSdKsoDHQMeZwihtdoBiN46zxhGWYdH"
+        );
+        assert_eq!(
+            main.solana.as_ref().unwrap().address,
             "HAgk14JpMQLgt6rVgv7cBQFJWFto5Dqxi472uT3DKpqk"
         );
         let test = accounts(&seed, BitcoinNetwork::Testnet).unwrap();
         assert_eq!(
-            test.bitcoin.address,
+            test.bitcoin.as_ref().unwrap().address,
             "tb1q6rz28mcfaxtmd6v789l9rrlrusdprr9pqcpvkl"
         );
-        assert_eq!(test.bitcoin.path, "m/84'/1'/0'/0/0");
+        assert_eq!(test.bitcoin.as_ref().unwrap().path, "m/84'/1'/0'/0/0");
         // Regtest: the same key as the test networks, its own prefix.
         let regtest = accounts(&seed, BitcoinNetwork::Regtest).unwrap();
         assert!(
-            regtest.bitcoin.address.starts_with("bcrt1q"),
+            regtest
+                .bitcoin
+                .as_ref()
+                .unwrap()
+                .address
+                .starts_with("bcrt1q"),
             "{}",
-            regtest.bitcoin.address
+            regtest.bitcoin.as_ref().unwrap().address
         );
         assert_eq!(regtest.evm, test.evm);
     }

@@ -59,12 +59,49 @@ impl KdfProfile {
     }
 }
 
-/// What is sealed: the phrase and its optional BIP-39 passphrase.
+/// What is sealed: the phrase and its optional BIP-39 passphrase, or (with an empty phrase) a single private key of
+/// one chain family as it was typed.
 #[derive(Serialize, Deserialize)]
 pub struct Secret {
     pub phrase: String,
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub passphrase: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<KeySecret>,
+}
+
+/// A single imported private key and its family.
+#[derive(Serialize, Deserialize)]
+pub struct KeySecret {
+    pub family: super::KeyFamily,
+    pub text: String,
+}
+
+impl Secret {
+    /// A recovery phrase with its passphrase.
+    pub fn phrase(phrase: &str, passphrase: &str) -> Self {
+        Self {
+            phrase: phrase.to_owned(),
+            passphrase: passphrase.to_owned(),
+            key: None,
+        }
+    }
+
+    /// The wallet's key material.
+    pub fn seed(&self) -> Result<super::Seed, super::WalletError> {
+        match &self.key {
+            Some(key) => super::Seed::from_key(key.family, &key.text),
+            None => super::Seed::from_phrase(&self.phrase, &self.passphrase),
+        }
+    }
+
+    /// What "Show recovery phrase" shows: the phrase's words, or the imported key as it was typed.
+    pub fn shown(&self) -> Vec<String> {
+        match &self.key {
+            Some(key) => vec![key.text.clone()],
+            None => self.phrase.split(' ').map(str::to_owned).collect(),
+        }
+    }
 }
 
 impl Drop for Secret {
@@ -72,6 +109,9 @@ impl Drop for Secret {
         use zeroize::Zeroize as _;
         self.phrase.zeroize();
         self.passphrase.zeroize();
+        if let Some(key) = &mut self.key {
+            key.text.zeroize();
+        }
     }
 }
 
@@ -225,6 +265,7 @@ mod tests {
             phrase: "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about"
                 .into(),
             passphrase: "TREZOR".into(),
+            key: None,
         }
     }
 

@@ -8,16 +8,16 @@ export type Accounts = {
 /**
  * Native SegWit on the network's Bitcoin network.
  */
-bitcoin: Account, 
+bitcoin?: Account, 
 /**
  * EVM chains.
  */
-evm: Account, 
+evm?: Account, 
 /**
  * Tron.
  */
-tron: Account, 
+tron?: Account, 
 /**
  * Solana.
  */
-solana: Account, };
+solana?: Account, };

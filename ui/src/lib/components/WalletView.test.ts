@@ -8,7 +8,7 @@ import type { WalletView as View } from "../bindings/WalletView";
 import type { DeskApi } from "../ipc";
 import { desk } from "../stores.svelte";
 import { WalletStore } from "../wallet/state.svelte";
-import { byId, click, settle, stubApi, text, type, chainFacts, SANDBOX_MARK } from "../testing";
+import { byId, choose, click, settle, stubApi, text, type, chainFacts, SANDBOX_MARK } from "../testing";
 import WalletView from "./WalletView.svelte";
 
 const WORDS = "legal winner thank year wave sausage worth useful legal winner thank yellow".split(" ");
@@ -144,6 +144,33 @@ describe("the Wallet view", () => {
     await click("wallet-remove");
     expect(walletRemove).toHaveBeenCalledTimes(1);
     expect(byId("wallet-none")).not.toBeNull();
+  });
+
+  it("imports a single EVM private key and shows its one account", async () => {
+    const evmOnly: View = {
+      state: "unlocked",
+      idleLockSecs: 300,
+      accounts: { evm: { address: "0x2c7536E3605D9C16a7a3D7b1898e529396a65c23", path: "imported key" } },
+    };
+    const walletImportKey = vi.fn(async () => evmOnly);
+    await start(stubApi({ walletStatus: async () => NONE, walletImportKey }));
+    await click("wallet-import-start");
+    choose("wallet-import-kind", "evm");
+    await settle();
+    expect(byId("wallet-phrase")).toBeNull();
+    expect(byId<HTMLButtonElement>("wallet-import-confirm")!.disabled).toBe(true);
+    type("wallet-key", "0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318");
+    type("wallet-password", "a long app password");
+    type("wallet-password-again", "a long app password");
+    await click("wallet-import-confirm");
+    expect(walletImportKey).toHaveBeenCalledWith(
+      "evm",
+      "0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318",
+      "a long app password",
+    );
+    expect(text("wallet-address-evm")).toBe("0x2c7536E3605D9C16a7a3D7b1898e529396a65c23");
+    expect(byId("wallet-address-bitcoin")).toBeNull();
+    expect(byId("wallet-address-solana")).toBeNull();
   });
 
   it("hides the addresses when desk-core says the wallet locked", async () => {

@@ -3,12 +3,12 @@ import type { Accounts } from "../bindings/WalletAccounts";
 import { emptyFields, fieldRules, type FormFields } from "./form";
 import { walletAddressFor, walletFill } from "./wallet-defaults";
 
-const ACCOUNTS: Accounts = {
+const ACCOUNTS = {
   bitcoin: { address: "bcrt1qwallet", path: "m/84'/1'/0'/0/0" },
   evm: { address: "0x9858EfFD232B4033E47d90003D41EC34EcaEda94", path: "m/44'/60'/0'/0/0" },
   tron: { address: "TUEZSdKsoDHQMeZwihtdoBiN46zxhGWYdH", path: "m/44'/195'/0'/0/0" },
   solana: { address: "HAgk14JpMQLgt6rVgv7cBQFJWFto5Dqxi472uT3DKpqk", path: "m/44'/501'/0'/0'" },
-};
+} satisfies Accounts;
 
 function fields(over: Partial<FormFields> = {}): FormFields {
   return { ...emptyFields(), slippagePreset: 50, ...over };

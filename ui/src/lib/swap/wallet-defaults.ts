@@ -8,19 +8,23 @@ import type { FieldRules, FormFields } from "./form";
 /** The wallet's address on `chain`, or null for a chain the app does not know. */
 export function walletAddressFor(chain: string, accounts: Accounts): string | null {
   const family = chainFamily(chain);
-  return family === null ? null : accounts[family].address;
+  return family === null ? null : (accounts[family]?.address ?? null);
 }
 
 type AddressField = "recipient" | "sender" | "owner" | "refund";
 
 /** The changes that fill the form's address fields from the wallet; empty when nothing changes. */
 export function walletFill(fields: FormFields, rules: FieldRules, accounts: Accounts): Partial<Pick<FormFields, AddressField>> {
-  const ours = new Set(Object.values(accounts).map((a) => a.address));
+  const ours = new Set(
+    Object.values(accounts)
+      .filter((a) => a !== undefined)
+      .map((a) => a.address),
+  );
   const wanted: Record<AddressField, string | null> = {
     recipient: fields.dstChain ? walletAddressFor(fields.dstChain, accounts) : null,
     sender: fields.srcChain ? walletAddressFor(fields.srcChain, accounts) : null,
-    owner: rules.v3 ? accounts.evm.address : null,
-    refund: rules.refundAllowed ? accounts.bitcoin.address : null,
+    owner: rules.v3 ? (accounts.evm?.address ?? null) : null,
+    refund: rules.refundAllowed ? (accounts.bitcoin?.address ?? null) : null,
   };
   const patch: Partial<Pick<FormFields, AddressField>> = {};
   for (const field of Object.keys(wanted) as AddressField[]) {

@@ -5,6 +5,8 @@ import type { DeskError } from "../bindings/DeskError";
 import type { DeskEvent } from "../bindings/DeskEvent";
 import type { NewPhrase } from "../bindings/NewPhrase";
 import type { WalletView } from "../bindings/WalletView";
+import type { KeyFamily } from "../bindings/KeyFamily";
+
 /** What the wallet holds of the swap form's source token, and what "Max" puts in the amount field. */
 export interface Spendable {
   units: string;
@@ -138,6 +140,13 @@ export class WalletStore {
   async importPhrase(phrase: string, passphrase: string, password: string): Promise<boolean> {
     return this.#run(async () => {
       this.view = await this.#api.walletImport(phrase, passphrase, password);
+      this.step = "overview";
+    });
+  }
+
+  async importKey(family: KeyFamily, key: string, password: string): Promise<boolean> {
+    return this.#run(async () => {
+      this.view = await this.#api.walletImportKey(family, key, password);
       this.step = "overview";
     });
   }
