@@ -616,3 +616,134 @@ async fn a_single_imported_evm_key_pays_an_offramp() {
     assert_eq!(unlocked.accounts.unwrap().evm.unwrap().address, evm);
     desk.shutdown().await;
 }
+
+/// A payment that passed its simulation but reverts when mined (someone else's payment of the same order lands first
+/// in the same block): the receipt's failure is reported with the contract's reason, journaled as reverted, and the
+/// order is not registered; nothing is signed again by itself.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_payment_that_reverts_when_mined_is_reported_and_never_registered() {
+    use serde_json::json;
+    let _turn = TURN.lock().await;
+    let node = bob_node().await;
+    let home = tempfile::tempdir().unwrap();
+    let desk = std::sync::Arc::new(open(home.path()).await);
+    let _ = desk.wallet_remove().await;
+    let accounts = desk
+        .wallet_import(ABANDON, "", PASSWORD)
+        .await
+        .unwrap()
+        .accounts
+        .unwrap();
+    let evm = accounts.evm.as_ref().unwrap().address.clone();
+    let form = offramp_form(&evm, &accounts.bitcoin.as_ref().unwrap().address, "0.001");
+    let order = desk
+        .start_order(card(&desk, &form).await.raw, None)
+        .await
+        .unwrap();
+    let local_id = order.local_id.unwrap();
+    let plan = desk.wallet_evm_plan(local_id).await.unwrap();
+    desk.wallet_evm_step(
+        local_id,
+        Some(WalletTxKind::Approve),
+        Some(&plan.steps[0].max_fee_wei),
+    )
+    .await
+    .unwrap();
+
+    // A stranger ready to pay the same order, funded and approved while blocks are still mined at once.
+    let stranger = "0x00000000000000000000000000000000000000bb";
+    let gateway = gateway_sim::quote::gateway_contract("bob");
+    node.set_native_balance(stranger, U256::from(10u64).pow(U256::from(19u64)))
+        .await
+        .unwrap();
+    node.mint(WBTC_BOB, stranger, U256::from(100_000u64))
+        .await
+        .unwrap();
+    node.send_as(
+        stranger,
+        WBTC_BOB,
+        &approve_data("bob", 100_000),
+        U256::ZERO,
+    )
+    .await
+    .unwrap();
+    let created = desk.order_view(local_id).unwrap().created.unwrap();
+    let data = created["offramp"]["tx"]["data"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+
+    // Blocks by hand from now on: the app's payment waits in the pool.
+    node.rpc("evm_setAutomine", json!([false])).await.unwrap();
+    let plan = desk.wallet_evm_plan(local_id).await.unwrap();
+    let fee = plan.steps[0].max_fee_wei.clone();
+    let paying = {
+        let desk = desk.clone();
+        tokio::spawn(async move {
+            desk.wallet_evm_step(local_id, Some(WalletTxKind::Pay), Some(&fee))
+                .await
+        })
+    };
+    let started = std::time::Instant::now();
+    loop {
+        let sent = desk
+            .order_view(local_id)
+            .unwrap()
+            .wallet_txs
+            .unwrap_or_default()
+            .iter()
+            .any(|t| t.kind == WalletTxKind::Pay && t.state == WalletTxState::Sent);
+        if sent {
+            break;
+        }
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(30),
+            "the payment was not sent"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    // The stranger's payment, with a far higher tip, goes first in the next block.
+    node.rpc("anvil_impersonateAccount", json!([stranger]))
+        .await
+        .unwrap();
+    node.rpc(
+        "eth_sendTransaction",
+        json!([{
+            "from": stranger,
+            "to": gateway,
+            "data": data,
+            "gas": "0x7a120",
+            "maxFeePerGas": "0xe8d4a51000",
+            "maxPriorityFeePerGas": "0xe8d4a51000",
+        }]),
+    )
+    .await
+    .unwrap();
+    node.rpc("evm_mine", json!([])).await.unwrap();
+    node.rpc("evm_setAutomine", json!([true])).await.unwrap();
+
+    let reverted = paying.await.unwrap().unwrap_err();
+    assert!(
+        reverted.message.contains("reverted"),
+        "{}",
+        reverted.message
+    );
+    assert!(
+        reverted.message.contains("order already paid"),
+        "{}",
+        reverted.message
+    );
+    let view = desk.order_view(local_id).unwrap();
+    assert_eq!(view.stage, Some(Stage::Verified), "not registered");
+    let pay = view
+        .wallet_txs
+        .unwrap()
+        .into_iter()
+        .find(|t| t.kind == WalletTxKind::Pay)
+        .unwrap();
+    assert_eq!(pay.state, WalletTxState::Reverted);
+    assert!(pay.reason.unwrap().contains("order already paid"));
+    assert!(view.last_error.unwrap().contains("reverted"));
+    assert!(view.handed_in.is_none());
+    desk.shutdown().await;
+}

@@ -811,14 +811,15 @@ async fn finish(
             },
         })
     } else {
-        // The reason: the same call replayed at the block before it.
+        // The reason: the same call replayed on the state the block left (what made it fail is in that state, e.g.
+        // a transaction before it in the same block).
         let reason = match endpoint.provider.get_transaction_by_hash(hash).await {
             Ok(Some(sent)) => {
                 let replay = TransactionRequest::from_transaction(sent);
                 match endpoint
                     .provider
                     .call(replay)
-                    .block(block.map_or_else(Default::default, |b| b.saturating_sub(1).into()))
+                    .block(block.map_or_else(Default::default, Into::into))
                     .await
                 {
                     Err(e) => revert_reason(&e.to_string()),
