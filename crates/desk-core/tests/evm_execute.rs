@@ -92,14 +92,7 @@ async fn a_token_swap_needs_no_approval_when_allowed_and_usdt_is_reset_to_zero_f
     let _turn = TURN.lock().await;
     let nodes = nodes(&["bob", "ethereum"]).await;
     let home = tempfile::tempdir().unwrap();
-    let desk = open(home.path()).await;
-    let _ = desk.wallet_remove().await;
-    let accounts = desk
-        .wallet_import(ABANDON, "", PASSWORD)
-        .await
-        .unwrap()
-        .accounts
-        .unwrap();
+    let (desk, accounts) = desk_with_wallet(home.path()).await;
     let evm = accounts.evm.as_ref().unwrap().address.clone();
     // Funded on first use; then an allowance larger than the order, given earlier.
     desk.wallet_evm_balance("bob", USDT_BOB).await.unwrap();
@@ -114,12 +107,7 @@ async fn a_token_swap_needs_no_approval_when_allowed_and_usdt_is_reset_to_zero_f
         .unwrap();
 
     let form = swap_form(("bob", USDT_BOB), ("ethereum", USDT_ETH), "25", &evm);
-    let order = desk
-        .start_order(card(&desk, &form).await.raw, None)
-        .await
-        .unwrap();
-    assert_eq!(order.stage, Some(Stage::Verified), "{order:?}");
-    let local_id = order.local_id.unwrap();
+    let local_id = verified_order(&desk, &form).await;
     let plan = desk.wallet_evm_plan(local_id).await.unwrap();
     let kinds: Vec<_> = plan.steps.iter().map(|s| s.kind).collect();
     assert_eq!(kinds, [WalletTxKind::Pay], "no approval needed: {plan:?}");
@@ -145,12 +133,7 @@ async fn a_token_swap_needs_no_approval_when_allowed_and_usdt_is_reset_to_zero_f
         .await
         .unwrap();
     let form = swap_form(("ethereum", USDT_ETH), ("bob", USDT_BOB), "25", &evm);
-    let order = desk
-        .start_order(card(&desk, &form).await.raw, None)
-        .await
-        .unwrap();
-    assert_eq!(order.stage, Some(Stage::Verified), "{order:?}");
-    let local_id = order.local_id.unwrap();
+    let local_id = verified_order(&desk, &form).await;
     let plan = desk.wallet_evm_plan(local_id).await.unwrap();
     let kinds: Vec<_> = plan.steps.iter().map(|s| s.kind).collect();
     assert_eq!(
@@ -166,29 +149,28 @@ async fn a_token_swap_needs_no_approval_when_allowed_and_usdt_is_reset_to_zero_f
         "{}",
         plan.steps[0].sentence
     );
-    for expected in [
-        WalletTxKind::ResetApproval,
-        WalletTxKind::Approve,
-        WalletTxKind::Pay,
-    ] {
-        let plan = desk.wallet_evm_plan(local_id).await.unwrap();
-        assert_eq!(plan.steps[0].kind, expected);
-        desk.wallet_evm_step(local_id, Some(expected), Some(&plan.steps[0].max_fee_wei))
-            .await
-            .unwrap();
-    }
+    sign_steps(
+        &desk,
+        local_id,
+        &[
+            WalletTxKind::ResetApproval,
+            WalletTxKind::Approve,
+            WalletTxKind::Pay,
+        ],
+    )
+    .await;
     let done = desk.order_view(local_id).unwrap();
     assert_eq!(done.stage, Some(Stage::Registered), "{done:?}");
     assert_eq!(done.wallet_txs.unwrap().len(), 3);
     desk.shutdown().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_offramp_is_approved_exactly_paid_and_registered_by_the_wallet() {
-    let _turn = TURN.lock().await;
-    let node = bob_node().await;
-    let home = tempfile::tempdir().unwrap();
-    let desk = open(home.path()).await;
+/// A desk on the Sandbox under `home` with the "abandon … about" wallet imported (any earlier one removed) and
+/// unlocked; its accounts.
+async fn desk_with_wallet(
+    home: &std::path::Path,
+) -> (desk_core::Desk, desk_core::wallet::Accounts) {
+    let desk = open(home).await;
     let _ = desk.wallet_remove().await;
     let accounts = desk
         .wallet_import(ABANDON, "", PASSWORD)
@@ -196,6 +178,36 @@ async fn an_offramp_is_approved_exactly_paid_and_registered_by_the_wallet() {
         .unwrap()
         .accounts
         .unwrap();
+    (desk, accounts)
+}
+
+/// Starts an order from `form`'s quote; it must come back verified, ready to sign. Gives its local id.
+async fn verified_order(desk: &desk_core::Desk, form: &SwapForm) -> i64 {
+    let order = desk
+        .start_order(card(desk, form).await.raw, None)
+        .await
+        .unwrap();
+    assert_eq!(order.stage, Some(Stage::Verified), "{order:?}");
+    order.local_id.unwrap()
+}
+
+/// Signs each of `kinds` in turn, each the plan's next step, confirmed at the fee the plan shows.
+async fn sign_steps(desk: &desk_core::Desk, local_id: i64, kinds: &[WalletTxKind]) {
+    for expected in kinds {
+        let plan = desk.wallet_evm_plan(local_id).await.unwrap();
+        assert_eq!(plan.steps[0].kind, *expected);
+        desk.wallet_evm_step(local_id, Some(*expected), Some(&plan.steps[0].max_fee_wei))
+            .await
+            .unwrap();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_offramp_is_approved_exactly_paid_and_registered_by_the_wallet() {
+    let _turn = TURN.lock().await;
+    let node = bob_node().await;
+    let home = tempfile::tempdir().unwrap();
+    let (desk, accounts) = desk_with_wallet(home.path()).await;
     let evm = accounts.evm.as_ref().unwrap().address.clone();
 
     // The Sandbox funds the wallet on its local chain: 1 WBTC and 10 ETH.
@@ -210,12 +222,7 @@ async fn an_offramp_is_approved_exactly_paid_and_registered_by_the_wallet() {
     );
 
     let form = offramp_form(&evm, &accounts.bitcoin.as_ref().unwrap().address, "0.001");
-    let order = desk
-        .start_order(card(&desk, &form).await.raw, None)
-        .await
-        .unwrap();
-    assert_eq!(order.stage, Some(Stage::Verified), "{order:?}");
-    let local_id = order.local_id.unwrap();
+    let local_id = verified_order(&desk, &form).await;
 
     // First an exact approval, then the order's call.
     let plan = desk.wallet_evm_plan(local_id).await.unwrap();
@@ -231,9 +238,13 @@ async fn an_offramp_is_approved_exactly_paid_and_registered_by_the_wallet() {
     );
     assert!(plan.steps[0].gas_limit.is_some());
     assert!(
-        plan.steps[1]
-            .sentence
-            .contains(order.order_id.as_deref().unwrap())
+        plan.steps[1].sentence.contains(
+            desk.order_view(local_id)
+                .unwrap()
+                .order_id
+                .as_deref()
+                .unwrap()
+        )
     );
 
     // Only the step confirmed is signed: confirming the payment while the approval is next signs nothing.
@@ -351,14 +362,7 @@ async fn too_little_gas_money_and_a_call_that_would_revert_are_told_before_anyth
     let _turn = TURN.lock().await;
     let node = bob_node().await;
     let home = tempfile::tempdir().unwrap();
-    let desk = open(home.path()).await;
-    let _ = desk.wallet_remove().await;
-    let accounts = desk
-        .wallet_import(ABANDON, "", PASSWORD)
-        .await
-        .unwrap()
-        .accounts
-        .unwrap();
+    let (desk, accounts) = desk_with_wallet(home.path()).await;
     let evm = accounts.evm.as_ref().unwrap().address.clone();
     let form = offramp_form(&evm, &accounts.bitcoin.as_ref().unwrap().address, "0.001");
     let order = desk
@@ -590,19 +594,8 @@ async fn a_single_imported_evm_key_pays_an_offramp() {
         "bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080",
         "0.001",
     );
-    let order = desk
-        .start_order(card(&desk, &form).await.raw, None)
-        .await
-        .unwrap();
-    assert_eq!(order.stage, Some(Stage::Verified), "{order:?}");
-    let local_id = order.local_id.unwrap();
-    for expected in [WalletTxKind::Approve, WalletTxKind::Pay] {
-        let plan = desk.wallet_evm_plan(local_id).await.unwrap();
-        assert_eq!(plan.steps[0].kind, expected);
-        desk.wallet_evm_step(local_id, Some(expected), Some(&plan.steps[0].max_fee_wei))
-            .await
-            .unwrap();
-    }
+    let local_id = verified_order(&desk, &form).await;
+    sign_steps(&desk, local_id, &[WalletTxKind::Approve, WalletTxKind::Pay]).await;
     assert_eq!(
         desk.order_view(local_id).unwrap().stage,
         Some(Stage::Registered)

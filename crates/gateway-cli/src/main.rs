@@ -149,24 +149,31 @@ enum Command {
     },
 }
 
+/// The route and amount, as `quote` and `swap` both take them.
 #[derive(Debug, Args)]
-struct QuoteArgs {
+pub(crate) struct RouteFlags {
     #[arg(long)]
-    src_chain: String,
+    pub src_chain: String,
     #[arg(long)]
-    src_token: String,
+    pub src_token: String,
     #[arg(long)]
-    dst_chain: String,
+    pub dst_chain: String,
     #[arg(long)]
-    dst_token: String,
+    pub dst_token: String,
     /// In the smallest unit of the source token (sats, wei, ...)
     #[arg(long)]
-    amount: String,
-    #[arg(long)]
-    recipient: String,
+    pub amount: String,
     /// Slippage tolerance in basis points (300 = 3%)
     #[arg(long, default_value_t = gateway_client::params::DEFAULT_SLIPPAGE_BPS)]
-    slippage: u32,
+    pub slippage: u32,
+}
+
+#[derive(Debug, Args)]
+struct QuoteArgs {
+    #[command(flatten)]
+    route: RouteFlags,
+    #[arg(long)]
+    recipient: String,
     #[arg(long)]
     sender: Option<String>,
     /// Comma-separated address:bps entries (V2, V3)
@@ -427,12 +434,12 @@ async fn run(cli: Cli) -> Result<(), Failure> {
         }
         Command::Quote(args) => {
             let mut request = QuoteRequest::new(
-                (&args.src_chain, &args.src_token),
-                (&args.dst_chain, &args.dst_token),
-                &args.amount,
+                (&args.route.src_chain, &args.route.src_token),
+                (&args.route.dst_chain, &args.route.dst_token),
+                &args.route.amount,
                 &args.recipient,
             );
-            request.slippage_bps = args.slippage;
+            request.slippage_bps = args.route.slippage;
             request.sender = args.sender.clone();
             request.affiliate_id = args.affiliate_id.clone();
             request.owner_address = args.owner.clone();
@@ -441,9 +448,9 @@ async fn run(cli: Cli) -> Result<(), Failure> {
                 request.affiliates =
                     parse_affiliates(list).map_err(|e| Failure::Usage(e.to_string()))?;
             }
-            check_address(&args.dst_chain, &args.recipient, "--recipient", net)?;
+            check_address(&args.route.dst_chain, &args.recipient, "--recipient", net)?;
             if let Some(sender) = &args.sender {
-                check_address(&args.src_chain, sender, "--sender", net)?;
+                check_address(&args.route.src_chain, sender, "--sender", net)?;
             }
             if let Some(owner) = &args.owner {
                 check_address("ethereum", owner, "--owner (an EVM address)", net)?;

@@ -6,7 +6,6 @@
 //! the terminal never changes the window's settings. `--network sandbox` runs the Sandbox inside the command: the
 //! simulated gateway and its local chains (anvil), the wallet funded on first use.
 
-use std::io::{BufRead, Write};
 use std::time::{Duration, Instant};
 
 use alloy_primitives::U256;
@@ -24,17 +23,8 @@ use crate::Failure;
 
 #[derive(Debug, Args)]
 pub struct SwapArgs {
-    #[arg(long)]
-    src_chain: String,
-    #[arg(long)]
-    src_token: String,
-    #[arg(long)]
-    dst_chain: String,
-    #[arg(long)]
-    dst_token: String,
-    /// In the smallest unit of the source token (sats, wei, ...)
-    #[arg(long)]
-    amount: String,
+    #[command(flatten)]
+    route: crate::RouteFlags,
     /// Default: the wallet's address on the destination chain
     #[arg(long)]
     recipient: Option<String>,
@@ -44,9 +34,6 @@ pub struct SwapArgs {
     /// V3: the EVM owner and refund claimant. Default: the wallet's EVM address
     #[arg(long)]
     owner: Option<String>,
-    /// Slippage tolerance in basis points (300 = 3%)
-    #[arg(long, default_value_t = gateway_client::params::DEFAULT_SLIPPAGE_BPS)]
-    slippage: u32,
     /// Confirm the quote and every signature without asking
     #[arg(long)]
     yes: bool,
@@ -92,14 +79,8 @@ fn confirm(yes: bool, question: &str) -> Result<bool, Failure> {
         eprintln!("{question} yes (--yes)");
         return Ok(true);
     }
-    eprint!("{question} [y/N] ");
-    let _ = std::io::stderr().flush();
-    let mut line = String::new();
-    std::io::stdin()
-        .lock()
-        .read_line(&mut line)
-        .map_err(|e| Failure::Usage(format!("could not read from the terminal ({e})")))?;
-    Ok(matches!(line.trim(), "y" | "Y" | "yes"))
+    let answer = crate::wallet::ask_line(&format!("{question} [y/N] "))?;
+    Ok(matches!(answer.as_str(), "y" | "Y" | "yes"))
 }
 
 /// The network `--network` names, as the desk chooses it.
@@ -164,41 +145,41 @@ async fn swap(
 
     let registry = TokenRegistry::builtin();
     let decimals = registry
-        .get(&args.src_chain, &args.src_token)
+        .get(&args.route.src_chain, &args.route.src_token)
         .map(|t| t.decimals)
         .ok_or_else(|| {
             Failure::Usage(format!(
                 "--src-token {} on {} is not a token the app knows; it cannot say what {} smallest units are",
-                args.src_token, args.src_chain, args.amount
+                args.route.src_token, args.route.src_chain, args.route.amount
             ))
         })?;
-    let amount: U256 = args.amount.trim().parse().map_err(|_| {
+    let amount: U256 = args.route.amount.trim().parse().map_err(|_| {
         Failure::Usage(format!(
             "--amount {:?} is not a whole number of smallest units",
-            args.amount
+            args.route.amount
         ))
     })?;
     let recipient = match &args.recipient {
         Some(r) => r.clone(),
-        None => wallet_address(&accounts, &args.dst_chain).ok_or_else(|| {
+        None => wallet_address(&accounts, &args.route.dst_chain).ok_or_else(|| {
             Failure::Usage(format!(
                 "give --recipient: the wallet has no address on {}",
-                args.dst_chain
+                args.route.dst_chain
             ))
         })?,
     };
     let form = SwapForm {
-        src_chain: args.src_chain.clone(),
-        src_token: args.src_token.clone(),
-        dst_chain: args.dst_chain.clone(),
-        dst_token: args.dst_token.clone(),
+        src_chain: args.route.src_chain.clone(),
+        src_token: args.route.src_token.clone(),
+        dst_chain: args.route.dst_chain.clone(),
+        dst_token: args.route.dst_token.clone(),
         amount: gateway_client::amount::format_units(amount, decimals),
-        slippage_bps: args.slippage,
+        slippage_bps: args.route.slippage,
         recipient,
         sender: args
             .sender
             .clone()
-            .or_else(|| wallet_address(&accounts, &args.src_chain)),
+            .or_else(|| wallet_address(&accounts, &args.route.src_chain)),
         owner: args
             .owner
             .clone()
@@ -254,13 +235,13 @@ async fn swap(
                 .await
                 .map_err(failure)?
         }
-        _ if desk_core::execute::evm::chain_id_of(&args.src_chain).is_some() => {
+        _ if desk_core::execute::evm::chain_id_of(&args.route.src_chain).is_some() => {
             execute_evm(desk, local_id, args.yes).await?
         }
         _ => {
             return Err(Failure::Usage(format!(
                 "signing on {} is not built yet; the order {} waits for a transaction signed elsewhere (see `gateway register-tx`)",
-                args.src_chain,
+                args.route.src_chain,
                 order.order_id.as_deref().unwrap_or("?")
             )));
         }

@@ -105,7 +105,7 @@ fn ask_secret(prompt: &str) -> Result<Zeroizing<String>, Failure> {
 }
 
 /// Reads one line the person types (shown: words of the phrase being checked).
-fn ask_line(prompt: &str) -> Result<String, Failure> {
+pub fn ask_line(prompt: &str) -> Result<String, Failure> {
     eprint!("{prompt}");
     let _ = std::io::stderr().flush();
     let mut line = String::new();

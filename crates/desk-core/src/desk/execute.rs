@@ -309,6 +309,21 @@ impl Desk {
         })
     }
 
+    /// The unlocked wallet's EVM address and an endpoint of `chain` (the Sandbox funds the address there on first
+    /// use).
+    async fn wallet_on(&self, chain: &str) -> Result<(Address, EvmEndpoint), DeskError> {
+        let accounts = self.wallet_accounts().await?;
+        let address = accounts.evm()?.address.clone();
+        let owner: Address = address.parse().map_err(|_| {
+            DeskError::new(
+                ErrorKind::Wallet,
+                format!("The wallet's EVM address {address} does not read back."),
+            )
+        })?;
+        let endpoint = self.evm_endpoint(chain, Some(&address)).await?;
+        Ok((owner, endpoint))
+    }
+
     /// The wallet's balance of `token` on the EVM chain `chain`, read from the chain; Max of the native coin keeps
     /// what a token call's gas may cost ([`evm::PAY_GAS_ASSUMED`] at the node's fee).
     pub async fn wallet_evm_balance(
@@ -316,15 +331,7 @@ impl Desk {
         chain: &str,
         token: &str,
     ) -> Result<EvmBalance, DeskError> {
-        let accounts = self.wallet_accounts().await?;
-        let owner: Address = accounts
-            .evm()?
-            .address
-            .parse()
-            .map_err(|_| invalid("address", "bad address"))?;
-        let endpoint = self
-            .evm_endpoint(chain, Some(&accounts.evm()?.address))
-            .await?;
+        let (owner, endpoint) = self.wallet_on(chain).await?;
         let native = token.is_empty() || token == NATIVE_TOKEN;
         let (amount, max) = if native {
             let have = endpoint.native_balance(owner).await.map_err(exec_error)?;
@@ -367,16 +374,8 @@ impl Desk {
     pub async fn wallet_evm_plan(&self, local_id: i64) -> Result<EvmPlan, DeskError> {
         let order = self.journal()?.order(local_id)?;
         let (chain, call) = pay_call(&order)?;
-        let accounts = self.wallet_accounts().await?;
-        check_sender(&order, &accounts.evm()?.address)?;
-        let owner: Address = accounts
-            .evm()?
-            .address
-            .parse()
-            .map_err(|_| invalid("address", "bad address"))?;
-        let endpoint = self
-            .evm_endpoint(&chain, Some(&accounts.evm()?.address))
-            .await?;
+        let (owner, endpoint) = self.wallet_on(&chain).await?;
+        check_sender(&order, &owner.to_checksum(None))?;
         let (plan, _) = evm::plan(&endpoint, owner, &call)
             .await
             .map_err(exec_error)?;

@@ -54,13 +54,9 @@ pub fn keep(
     password: &str,
     profile: KdfProfile,
 ) -> Result<Seed, KeptError> {
-    if password.chars().count() < vault::MIN_PASSWORD_CHARS {
-        return Err(VaultError::PasswordTooShort.into());
-    }
+    check_password(password)?;
     let seed = Seed::from_phrase(phrase, passphrase)?;
-    if load()?.is_some() {
-        return Err(KeptError::AlreadyKept);
-    }
+    refuse_if_kept()?;
     let secret = Secret::phrase(normalized(phrase).as_str(), passphrase);
     store(&secret, password, profile)?;
     Ok(seed)
@@ -74,13 +70,9 @@ pub fn keep_key(
     password: &str,
     profile: KdfProfile,
 ) -> Result<Seed, KeptError> {
-    if password.chars().count() < vault::MIN_PASSWORD_CHARS {
-        return Err(VaultError::PasswordTooShort.into());
-    }
+    check_password(password)?;
     let seed = Seed::from_key(family, text)?;
-    if load()?.is_some() {
-        return Err(KeptError::AlreadyKept);
-    }
+    refuse_if_kept()?;
     let secret = Secret {
         phrase: String::new(),
         passphrase: String::new(),
@@ -91,6 +83,21 @@ pub fn keep_key(
     };
     store(&secret, password, profile)?;
     Ok(seed)
+}
+
+fn check_password(password: &str) -> Result<(), KeptError> {
+    if password.chars().count() < vault::MIN_PASSWORD_CHARS {
+        return Err(VaultError::PasswordTooShort.into());
+    }
+    Ok(())
+}
+
+/// Nothing is overwritten: a kept wallet refuses another.
+fn refuse_if_kept() -> Result<(), KeptError> {
+    if load()?.is_some() {
+        return Err(KeptError::AlreadyKept);
+    }
+    Ok(())
 }
 
 fn store(secret: &Secret, password: &str, profile: KdfProfile) -> Result<(), KeptError> {
