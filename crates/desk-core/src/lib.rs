@@ -5,6 +5,7 @@
 #![deny(unsafe_code)]
 
 pub mod api;
+pub mod chains;
 pub mod desk;
 pub mod execute;
 pub mod fees;

@@ -127,7 +127,9 @@ async fn pay_with_wallet(
 ) -> String {
     use desk_core::execute::evm;
     let node = std::env::var("NODE_URL").unwrap();
-    let endpoint = evm::connect("bob", &[node]).await.unwrap();
+    let endpoint = desk_core::chains::evm::connect("bob", &[node])
+        .await
+        .unwrap();
     let signer = desk_core::wallet::evm_signer(&app_wallet()).unwrap();
     let (_, call) = evm::pay_call_of(&journal.order(local_id).unwrap()).unwrap();
     loop {

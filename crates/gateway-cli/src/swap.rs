@@ -66,7 +66,7 @@ fn wallet_address(accounts: &Accounts, chain: &str) -> Option<String> {
         "bitcoin" => accounts.bitcoin.as_ref().map(|a| a.address.clone()),
         "tron" => accounts.tron.as_ref().map(|a| a.address.clone()),
         "solana" => accounts.solana.as_ref().map(|a| a.address.clone()),
-        c if desk_core::execute::evm::chain_id_of(c).is_some() => {
+        c if desk_core::chains::evm::chain_id_of(c).is_some() => {
             accounts.evm.as_ref().map(|a| a.address.clone())
         }
         _ => None,
@@ -235,7 +235,7 @@ async fn swap(
                 .await
                 .map_err(failure)?
         }
-        _ if desk_core::execute::evm::chain_id_of(&args.route.src_chain).is_some() => {
+        _ if desk_core::chains::evm::chain_id_of(&args.route.src_chain).is_some() => {
             execute_evm(desk, local_id, args.yes).await?
         }
         _ => {

@@ -11,7 +11,8 @@ use ts_rs::TS;
 use super::State;
 use super::{Desk, DeskEvent, flow_on, invalid};
 use crate::api::{DeskError, EndpointCheck, ErrorKind, EvmEndpointsView};
-use crate::execute::evm::{self, EvmEndpoint, EvmPlan, ExecError, Executed, PayCall};
+use crate::chains::evm::{EvmEndpoint, connect};
+use crate::execute::evm::{self, EvmPlan, ExecError, Executed, PayCall};
 use crate::journal::{JournalOrder, WalletTxKind};
 use crate::settings;
 use crate::views::OrderView;
@@ -173,7 +174,8 @@ pub struct EvmBalance {
     pub source: String,
 }
 
-fn exec_error(e: ExecError) -> DeskError {
+fn exec_error(e: impl Into<ExecError>) -> DeskError {
+    let e: ExecError = e.into();
     let kind = match &e {
         ExecError::NotEnough(_) | ExecError::WouldRevert { .. } | ExecError::Changed(_) => {
             ErrorKind::Refused
@@ -242,7 +244,7 @@ impl Desk {
             }
             None => chosen,
         };
-        evm::connect(chain, &urls).await.map_err(exec_error)
+        connect(chain, &urls).await.map_err(exec_error)
     }
 
     /// Sets the JSON-RPC endpoints of the EVM chain `chain` on the current network (tried in order; empty: back to
@@ -298,7 +300,7 @@ impl Desk {
         url: &str,
     ) -> Result<EndpointCheck, DeskError> {
         let url = endpoint_url(url)?;
-        let endpoint = evm::connect(chain, std::slice::from_ref(&url))
+        let endpoint = connect(chain, std::slice::from_ref(&url))
             .await
             .map_err(exec_error)?;
         let latest_block = endpoint.latest_block().await.map_err(exec_error)?;

@@ -3,7 +3,7 @@
 //!
 //! The order's call was verified against the quote before anything here runs ([`crate::verify`]); this module
 //! only signs that call and the approval it needs:
-//! - the endpoint must answer `eth_chainId` with the chain's id before anything is signed ([`connect`]);
+//! - the endpoint must answer `eth_chainId` with the chain's id before anything is signed ([`crate::chains::evm::connect`]);
 //! - the token's allowance to the call's contract (the quote's `txTo`, the gateway's contract) is read; when short,
 //!   an exact approval of the quoted amount comes first, never an unlimited one; a token that refuses to change a
 //!   non-zero allowance (USDT on Ethereum) gets its allowance reset to zero first (found by simulating the approval);
@@ -23,29 +23,21 @@ use alloy::consensus::TxEnvelope;
 use alloy::eips::eip2718::Encodable2718;
 use alloy::network::{EthereumWallet, TransactionBuilder};
 use alloy::primitives::{Address, B256, Bytes, U256};
-use alloy::providers::{Provider, RootProvider};
-use alloy::rpc::client::RpcClient;
+use alloy::providers::Provider;
 use alloy::rpc::types::TransactionRequest;
 use alloy::signers::local::PrivateKeySigner;
 use alloy::sol_types::SolCall;
-use alloy::transports::http::Http;
-use gateway_client::TokenRegistry;
-use gateway_client::display::amount_text;
 use gateway_client::wire::NATIVE_TOKEN;
 use serde::{Deserialize, Serialize};
-use tracing::{info, warn};
+use tracing::info;
 use ts_rs::TS;
 
+use crate::chains::evm::{
+    ChainError, EvmEndpoint, approveCall, native_text, revert_reason, token_text,
+};
 use crate::journal::{Journal, JournalError, JournalOrder, WalletTx, WalletTxKind, WalletTxState};
 use crate::verify::{Verified, VerifiedPayload};
 use gateway_client::wire::{CreateOrderResponse, RouteKind};
-
-alloy::sol! {
-    function balanceOf(address owner) external view returns (uint256);
-    function allowance(address owner, address spender) external view returns (uint256);
-    function approve(address spender, uint256 amount) external returns (bool);
-    function approvalRequired() external view returns (bool);
-}
 
 /// The gas the order's call is assumed to need while it cannot be estimated yet (before its approval is mined), in
 /// the check that the native balance covers every step.
@@ -58,16 +50,8 @@ pub const RECEIPT_WAIT: Duration = Duration::from_secs(600);
 /// Why an EVM step was not (or not fully) done. Each message says what happened and what to do next.
 #[derive(Debug, thiserror::Error)]
 pub enum ExecError {
-    #[error(
-        "No endpoint of {chain} answered as {chain} (chain id {chain_id}): {tried}. Nothing was signed. Check the chain's RPC endpoints in Settings."
-    )]
-    NoEndpoint {
-        chain: String,
-        chain_id: u64,
-        tried: String,
-    },
-    #[error("{0} is not an EVM chain the app knows; nothing was signed.")]
-    UnknownChain(String),
+    #[error(transparent)]
+    Chain(#[from] ChainError),
     #[error("{0} Nothing was signed.")]
     NotEnough(String),
     #[error("The {what} would fail ({reason}), so it was not signed. {next}")]
@@ -92,8 +76,6 @@ pub enum ExecError {
         "What is to be signed changed since you read it ({0}). Read the new step and confirm it again."
     )]
     Changed(String),
-    #[error("The chain's node failed: {0}. Nothing new was signed; try again in a moment.")]
-    Rpc(String),
     #[error("Signing failed: {0}.")]
     Sign(String),
     #[error(transparent)]
@@ -101,133 +83,7 @@ pub enum ExecError {
 }
 
 fn rpc_error(e: impl std::fmt::Display) -> ExecError {
-    ExecError::Rpc(e.to_string())
-}
-
-/// The chain id of an EVM chain slug.
-pub fn chain_id_of(chain: &str) -> Option<u64> {
-    gateway_sim::payload::evm::chain_id(chain).filter(|_| !matches!(chain, "tron" | "solana"))
-}
-
-/// A JSON-RPC endpoint of one chain, checked to be that chain.
-#[derive(Debug, Clone)]
-pub struct EvmEndpoint {
-    pub chain: String,
-    pub chain_id: u64,
-    pub url: String,
-    provider: RootProvider,
-}
-
-/// Connects to the first of `urls` that answers `eth_chainId` with `chain`'s id (failing over in order). An endpoint
-/// that answers another chain id is never used.
-pub async fn connect(chain: &str, urls: &[String]) -> Result<EvmEndpoint, ExecError> {
-    let expected = chain_id_of(chain).ok_or_else(|| ExecError::UnknownChain(chain.to_owned()))?;
-    let mut tried = Vec::new();
-    for url in urls {
-        let Ok(parsed) = url::Url::parse(url) else {
-            tried.push(format!("{url} is not a URL"));
-            continue;
-        };
-        let http = reqwest::Client::builder()
-            .timeout(Duration::from_secs(15))
-            .build()
-            .map_err(rpc_error)?;
-        let local = parsed
-            .host_str()
-            .is_some_and(|h| h == "127.0.0.1" || h == "localhost" || h == "[::1]");
-        let provider = RootProvider::new(RpcClient::new(Http::with_client(http, parsed), local));
-        match provider.get_chain_id().await {
-            Ok(id) if id == expected => {
-                return Ok(EvmEndpoint {
-                    chain: chain.to_owned(),
-                    chain_id: id,
-                    url: url.clone(),
-                    provider,
-                });
-            }
-            Ok(id) => {
-                warn!(chain, url, id, expected, "endpoint is another chain");
-                tried.push(format!("{url} is chain {id}"));
-            }
-            Err(e) => tried.push(format!("{url} did not answer ({e})")),
-        }
-    }
-    if tried.is_empty() {
-        tried.push("none is set".into());
-    }
-    Err(ExecError::NoEndpoint {
-        chain: chain.to_owned(),
-        chain_id: expected,
-        tried: tried.join("; "),
-    })
-}
-
-impl EvmEndpoint {
-    /// The latest block number (Settings' endpoint check).
-    pub async fn latest_block(&self) -> Result<u64, ExecError> {
-        self.provider.get_block_number().await.map_err(rpc_error)
-    }
-
-    /// The most a unit of gas may cost now (EIP-1559 max fee per gas), in wei.
-    pub async fn gas_price(&self) -> Result<u128, ExecError> {
-        self.provider
-            .estimate_eip1559_fees()
-            .await
-            .map(|f| f.max_fee_per_gas)
-            .map_err(rpc_error)
-    }
-
-    /// The native balance of `owner`, in wei.
-    pub async fn native_balance(&self, owner: Address) -> Result<U256, ExecError> {
-        self.provider.get_balance(owner).await.map_err(rpc_error)
-    }
-
-    /// `token.balanceOf(owner)`.
-    pub async fn token_balance(&self, token: Address, owner: Address) -> Result<U256, ExecError> {
-        let out = self
-            .view(token, balanceOfCall { owner }.abi_encode())
-            .await?;
-        balanceOfCall::abi_decode_returns(&out).map_err(rpc_error)
-    }
-
-    async fn view(&self, to: Address, data: Vec<u8>) -> Result<Bytes, ExecError> {
-        let tx = TransactionRequest::default().with_to(to).with_input(data);
-        self.provider.call(tx).await.map_err(rpc_error)
-    }
-
-    /// Simulates `tx` (`eth_call` from its sender); the revert reason when it would fail.
-    async fn simulate(&self, tx: &TransactionRequest) -> Result<(), String> {
-        self.provider
-            .call(tx.clone())
-            .await
-            .map(drop)
-            .map_err(|e| revert_reason(&e.to_string()))
-    }
-
-    /// Gas for `tx` with the margin max(1.2×, +300,000); the revert reason when the estimate fails.
-    async fn gas_for(&self, tx: &TransactionRequest) -> Result<u64, String> {
-        let estimate = self
-            .provider
-            .estimate_gas(tx.clone())
-            .await
-            .map_err(|e| revert_reason(&e.to_string()))?;
-        Ok((estimate.saturating_mul(12) / 10).max(estimate.saturating_add(300_000)))
-    }
-}
-
-/// The reason in a node's error text (`execution reverted: allowance too low` → `allowance too low`).
-fn revert_reason(text: &str) -> String {
-    let reason = text
-        .rsplit_once("execution reverted: ")
-        .map_or(text, |(_, r)| r)
-        .trim()
-        .trim_end_matches([',', '"']);
-    let reason = reason.split(", data:").next().unwrap_or(reason);
-    if reason.is_empty() {
-        "no reason given".into()
-    } else {
-        reason.to_owned()
-    }
+    ExecError::Chain(ChainError::Rpc(e.to_string()))
 }
 
 /// The order's call, as verified.
@@ -357,24 +213,6 @@ pub struct EvmPlan {
     pub shortfall: Option<String>,
 }
 
-fn native_text(chain: &str, wei: U256) -> String {
-    amount_text(
-        TokenRegistry::builtin(),
-        chain,
-        NATIVE_TOKEN,
-        &wei.to_string(),
-    )
-}
-
-fn token_text(chain: &str, token: Address, amount: U256) -> String {
-    amount_text(
-        TokenRegistry::builtin(),
-        chain,
-        &token.to_checksum(None),
-        &amount.to_string(),
-    )
-}
-
 /// A transaction to be planned: kind, call, value.
 struct Draft {
     kind: WalletTxKind,
@@ -417,24 +255,8 @@ pub async fn plan(
                 token_text(chain, call.token, call.amount - have),
             ));
         }
-        let allowance = endpoint
-            .view(
-                call.token,
-                allowanceCall {
-                    owner,
-                    spender: call.to,
-                }
-                .abi_encode(),
-            )
-            .await
-            .and_then(|out| allowanceCall::abi_decode_returns(&out).map_err(rpc_error))?;
-        // The gateway's SDK asks the contract; a contract without the function takes tokens by transferFrom.
-        let required = endpoint
-            .view(call.to, approvalRequiredCall {}.abi_encode())
-            .await
-            .ok()
-            .and_then(|out| approvalRequiredCall::abi_decode_returns(&out).ok())
-            .unwrap_or(true);
+        let allowance = endpoint.allowance(call.token, owner, call.to).await?;
+        let required = endpoint.approval_required(call.to).await;
         if required && allowance < call.amount {
             let approve: Bytes = approveCall {
                 spender: call.to,
@@ -846,30 +668,5 @@ async fn finish(
             hash: tx.hash.clone(),
             reason,
         })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn revert_reasons_are_read_out_of_node_errors() {
-        assert_eq!(
-            revert_reason(
-                "server returned an error response: error code 3: execution reverted: allowance too low, data: \"0x08c3\""
-            ),
-            "allowance too low"
-        );
-        assert_eq!(revert_reason("execution reverted: "), "no reason given");
-        assert_eq!(revert_reason("nonce too low"), "nonce too low");
-    }
-
-    #[test]
-    fn only_evm_chains_have_an_id_here() {
-        assert_eq!(chain_id_of("bob"), Some(60808));
-        assert_eq!(chain_id_of("ethereum"), Some(1));
-        assert_eq!(chain_id_of("tron"), None);
-        assert_eq!(chain_id_of("bitcoin"), None);
     }
 }
