@@ -489,12 +489,23 @@ async fn endpoints_are_chosen_per_network_and_checked_to_be_their_chain() {
         .find(|e| e.chain == "bob")
         .unwrap();
     assert!(!bob.custom && bob.urls.len() >= 2, "{bob:?}");
-    assert!(
-        custom
-            .evm_endpoints
-            .iter()
-            .all(|e| e.urls.len() >= 2 || e.chain == "bob-sepolia")
-    );
+    assert!(custom.evm_endpoints.iter().all(|e| e.urls.len() >= 2));
+    // Every EVM chain of the token file has its defaults.
+    for chain in [
+        "hyperevm",
+        "sei",
+        "soneium",
+        "swellchain",
+        "telos",
+        "plasma",
+        "sepolia",
+        "bob-sepolia",
+    ] {
+        assert!(
+            custom.evm_endpoints.iter().any(|e| e.chain == chain),
+            "{chain}"
+        );
+    }
 
     let checked = desk.check_evm_endpoint("bob", node.url()).await.unwrap();
     assert_eq!(checked.chain_id, 60808);

@@ -66,11 +66,29 @@ pub fn default_endpoints(chain: &str) -> &'static [&'static str] {
             "https://rpc.berachain.com",
             "https://berachain-rpc.publicnode.com",
         ],
+        "hyperevm" => &[
+            "https://rpc.hyperliquid.xyz/evm",
+            "https://hyperliquid.drpc.org",
+        ],
+        "sei" => &[
+            "https://evm-rpc.sei-apis.com",
+            "https://sei-evm-rpc.publicnode.com",
+        ],
+        "soneium" => &["https://rpc.soneium.org", "https://soneium.drpc.org"],
+        "swellchain" => &[
+            "https://swell-mainnet.alt.technology",
+            "https://swell.drpc.org",
+        ],
+        "telos" => &["https://rpc.telos.net", "https://telos.drpc.org"],
+        "plasma" => &["https://rpc.plasma.to", "https://plasma.drpc.org"],
         "sepolia" => &[
             "https://ethereum-sepolia-rpc.publicnode.com",
             "https://rpc.sepolia.org",
         ],
-        "bob-sepolia" => &["https://bob-sepolia.rpc.gobob.xyz"],
+        "bob-sepolia" => &[
+            "https://bob-sepolia.rpc.gobob.xyz",
+            "https://bob-sepolia.drpc.org",
+        ],
         _ => &[],
     }
 }
@@ -88,6 +106,12 @@ pub const EVM_CHAINS: &[&str] = &[
     "sonic",
     "unichain",
     "bera",
+    "hyperevm",
+    "sei",
+    "soneium",
+    "swellchain",
+    "telos",
+    "plasma",
     "sepolia",
     "bob-sepolia",
 ];
