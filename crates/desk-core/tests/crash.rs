@@ -131,7 +131,10 @@ async fn pay_with_wallet(
         .await
         .unwrap();
     let signer = desk_core::wallet::evm_signer(&app_wallet()).unwrap();
-    let (_, call) = evm::pay_call_of(&journal.order(local_id).unwrap()).unwrap();
+    let (_, call) = evm::pay_call_of(&journal.order(local_id).unwrap(), |chain| {
+        gateway_sim::quote::gateway_contract(chain).parse().ok()
+    })
+    .unwrap();
     loop {
         let order = journal.order(local_id).unwrap();
         let confirmed = if evm::has_unfinished_wallet_tx(&order) {

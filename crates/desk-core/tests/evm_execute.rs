@@ -751,3 +751,53 @@ async fn a_payment_that_reverts_when_mined_is_reported_and_never_registered() {
     assert!(view.handed_in.is_none());
     desk.shutdown().await;
 }
+
+/// Nothing is ever approved to a contract that is not the gateway contract the app knows for the chain: another
+/// spender, or a chain without a known one, stops the plan before anything is signed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn approvals_go_only_to_the_known_gateway_contract() {
+    use desk_core::execute::evm::{ExecError, PayCall, plan};
+    let _turn = TURN.lock().await;
+    let node = bob_node().await;
+    let owner: alloy_primitives::Address = "0x9858EfFD232B4033E47d90003D41EC34EcaEda94"
+        .parse()
+        .unwrap();
+    node.fund_sandbox_wallet(&owner.to_checksum(None))
+        .await
+        .unwrap();
+    let endpoint = desk_core::chains::evm::connect("bob", &[node.url().to_owned()])
+        .await
+        .unwrap();
+    let gateway: alloy_primitives::Address =
+        gateway_sim::quote::gateway_contract("bob").parse().unwrap();
+    let call = |to: alloy_primitives::Address, known: Option<alloy_primitives::Address>| PayCall {
+        order_id: "o-1".into(),
+        to,
+        data: vec![0u8; 4].into(),
+        value: U256::ZERO,
+        token: WBTC_BOB.parse().unwrap(),
+        amount: U256::from(100_000u64),
+        known_spender: known,
+    };
+    let stranger: alloy_primitives::Address = "0x00000000000000000000000000000000000000cc"
+        .parse()
+        .unwrap();
+    for (to, known, words) in [
+        (
+            stranger,
+            Some(gateway),
+            "is not the gateway contract the app knows on bob",
+        ),
+        (gateway, None, "knows no gateway contract on bob"),
+    ] {
+        match plan(&endpoint, owner, &call(to, known)).await {
+            Err(ExecError::Spender(why)) => assert!(why.contains(words), "{why}"),
+            other => panic!("expected a refused spender, got {other:?}"),
+        }
+    }
+    // The known contract plans its exact approval.
+    let (planned, _) = plan(&endpoint, owner, &call(gateway, Some(gateway)))
+        .await
+        .unwrap();
+    assert_eq!(planned.steps[0].kind, WalletTxKind::Approve);
+}

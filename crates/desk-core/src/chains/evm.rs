@@ -194,6 +194,24 @@ pub(crate) fn revert_reason(text: &str) -> String {
     }
 }
 
+/// The gateway's approval spender (its AllowanceHolder contract) on each EVM chain of the production service, the
+/// only address the app approves tokens to there. These are the addresses the gateway's own SDK pins for the same
+/// check (bob-collective/bob, `sdk/src/gateway/allowance-holder.ts`): 0x Protocol's canonical AllowanceHolder where
+/// it is deployed, the gateway's own deployment on BOB. A chain not listed has no known spender: nothing is approved
+/// there.
+pub fn known_gateway_spender(chain: &str) -> Option<Address> {
+    const CANONICAL_0X: Address =
+        alloy::primitives::address!("0x0000000000001fF3684f28c67538d4D072C22734");
+    const GATEWAY_BOB: Address =
+        alloy::primitives::address!("0x8fd545b348e84deb145f0179a00c671f0b9519c3");
+    match chain {
+        "bob" => Some(GATEWAY_BOB),
+        "ethereum" | "base" | "bsc" | "arbitrum" | "avalanche" | "unichain" | "plasma"
+        | "polygon" | "hyperevm" | "hyperliquid" => Some(CANONICAL_0X),
+        _ => None,
+    }
+}
+
 /// `wei` of `chain`'s native coin as a person reads it.
 pub(crate) fn native_text(chain: &str, wei: U256) -> String {
     amount_text(
@@ -228,6 +246,20 @@ mod tests {
         );
         assert_eq!(revert_reason("execution reverted: "), "no reason given");
         assert_eq!(revert_reason("nonce too low"), "nonce too low");
+    }
+
+    #[test]
+    fn the_gateway_spenders_are_pinned_per_chain() {
+        assert_eq!(
+            format!("{:#x}", known_gateway_spender("bob").unwrap()),
+            "0x8fd545b348e84deb145f0179a00c671f0b9519c3"
+        );
+        assert_eq!(
+            known_gateway_spender("base"),
+            known_gateway_spender("ethereum")
+        );
+        assert_eq!(known_gateway_spender("sepolia"), None);
+        assert_eq!(known_gateway_spender("tron"), None);
     }
 
     #[test]

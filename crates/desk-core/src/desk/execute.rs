@@ -11,7 +11,7 @@ use ts_rs::TS;
 use super::State;
 use super::{Desk, DeskEvent, flow_on, invalid};
 use crate::api::{DeskError, EndpointCheck, ErrorKind, EvmEndpointsView};
-use crate::chains::evm::{EvmEndpoint, connect};
+use crate::chains::evm::{EvmEndpoint, connect, known_gateway_spender};
 use crate::execute::evm::{self, EvmPlan, ExecError, Executed, PayCall};
 use crate::journal::{JournalOrder, WalletTxKind};
 use crate::settings;
@@ -211,10 +211,18 @@ fn exec_error(e: impl Into<ExecError>) -> DeskError {
     DeskError::new(kind, e.to_string())
 }
 
-/// The order's call ([`evm::pay_call_of`]); a refusal says nothing is signed.
-fn pay_call(order: &JournalOrder) -> Result<(String, PayCall), DeskError> {
-    evm::pay_call_of(order)
-        .map_err(|why| DeskError::new(ErrorKind::Refused, format!("{why} Nothing is signed.")))
+/// The order's call ([`evm::pay_call_of`]) with the spender the app knows on this network: the Sandbox's pinned
+/// contract, elsewhere the gateway's published approval spender ([`known_gateway_spender`]). A refusal says
+/// nothing is signed.
+fn pay_call(order: &JournalOrder, sandbox: bool) -> Result<(String, PayCall), DeskError> {
+    evm::pay_call_of(order, |chain| {
+        if sandbox {
+            gateway_sim::quote::gateway_contract(chain).parse().ok()
+        } else {
+            known_gateway_spender(chain)
+        }
+    })
+    .map_err(|why| DeskError::new(ErrorKind::Refused, format!("{why} Nothing is signed.")))
 }
 
 /// Refuses an order asked for with another sender than the wallet's EVM address: its tokens would be taken from
@@ -399,7 +407,8 @@ impl Desk {
     /// whether the wallet can pay for it. Reads only.
     pub async fn wallet_evm_plan(&self, local_id: i64) -> Result<EvmPlan, DeskError> {
         let order = self.journal()?.order(local_id)?;
-        let (chain, call) = pay_call(&order)?;
+        let sandbox = self.state.lock().await.network.sandbox_chains.is_some();
+        let (chain, call) = pay_call(&order, sandbox)?;
         let (owner, endpoint) = self.wallet_on(&chain).await?;
         check_sender(&order, &owner.to_checksum(None))?;
         let (plan, _) = evm::plan(&endpoint, owner, &call)
@@ -420,7 +429,8 @@ impl Desk {
     ) -> Result<OrderView, DeskError> {
         let journal = self.journal()?;
         let order = journal.order(local_id)?;
-        let (chain, call) = pay_call(&order)?;
+        let sandbox = self.state.lock().await.network.sandbox_chains.is_some();
+        let (chain, call) = pay_call(&order, sandbox)?;
         let signer = self
             .wallet
             .with_seed(wallet::evm_signer)

@@ -54,6 +54,10 @@ pub enum ExecError {
     Chain(#[from] ChainError),
     #[error("{0} Nothing was signed.")]
     NotEnough(String),
+    #[error(
+        "No approval is given: {0}. Nothing was signed; do not approve this order's contract elsewhere either."
+    )]
+    Spender(String),
     #[error("The {what} would fail ({reason}), so it was not signed. {next}")]
     WouldRevert {
         what: &'static str,
@@ -96,11 +100,17 @@ pub struct PayCall {
     /// The source token (the zero address for the native coin) and the quoted amount.
     pub token: Address,
     pub amount: U256,
+    /// The gateway contract the app knows on this network and chain, the only spender it approves to; `None` when it
+    /// knows none (then nothing is approved).
+    pub known_spender: Option<Address>,
 }
 
 /// The order's call, as create-order returned it and verification checked it, with the chain it is on; the error
 /// says why there is none.
-pub fn pay_call_of(order: &JournalOrder) -> Result<(String, PayCall), String> {
+pub fn pay_call_of(
+    order: &JournalOrder,
+    known_spender: impl FnOnce(&str) -> Option<Address>,
+) -> Result<(String, PayCall), String> {
     let refused = |why: &str| why.to_owned();
     if !matches!(order.route, RouteKind::Offramp | RouteKind::TokenSwap) {
         return Err(refused("This order is not paid with an EVM transaction."));
@@ -160,6 +170,7 @@ pub fn pay_call_of(order: &JournalOrder) -> Result<(String, PayCall), String> {
                 .amount
                 .parse()
                 .map_err(|_| refused("The amount is not a number."))?,
+            known_spender: known_spender(&input.chain),
         },
     ))
 }
@@ -258,6 +269,22 @@ pub async fn plan(
         let allowance = endpoint.allowance(call.token, owner, call.to).await?;
         let required = endpoint.approval_required(call.to).await;
         if required && allowance < call.amount {
+            // Only ever to the gateway contract the app knows for this chain (the gateway's own SDK refuses any
+            // other spender too): a hostile `txTo` must not collect an allowance.
+            match call.known_spender {
+                Some(known) if known == call.to => {}
+                Some(known) => {
+                    return Err(ExecError::Spender(format!(
+                        "the order's contract {spender} is not the gateway contract the app knows on {chain} ({})",
+                        known.to_checksum(None)
+                    )));
+                }
+                None => {
+                    return Err(ExecError::Spender(format!(
+                        "the app knows no gateway contract on {chain} to approve to"
+                    )));
+                }
+            }
             let approve: Bytes = approveCall {
                 spender: call.to,
                 amount: call.amount,
