@@ -87,6 +87,9 @@ pub struct EvmNode {
     chain: String,
     url: String,
     http: reqwest::Client,
+    /// The write end of the node's standard input: closed when this is dropped or this process ends, however it
+    /// ends, which stops the node ([`EvmNode::start`]). Dropped before the process handle.
+    _lifeline: Option<tokio::process::ChildStdin>,
     /// The node process when this started it (`None` when attached to a node started elsewhere).
     _child: Option<tokio::process::Child>,
 }
@@ -100,22 +103,40 @@ impl EvmNode {
             .and_then(|l| l.local_addr())
             .map_err(|e| NodeError::Start(e.to_string()))?
             .port();
-        let child = tokio::process::Command::new(&binary)
-            .args([
-                "--host",
-                "127.0.0.1",
-                "--port",
-                &port.to_string(),
-                "--chain-id",
-                &id.to_string(),
-                "--silent",
-            ])
-            .stdin(Stdio::null())
+        let args = [
+            "--host".to_owned(),
+            "127.0.0.1".to_owned(),
+            "--port".to_owned(),
+            port.to_string(),
+            "--chain-id".to_owned(),
+            id.to_string(),
+            "--silent".to_owned(),
+        ];
+        // On Unix anvil runs under a small shell that stops it when its standard input closes: this process holds
+        // the pipe's other end, so the node ends with it even when it is killed (SIGKILL runs no destructor).
+        #[cfg(unix)]
+        let mut command = {
+            let mut command = tokio::process::Command::new("sh");
+            command
+                .arg("-c")
+                .arg("\"$0\" \"$@\" & node=$!; read _; kill \"$node\" 2>/dev/null; wait \"$node\"")
+                .arg(&binary)
+                .args(&args)
+                .stdin(Stdio::piped());
+            command
+        };
+        #[cfg(not(unix))]
+        let mut command = {
+            let mut command = tokio::process::Command::new(&binary);
+            command.args(&args).stdin(Stdio::null()).kill_on_drop(true);
+            command
+        };
+        let mut child = command
             .stdout(Stdio::null())
             .stderr(Stdio::null())
-            .kill_on_drop(true)
             .spawn()
             .map_err(|e| NodeError::Start(format!("{}: {e}", binary.display())))?;
+        let lifeline = child.stdin.take();
         let node = Self {
             chain: chain.to_owned(),
             url: format!("http://127.0.0.1:{port}"),
@@ -124,6 +145,7 @@ impl EvmNode {
                 .build()
                 .map_err(|e| NodeError::Start(e.to_string()))?,
             _child: Some(child),
+            _lifeline: lifeline,
         };
         let started = Instant::now();
         loop {
@@ -154,6 +176,7 @@ impl EvmNode {
                 .build()
                 .map_err(|e| NodeError::Start(e.to_string()))?,
             _child: None,
+            _lifeline: None,
         };
         let answer = node.rpc("eth_chainId", json!([])).await?;
         if answer.as_str() != Some(&format!("{id:#x}")) {

@@ -289,3 +289,58 @@ async fn a_registered_transaction_counts_only_when_the_node_saw_it_pay_the_order
     assert!(!other_id.is_empty());
     running.shutdown().await.unwrap();
 }
+
+/// A node outlives neither its owner's normal end nor a SIGKILL of its owner: the process that started it is this
+/// test binary re-run (`EVM_NODE_OWNER=1`), which prints the node's URL and waits to be killed.
+#[test]
+fn a_node_stops_when_its_owner_is_killed() {
+    use std::io::{BufRead, BufReader};
+    if std::env::var_os("EVM_NODE_OWNER").is_some() {
+        let runtime = tokio::runtime::Runtime::new().unwrap();
+        let node = runtime.block_on(EvmNode::start("bob")).unwrap();
+        println!("URL {}", node.url());
+        std::thread::sleep(std::time::Duration::from_secs(120));
+        return;
+    }
+    let answers =
+        |url: &str| std::net::TcpStream::connect(url.trim_start_matches("http://")).is_ok();
+    // A normal end: dropped, the node stops.
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let url = runtime.block_on(async {
+        let node = EvmNode::start("bob").await.unwrap();
+        node.url().to_owned()
+    });
+    let gone = |url: &str| {
+        let started = std::time::Instant::now();
+        while answers(url) {
+            assert!(
+                started.elapsed() < std::time::Duration::from_secs(15),
+                "{url} still answers"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+    };
+    gone(&url);
+    // Its owner killed: the node stops too.
+    let mut owner = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "a_node_stops_when_its_owner_is_killed",
+            "--exact",
+            "--nocapture",
+        ])
+        .env("EVM_NODE_OWNER", "1")
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(owner.stdout.take().unwrap()).lines();
+    let url = loop {
+        let line = lines.next().expect("the owner printed its node").unwrap();
+        if let Some(url) = line.strip_prefix("URL ") {
+            break url.to_owned();
+        }
+    };
+    assert!(answers(&url), "the node runs while its owner does");
+    owner.kill().unwrap();
+    owner.wait().unwrap();
+    gone(&url);
+}
