@@ -78,11 +78,16 @@ fn swap_form(src: (&str, &str), dst: (&str, &str), amount: &str, evm: &str) -> S
     }
 }
 
-fn approve_data(chain: &str, amount: u64) -> Vec<u8> {
-    alloy_sol_types::SolCall::abi_encode(&gateway_sim::evm_node::calls::approveCall {
-        spender: gateway_sim::quote::gateway_contract(chain).parse().unwrap(),
+/// `owner` approves `amount` of `token` to the Sandbox's gateway contract on `node`, outside the app (an allowance
+/// given earlier, or another payer's).
+async fn approve_directly(node: &EvmNode, owner: &str, token: &str, amount: u64) {
+    let data = alloy_sol_types::SolCall::abi_encode(&gateway_sim::evm_node::calls::approveCall {
+        spender: gateway_sim::quote::gateway_contract(node.chain())
+            .parse()
+            .unwrap(),
         amount: U256::from(amount),
-    })
+    });
+    node.send_as(owner, token, &data, U256::ZERO).await.unwrap();
 }
 
 /// A token swap from BOB whose allowance is already in place signs the payment only; one from Ethereum's USDT with a
@@ -96,15 +101,7 @@ async fn a_token_swap_needs_no_approval_when_allowed_and_usdt_is_reset_to_zero_f
     let evm = accounts.evm.as_ref().unwrap().address.clone();
     // Funded on first use; then an allowance larger than the order, given earlier.
     desk.wallet_evm_balance("bob", USDT_BOB).await.unwrap();
-    nodes[0]
-        .send_as(
-            &evm,
-            USDT_BOB,
-            &approve_data("bob", 1_000_000_000_000),
-            U256::ZERO,
-        )
-        .await
-        .unwrap();
+    approve_directly(&nodes[0], &evm, USDT_BOB, 1_000_000_000_000).await;
 
     let form = swap_form(("bob", USDT_BOB), ("ethereum", USDT_ETH), "25", &evm);
     let local_id = verified_order(&desk, &form).await;
@@ -123,15 +120,7 @@ async fn a_token_swap_needs_no_approval_when_allowed_and_usdt_is_reset_to_zero_f
 
     // USDT on Ethereum with 1 USDT still allowed from before: reset, approve, pay.
     desk.wallet_evm_balance("ethereum", USDT_ETH).await.unwrap();
-    nodes[1]
-        .send_as(
-            &evm,
-            USDT_ETH,
-            &approve_data("ethereum", 1_000_000),
-            U256::ZERO,
-        )
-        .await
-        .unwrap();
+    approve_directly(&nodes[1], &evm, USDT_ETH, 1_000_000).await;
     let form = swap_form(("ethereum", USDT_ETH), ("bob", USDT_BOB), "25", &evm);
     let local_id = verified_order(&desk, &form).await;
     let plan = desk.wallet_evm_plan(local_id).await.unwrap();
@@ -414,14 +403,7 @@ async fn too_little_gas_money_and_a_call_that_would_revert_are_told_before_anyth
         .await
         .unwrap();
     let gateway = gateway_sim::quote::gateway_contract("bob");
-    let approve =
-        alloy_sol_types::SolCall::abi_encode(&gateway_sim::evm_node::calls::approveCall {
-            spender: gateway.parse().unwrap(),
-            amount: U256::from(100_000u64),
-        });
-    node.send_as(stranger, WBTC_BOB, &approve, U256::ZERO)
-        .await
-        .unwrap();
+    approve_directly(&node, stranger, WBTC_BOB, 100_000).await;
     let created = desk.order_view(local_id).unwrap().created.unwrap();
     let data =
         alloy_primitives::hex::decode(created["offramp"]["tx"]["data"].as_str().unwrap()).unwrap();
@@ -490,19 +472,10 @@ async fn endpoints_are_chosen_per_network_and_checked_to_be_their_chain() {
         .unwrap();
     assert!(!bob.custom && bob.urls.len() >= 2, "{bob:?}");
     assert!(custom.evm_endpoints.iter().all(|e| e.urls.len() >= 2));
-    // Every EVM chain of the token file has its defaults.
-    for chain in [
-        "hyperevm",
-        "sei",
-        "soneium",
-        "swellchain",
-        "telos",
-        "plasma",
-        "sepolia",
-        "bob-sepolia",
-    ] {
+    // Every EVM chain the gateway names has its defaults.
+    for chain in gateway_client::address::EVM_CHAINS {
         assert!(
-            custom.evm_endpoints.iter().any(|e| e.chain == chain),
+            custom.evm_endpoints.iter().any(|e| e.chain == *chain),
             "{chain}"
         );
     }
@@ -663,14 +636,7 @@ async fn a_payment_that_reverts_when_mined_is_reported_and_never_registered() {
     node.mint(WBTC_BOB, stranger, U256::from(100_000u64))
         .await
         .unwrap();
-    node.send_as(
-        stranger,
-        WBTC_BOB,
-        &approve_data("bob", 100_000),
-        U256::ZERO,
-    )
-    .await
-    .unwrap();
+    approve_directly(&node, stranger, WBTC_BOB, 100_000).await;
     let created = desk.order_view(local_id).unwrap().created.unwrap();
     let data = created["offramp"]["tx"]["data"]
         .as_str()

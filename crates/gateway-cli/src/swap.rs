@@ -62,15 +62,14 @@ fn desk_failure(kind: ErrorKind, message: impl Into<String>) -> Failure {
 
 /// The wallet's address on `chain`'s family.
 fn wallet_address(accounts: &Accounts, chain: &str) -> Option<String> {
-    match chain {
-        "bitcoin" => accounts.bitcoin.as_ref().map(|a| a.address.clone()),
-        "tron" => accounts.tron.as_ref().map(|a| a.address.clone()),
-        "solana" => accounts.solana.as_ref().map(|a| a.address.clone()),
-        c if desk_core::chains::evm::chain_id_of(c).is_some() => {
-            accounts.evm.as_ref().map(|a| a.address.clone())
-        }
-        _ => None,
-    }
+    use gateway_client::address::{ChainFamily, chain_family};
+    let account = match chain_family(chain)? {
+        ChainFamily::Bitcoin => &accounts.bitcoin,
+        ChainFamily::Evm => &accounts.evm,
+        ChainFamily::Tron => &accounts.tron,
+        ChainFamily::Solana => &accounts.solana,
+    };
+    account.as_ref().map(|a| a.address.clone())
 }
 
 /// Asks yes or no on the terminal (standard input when it is not one); `--yes` answers yes.

@@ -32,7 +32,7 @@ impl fmt::Display for ChainFamily {
 }
 
 /// The gateway's EVM chain slugs.
-const EVM_CHAINS: &[&str] = &[
+pub const EVM_CHAINS: &[&str] = &[
     "bob",
     "ethereum",
     "base",

@@ -45,9 +45,12 @@ fn rpc_error(e: impl std::fmt::Display) -> ChainError {
     ChainError::Rpc(e.to_string())
 }
 
-/// The chain id of an EVM chain slug.
+/// The chain id of an EVM chain slug (a chain the gateway names as EVM, [`gateway_client::address::chain_family`]).
 pub fn chain_id_of(chain: &str) -> Option<u64> {
-    gateway_sim::payload::evm::chain_id(chain).filter(|_| !matches!(chain, "tron" | "solana"))
+    (gateway_client::address::chain_family(chain)
+        == Some(gateway_client::address::ChainFamily::Evm))
+    .then(|| gateway_sim::payload::evm::chain_id(chain))
+    .flatten()
 }
 
 /// A JSON-RPC endpoint of one chain, checked to be that chain.

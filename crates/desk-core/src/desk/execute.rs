@@ -3,6 +3,7 @@
 //! The window asks "sign order X, this step"; desk-core holds the key ([`crate::execute::evm`]).
 
 use alloy::primitives::{Address, U256};
+use gateway_client::address::EVM_CHAINS;
 use gateway_client::wire::NATIVE_TOKEN;
 use serde::Serialize;
 use tracing::info;
@@ -92,29 +93,6 @@ pub fn default_endpoints(chain: &str) -> &'static [&'static str] {
         _ => &[],
     }
 }
-
-/// The EVM chains the app has endpoints for, in the order Settings lists them.
-pub const EVM_CHAINS: &[&str] = &[
-    "ethereum",
-    "bob",
-    "base",
-    "bsc",
-    "arbitrum",
-    "optimism",
-    "avalanche",
-    "polygon",
-    "sonic",
-    "unichain",
-    "bera",
-    "hyperevm",
-    "sei",
-    "soneium",
-    "swellchain",
-    "telos",
-    "plasma",
-    "sepolia",
-    "bob-sepolia",
-];
 
 /// The endpoints of `chain` on the current network: those chosen in Settings, else the public defaults.
 fn endpoints_of(state: &State, chain: &str) -> (Vec<String>, bool) {
