@@ -684,6 +684,14 @@ impl Desk {
         })?;
         crate::verify::request::require_confirmed_loss(&quote, accepted_loss_bps)
             .map_err(|e| DeskError::new(ErrorKind::Refused, e.to_string()))?;
+        // The Sandbox's Solana chain runs before a Solana order is created: the gateway builds its transaction on
+        // that chain's latest blockhash.
+        if quote.view().input_amount().chain == "solana" {
+            let chains = self.state.lock().await.network.sandbox_chains.clone();
+            if let Some(chains) = chains {
+                chains.solana_node().await?;
+            }
+        }
         let (client, key, checks) = self.client_key_and_policy().await;
         let journal = self.journal()?;
         let flow = flow_on(&client, journal, &key, &checks);
@@ -717,7 +725,11 @@ impl Desk {
         let journal = self.journal()?;
         // A transaction the wallet signed and journaled is finished first: re-sent as it is or its receipt read, and
         // the order's payment, once mined, registered. No new signature without the person.
-        if crate::execute::evm::has_unfinished_wallet_tx(&journal.order(local_id)?) {
+        let order = journal.order(local_id)?;
+        if crate::execute::evm::has_unfinished_wallet_tx(&order) {
+            if order.wallet_txs.iter().any(|t| t.chain == "solana") {
+                return self.wallet_solana_step(local_id, None).await;
+            }
             return self.wallet_evm_step(local_id, None, None).await;
         }
         let flow = flow_on(&client, journal, &key, &checks);

@@ -285,14 +285,15 @@ pub enum WalletTxState {
 pub struct WalletTx {
     pub kind: WalletTxKind,
     pub chain: String,
-    /// The transaction hash (`0x…`).
+    /// The transaction hash (`0x…`; on Solana the fee payer's signature, Base58).
     pub hash: String,
-    /// The signed raw transaction (`0x…`), re-sent as it is after a restart: never a second, different one.
+    /// The signed raw transaction (`0x…`; on Solana base64), re-sent as it is after a restart: never a second,
+    /// different one.
     pub raw: String,
     #[ts(type = "number")]
     pub nonce: u64,
     pub state: WalletTxState,
-    /// The block it was mined in.
+    /// The block it was mined in (on Solana, the slot).
     #[ts(type = "number | null")]
     pub block: Option<u64>,
     /// Why it reverted, when known.

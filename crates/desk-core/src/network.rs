@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 use gateway_sim::evm_check::EvmChains;
 use gateway_sim::evm_node::EvmNode;
+use gateway_sim::solana_node::SolanaNode;
 use gateway_sim::{RunningSim, Sim, SimConfig};
 use tracing::{info, warn};
 use url::Url;
@@ -66,8 +67,20 @@ pub const SANDBOX_EVM_NODES_ENV: &str = "GATEWAY_DESK_SANDBOX_EVM_NODES";
 #[derive(Debug, Clone, Default)]
 pub struct SandboxChains {
     nodes: Arc<tokio::sync::Mutex<BTreeMap<String, Arc<EvmNode>>>>,
+    /// The Solana chain (LiteSVM behind JSON-RPC), started when first used.
+    solana: Arc<tokio::sync::Mutex<Option<Arc<SolanaNode>>>>,
     funded: Arc<std::sync::Mutex<BTreeSet<(String, String)>>>,
     sim_chains: EvmChains,
+}
+
+/// The URL [`SANDBOX_EVM_NODES_ENV`] names for `chain`, if any.
+fn external_node(chain: &str) -> Option<String> {
+    std::env::var(SANDBOX_EVM_NODES_ENV).ok().and_then(|all| {
+        all.split(',')
+            .filter_map(|pair| pair.split_once('='))
+            .find(|(c, _)| c.trim() == chain)
+            .map(|(_, url)| url.trim().to_owned())
+    })
 }
 
 impl SandboxChains {
@@ -77,12 +90,7 @@ impl SandboxChains {
         if let Some(node) = nodes.get(chain) {
             return Ok(node.clone());
         }
-        let external = std::env::var(SANDBOX_EVM_NODES_ENV).ok().and_then(|all| {
-            all.split(',')
-                .filter_map(|pair| pair.split_once('='))
-                .find(|(c, _)| c.trim() == chain)
-                .map(|(_, url)| url.trim().to_owned())
-        });
+        let external = external_node(chain);
         let failed = |e: gateway_sim::evm_node::NodeError| {
             DeskError::new(
                 ErrorKind::Sandbox,
@@ -103,6 +111,54 @@ impl SandboxChains {
         self.sim_chains.set(chain, node.url());
         let node = Arc::new(node);
         nodes.insert(chain.to_owned(), node.clone());
+        Ok(node)
+    }
+
+    /// The Sandbox's Solana node, started (or attached, see [`SANDBOX_EVM_NODES_ENV`]: `solana=URL`) on first use;
+    /// the embedded gateway builds Solana transactions on its blockhash and checks registered signatures on it.
+    pub async fn solana_node(&self) -> Result<Arc<SolanaNode>, DeskError> {
+        let mut held = self.solana.lock().await;
+        if let Some(node) = held.as_ref() {
+            return Ok(node.clone());
+        }
+        let failed = |e: gateway_sim::solana_node::SolanaNodeError| {
+            DeskError::new(
+                ErrorKind::Sandbox,
+                format!(
+                    "The Sandbox's local Solana chain could not start ({e}). Run `cargo xtask setup`, then try again."
+                ),
+            )
+        };
+        let node = match external_node("solana") {
+            Some(url) => SolanaNode::attach(&url).await.map_err(failed)?,
+            None => SolanaNode::start().await.map_err(failed)?,
+        };
+        info!(url = node.url(), "Sandbox Solana chain started");
+        self.sim_chains.set("solana", node.url());
+        let node = Arc::new(node);
+        *held = Some(node.clone());
+        Ok(node)
+    }
+
+    /// The Solana node, with `address` funded on it once (10 SOL and the catalogue's SPL tokens).
+    pub async fn funded_solana(&self, address: &str) -> Result<Arc<SolanaNode>, DeskError> {
+        let node = self.solana_node().await?;
+        let key = ("solana".to_owned(), address.to_owned());
+        let first = self
+            .funded
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(key.clone());
+        if first && let Err(e) = node.fund_sandbox_wallet(address).await {
+            self.funded
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .remove(&key);
+            return Err(DeskError::new(
+                ErrorKind::Sandbox,
+                format!("The Sandbox could not fund {address} on Solana ({e}). Try again."),
+            ));
+        }
         Ok(node)
     }
 

@@ -134,6 +134,11 @@ impl VerifyPolicy {
     }
 }
 
+/// bincode as Solana's wire form uses it (fixed-width little-endian integers, at most a packet, nothing left over).
+pub fn solana_wire_options() -> impl bincode::Options {
+    solana::wire_options()
+}
+
 /// The highest Bitcoin fee accepted in the PSBT of an onramp of `amount_sats`: the larger of
 /// [`FEE_CAP_FLOOR_SATS`] and [`FEE_CAP_PERCENT`] % of the amount.
 pub fn fee_cap_sats(amount_sats: u64) -> u64 {

@@ -16,6 +16,7 @@ pub mod pricing;
 pub mod quote;
 mod server;
 pub mod signing;
+pub mod solana_node;
 pub mod tamper;
 
 pub use catalogue::Catalogue;

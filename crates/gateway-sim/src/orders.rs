@@ -373,6 +373,9 @@ pub struct CreateContext<'a> {
     pub network: payload::Network,
     pub version: ApiVersion,
     pub now: u64,
+    /// The latest blockhash of the Solana node behind the gateway, when there is one ([`crate::solana_node`]): a
+    /// Solana transaction is built on it so that it can be executed as returned. Without a node, a made-up one.
+    pub solana_blockhash: Option<[u8; 32]>,
 }
 
 /// The route key of a quote or register-tx body under `version`.
@@ -823,6 +826,7 @@ impl Book {
                     recipient,
                     sender,
                     min_out,
+                    ctx.solana_blockhash,
                 )?;
                 (
                     tx_to.to_owned(),
@@ -1297,6 +1301,7 @@ fn build_tx(
     recipient: &str,
     sender: Option<&str>,
     min_out: U256,
+    solana_blockhash: Option<[u8; 32]>,
 ) -> Result<Value, QuoteError> {
     let bad = |e: payload::PayloadError| err("INVALID_ORDER_ARGS", e.to_string());
     if chain_family(src_chain) == Some(ChainFamily::Solana) {
@@ -1304,7 +1309,16 @@ fn build_tx(
             err("INVALID_ORDER_ARGS", "a Solana transaction needs the quote's sender (the fee payer); ask for a quote with sender set")
         })?;
         let transaction = payload::solana_tx(
-            order_id, tx_to, sender, src_token, amount, dst_chain, dst_token, recipient, min_out,
+            order_id,
+            tx_to,
+            sender,
+            src_token,
+            amount,
+            dst_chain,
+            dst_token,
+            recipient,
+            min_out,
+            solana_blockhash,
         )
         .map_err(bad)?;
         return Ok(json!({

@@ -523,6 +523,16 @@ fn json_body(body: &Bytes) -> Result<Value, QuoteError> {
     })
 }
 
+/// Whether a create-order body names `chain` anywhere (a quote's source chain is in its input amount).
+fn names_chain(body: &Value, chain: &str) -> bool {
+    match body {
+        Value::String(text) => text == chain,
+        Value::Array(items) => items.iter().any(|v| names_chain(v, chain)),
+        Value::Object(fields) => fields.values().any(|v| names_chain(v, chain)),
+        _ => false,
+    }
+}
+
 async fn create_order(
     State(sim): State<Sim>,
     Path(version): Path<String>,
@@ -535,12 +545,26 @@ async fn create_order(
         Ok(body) => body,
         Err(err) => return refused(&err),
     };
+    // A Solana order is built on the Solana node's latest blockhash, when the gateway has a node.
+    let solana_blockhash = match sim.config.evm_chains.url("solana") {
+        Some(url) if names_chain(&body, "solana") => {
+            match crate::solana_node::latest_blockhash(&url).await {
+                Ok(hash) => Some(hash),
+                Err(e) => {
+                    tracing::warn!(error = %e, "the Solana node gave no blockhash; the order's transaction gets none it knows");
+                    None
+                }
+            }
+        }
+        _ => None,
+    };
     let ctx = CreateContext {
         catalogue: &sim.catalogue,
         signer: &sim.signer,
         network: sim.config.network.into(),
         version,
         now: sim.clock.now(),
+        solana_blockhash,
     };
     let (result, snapshot) = sim.change(|book, _| book.create_order(&ctx, &body));
     match result {
@@ -608,18 +632,34 @@ async fn check_on_node(sim: &Sim, body: &Value) -> Result<(), QuoteError> {
     } else {
         "evm_txhash"
     };
-    let (Some(url), Some(expected)) = (
-        sim.config.evm_chains.url(&order.src.chain),
-        ExpectedCall::of(&order),
-    ) else {
+    let Some(url) = sim.config.evm_chains.url(&order.src.chain) else {
         return Ok(());
     };
     if gateway_client::txhash::validate_src_tx_hash(&order.src.chain, hash).is_err() {
         return Ok(());
     }
+    let refused = |why: String| QuoteError::new("INVALID_REQUEST", format!("{field}: {why}"));
+    if order.src.chain == "solana" {
+        let Some(created) = order
+            .created
+            .as_object()
+            .and_then(|m| m.values().next())
+            .and_then(|o| o.get("tx"))
+            .and_then(|tx| tx.get("transaction"))
+            .and_then(Value::as_str)
+        else {
+            return Ok(());
+        };
+        return crate::solana_node::check_registered(&url, created, hash)
+            .await
+            .map_err(refused);
+    }
+    let Some(expected) = ExpectedCall::of(&order) else {
+        return Ok(());
+    };
     evm_check::check_registered(&url, &expected, hash)
         .await
-        .map_err(|why| QuoteError::new("INVALID_REQUEST", format!("{field}: {why}")))
+        .map_err(refused)
 }
 
 async fn get_order(

@@ -35,6 +35,14 @@ pub enum ChainError {
         chain_id: u64,
         tried: String,
     },
+    #[error(
+        "No endpoint of {chain} answered as the expected network ({expected}): {tried}. Nothing was signed. Check the chain's RPC endpoints in Settings."
+    )]
+    NoCluster {
+        chain: String,
+        expected: String,
+        tried: String,
+    },
     #[error("{0} is not an EVM chain the app knows; nothing was signed.")]
     UnknownChain(String),
     #[error("The chain's node failed: {0}. Nothing new was signed; try again in a moment.")]

@@ -13,14 +13,17 @@ use super::State;
 use super::{Desk, DeskEvent, flow_on, invalid};
 use crate::api::{DeskError, EndpointCheck, ErrorKind, EvmEndpointsView};
 use crate::chains::evm::{EvmEndpoint, connect, known_gateway_spender};
+use crate::chains::solana::{self as solana_chain, SolanaEndpoint};
 use crate::execute::evm::{self, EvmPlan, ExecError, Executed, PayCall};
+use crate::execute::solana::{self as solana_exec, SolanaPlan};
 use crate::journal::{JournalOrder, WalletTxKind};
 use crate::settings;
 use crate::views::OrderView;
 use crate::wallet;
 
-/// Public JSON-RPC endpoints of the EVM chains the gateway routes, tried in order (failing over); each must answer
-/// the chain's id before anything is signed. Never probed beyond this list.
+/// Public JSON-RPC endpoints of the EVM chains the gateway routes and of Solana, tried in order (failing over); each
+/// must answer the chain's id (Solana: mainnet-beta's genesis hash) before anything is signed. Never probed beyond
+/// this list.
 pub fn default_endpoints(chain: &str) -> &'static [&'static str] {
     match chain {
         "ethereum" => &[
@@ -90,6 +93,10 @@ pub fn default_endpoints(chain: &str) -> &'static [&'static str] {
             "https://bob-sepolia.rpc.gobob.xyz",
             "https://bob-sepolia.drpc.org",
         ],
+        "solana" => &[
+            "https://api.mainnet-beta.solana.com",
+            "https://solana-rpc.publicnode.com",
+        ],
         _ => &[],
     }
 }
@@ -121,6 +128,7 @@ pub(crate) fn endpoints_view(state: &State) -> Vec<EvmEndpointsView> {
     }
     EVM_CHAINS
         .iter()
+        .chain(&["solana"])
         .map(|chain| {
             let (urls, custom) = endpoints_of(state, chain);
             EvmEndpointsView {
@@ -206,6 +214,14 @@ fn pay_call(order: &JournalOrder, sandbox: bool) -> Result<(String, PayCall), De
 /// Refuses an order asked for with another sender than the wallet's EVM address: its tokens would be taken from
 /// this wallet for an order the gateway lists under someone else.
 fn check_sender(order: &JournalOrder, wallet: &str) -> Result<(), DeskError> {
+    let same = |sender: &str| {
+        if sender.starts_with("0x") {
+            sender.eq_ignore_ascii_case(wallet)
+        } else {
+            // Base58 (Solana, Tron) is case-sensitive.
+            sender == wallet
+        }
+    };
     let sender = gateway_client::wire::Quote::from_json(order.quote.clone())
         .ok()
         .and_then(|q| {
@@ -218,7 +234,7 @@ fn check_sender(order: &JournalOrder, wallet: &str) -> Result<(), DeskError> {
                 .map(str::to_owned)
         });
     match sender {
-        Some(sender) if !sender.eq_ignore_ascii_case(wallet) => Err(DeskError::new(
+        Some(sender) if !same(&sender) => Err(DeskError::new(
             ErrorKind::Refused,
             format!(
                 "This order was asked for with the sender {sender}, not this app's wallet {wallet}. Sign it with the \
@@ -264,10 +280,12 @@ impl Desk {
         chain: &str,
         urls: &[String],
     ) -> Result<crate::api::SettingsView, DeskError> {
-        if !EVM_CHAINS.contains(&chain) {
+        if !EVM_CHAINS.contains(&chain) && chain != "solana" {
             return Err(invalid(
                 "chain",
-                format!("{chain:?} is not an EVM chain the app knows."),
+                format!(
+                    "{chain:?} is not a chain whose endpoints the app sets (an EVM chain or Solana)."
+                ),
             ));
         }
         let mut clean: Vec<String> = Vec::new();
@@ -310,6 +328,18 @@ impl Desk {
         url: &str,
     ) -> Result<EndpointCheck, DeskError> {
         let url = endpoint_url(url)?;
+        if chain == "solana" {
+            let endpoint =
+                solana_chain::connect(std::slice::from_ref(&url), solana_chain::MAINNET_GENESIS)
+                    .await
+                    .map_err(exec_error)?;
+            let (_, slot) = endpoint.latest_blockhash().await.map_err(exec_error)?;
+            return Ok(EndpointCheck {
+                url,
+                chain_id: 0,
+                latest_block: slot,
+            });
+        }
         let endpoint = connect(chain, std::slice::from_ref(&url))
             .await
             .map_err(exec_error)?;
@@ -336,13 +366,17 @@ impl Desk {
         Ok((owner, endpoint))
     }
 
-    /// The wallet's balance of `token` on the EVM chain `chain`, read from the chain; Max of the native coin keeps
-    /// what a token call's gas may cost ([`evm::PAY_GAS_ASSUMED`] at the node's fee).
+    /// The wallet's balance of `token` on `chain` (an EVM chain or Solana), read from the chain; Max of the native
+    /// coin keeps what a token call's gas may cost ([`evm::PAY_GAS_ASSUMED`] at the node's fee; on Solana the fee
+    /// and a token account's rent).
     pub async fn wallet_evm_balance(
         &self,
         chain: &str,
         token: &str,
     ) -> Result<EvmBalance, DeskError> {
+        if chain == "solana" {
+            return self.wallet_solana_balance(token).await;
+        }
         let (owner, endpoint) = self.wallet_on(chain).await?;
         let native = token.is_empty() || token == NATIVE_TOKEN;
         let (amount, max) = if native {
@@ -462,6 +496,183 @@ impl Desk {
                 self.track(&order).await;
             }
         }
+        self.order_view(local_id)
+    }
+
+    /// An endpoint of Solana checked to be the network's cluster (its genesis hash): on the Sandbox its local node
+    /// (started, and `owner` funded on it, on first use), elsewhere the chosen or public endpoints in order.
+    pub(crate) async fn solana_endpoint(
+        &self,
+        owner: Option<&str>,
+    ) -> Result<SolanaEndpoint, DeskError> {
+        let (sandbox, chosen) = {
+            let state = self.state.lock().await;
+            (
+                state.network.sandbox_chains.clone(),
+                endpoints_of(&state, "solana").0,
+            )
+        };
+        let (urls, genesis) = match sandbox {
+            Some(chains) => {
+                let node = match owner {
+                    Some(owner) => chains.funded_solana(owner).await?,
+                    None => chains.solana_node().await?,
+                };
+                (
+                    vec![node.url().to_owned()],
+                    gateway_sim::solana_node::SANDBOX_GENESIS,
+                )
+            }
+            None => (chosen, solana_chain::MAINNET_GENESIS),
+        };
+        solana_chain::connect(&urls, genesis)
+            .await
+            .map_err(exec_error)
+    }
+
+    /// The unlocked wallet's Solana account and an endpoint of Solana.
+    async fn wallet_on_solana(&self) -> Result<(solana_pubkey::Pubkey, SolanaEndpoint), DeskError> {
+        let accounts = self.wallet_accounts().await?;
+        let address = accounts
+            .solana
+            .as_ref()
+            .ok_or_else(|| {
+                DeskError::new(
+                    ErrorKind::Wallet,
+                    "This wallet has no Solana account (it holds a single key of another chain). Import a recovery \
+                     phrase or a Solana key to swap from Solana.",
+                )
+            })?
+            .address
+            .clone();
+        let owner = address.parse().map_err(|_| {
+            DeskError::new(
+                ErrorKind::Wallet,
+                format!("The wallet's Solana address {address} does not read back."),
+            )
+        })?;
+        let endpoint = self.solana_endpoint(Some(&address)).await?;
+        Ok((owner, endpoint))
+    }
+
+    /// The wallet's balance of SOL or an SPL token (`token`: its mint) on Solana. Max of SOL keeps the fee of a
+    /// transaction and the rent of one token account.
+    async fn wallet_solana_balance(&self, token: &str) -> Result<EvmBalance, DeskError> {
+        let (owner, endpoint) = self.wallet_on_solana().await?;
+        let native = token.is_empty()
+            || token == NATIVE_TOKEN
+            || token == "11111111111111111111111111111111";
+        let (amount, max) = if native {
+            let have = endpoint.balance(&owner).await.map_err(exec_error)?;
+            let keep = solana_chain::LAMPORTS_PER_SIGNATURE + solana_exec::TOKEN_ACCOUNT_RENT;
+            (have, have.saturating_sub(keep))
+        } else {
+            let mint: solana_pubkey::Pubkey = token
+                .parse()
+                .map_err(|_| invalid("token", format!("{token:?} is not a Solana mint.")))?;
+            let have = endpoint
+                .token_balance(&owner, &mint)
+                .await
+                .map_err(exec_error)?;
+            (have, have)
+        };
+        let info = gateway_client::TokenRegistry::builtin()
+            .get("solana", if native { NATIVE_TOKEN } else { token })
+            .ok_or_else(|| {
+                invalid(
+                    "token",
+                    format!("The app does not know the token {token} on Solana."),
+                )
+            })?;
+        let units = |v: u64| gateway_client::amount::format_units(U256::from(v), info.decimals);
+        Ok(EvmBalance {
+            chain: "solana".to_owned(),
+            token: token.to_owned(),
+            amount: amount.to_string(),
+            max: max.to_string(),
+            units: units(amount),
+            max_units: units(max),
+            symbol: info.symbol.clone(),
+            source: format!("read from solana ({})", endpoint.url),
+        })
+    }
+
+    /// What signing a verified Solana offramp or token swap will send and cost, and whether the wallet can pay and
+    /// the transaction's blockhash is still valid. Reads only.
+    pub async fn wallet_solana_plan(&self, local_id: i64) -> Result<SolanaPlan, DeskError> {
+        let order = self.journal()?.order(local_id)?;
+        let pay = solana_exec::solana_pay_of(&order).map_err(|why| {
+            DeskError::new(ErrorKind::Refused, format!("{why} Nothing is signed."))
+        })?;
+        let (owner, endpoint) = self.wallet_on_solana().await?;
+        check_sender(&order, &owner.to_string())?;
+        solana_exec::plan(&endpoint, &owner, &pay)
+            .await
+            .map_err(exec_error)
+    }
+
+    /// Signs and sends a verified Solana offramp or token swap — only if its fee is at most
+    /// `accepted_fee_lamports` — and follows it until it is confirmed; a journaled one is finished first (re-sent as
+    /// it is). The confirmed signature is handed in and registered.
+    pub async fn wallet_solana_step(
+        &self,
+        local_id: i64,
+        accepted_fee_lamports: Option<&str>,
+    ) -> Result<OrderView, DeskError> {
+        let journal = self.journal()?;
+        let order = journal.order(local_id)?;
+        let pay = solana_exec::solana_pay_of(&order).map_err(|why| {
+            DeskError::new(ErrorKind::Refused, format!("{why} Nothing is signed."))
+        })?;
+        let key = self
+            .wallet
+            .with_seed(wallet::solana_signer)
+            .transpose()
+            .map_err(DeskError::from)?;
+        let owner = key.as_ref().map(|k| {
+            solana_pubkey::Pubkey::new_from_array(k.verifying_key().to_bytes()).to_string()
+        });
+        if let Some(owner) = &owner
+            && !evm::has_unfinished_wallet_tx(&order)
+        {
+            check_sender(&order, owner)?;
+        }
+        let endpoint = self.solana_endpoint(owner.as_deref()).await?;
+        let accepted = accepted_fee_lamports
+            .map(|fee| {
+                fee.parse::<u64>()
+                    .map_err(|_| invalid("fee", format!("{fee:?} is not a number of lamports.")))
+            })
+            .transpose()?;
+        let events = self.events.clone();
+        let progress = move |p: evm::WalletTxProgress| {
+            let _ = events.send(DeskEvent::WalletTx { progress: p });
+        };
+        let executed = solana_exec::execute(
+            journal,
+            local_id,
+            &endpoint,
+            key.as_ref(),
+            &pay,
+            accepted,
+            &progress,
+            &|_| {},
+        )
+        .await;
+        if let Ok(view) = self.order_view(local_id) {
+            let _ = self.events.send(DeskEvent::OrderChanged {
+                order: Box::new(view),
+            });
+        }
+        let signature = executed.map_err(exec_error)?;
+        info!(local_id, signature, "paid from Solana; registering");
+        let (client, key, checks) = self.client_key_and_policy().await;
+        let flow = flow_on(&client, journal, &key, &checks);
+        flow.hand_in(local_id, &signature)
+            .await
+            .map_err(DeskError::from)?;
+        let order = journal.order(local_id)?;
+        self.track(&order).await;
         self.order_view(local_id)
     }
 }

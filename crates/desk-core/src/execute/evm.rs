@@ -80,6 +80,14 @@ pub enum ExecError {
         "What is to be signed changed since you read it ({0}). Read the new step and confirm it again."
     )]
     Changed(String),
+    #[error(
+        "The order's transaction is built on the blockhash {blockhash}, which Solana no longer accepts (a blockhash lasts about a minute). It was {what}, and can never be executed now. Ask for a new quote and create a new order."
+    )]
+    Expired {
+        blockhash: String,
+        /// "not signed" or "signed but never executed".
+        what: &'static str,
+    },
     #[error("Signing failed: {0}.")]
     Sign(String),
     #[error(transparent)]

@@ -1080,6 +1080,7 @@ fn solana_swap(sender: Option<&str>) -> (Quote, String) {
         WBTC_BOB,
         EVM,
         U256::from(1u8),
+        None,
     )
     .unwrap();
     let q = swap_quote(
@@ -1565,6 +1566,7 @@ fn verify_solana_instruction_must_be_the_quotes() {
         WBTC_BOB,
         EVM,
         U256::from(1u8),
+        None,
     )
     .unwrap();
     assert!(matches!(

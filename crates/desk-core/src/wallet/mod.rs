@@ -368,15 +368,17 @@ fn evm_address_bytes(key: &SecretKey, secp: &Secp256k1<bitcoin::secp256k1::All>)
 
 /// The ed25519 public key of `seed` at [`SOLANA_PATH`] (SLIP-10), or of the imported Solana key.
 fn solana_public_key(seed: &Seed) -> Result<Option<[u8; 32]>, WalletError> {
+    Ok(solana_key(seed)?.map(|key| key.verifying_key().to_bytes()))
+}
+
+/// The ed25519 key of `seed` at [`SOLANA_PATH`] (SLIP-10), or the imported Solana key; `None` for a single key of
+/// another family. ed25519-dalek wipes it when it is dropped.
+fn solana_key(seed: &Seed) -> Result<Option<ed25519_dalek::SigningKey>, WalletError> {
     match &seed.0 {
         Material::Key {
             family: KeyFamily::Solana,
             secret,
-        } => Ok(Some(
-            ed25519_dalek_bip32::SigningKey::from_bytes(secret)
-                .verifying_key()
-                .to_bytes(),
-        )),
+        } => Ok(Some(ed25519_dalek::SigningKey::from_bytes(secret))),
         Material::Key { .. } => Ok(None),
         Material::Phrase(bytes) => {
             let path: ed25519_dalek_bip32::DerivationPath = SOLANA_PATH
@@ -385,9 +387,16 @@ fn solana_public_key(seed: &Seed) -> Result<Option<[u8; 32]>, WalletError> {
             let key = ed25519_dalek_bip32::ExtendedSigningKey::from_seed(bytes.as_ref())
                 .and_then(|master| master.derive(&path))
                 .map_err(|e| WalletError::Derivation(e.to_string()))?;
-            Ok(Some(key.verifying_key().to_bytes()))
+            Ok(Some(key.signing_key))
         }
     }
+}
+
+/// The signing key of the wallet's Solana account (`m/44'/501'/0'/0'`, or the imported Solana key).
+pub fn solana_signer(seed: &Seed) -> Result<ed25519_dalek::SigningKey, WalletError> {
+    solana_key(seed)?.ok_or_else(|| {
+        WalletError::NoKey(seed.key_family().map_or("other", KeyFamily::name), "Solana")
+    })
 }
 
 #[cfg(test)]

@@ -11,8 +11,10 @@
 //! - A **v0 message** (no address lookup tables), one signature slot filled with zeros (the unsigned form), base64
 //!   (standard alphabet, padded) of the bincode serialization. At most 1232 bytes (Solana's packet size).
 //! - **Fee payer** and only signer: `sender` (account key 0, writable).
-//! - **Recent blockhash**: `SHA-256("gateway-sim blockhash" || order_id)`, so the same order gives the same bytes
-//!   (a wallet replaces it before signing; the sim never broadcasts).
+//! - **Recent blockhash**: the latest blockhash of the Solana node behind the gateway when it has one (the Sandbox's
+//!   LiteSVM chain, `chains/solana-node.mjs`), so the transaction can be signed and executed as returned; without a
+//!   node, `SHA-256("gateway-sim blockhash" || order_id)`, so the same order gives the same bytes (no cluster knows
+//!   that blockhash: a wallet sees it as expired).
 //! - **One instruction** to the gateway program `tx_to`, its data Anchor-style: an 8-byte discriminator
 //!   `SHA-256("global:<name>")[..8]`, then Borsh-encoded arguments (integers little-endian):
 //!   - `swap_cross_chain`: `order_id: [u8; 32]` (SHA-256 of the order id string), `amount: u64`,
@@ -110,18 +112,19 @@ pub fn solana_tx(
     dst_token: &str,
     recipient: &str,
     min_out: U256,
+    blockhash: Option<[u8; 32]>,
 ) -> Result<String, PayloadError> {
     let payer = parse_pubkey(sender, "sender")?;
     let instruction = gateway_instruction(
         order_id, tx_to, sender, token, amount, dst_chain, dst_token, recipient, min_out,
     )?;
-    let blockhash = Hash::new_from_array(
+    let blockhash = Hash::new_from_array(blockhash.unwrap_or_else(|| {
         Sha256::new()
             .chain_update(b"gateway-sim blockhash")
             .chain_update(order_id.as_bytes())
             .finalize()
-            .into(),
-    );
+            .into()
+    }));
     let message = v0::Message::try_compile(&payer, &[instruction], &[], blockhash)
         .map_err(|e| PayloadError::SolanaBuild(e.to_string()))?;
     let signatures =
@@ -300,7 +303,7 @@ pub fn decode_solana_tx(b64: &str) -> Result<DecodedSolanaTx, PayloadError> {
 }
 
 /// bincode as Solana uses it: fixed-width integers, little-endian, the packet size as limit, nothing left over.
-fn wire_options() -> impl bincode::Options {
+pub(crate) fn wire_options() -> impl bincode::Options {
     bincode::DefaultOptions::new()
         .with_fixint_encoding()
         .with_limit(PACKET_DATA_SIZE)
@@ -317,7 +320,8 @@ fn discriminator(name: &str) -> [u8; 8] {
 }
 
 /// The associated token account of `owner` for `mint` (classic SPL Token program).
-fn associated_token_account(owner: &Pubkey, mint: &Pubkey) -> Pubkey {
+/// The associated token account of `owner` for `mint` (classic SPL Token program).
+pub fn associated_token_account(owner: &Pubkey, mint: &Pubkey) -> Pubkey {
     Pubkey::find_program_address(
         &[owner.as_ref(), TOKEN_PROGRAM.as_ref(), mint.as_ref()],
         &ASSOCIATED_TOKEN_PROGRAM,
@@ -369,6 +373,7 @@ mod tests {
             "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
             "0x1111111111111111111111111111111111111111",
             U256::from(24_000_000u64),
+            None,
         )
     }
 
@@ -451,6 +456,7 @@ mod tests {
             NATIVE,
             recipient,
             U256::from(49_000u64),
+            None,
         )
         .unwrap();
         let data = decode_solana_tx(&b64).unwrap().instructions.remove(0).data;
@@ -479,7 +485,8 @@ mod tests {
                 "base",
                 NATIVE,
                 NATIVE,
-                U256::ZERO
+                U256::ZERO,
+                None
             ),
             Err(PayloadError::InvalidAddress {
                 field: "sender",
@@ -498,7 +505,8 @@ mod tests {
                 "base",
                 NATIVE,
                 NATIVE,
-                U256::ZERO
+                U256::ZERO,
+                None
             ),
             Err(PayloadError::InvalidAddress { field: "tx_to", .. })
         ));

@@ -1,0 +1,481 @@
+//! Offramps and token swaps from Solana, signed and sent by the app's wallet.
+//!
+//! The order's `VersionedTransaction` was verified against the quote before anything here runs
+//! ([`crate::verify`]: the wallet's account is the fee payer and only signer, the gateway program is called once
+//! with the quoted amounts, nothing else but compute-budget and token-account creation). Here, as the interface
+//! says, it is decoded, its message signed with the wallet's ed25519 key, the signature placed in the fee payer's
+//! slot, the transaction re-serialized and sent; the base64 text itself is never signed, and the message is never
+//! changed (not even its blockhash: a transaction whose blockhash expired is explained, and a new order is the
+//! next step).
+//! - the endpoint must answer the cluster's genesis hash first ([`crate::chains::solana::connect`]);
+//! - the plan reads the SOL balance (for the fee, the amount when it is SOL, and the rent of a token account the
+//!   transaction creates), the token balance when the order pays an SPL token, the fee the cluster charges for
+//!   this exact message, and whether its blockhash is still valid ([`plan`]);
+//! - the signed transaction and its signature are journaled **before** it is sent; then sent, then its status
+//!   followed until it is confirmed ([`execute`]). After a restart a journaled transaction is re-sent as it is
+//!   (the same signature: Solana executes a signature once) or its status read.
+
+use std::time::{Duration, Instant};
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
+use bincode::Options as _;
+use ed25519_dalek::{Signer as _, SigningKey};
+use gateway_client::wire::{CreateOrderResponse, NATIVE_TOKEN, RouteKind};
+use serde::{Deserialize, Serialize};
+use solana_pubkey::Pubkey;
+use solana_signature::Signature;
+use solana_transaction::versioned::VersionedTransaction;
+use tracing::info;
+use ts_rs::TS;
+
+use super::evm::{CrashHook, ExecError, WalletTxProgress};
+use crate::chains::solana::{SendRefusal, SolanaEndpoint, sol_text, spl_text};
+use crate::journal::{Journal, JournalOrder, WalletTx, WalletTxKind, WalletTxState};
+use crate::verify::{Verified, VerifiedPayload};
+
+/// How long a sent transaction's confirmation is awaited before the order is left to be resumed.
+pub const CONFIRMATION_WAIT: Duration = Duration::from_secs(120);
+/// The rent a new SPL token account locks (165 bytes, rent-exempt), in lamports.
+pub const TOKEN_ACCOUNT_RENT: u64 = 2_039_280;
+
+/// The Associated Token Account program.
+const ASSOCIATED_TOKEN_PROGRAM: Pubkey =
+    solana_pubkey::pubkey!("ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL");
+
+/// The order's transaction, as create-order returned it and verification checked it.
+#[derive(Debug, Clone)]
+pub struct SolanaPay {
+    pub order_id: String,
+    pub transaction: VersionedTransaction,
+    pub fee_payer: Pubkey,
+    /// The SPL mint paid, `None` for SOL.
+    pub mint: Option<Pubkey>,
+    /// The quoted amount, in the token's smallest unit.
+    pub amount: u64,
+}
+
+impl SolanaPay {
+    /// The transaction's recent blockhash, Base58.
+    pub fn blockhash(&self) -> String {
+        self.transaction.message.recent_blockhash().to_string()
+    }
+
+    /// The message as Solana signs it (its wire form), base64 for `getFeeForMessage`.
+    fn message_bytes(&self) -> Vec<u8> {
+        bincode::serialize(&self.transaction.message).unwrap_or_default()
+    }
+
+    /// How many token accounts the transaction creates (idempotent creations: each may lock rent).
+    fn creates_token_accounts(&self) -> u64 {
+        let keys = self.transaction.message.static_account_keys();
+        let count = self
+            .transaction
+            .message
+            .instructions()
+            .iter()
+            .filter(|ix| {
+                keys.get(usize::from(ix.program_id_index)) == Some(&ASSOCIATED_TOKEN_PROGRAM)
+            })
+            .count();
+        u64::try_from(count).unwrap_or(u64::MAX)
+    }
+}
+
+/// The order's Solana transaction ([`SolanaPay`]); the error says why there is none.
+pub fn solana_pay_of(order: &JournalOrder) -> Result<SolanaPay, String> {
+    let refused = |why: &str| why.to_owned();
+    if !matches!(order.route, RouteKind::Offramp | RouteKind::TokenSwap) {
+        return Err(refused("This order is not paid with a Solana transaction."));
+    }
+    let verified: Verified = order
+        .verified
+        .clone()
+        .and_then(|v| serde_json::from_value(v).ok())
+        .ok_or_else(|| refused("This order has no verified transaction."))?;
+    let VerifiedPayload::Solana(summary) = &verified.payload else {
+        return Err(refused(
+            "This order's transaction is not a Solana transaction.",
+        ));
+    };
+    let created = order
+        .created
+        .as_ref()
+        .and_then(|c| CreateOrderResponse::from_value(c).ok())
+        .ok_or_else(|| refused("This order's create-order answer is unreadable."))?;
+    let b64 = match created.tx() {
+        Some(gateway_client::wire::OrderTx::Tagged(gateway_client::wire::TxData::Solana(tx))) => {
+            tx.transaction.clone()
+        }
+        _ => return Err(refused("This order carries no Solana transaction.")),
+    };
+    let bytes = STANDARD
+        .decode(b64.trim())
+        .map_err(|_| refused("The order's Solana transaction is not base64."))?;
+    let transaction: VersionedTransaction = crate::verify::solana_wire_options()
+        .deserialize(&bytes)
+        .map_err(|_| refused("The order's Solana transaction is unreadable."))?;
+    let fee_payer = *transaction
+        .message
+        .static_account_keys()
+        .first()
+        .ok_or_else(|| refused("The order's Solana transaction names no account."))?;
+    if fee_payer.to_string() != summary.fee_payer
+        || transaction.message.recent_blockhash().to_string() != summary.recent_blockhash
+    {
+        return Err(refused(
+            "The transaction differs from the one the app verified.",
+        ));
+    }
+    let quote = gateway_client::wire::Quote::from_json(order.quote.clone())
+        .map_err(|_| refused("This order's quote is unreadable."))?;
+    let input = quote.view().input_amount().clone();
+    let mint = if input.address == NATIVE_TOKEN
+        || input.address.is_empty()
+        || input.address == "11111111111111111111111111111111"
+    {
+        None
+    } else {
+        Some(
+            input
+                .address
+                .parse::<Pubkey>()
+                .map_err(|_| refused("The source token is not a Solana mint."))?,
+        )
+    };
+    Ok(SolanaPay {
+        order_id: order.order_id.clone().unwrap_or_default(),
+        transaction,
+        fee_payer,
+        mint,
+        amount: input.amount.parse().map_err(|_| {
+            refused("The amount is not a whole number of the token's smallest unit.")
+        })?,
+    })
+}
+
+/// What signing the order's Solana transaction will do and cost, read before anything is signed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "SolanaPlan.ts")]
+pub struct SolanaPlan {
+    pub owner: String,
+    /// The step in words: what is sent where, for which order.
+    pub sentence: String,
+    /// The fee the cluster charges for this exact message (base and priority fee), in lamports, and as text.
+    pub fee_lamports: String,
+    pub fee_text: String,
+    /// Rent a token account the transaction creates may lock, as text (`None` when it creates none).
+    pub rent_text: Option<String>,
+    pub sol_balance_text: String,
+    pub token_balance_text: Option<String>,
+    /// The transaction's blockhash, and whether Solana still takes it.
+    pub blockhash: String,
+    pub blockhash_valid: bool,
+    /// What is missing, in words, when the wallet cannot pay.
+    pub shortfall: Option<String>,
+}
+
+/// Reads the plan of `pay` for the wallet account `owner` (which must be its fee payer).
+pub async fn plan(
+    endpoint: &SolanaEndpoint,
+    owner: &Pubkey,
+    pay: &SolanaPay,
+) -> Result<SolanaPlan, ExecError> {
+    if *owner != pay.fee_payer {
+        return Err(ExecError::Changed(format!(
+            "the order's transaction is paid for by {}, not this wallet's Solana account {owner}",
+            pay.fee_payer
+        )));
+    }
+    let blockhash = pay.blockhash();
+    let blockhash_valid = endpoint.blockhash_valid(&blockhash).await?;
+    let fee = if blockhash_valid {
+        endpoint
+            .fee_for_message(&STANDARD.encode(pay.message_bytes()))
+            .await?
+    } else {
+        None
+    };
+    let fee = fee.unwrap_or_else(|| {
+        crate::chains::solana::LAMPORTS_PER_SIGNATURE
+            * u64::from(pay.transaction.message.header().num_required_signatures)
+    });
+    let rent = TOKEN_ACCOUNT_RENT.saturating_mul(pay.creates_token_accounts());
+    let sol = endpoint.balance(owner).await?;
+    let mut shortfall = Vec::new();
+    let mut token_balance = None;
+    let paid = match &pay.mint {
+        Some(mint) => {
+            let have = endpoint.token_balance(owner, mint).await?;
+            token_balance = Some(spl_text(mint, have));
+            if have < pay.amount {
+                shortfall.push(format!(
+                    "The order pays {} but the wallet {owner} holds {} on Solana: add at least {}.",
+                    spl_text(mint, pay.amount),
+                    spl_text(mint, have),
+                    spl_text(mint, pay.amount - have),
+                ));
+            }
+            spl_text(mint, pay.amount)
+        }
+        None => sol_text(pay.amount),
+    };
+    let native_out = if pay.mint.is_none() { pay.amount } else { 0 };
+    let needed = fee.saturating_add(rent).saturating_add(native_out);
+    if sol < needed {
+        shortfall.push(format!(
+            "The fee{} needs {} on Solana, but the wallet {owner} holds {}: add at least {}.",
+            if native_out > 0 {
+                " and the amount sent"
+            } else {
+                ""
+            },
+            sol_text(needed),
+            sol_text(sol),
+            sol_text(needed - sol),
+        ));
+    }
+    Ok(SolanaPlan {
+        owner: owner.to_string(),
+        sentence: format!(
+            "Send {paid} to the gateway's Solana program for order {}, signed by {owner} (the fee payer and only signer).",
+            pay.order_id
+        ),
+        fee_lamports: fee.to_string(),
+        fee_text: sol_text(fee),
+        rent_text: (rent > 0).then(|| sol_text(rent)),
+        sol_balance_text: sol_text(sol),
+        token_balance_text: token_balance,
+        blockhash,
+        blockhash_valid,
+        shortfall: (!shortfall.is_empty()).then(|| shortfall.join(" ")),
+    })
+}
+
+/// Signs `pay`'s transaction with `key` (only the message; the fee payer's slot), as Solana's wire form in base64,
+/// with its signature (Base58).
+pub fn sign(pay: &SolanaPay, key: &SigningKey) -> Result<(String, String), ExecError> {
+    if Pubkey::new_from_array(key.verifying_key().to_bytes()) != pay.fee_payer {
+        return Err(ExecError::Sign(
+            "the wallet's Solana key is not the transaction's fee payer".into(),
+        ));
+    }
+    let mut tx = pay.transaction.clone();
+    let message = pay.message_bytes();
+    let signed = key.sign(&message);
+    key.verifying_key()
+        .verify_strict(&message, &signed)
+        .map_err(|e| ExecError::Sign(format!("the signature does not verify ({e})")))?;
+    let signature = Signature::from(signed.to_bytes());
+    let slot = tx
+        .signatures
+        .first_mut()
+        .ok_or_else(|| ExecError::Sign("the transaction has no signature slot".into()))?;
+    *slot = signature;
+    let wire = crate::verify::solana_wire_options()
+        .serialize(&tx)
+        .map_err(|e| ExecError::Sign(e.to_string()))?;
+    Ok((STANDARD.encode(wire), signature.to_string()))
+}
+
+/// Signs and sends the order's transaction — only if its fee is at most `accepted_fee` lamports (what the person
+/// confirmed) — and follows it until it is confirmed; a journaled one is finished instead (re-sent as it is, or its
+/// status read). Returns the signature.
+#[allow(clippy::too_many_arguments)]
+pub async fn execute(
+    journal: &Journal,
+    local_id: i64,
+    endpoint: &SolanaEndpoint,
+    key: Option<&SigningKey>,
+    pay: &SolanaPay,
+    accepted_fee: Option<u64>,
+    progress: &(dyn Fn(WalletTxProgress) + Send + Sync),
+    crash: CrashHook<'_>,
+) -> Result<String, ExecError> {
+    let order = journal.order(local_id)?;
+    if let Some(pending) = order
+        .wallet_txs
+        .iter()
+        .find(|t| matches!(t.state, WalletTxState::Signed | WalletTxState::Sent))
+        .cloned()
+    {
+        info!(
+            local_id,
+            signature = pending.hash,
+            "resuming a journaled Solana transaction"
+        );
+        return finish(journal, local_id, endpoint, pay, &pending, progress, crash).await;
+    }
+    if let Some(paid) = order
+        .wallet_txs
+        .iter()
+        .find(|t| t.kind == WalletTxKind::Pay && t.state == WalletTxState::Mined)
+    {
+        return Ok(paid.hash.clone());
+    }
+    let Some(key) = key else {
+        return Err(ExecError::Sign(
+            "the wallet is locked; unlock it, then sign again".into(),
+        ));
+    };
+    let owner = Pubkey::new_from_array(key.verifying_key().to_bytes());
+    let plan = plan(endpoint, &owner, pay).await?;
+    if !plan.blockhash_valid {
+        return Err(ExecError::Expired {
+            blockhash: plan.blockhash,
+            what: "not signed",
+        });
+    }
+    if let Some(short) = plan.shortfall {
+        return Err(ExecError::NotEnough(short));
+    }
+    let Some(accepted) = accepted_fee else {
+        return Err(ExecError::Changed("no fee was confirmed".into()));
+    };
+    let fee: u64 = plan.fee_lamports.parse().unwrap_or(u64::MAX);
+    if fee > accepted {
+        return Err(ExecError::Changed(format!(
+            "its fee is now {}, more than the {} accepted",
+            plan.fee_text,
+            sol_text(accepted)
+        )));
+    }
+    let (raw, signature) = sign(pay, key)?;
+    crash("pay-signed");
+    let signed = WalletTx {
+        kind: WalletTxKind::Pay,
+        chain: "solana".into(),
+        hash: signature.clone(),
+        raw,
+        nonce: 0,
+        state: WalletTxState::Signed,
+        block: None,
+        reason: None,
+    };
+    journal.wallet_tx_signed(local_id, &signed)?;
+    info!(local_id, signature, "signed and journaled");
+    progress(WalletTxProgress {
+        local_id,
+        kind: WalletTxKind::Pay,
+        hash: signature.clone(),
+        state: WalletTxState::Signed,
+        confirmations: 0,
+    });
+    crash("pay-journaled");
+    finish(journal, local_id, endpoint, pay, &signed, progress, crash).await
+}
+
+/// Sends a journaled transaction (again: the same bytes, so the same signature) unless the cluster has it, then
+/// follows its status until it is confirmed or fails.
+async fn finish(
+    journal: &Journal,
+    local_id: i64,
+    endpoint: &SolanaEndpoint,
+    pay: &SolanaPay,
+    tx: &WalletTx,
+    progress: &(dyn Fn(WalletTxProgress) + Send + Sync),
+    crash: CrashHook<'_>,
+) -> Result<String, ExecError> {
+    let progress_at = |state: WalletTxState, confirmations: u64| {
+        progress(WalletTxProgress {
+            local_id,
+            kind: tx.kind,
+            hash: tx.hash.clone(),
+            state,
+            confirmations,
+        });
+    };
+    let never = |journal: &Journal, reason: &str| -> Result<(), ExecError> {
+        journal.wallet_tx_update(
+            local_id,
+            &tx.hash,
+            WalletTxState::Reverted,
+            None,
+            Some(reason),
+        )?;
+        progress_at(WalletTxState::Reverted, 0);
+        Ok(())
+    };
+    if endpoint.status(&tx.hash).await?.is_none() {
+        match endpoint.send(&tx.raw).await? {
+            Ok(_) | Err(SendRefusal::AlreadyProcessed) => {}
+            Err(SendRefusal::BlockhashNotFound) => {
+                never(journal, "its blockhash expired before it reached Solana")?;
+                return Err(ExecError::Expired {
+                    blockhash: pay.blockhash(),
+                    what: "signed but never executed",
+                });
+            }
+            Err(SendRefusal::Other(reason)) => {
+                never(journal, &format!("refused by the node: {reason}"))?;
+                return Err(ExecError::Refused {
+                    hash: tx.hash.clone(),
+                    reason,
+                });
+            }
+        }
+    }
+    if tx.state == WalletTxState::Signed {
+        journal.wallet_tx_update(local_id, &tx.hash, WalletTxState::Sent, None, None)?;
+    }
+    progress_at(WalletTxState::Sent, 0);
+    crash("pay-sent");
+    let started = Instant::now();
+    loop {
+        match endpoint.status(&tx.hash).await? {
+            Some(status) if status.err.is_some() => {
+                let reason = status.err.unwrap_or_default();
+                journal.wallet_tx_update(
+                    local_id,
+                    &tx.hash,
+                    WalletTxState::Reverted,
+                    Some(status.slot),
+                    Some(&reason),
+                )?;
+                progress_at(WalletTxState::Reverted, 0);
+                return Err(ExecError::Reverted {
+                    hash: tx.hash.clone(),
+                    reason,
+                });
+            }
+            Some(status) if status.confirmation != "processed" => {
+                journal.wallet_tx_update(
+                    local_id,
+                    &tx.hash,
+                    WalletTxState::Mined,
+                    Some(status.slot),
+                    None,
+                )?;
+                progress_at(WalletTxState::Mined, 1);
+                info!(
+                    local_id,
+                    signature = tx.hash,
+                    slot = status.slot,
+                    confirmation = status.confirmation,
+                    "confirmed"
+                );
+                crash("pay-mined");
+                return Ok(tx.hash.clone());
+            }
+            Some(_) => {}
+            None => {
+                // Not seen, and its blockhash gone: it can never be executed now.
+                if !endpoint.blockhash_valid(&pay.blockhash()).await? {
+                    never(journal, "its blockhash expired before Solana executed it")?;
+                    return Err(ExecError::Expired {
+                        blockhash: pay.blockhash(),
+                        what: "signed but never executed",
+                    });
+                }
+            }
+        }
+        if started.elapsed() > CONFIRMATION_WAIT {
+            return Err(ExecError::NoReceiptYet {
+                hash: tx.hash.clone(),
+                secs: CONFIRMATION_WAIT.as_secs(),
+            });
+        }
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+}

@@ -1,0 +1,309 @@
+//! Offramps and token swaps from Solana signed and sent by the app's wallet on the Sandbox, whose Solana chain is a
+//! real runtime (LiteSVM behind JSON-RPC, `chains/solana-node.mjs`) started by this test and named to the Sandbox
+//! through `GATEWAY_DESK_SANDBOX_EVM_NODES` (`solana=URL`), so the test can also act on it. The embedded gateway
+//! builds each order's transaction on that chain's blockhash and registers a signature only when the chain
+//! executed the order's own transaction.
+
+mod common;
+
+use desk_core::ErrorKind;
+use desk_core::desk::SwapForm;
+use desk_core::journal::{Journal, Stage, WalletTxState};
+use gateway_client::wire::NATIVE_TOKEN;
+use gateway_sim::solana_node::SolanaNode;
+
+use common::{USDT_BOB, card, complete_onramp, open};
+
+const PASSWORD: &str = "correct horse battery";
+const ABANDON: &str =
+    "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about";
+const USDC_SOL: &str = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v";
+
+static TURN: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+/// A Solana node named to the Sandbox, so the desk uses it instead of starting its own.
+async fn solana_node() -> SolanaNode {
+    let node = SolanaNode::start().await.unwrap();
+    // Edition 2024: setting the environment is unsafe because other threads may read it. One test of this binary
+    // runs at a time (TURN), and the desk reads the variable only when it first uses Solana, after this.
+    #[allow(unsafe_code)]
+    unsafe {
+        std::env::set_var(
+            desk_core::network::SANDBOX_EVM_NODES_ENV,
+            format!("solana={}", node.url()),
+        );
+    }
+    node
+}
+
+async fn desk_with_wallet(
+    home: &std::path::Path,
+) -> (desk_core::Desk, desk_core::wallet::Accounts) {
+    let desk = open(home).await;
+    let _ = desk.wallet_remove().await;
+    let accounts = desk
+        .wallet_import(ABANDON, "", PASSWORD)
+        .await
+        .unwrap()
+        .accounts
+        .unwrap();
+    (desk, accounts)
+}
+
+fn swap_form(accounts: &desk_core::wallet::Accounts, amount: &str) -> SwapForm {
+    let evm = accounts.evm.as_ref().unwrap().address.clone();
+    SwapForm {
+        src_chain: "solana".into(),
+        src_token: USDC_SOL.into(),
+        dst_chain: "bob".into(),
+        dst_token: USDT_BOB.into(),
+        amount: amount.into(),
+        slippage_bps: 300,
+        recipient: evm.clone(),
+        sender: Some(accounts.solana.as_ref().unwrap().address.clone()),
+        owner: Some(evm),
+        refund: None,
+    }
+}
+
+async fn verified_order(desk: &desk_core::Desk, form: &SwapForm) -> i64 {
+    let order = desk
+        .start_order(card(desk, form).await.raw, None)
+        .await
+        .unwrap();
+    assert_eq!(order.stage, Some(Stage::Verified), "{order:?}");
+    order.local_id.unwrap()
+}
+
+/// A USDC swap from Solana to BOB: the plan reads the balances and the fee of this exact message; a fee above what
+/// was accepted signs nothing; then signed, journaled, sent, confirmed, registered (the gateway found it executed on
+/// the chain), and completed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_usdc_swap_from_solana_is_signed_sent_confirmed_registered_and_completed() {
+    let _turn = TURN.lock().await;
+    let _node = solana_node().await;
+    let home = tempfile::tempdir().unwrap();
+    let (desk, accounts) = desk_with_wallet(home.path()).await;
+    let mut events = desk.subscribe();
+
+    // The Sandbox funds the wallet's Solana account on first use: 10 SOL and 10,000 USDC.
+    let usdc = desk.wallet_evm_balance("solana", USDC_SOL).await.unwrap();
+    assert_eq!(
+        (usdc.amount.as_str(), usdc.symbol.as_str()),
+        ("10000000000", "USDC")
+    );
+    let sol = desk
+        .wallet_evm_balance("solana", NATIVE_TOKEN)
+        .await
+        .unwrap();
+    assert_eq!(sol.amount, "10000000000");
+    assert!(
+        sol.max.parse::<u64>().unwrap() < 10_000_000_000,
+        "Max of SOL keeps the fee: {sol:?}"
+    );
+
+    let local_id = verified_order(&desk, &swap_form(&accounts, "25")).await;
+    let plan = desk.wallet_solana_plan(local_id).await.unwrap();
+    assert_eq!(plan.shortfall, None, "{plan:?}");
+    assert!(plan.blockhash_valid);
+    assert_eq!(plan.fee_lamports, "5000");
+    assert_eq!(plan.token_balance_text.as_deref(), Some("10000 USDC"));
+    let order_id = desk.order_view(local_id).unwrap().order_id.unwrap();
+    assert!(
+        plan.sentence
+            .starts_with("Send 25 USDC to the gateway's Solana program")
+            && plan.sentence.contains(&order_id),
+        "{}",
+        plan.sentence
+    );
+
+    // A fee above what was accepted: nothing signed.
+    let dear = desk
+        .wallet_solana_step(local_id, Some("4999"))
+        .await
+        .unwrap_err();
+    assert_eq!(dear.kind, ErrorKind::Refused, "{}", dear.message);
+    assert!(dear.message.contains("more than"), "{}", dear.message);
+    assert!(
+        desk.order_view(local_id)
+            .unwrap()
+            .wallet_txs
+            .unwrap_or_default()
+            .is_empty()
+    );
+
+    let paid = desk
+        .wallet_solana_step(local_id, Some(&plan.fee_lamports))
+        .await
+        .unwrap();
+    assert_eq!(paid.stage, Some(Stage::Registered), "{paid:?}");
+    let txs = paid.wallet_txs.clone().unwrap();
+    assert_eq!(txs.len(), 1);
+    assert_eq!(txs[0].state, WalletTxState::Mined);
+    assert_eq!(txs[0].chain, "solana");
+    // The registered hash is the fee payer's signature, Base58 (64 bytes).
+    assert_eq!(bs58::decode(&txs[0].hash).into_vec().unwrap().len(), 64);
+    // The fee left the wallet's SOL.
+    let after = desk
+        .wallet_evm_balance("solana", NATIVE_TOKEN)
+        .await
+        .unwrap();
+    assert_eq!(after.amount, "9999995000");
+
+    // A second send of the same order signs nothing new: the order is paid.
+    let done = complete_onramp(&desk, &mut events, local_id).await;
+    assert_eq!(done.status.as_deref(), Some("success"));
+}
+
+/// A transaction whose blockhash expired before signing: the plan says so, the step explains it and names the next
+/// step (a new quote and order), and nothing is signed or journaled.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_expired_blockhash_is_explained_before_anything_is_signed() {
+    let _turn = TURN.lock().await;
+    let node = solana_node().await;
+    let home = tempfile::tempdir().unwrap();
+    let (desk, accounts) = desk_with_wallet(home.path()).await;
+    let local_id = verified_order(&desk, &swap_form(&accounts, "10")).await;
+    node.expire_blockhash().await.unwrap();
+
+    let plan = desk.wallet_solana_plan(local_id).await.unwrap();
+    assert!(!plan.blockhash_valid, "{plan:?}");
+    let refused = desk
+        .wallet_solana_step(local_id, Some(&plan.fee_lamports))
+        .await
+        .unwrap_err();
+    assert!(
+        refused.message.contains("no longer accepts")
+            && refused.message.contains("not signed")
+            && refused.message.contains("new quote"),
+        "{}",
+        refused.message
+    );
+    assert!(
+        desk.order_view(local_id)
+            .unwrap()
+            .wallet_txs
+            .unwrap_or_default()
+            .is_empty()
+    );
+}
+
+/// Too few tokens: the plan and the step tell the numbers, nothing is signed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_shortfall_is_told_with_the_numbers_before_anything_is_signed() {
+    let _turn = TURN.lock().await;
+    let _node = solana_node().await;
+    let home = tempfile::tempdir().unwrap();
+    let (desk, accounts) = desk_with_wallet(home.path()).await;
+    let local_id = verified_order(&desk, &swap_form(&accounts, "20000")).await;
+    let plan = desk.wallet_solana_plan(local_id).await.unwrap();
+    let short = plan.shortfall.clone().unwrap();
+    assert!(
+        short.contains("holds 10000 USDC") && short.contains("add at least 10000 USDC"),
+        "{short}"
+    );
+    let refused = desk
+        .wallet_solana_step(local_id, Some(&plan.fee_lamports))
+        .await
+        .unwrap_err();
+    assert!(
+        refused.message.contains("Nothing was signed"),
+        "{}",
+        refused.message
+    );
+}
+
+/// The app stopped after journaling the signed transaction, before sending it: resuming sends the same
+/// transaction (the same signature) and registers it; no second signature is made.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_journaled_transaction_is_sent_as_it_is_on_resume() {
+    let _turn = TURN.lock().await;
+    let node = solana_node().await;
+    let home = tempfile::tempdir().unwrap();
+    let (desk, accounts) = desk_with_wallet(home.path()).await;
+    let local_id = verified_order(&desk, &swap_form(&accounts, "12")).await;
+    desk.wallet_evm_balance("solana", USDC_SOL).await.unwrap();
+
+    // Sign and journal through a second handle on the desk's journal, stopping right after the journal write.
+    let journal =
+        Journal::open(&home.path().join("data").join(desk_core::desk::JOURNAL_FILE)).unwrap();
+    let pay = desk_core::execute::solana::solana_pay_of(&journal.order(local_id).unwrap()).unwrap();
+    let endpoint = desk_core::chains::solana::connect(
+        &[node.url().to_owned()],
+        gateway_sim::solana_node::SANDBOX_GENESIS,
+    )
+    .await
+    .unwrap();
+    let key = desk_core::wallet::solana_signer(
+        &desk_core::wallet::Seed::from_phrase(ABANDON, "").unwrap(),
+    )
+    .unwrap();
+    let stopped = tokio::spawn(async move {
+        desk_core::execute::solana::execute(
+            &journal,
+            local_id,
+            &endpoint,
+            Some(&key),
+            &pay,
+            Some(u64::MAX),
+            &|_| {},
+            &|point| assert_ne!(point, "pay-journaled", "stopped here"),
+        )
+        .await
+    })
+    .await;
+    assert!(
+        stopped.is_err(),
+        "the signing task stopped after the journal write"
+    );
+    let journaled = desk.order_view(local_id).unwrap().wallet_txs.unwrap();
+    assert_eq!(journaled.len(), 1);
+    assert_eq!(journaled[0].state, WalletTxState::Signed);
+
+    let resumed = desk.resume(local_id).await.unwrap();
+    assert_eq!(resumed.stage, Some(Stage::Registered), "{resumed:?}");
+    let txs = resumed.wallet_txs.unwrap();
+    assert_eq!(txs.len(), 1, "no second transaction");
+    assert_eq!(txs[0].hash, journaled[0].hash);
+    assert_eq!(txs[0].state, WalletTxState::Mined);
+}
+
+/// An order asked for with another fee payer is not signed by this wallet, and a signature the chain never executed
+/// is not registered by the gateway.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn another_fee_payer_is_refused_and_an_unknown_signature_is_not_registered() {
+    let _turn = TURN.lock().await;
+    let _node = solana_node().await;
+    let home = tempfile::tempdir().unwrap();
+    let (desk, accounts) = desk_with_wallet(home.path()).await;
+    let mut form = swap_form(&accounts, "15");
+    form.sender = Some("9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM".into());
+    let local_id = verified_order(&desk, &form).await;
+    let refused = desk.wallet_solana_plan(local_id).await.unwrap_err();
+    assert_eq!(refused.kind, ErrorKind::Refused);
+    assert!(
+        refused.message.contains("not this app's wallet")
+            && refused.message.contains("Nothing is signed"),
+        "{}",
+        refused.message
+    );
+    let refused = desk
+        .wallet_solana_step(local_id, Some("5000"))
+        .await
+        .unwrap_err();
+    assert!(
+        refused.message.contains("Nothing is signed"),
+        "{}",
+        refused.message
+    );
+
+    // A well-formed signature Solana never executed.
+    let made_up = bs58::encode([7u8; 64]).into_string();
+    let local_id = verified_order(&desk, &swap_form(&accounts, "15")).await;
+    let refused = desk.hand_in(local_id, &made_up).await.unwrap_err();
+    assert!(
+        refused.message.contains("Solana has no transaction"),
+        "{}",
+        refused.message
+    );
+}

@@ -1,0 +1,294 @@
+//! A real local Solana chain behind the Sandbox: LiteSVM (the Solana runtime, npm `litesvm`, installed in `chains/`
+//! by `cargo xtask setup`) behind the JSON-RPC methods a wallet uses, served by `chains/solana-node.mjs` on loopback.
+//! Every transaction sent to it is simulated, then executed by the runtime (signatures, fee payer, blockhash,
+//! programs); the Sandbox's gateway program is a real (minimal) program there. Never a mock of JSON-RPC: every call
+//! here goes to the node.
+
+use std::path::PathBuf;
+use std::process::Stdio;
+use std::time::Duration;
+
+use gateway_client::TokenRegistry;
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt, BufReader};
+
+use crate::catalogue::{AssetClass, Catalogue};
+
+/// The environment variable naming the Node.js binary that runs the node (else `node` on the `PATH`).
+pub const NODE_ENV: &str = "GATEWAY_NODE";
+/// The genesis hash the Sandbox's Solana node answers: Base58 of SHA-256("gateway-desk sandbox solana").
+pub const SANDBOX_GENESIS: &str = "ArjALFFG9CVTzGFkA92W5fz9qPqANahT1Qgy3Hv84tFt";
+
+/// Why the node could not be started or used.
+#[derive(Debug, thiserror::Error)]
+pub enum SolanaNodeError {
+    #[error(
+        "the Solana node could not be started ({0}); run `cargo xtask setup` (it installs litesvm in chains/)"
+    )]
+    Start(String),
+    #[error("the local Solana node answered {method} with an error: {error}")]
+    Rpc { method: String, error: String },
+    #[error("the local Solana node could not be reached: {0}")]
+    Transport(String),
+}
+
+/// `chains/solana-node.mjs` of this source tree.
+pub fn script() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../chains/solana-node.mjs")
+}
+
+/// A running (or attached) Sandbox Solana node.
+pub struct SolanaNode {
+    url: String,
+    http: reqwest::Client,
+    /// The write end of the node's standard input: the node ends when it closes (this dropped, or this process
+    /// ended however it ended).
+    _lifeline: Option<tokio::process::ChildStdin>,
+    _child: Option<tokio::process::Child>,
+}
+
+impl std::fmt::Debug for SolanaNode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SolanaNode")
+            .field("url", &self.url)
+            .finish()
+    }
+}
+
+fn client() -> Result<reqwest::Client, SolanaNodeError> {
+    reqwest::Client::builder()
+        .timeout(Duration::from_secs(10))
+        .build()
+        .map_err(|e| SolanaNodeError::Start(e.to_string()))
+}
+
+impl SolanaNode {
+    /// Starts the node on a free loopback port and waits until it says it listens.
+    pub async fn start() -> Result<Self, SolanaNodeError> {
+        let node = std::env::var_os(NODE_ENV).unwrap_or_else(|| "node".into());
+        let mut child = tokio::process::Command::new(&node)
+            .arg(script())
+            .arg("0")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .kill_on_drop(true)
+            .spawn()
+            .map_err(|e| SolanaNodeError::Start(format!("{}: {e}", node.to_string_lossy())))?;
+        let lifeline = child.stdin.take();
+        let stdout = child
+            .stdout
+            .take()
+            .ok_or_else(|| SolanaNodeError::Start("no standard output".into()))?;
+        let mut lines = BufReader::new(stdout).lines();
+        let port = tokio::time::timeout(Duration::from_secs(60), async {
+            while let Some(line) = lines.next_line().await.ok().flatten() {
+                if let Some(port) = line.strip_prefix("LISTENING ") {
+                    return port.trim().parse::<u16>().ok();
+                }
+            }
+            None
+        })
+        .await
+        .ok()
+        .flatten()
+        .ok_or_else(|| SolanaNodeError::Start("it never said it was listening".into()))?;
+        // Keep reading its standard output so that it never blocks on a full pipe.
+        tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+        let node = Self {
+            url: format!("http://127.0.0.1:{port}"),
+            http: client()?,
+            _lifeline: lifeline,
+            _child: Some(child),
+        };
+        node.check_genesis().await?;
+        Ok(node)
+    }
+
+    /// A node already running at `url` (started by a test that outlives the process using it).
+    pub async fn attach(url: &str) -> Result<Self, SolanaNodeError> {
+        let node = Self {
+            url: url.to_owned(),
+            http: client()?,
+            _lifeline: None,
+            _child: None,
+        };
+        node.check_genesis().await?;
+        Ok(node)
+    }
+
+    async fn check_genesis(&self) -> Result<(), SolanaNodeError> {
+        let genesis = self.rpc("getGenesisHash", json!([])).await?;
+        if genesis.as_str() != Some(SANDBOX_GENESIS) {
+            return Err(SolanaNodeError::Start(format!(
+                "{} answered the genesis hash {genesis}, not the Sandbox's",
+                self.url
+            )));
+        }
+        Ok(())
+    }
+
+    /// The node's JSON-RPC URL.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// One JSON-RPC call; the result, or the node's error.
+    pub async fn rpc(&self, method: &str, params: Value) -> Result<Value, SolanaNodeError> {
+        rpc(&self.http, &self.url, method, params).await
+    }
+
+    /// Gives `owner` `lamports` of SOL.
+    pub async fn airdrop(&self, owner: &str, lamports: u64) -> Result<(), SolanaNodeError> {
+        self.rpc("sandbox_airdrop", json!([owner, lamports]))
+            .await
+            .map(drop)
+    }
+
+    /// Gives `owner` `amount` (smallest units) of the SPL token `mint` in its associated token account, creating the
+    /// mint (with `decimals`) and the account when they do not exist. Returns the token account.
+    pub async fn mint_token(
+        &self,
+        mint: &str,
+        owner: &str,
+        amount: u64,
+        decimals: u8,
+    ) -> Result<String, SolanaNodeError> {
+        let account = self
+            .rpc("sandbox_mintToken", json!([mint, owner, amount, decimals]))
+            .await?;
+        Ok(account.as_str().unwrap_or_default().to_owned())
+    }
+
+    /// Makes the latest blockhash expire (the next one differs): a transaction built on it is refused.
+    pub async fn expire_blockhash(&self) -> Result<(), SolanaNodeError> {
+        self.rpc("sandbox_expireBlockhash", json!([]))
+            .await
+            .map(drop)
+    }
+
+    /// Funds a Sandbox wallet's address: 10 SOL, and of each catalogue SPL token 10,000 (dollar tokens) or 1.
+    pub async fn fund_sandbox_wallet(&self, owner: &str) -> Result<(), SolanaNodeError> {
+        self.airdrop(owner, 10_000_000_000).await?;
+        let registry = TokenRegistry::builtin();
+        for token in Catalogue::default()
+            .tokens()
+            .iter()
+            .filter(|t| t.chain == "solana" && t.class != AssetClass::Native)
+        {
+            let decimals = registry
+                .get(token.chain, token.address)
+                .map_or(9, |i| i.decimals);
+            let units: u64 = if token.class == AssetClass::Usd {
+                10_000
+            } else {
+                1
+            };
+            let amount = units.saturating_mul(10u64.saturating_pow(u32::from(decimals)));
+            self.mint_token(token.address, owner, amount, decimals)
+                .await?;
+        }
+        Ok(())
+    }
+}
+
+/// One JSON-RPC call to the Solana node at `url`.
+pub async fn rpc(
+    http: &reqwest::Client,
+    url: &str,
+    method: &str,
+    params: Value,
+) -> Result<Value, SolanaNodeError> {
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
+    let answer: Value = http
+        .post(url)
+        .json(&body)
+        .send()
+        .await
+        .map_err(|e| SolanaNodeError::Transport(e.to_string()))?
+        .json()
+        .await
+        .map_err(|e| SolanaNodeError::Transport(e.to_string()))?;
+    if let Some(error) = answer.get("error") {
+        return Err(SolanaNodeError::Rpc {
+            method: method.to_owned(),
+            error: error.to_string(),
+        });
+    }
+    Ok(answer.get("result").cloned().unwrap_or(Value::Null))
+}
+
+/// The latest blockhash of the node at `url`, as 32 bytes.
+pub async fn latest_blockhash(url: &str) -> Result<[u8; 32], SolanaNodeError> {
+    let answer = rpc(&client()?, url, "getLatestBlockhash", json!([])).await?;
+    let text = answer["value"]["blockhash"].as_str().unwrap_or_default();
+    bs58::decode(text)
+        .into_vec()
+        .ok()
+        .and_then(|bytes| <[u8; 32]>::try_from(bytes).ok())
+        .ok_or_else(|| SolanaNodeError::Rpc {
+            method: "getLatestBlockhash".into(),
+            error: format!("{text:?} is not a blockhash"),
+        })
+}
+
+/// register-tx of an order paid from Solana when the gateway has a Solana node: the registered signature must be a
+/// transaction the node executed without error, signed by the order's fee payer, whose message is exactly the one
+/// create-order returned (the client signs it unchanged). The error is the sentence after the field name.
+pub async fn check_registered(url: &str, created_b64: &str, signature: &str) -> Result<(), String> {
+    use base64::Engine as _;
+    use bincode::Options as _;
+    use solana_transaction::versioned::VersionedTransaction;
+
+    let decode = |b64: &str| -> Option<VersionedTransaction> {
+        let bytes = base64::engine::general_purpose::STANDARD
+            .decode(b64.trim())
+            .ok()?;
+        crate::payload::solana::wire_options()
+            .deserialize(&bytes)
+            .ok()
+    };
+    let http = client().map_err(|e| e.to_string())?;
+    let answer = rpc(
+        &http,
+        url,
+        "getTransaction",
+        json!([signature, {"encoding": "base64", "maxSupportedTransactionVersion": 0}]),
+    )
+    .await
+    .map_err(|e| format!("{e}; try again in a moment"))?;
+    if answer.is_null() {
+        return Err(format!(
+            "Solana has no transaction {signature}; send it first and register it once it is confirmed"
+        ));
+    }
+    if !answer["meta"]["err"].is_null() {
+        return Err(format!(
+            "the transaction {signature} failed on Solana ({}) and paid nothing",
+            answer["meta"]["err"]
+        ));
+    }
+    let executed = answer["transaction"][0]
+        .as_str()
+        .and_then(decode)
+        .ok_or_else(|| format!("the node's copy of {signature} is unreadable"))?;
+    let created = decode(created_b64)
+        .ok_or_else(|| "the order's own transaction is unreadable".to_owned())?;
+    if executed.message != created.message {
+        return Err(format!(
+            "the transaction {signature} is not the order's transaction: sign the transaction create-order returned, unchanged"
+        ));
+    }
+    if executed
+        .signatures
+        .first()
+        .map(ToString::to_string)
+        .as_deref()
+        != Some(signature)
+    {
+        return Err(format!(
+            "{signature} is not the fee payer's signature of that transaction"
+        ));
+    }
+    Ok(())
+}
