@@ -414,6 +414,27 @@ async fn run(cli: Cli) -> Result<(), Failure> {
         let seed = wallet::blocking(wallet::seed).await?;
         return swap::run(args, &cli.network, cli.api_version, seed).await;
     }
+    if let Command::Wallet {
+        command:
+            wallet::WalletCommand::Balance {
+                chain: Some(chain),
+                token,
+            },
+    } = &cli.command
+        && chain != "bitcoin"
+    {
+        // A chain's balance is read through desk-core, from the chain itself (the Sandbox's chains inside the command).
+        let seed = wallet::blocking(wallet::seed).await?;
+        return swap::balance(
+            &cli.network,
+            cli.api_version,
+            seed,
+            chain,
+            token.as_deref(),
+            cli.json,
+        )
+        .await;
+    }
     if cli.network == "sandbox" {
         return Err(Failure::Usage(
             "--network sandbox runs the Sandbox inside `gateway swap` only; for other commands start the simulator \

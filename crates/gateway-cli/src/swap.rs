@@ -96,16 +96,12 @@ fn choice(network: &str) -> NetworkChoice {
     }
 }
 
-pub async fn run(
-    args: &SwapArgs,
-    network: &str,
-    version: ApiVersion,
-    seed: Seed,
-) -> Result<(), Failure> {
+/// The command line's desk (its own folder, `cli` under the app's data folder).
+async fn open_desk() -> Result<Desk, Failure> {
     let base = AppPaths::from_env()
         .ok_or_else(|| Failure::Usage("no home folder to keep the swap's journal in".into()))?;
     let paths = AppPaths::under(&base.data_dir.join("cli"));
-    let desk = Desk::open_with(
+    Desk::open_with(
         paths,
         DeskOptions {
             sandbox_admin: std::env::var("GATEWAY_DESK_SANDBOX_ADMIN").is_ok_and(|v| v == "1"),
@@ -113,15 +109,12 @@ pub async fn run(
         },
     )
     .await
-    .map_err(failure)?;
-    let outcome = swap(&desk, args, network, version, seed).await;
-    desk.shutdown().await;
-    outcome
+    .map_err(failure)
 }
 
-async fn swap(
+/// Connects the desk to `network` on `version` (the Sandbox announced on standard error) with the wallet `seed`.
+async fn connect(
     desk: &Desk,
-    args: &SwapArgs,
     network: &str,
     version: ApiVersion,
     seed: Seed,
@@ -139,6 +132,67 @@ async fn swap(
         );
     }
     desk.wallet_use_seed(seed);
+    Ok(())
+}
+
+pub async fn run(
+    args: &SwapArgs,
+    network: &str,
+    version: ApiVersion,
+    seed: Seed,
+) -> Result<(), Failure> {
+    let desk = open_desk().await?;
+    let outcome = match connect(&desk, network, version, seed).await {
+        Ok(()) => swap(&desk, args).await,
+        Err(e) => Err(e),
+    };
+    desk.shutdown().await;
+    outcome
+}
+
+/// `wallet balance --chain CHAIN [--token TOKEN]`: the wallet's balance of a token (default: the chain's coin) on an
+/// EVM chain or Solana, read from the chain's endpoint (on the Sandbox its local node), and what Max would send.
+pub async fn balance(
+    network: &str,
+    version: ApiVersion,
+    seed: Seed,
+    chain: &str,
+    token: Option<&str>,
+    json: bool,
+) -> Result<(), Failure> {
+    let registry = TokenRegistry::builtin();
+    let token = match token {
+        None => gateway_client::wire::NATIVE_TOKEN.to_owned(),
+        Some(t) => registry
+            .all()
+            .iter()
+            .find(|i| i.chain == chain && i.symbol.eq_ignore_ascii_case(t))
+            .map_or_else(|| t.to_owned(), |i| i.address.clone()),
+    };
+    let desk = open_desk().await?;
+    let outcome = async {
+        connect(&desk, network, version, seed).await?;
+        desk.wallet_evm_balance(chain, &token)
+            .await
+            .map_err(failure)
+    }
+    .await;
+    desk.shutdown().await;
+    let balance = outcome?;
+    if json {
+        crate::print_json(&serde_json::to_value(&balance).unwrap_or_default());
+    } else {
+        println!("{} {} on {}", balance.units, balance.symbol, balance.chain);
+        println!(
+            "Max {} {} (what a swap can send)",
+            balance.max_units, balance.symbol
+        );
+        println!("{}", balance.source);
+    }
+    Ok(())
+}
+
+async fn swap(desk: &Desk, args: &SwapArgs) -> Result<(), Failure> {
     // On the network's Bitcoin network (regtest on the Sandbox).
     let accounts = desk.wallet_accounts().await.map_err(failure)?;
 
@@ -237,6 +291,7 @@ async fn swap(
         _ if desk_core::chains::evm::chain_id_of(&args.route.src_chain).is_some() => {
             execute_evm(desk, local_id, args.yes).await?
         }
+        _ if args.route.src_chain == "solana" => execute_solana(desk, local_id, args.yes).await?,
         _ => {
             return Err(Failure::Usage(format!(
                 "signing on {} is not built yet; the order {} waits for a transaction signed elsewhere (see `gateway register-tx`)",
@@ -285,6 +340,34 @@ async fn execute_evm(desk: &Desk, local_id: i64, yes: bool) -> Result<OrderView,
             return Ok(order);
         }
     }
+}
+
+/// The Solana transaction as the window shows it (what is sent, the fee of this exact message, the blockhash),
+/// confirmed, then signed, sent and followed until it is confirmed and registered.
+async fn execute_solana(desk: &Desk, local_id: i64, yes: bool) -> Result<OrderView, Failure> {
+    let plan = desk.wallet_solana_plan(local_id).await.map_err(failure)?;
+    if let Some(short) = plan.shortfall {
+        return Err(Failure::Refused(format!("{short} Nothing was signed.")));
+    }
+    println!("{} Network fee {}.", plan.sentence, plan.fee_text);
+    if let Some(rent) = &plan.rent_text {
+        println!("  It may also lock {rent} of rent in a new token account.");
+    }
+    if !confirm(yes, "Sign and send it?")? {
+        return Err(Failure::Usage("not confirmed; nothing was signed".into()));
+    }
+    let order = desk
+        .wallet_solana_step(local_id, Some(&plan.fee_lamports))
+        .await
+        .map_err(failure)?;
+    if let Some(last) = order.wallet_txs.as_ref().and_then(|t| t.last()) {
+        println!(
+            "  confirmed: {} (slot {})",
+            last.hash,
+            last.block.unwrap_or_default()
+        );
+    }
+    Ok(order)
 }
 
 /// Follows the order until it succeeds, fails or is refunded, printing each new status.

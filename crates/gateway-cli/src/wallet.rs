@@ -69,8 +69,17 @@ pub enum WalletCommand {
     },
     /// The wallet's addresses and their paths (from GATEWAY_MNEMONIC, else the keychain's wallet)
     Address,
-    /// What the wallet's Bitcoin address can spend, after the network fee (the gateway's get-max-spendable)
-    Balance,
+    /// What the wallet's Bitcoin address can spend, after the network fee (the gateway's get-max-spendable); with
+    /// --chain, its balance on an EVM chain or Solana read from the chain (`--network sandbox`: the Sandbox's own
+    /// local chains, the wallet funded on first use)
+    Balance {
+        /// An EVM chain (bob, ethereum, …) or solana; default: Bitcoin
+        #[arg(long)]
+        chain: Option<String>,
+        /// The token: its address (an SPL mint on Solana) or its symbol; default: the chain's coin
+        #[arg(long, requires = "chain")]
+        token: Option<String>,
+    },
     /// Write the wallet (from GATEWAY_MNEMONIC or the keychain) to a new encrypted keystore file for scripts: sealed
     /// under a password of its own (Argon2id, XChaCha20-Poly1305), readable only by you; never overwrites a file.
     /// Scripts then name it in GATEWAY_KEYSTORE and give its password on standard input
@@ -253,7 +262,7 @@ pub async fn run(
             }
             Ok(())
         }
-        WalletCommand::Balance => {
+        WalletCommand::Balance { .. } => {
             let seed = blocking(seed).await?;
             let accounts =
                 wallet::accounts(&seed, network).map_err(|e| Failure::Usage(e.to_string()))?;

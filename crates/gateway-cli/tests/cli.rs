@@ -17,6 +17,7 @@ use axum::routing::any;
 use serde_json::{Value, json};
 
 const WBTC_BOB: &str = "0x0555E30da8f98308EdB960aa94C0Db47230d2B9c";
+const USDT_BOB: &str = "0x05D032ac25d322df992303dCa074EE7392C117b9";
 const RECIPIENT: &str = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
 
 fn onramp_quote() -> Value {
@@ -1167,6 +1168,71 @@ async fn a_whole_offramp_runs_from_the_terminal_on_the_sandbox_with_its_local_ch
         "the recipient is the wallet's regtest address: {stdout}"
     );
     assert!(!stdout.contains("abandon") && !stderr.contains("abandon"));
+}
+
+/// `gateway --network sandbox swap` from Solana: the Sandbox's Solana chain (LiteSVM) inside the command, the
+/// wallet's Solana account funded there on first use; the transaction shown with its fee, signed, sent, confirmed
+/// and registered (the gateway found it executed). `wallet balance --chain solana` reads the same chain.
+#[test]
+fn a_swap_from_solana_runs_from_the_terminal_and_its_balance_is_read_from_the_chain() {
+    let home = tempfile::tempdir().unwrap();
+    let envs = [
+        ("GATEWAY_MNEMONIC", ABANDON),
+        ("GATEWAY_DESK_HOME", home.path().to_str().unwrap()),
+    ];
+    let out = run_with_env(
+        &[
+            "--network",
+            "sandbox",
+            "wallet",
+            "balance",
+            "--chain",
+            "solana",
+            "--token",
+            "usdc",
+        ],
+        &envs,
+        None,
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).starts_with("10000 USDC on solana\nMax 10000 USDC"),
+        "{}",
+        text(&out.stdout)
+    );
+    let out = run_with_env(
+        &[
+            "--network",
+            "sandbox",
+            "swap",
+            "--src-chain",
+            "solana",
+            "--src-token",
+            "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v",
+            "--dst-chain",
+            "bob",
+            "--dst-token",
+            USDT_BOB,
+            "--amount",
+            "30000000",
+            "--yes",
+            "--no-follow",
+        ],
+        &envs,
+        None,
+    );
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
+    for expected in [
+        "You send     30 USDC",
+        "Sender       HAgk14JpMQLgt6rVgv7cBQFJWFto5Dqxi472uT3DKpqk",
+        "Send 30 USDC to the gateway's Solana program",
+        "Network fee 0.000005 SOL.",
+        "  confirmed: ",
+        "Registered: the gateway has the transaction.",
+    ] {
+        assert!(stdout.contains(expected), "{expected:?} in {stdout}");
+    }
 }
 
 /// A keystore file for scripts: written from GATEWAY_MNEMONIC under a password of its own (typed twice), readable only
