@@ -56,7 +56,14 @@ const here = dirname(fileURLToPath(import.meta.url));
 // Chain parameters (java-tron mainnet's, as getchainparameters names them)
 // ---------------------------------------------------------------------------------------------------------------
 
-const { port: listenPort, config } = parseArgs(process.argv.slice(2));
+const { port: listenPort, config } = (() => {
+  try {
+    return parseArgs(process.argv.slice(2));
+  } catch (e) {
+    console.error(`tron-node: ${e.message}`);
+    return process.exit(2);
+  }
+})();
 const ENERGY_FEE = BigInt(config.energyFee ?? 420); // sun per energy
 const TRANSACTION_FEE = BigInt(config.transactionFee ?? 1000); // sun per byte of bandwidth
 const FREE_NET_LIMIT = config.freeNetLimit ?? 600; // free bandwidth bytes per account per day
@@ -410,7 +417,8 @@ function newBlock(txids) {
   const parent = head();
   const number = parent.number + 1;
   const timestamp = Math.max(now(), parent.timestamp + 1);
-  const digest = sha256(Buffer.concat([parent.id, num8(number), num8(timestamp), ...txids.map((t) => Buffer.from(t, "hex"))]));
+  const txidBytes = txids.map((t) => Buffer.from(t, "hex"));
+  const digest = sha256(Buffer.concat([parent.id, num8(number), num8(timestamp), ...txidBytes]));
   return addBlock({ number, id: Buffer.concat([num8(number), digest.subarray(8)]), parentHash: parent.id, timestamp, txids });
 }
 
@@ -429,7 +437,8 @@ newBlock([]);
 function blockJson(block, visible, detail = true) {
   const raw = {};
   if (block.number) raw.number = block.number;
-  raw.txTrieRoot = hex(block.txids.length ? sha256(Buffer.concat(block.txids.map((t) => Buffer.from(t, "hex")))) : Buffer.alloc(32));
+  const txidBytes = block.txids.map((t) => Buffer.from(t, "hex"));
+  raw.txTrieRoot = hex(txidBytes.length ? sha256(Buffer.concat(txidBytes)) : Buffer.alloc(32));
   raw.witness_address = showAddress(WITNESS, visible);
   raw.parentHash = hex(block.parentHash);
   raw.version = 32;
@@ -543,7 +552,8 @@ function abiString(text) {
 function initializeCall(name, symbol, decimals, resetToZero) {
   const n = abiString(name);
   const s = abiString(symbol);
-  return `0x${selector("initialize(string,string,uint8,bool)")}${word(128)}${word(128 + n.length / 2)}${word(decimals)}${word(resetToZero ? 1 : 0)}${n}${s}`;
+  const head = word(128) + word(128 + n.length / 2) + word(decimals) + word(resetToZero ? 1 : 0);
+  return `0x${selector("initialize(string,string,uint8,bool)")}${head}${n}${s}`;
 }
 
 function anvilBinary() {
@@ -610,7 +620,8 @@ const compiled = JSON.parse(readFileSync(join(here, "compiled", "contracts.json"
 const GATEWAY = config.gateway
   ? parseAnyAddress(config.gateway, "gateway")
   : Buffer.concat([Buffer.from([0x41]), Buffer.from("gateway-sim-contract")]);
-const TOKENS = (config.tokens ?? [{ address: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", symbol: "USDT", name: "Tether USD", decimals: 6 }])
+const DEFAULT_TOKENS = [{ address: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", symbol: "USDT", name: "Tether USD", decimals: 6 }];
+const TOKENS = (config.tokens ?? DEFAULT_TOKENS)
   .map((t) => ({ ...t, address: parseAnyAddress(t.address, "token address") }));
 
 async function placeContracts() {
@@ -678,7 +689,11 @@ async function validateAndExecute(txid, rawBytes, signatures, size) {
     refuse("TRANSACTION_EXPIRATION_ERROR", "Transaction expired");
   }
   if (raw.contract.length !== 1) {
-    refuse("CONTRACT_VALIDATE_ERROR", `Contract validate error : tx ${txid} contract size should be exactly 1, this is extend feature ,actual :${raw.contract.length}`);
+    const actual = raw.contract.length;
+    refuse(
+      "CONTRACT_VALIDATE_ERROR",
+      `Contract validate error : tx ${txid} contract size should be exactly 1, this is extend feature ,actual :${actual}`,
+    );
   }
   const contract = raw.contract[0];
   const { typeName, value } = decodeContract(contract);
@@ -706,7 +721,9 @@ async function validateAndExecute(txid, rawBytes, signatures, size) {
   let netFee = 0n;
   let contractFee = 0n;
   let usesFreeNet = false;
-  const createsAccount = typeName === "TransferContract" && !account(Buffer.from(value.to_address), await balanceOf(checkTo(value.to_address)));
+  const to = checkTo(typeName === "TransferContract" ? value.to_address : value.contract_address);
+  // A transfer to an account that does not exist yet creates it: a fixed bandwidth fee, and a creation fee.
+  const createsAccount = typeName === "TransferContract" && !account(to, await balanceOf(to));
   if (createsAccount) {
     netFee = CREATE_ACCOUNT_FEE;
     contractFee = CREATE_NEW_ACCOUNT_FEE_IN_SYSTEM_CONTRACT;
@@ -720,7 +737,6 @@ async function validateAndExecute(txid, rawBytes, signatures, size) {
 
   const record = { txid, raw, rawBytes, signatures, owner, typeName };
   if (typeName === "TransferContract") {
-    const to = checkTo(value.to_address);
     const amount = int64(value.amount);
     if (amount <= 0n) refuse("CONTRACT_VALIDATE_ERROR", "Contract validate error : Amount must be greater than 0.");
     if (to.equals(owner)) refuse("CONTRACT_VALIDATE_ERROR", "Contract validate error : Cannot transfer TRX to yourself.");
@@ -734,7 +750,7 @@ async function validateAndExecute(txid, rawBytes, signatures, size) {
     activate(to);
     Object.assign(record, { contractRet: "SUCCESS", contractResult: Buffer.alloc(0), logs: [], energy: 0n, energyFee: 0n });
   } else {
-    const contractAddress = checkTo(value.contract_address);
+    const contractAddress = to;
     const feeLimit = int64(raw.fee_limit);
     const callValue = int64(value.call_value);
     if (feeLimit < 0n || feeLimit > MAX_FEE_LIMIT) {
@@ -804,7 +820,14 @@ function recoverSigner(rawBytes, sig) {
  */
 async function execute(owner, contractAddress, data, callValue, energyLimit) {
   const from = evmAddress(owner);
-  const call = { from, to: evmAddress(contractAddress), data: `0x${hex(data)}`, value: quantity(callValue), gas: quantity(energyLimit), gasPrice: "0x0" };
+  const call = {
+    from,
+    to: evmAddress(contractAddress),
+    data: `0x${hex(data)}`,
+    value: quantity(callValue),
+    gas: quantity(energyLimit),
+    gasPrice: "0x0",
+  };
   const outOfEnergy = (message) => ({
     contractRet: "OUT_OF_ENERGY",
     energy: energyLimit,
@@ -904,7 +927,9 @@ function transactionInfoJson(record, visible) {
 /** The call of a trigger request: owner, contract, calldata (function_selector + parameter, or data), call_value. */
 function parseTrigger(p, visible) {
   const contract = parseAddress(p.contract_address, visible, "contract_address");
-  const owner = p.owner_address ? parseAddress(p.owner_address, visible, "owner_address") : Buffer.concat([Buffer.from([0x41]), Buffer.alloc(20)]);
+  const owner = p.owner_address
+    ? parseAddress(p.owner_address, visible, "owner_address")
+    : Buffer.concat([Buffer.from([0x41]), Buffer.alloc(20)]); // a constant call may name no caller
   let data;
   if (typeof p.function_selector === "string" && p.function_selector !== "") {
     data = Buffer.concat([keccak(Buffer.from(p.function_selector)).subarray(0, 4), unhex(p.parameter ?? "", "parameter")]);
@@ -914,6 +939,17 @@ function parseTrigger(p, visible) {
   const callValue = parseInteger(p.call_value, "call_value", 0n);
   return { contract, owner, data, callValue };
 }
+
+/** The EVM call of a trigger request (no gas limit: anvil's block gas limit). */
+const evmCall = (call) => ({
+  from: evmAddress(call.owner),
+  to: evmAddress(call.contract),
+  data: `0x${hex(call.data)}`,
+  value: quantity(call.callValue),
+  gasPrice: "0x0",
+});
+const failure = (simulation) => (simulation.revert ? "REVERT opcode executed" : simulation.message);
+const NO_CONTRACT = { result: { code: "CONTRACT_VALIDATE_ERROR", message: hexText("Smart contract is not exist.") } };
 
 function triggerValue({ owner, contract, data, callValue }) {
   const value = { owner_address: owner, contract_address: contract };
@@ -990,35 +1026,37 @@ const routes = {
   "/wallet/triggerconstantcontract": async (p) => {
     const visible = isVisible(p);
     const call = parseTrigger(p, visible);
-    if (!(await hasCode(call.contract))) return { result: { code: "CONTRACT_VALIDATE_ERROR", message: hexText("Smart contract is not exist.") } };
-    const evmCall = { from: evmAddress(call.owner), to: evmAddress(call.contract), data: `0x${hex(call.data)}`, value: quantity(call.callValue), gasPrice: "0x0" };
-    const simulation = await simulate(evmCall);
+    if (!(await hasCode(call.contract))) return NO_CONTRACT;
+    const simulation = await simulate(evmCall(call));
     const transaction = unsignedJson(buildRaw("TriggerSmartContract", triggerValue(call)), visible);
-    if (simulation.ok) {
-      const energy = BigInt(await rpc("eth_estimateGas", [evmCall]));
-      return { result: { result: true }, energy_used: energy, constant_result: [simulation.data.slice(2)], transaction: { ret: [{}], ...transaction } };
+    if (!simulation.ok) {
+      return {
+        result: { result: true, message: hexText(failure(simulation)) },
+        constant_result: [simulation.data.slice(2)],
+        transaction: { ret: [{ ret: "FAILED" }], ...transaction },
+      };
     }
-    const message = simulation.revert ? "REVERT opcode executed" : simulation.message;
-    return { result: { result: true, message: hexText(message) }, constant_result: [simulation.data.slice(2)], transaction: { ret: [{ ret: "FAILED" }], ...transaction } };
+    return {
+      result: { result: true },
+      energy_used: BigInt(await rpc("eth_estimateGas", [evmCall(call)])),
+      constant_result: [simulation.data.slice(2)],
+      transaction: { ret: [{}], ...transaction },
+    };
   },
   "/wallet/estimateenergy": async (p) => {
     const call = parseTrigger(p, isVisible(p));
-    if (!(await hasCode(call.contract))) return { result: { code: "CONTRACT_VALIDATE_ERROR", message: hexText("Smart contract is not exist.") } };
-    const evmCall = { from: evmAddress(call.owner), to: evmAddress(call.contract), data: `0x${hex(call.data)}`, value: quantity(call.callValue), gasPrice: "0x0" };
-    const simulation = await simulate(evmCall);
-    if (!simulation.ok) {
-      const message = simulation.revert ? "REVERT opcode executed" : simulation.message;
-      return { result: { code: "CONTRACT_EXE_ERROR", message: hexText(message) } };
-    }
-    return { result: { result: true }, energy_required: BigInt(await rpc("eth_estimateGas", [evmCall])) };
+    if (!(await hasCode(call.contract))) return NO_CONTRACT;
+    const simulation = await simulate(evmCall(call));
+    if (!simulation.ok) return { result: { code: "CONTRACT_EXE_ERROR", message: hexText(failure(simulation)) } };
+    return { result: { result: true }, energy_required: BigInt(await rpc("eth_estimateGas", [evmCall(call)])) };
   },
   "/wallet/triggersmartcontract": async (p) => {
     const visible = isVisible(p);
     const call = parseTrigger(p, visible);
     if (!p.owner_address) throw new ApiError("owner_address is missing");
-    if (!(await hasCode(call.contract))) return { result: { code: "CONTRACT_VALIDATE_ERROR", message: hexText("Smart contract is not exist.") } };
-    const feeLimit = parseInteger(p.fee_limit, "fee_limit", 0n);
-    return { result: { result: true }, transaction: unsignedJson(buildRaw("TriggerSmartContract", triggerValue(call), feeLimit), visible) };
+    if (!(await hasCode(call.contract))) return NO_CONTRACT;
+    const raw = buildRaw("TriggerSmartContract", triggerValue(call), parseInteger(p.fee_limit, "fee_limit", 0n));
+    return { result: { result: true }, transaction: unsignedJson(raw, visible) };
   },
   "/wallet/createtransaction": async (p) => {
     const visible = isVisible(p);
@@ -1052,7 +1090,8 @@ const routes = {
     const outcome = await broadcastResult(() => processTransaction(rawBytes, signatures, signedSize(rawBytes, signatures)));
     let transaction = "";
     try {
-      transaction = JSON.stringify({ signature: signatures.map(hex), txID: hex(sha256(rawBytes)), raw_data: rawJson(Raw.decode(rawBytes), true), raw_data_hex: hex(rawBytes) }, jsonNumbers);
+      const raw_data = rawJson(Raw.decode(rawBytes), true);
+      transaction = toJson({ signature: signatures.map(hex), txID: hex(sha256(rawBytes)), raw_data, raw_data_hex: hex(rawBytes) });
     } catch {
       // raw_data that does not decode: its refusal says so
     }
@@ -1088,8 +1127,10 @@ const routes = {
     const address = parseAnyAddress(p.address, "address");
     const amount = parseInteger(p.amount, "amount");
     if (!(await hasCode(token))) throw new ApiError(`no token contract at ${toBase58(token)}`);
-    await sendAsDev(evmAddress(token), `0x${selector("mint(address,uint256)")}${word(BigInt(evmAddress(address)))}${word(amount)}`);
-    const balance = await rpc("eth_call", [{ to: evmAddress(token), data: `0x${selector("balanceOf(address)")}${word(BigInt(evmAddress(address)))}` }, "latest"]);
+    const holder = word(BigInt(evmAddress(address)));
+    await sendAsDev(evmAddress(token), `0x${selector("mint(address,uint256)")}${holder}${word(amount)}`);
+    const balanceCall = { to: evmAddress(token), data: `0x${selector("balanceOf(address)")}${holder}` };
+    const balance = await rpc("eth_call", [balanceCall, "latest"]);
     return { result: true, balance: BigInt(balance).toString() };
   },
   "/sandbox/expire": async (p) => {
@@ -1102,7 +1143,13 @@ const routes = {
   "/sandbox/info": () => ({
     anvil: anvilUrl,
     gateway: { address: toBase58(GATEWAY), hex: hex(GATEWAY) },
-    tokens: TOKENS.map((t) => ({ address: toBase58(t.address), hex: hex(t.address), symbol: t.symbol, name: t.name, decimals: t.decimals })),
+    tokens: TOKENS.map((t) => ({
+      address: toBase58(t.address),
+      hex: hex(t.address),
+      symbol: t.symbol,
+      name: t.name,
+      decimals: t.decimals,
+    })),
     genesisBlockID: hex(GENESIS_ID),
     energyFee: ENERGY_FEE,
     transactionFee: TRANSACTION_FEE,

@@ -48,6 +48,8 @@ const COMMANDS: &[&str] = &[
     "wallet_balance",
     "wallet_evm_balance",
     "wallet_evm_plan",
+    "wallet_solana_plan",
+    "wallet_solana_step",
     "wallet_evm_step",
 ];
 

@@ -73,6 +73,8 @@ fn with_commands<R: Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> {
             wallet_commands::wallet_balance,
             wallet_commands::wallet_evm_balance,
             wallet_commands::wallet_evm_plan,
+            wallet_commands::wallet_solana_plan,
+            wallet_commands::wallet_solana_step,
             wallet_commands::wallet_evm_step
         ])
 }

@@ -150,3 +150,25 @@ pub async fn wallet_evm_step(
     desk.wallet_evm_step(local_id, Some(kind), Some(&accepted_max_fee_wei))
         .await
 }
+
+/// What signing a verified Solana offramp or token swap sends and costs (the fee of its exact message), whether the
+/// wallet can pay, and whether its blockhash is still valid. Reads only.
+#[tauri::command]
+pub async fn wallet_solana_plan(
+    desk: State<'_, Desk>,
+    local_id: i64,
+) -> Result<desk_core::execute::solana::SolanaPlan, DeskError> {
+    desk.wallet_solana_plan(local_id).await
+}
+
+/// Signs and sends the order's Solana transaction (at no more than the fee the person accepted), follows it until
+/// it is confirmed, and registers its signature.
+#[tauri::command]
+pub async fn wallet_solana_step(
+    desk: State<'_, Desk>,
+    local_id: i64,
+    accepted_fee_lamports: String,
+) -> Result<OrderView, DeskError> {
+    desk.wallet_solana_step(local_id, Some(&accepted_fee_lamports))
+        .await
+}

@@ -38,6 +38,7 @@ fn generate(dir: &Path) {
     desk_core::api::EndpointCheck::export_all(&cfg).unwrap();
     desk_core::wallet::KeyFamily::export_all(&cfg).unwrap();
     desk_core::execute::evm::EvmPlan::export_all(&cfg).unwrap();
+    desk_core::execute::solana::SolanaPlan::export_all(&cfg).unwrap();
     // Partner: affiliate entries and the dashboard.
     desk_core::settings::AffiliateEntry::export_all(&cfg).unwrap();
     desk_core::partner::Period::export_all(&cfg).unwrap();

@@ -178,6 +178,13 @@ const calls: [string, () => Promise<unknown>, string, Record<string, unknown> | 
     { chain: "bob", token: "0x0555E30da8f98308EdB960aa94C0Db47230d2B9c" },
   ],
   ["walletEvmPlan", () => ipc.walletEvmPlan(7), "wallet_evm_plan", { localId: 7 }],
+  ["walletSolanaPlan", () => ipc.walletSolanaPlan(7), "wallet_solana_plan", { localId: 7 }],
+  [
+    "walletSolanaStep",
+    () => ipc.walletSolanaStep(7, "5000"),
+    "wallet_solana_step",
+    { localId: 7, acceptedFeeLamports: "5000" },
+  ],
   [
     "setEvmEndpoints",
     () => ipc.setEvmEndpoints("bob", ["https://rpc.gobob.xyz"]),

@@ -28,6 +28,7 @@ import type { WalletView } from "./bindings/WalletView";
 import type { WalletBalance } from "./bindings/WalletBalance";
 import type { EvmBalance } from "./bindings/EvmBalance";
 import type { EvmPlan } from "./bindings/EvmPlan";
+import type { SolanaPlan } from "./bindings/SolanaPlan";
 import type { EndpointCheck } from "./bindings/EndpointCheck";
 import type { WalletTxKind } from "./bindings/WalletTxKind";
 import type { KeyFamily } from "./bindings/KeyFamily";
@@ -367,6 +368,16 @@ export function walletEvmStep(localId: number, kind: WalletTxKind, acceptedMaxFe
   return call<OrderView>("wallet_evm_step", { localId, kind, acceptedMaxFeeWei });
 }
 
+/** What signing a verified Solana order sends and costs, whether the wallet can pay, whether its blockhash is valid. */
+export function walletSolanaPlan(localId: number): Promise<SolanaPlan> {
+  return call<SolanaPlan>("wallet_solana_plan", { localId });
+}
+
+/** Signs and sends the order's Solana transaction at no more than the fee the person accepted, then registers it. */
+export function walletSolanaStep(localId: number, acceptedFeeLamports: string): Promise<OrderView> {
+  return call<OrderView>("wallet_solana_step", { localId, acceptedFeeLamports });
+}
+
 /** The name of the event the app sends desk-core's updates on. */
 export const DESK_EVENT = "desk-event";
 
@@ -426,6 +437,8 @@ export interface DeskApi {
   checkEvmEndpoint(chain: string, url: string): Promise<EndpointCheck>;
   walletEvmPlan(localId: number): Promise<EvmPlan>;
   walletEvmStep(localId: number, kind: WalletTxKind, acceptedMaxFeeWei: string): Promise<OrderView>;
+  walletSolanaPlan(localId: number): Promise<SolanaPlan>;
+  walletSolanaStep(localId: number, acceptedFeeLamports: string): Promise<OrderView>;
 }
 
 export const deskApi: DeskApi = {
@@ -477,4 +490,6 @@ export const deskApi: DeskApi = {
   checkEvmEndpoint,
   walletEvmPlan,
   walletEvmStep,
+  walletSolanaPlan,
+  walletSolanaStep,
 };

@@ -55,6 +55,8 @@ export function stubApi(overrides: Partial<DeskApi> = {}): DeskApi {
     "walletBalance",
     "walletEvmBalance",
     "walletEvmPlan",
+    "walletSolanaPlan",
+    "walletSolanaStep",
     "walletEvmStep",
     "setEvmEndpoints",
     "checkEvmEndpoint",

@@ -7,15 +7,16 @@ import type { WalletTxState } from "./WalletTxState";
  */
 export type WalletTx = { kind: WalletTxKind, chain: string, 
 /**
- * The transaction hash (`0x…`).
+ * The transaction hash (`0x…`; on Solana the fee payer's signature, Base58).
  */
 hash: string, 
 /**
- * The signed raw transaction (`0x…`), re-sent as it is after a restart: never a second, different one.
+ * The signed raw transaction (`0x…`; on Solana base64), re-sent as it is after a restart: never a second,
+ * different one.
  */
 raw: string, nonce: number, state: WalletTxState, 
 /**
- * The block it was mined in.
+ * The block it was mined in (on Solana, the slot).
  */
 block: number | null, 
 /**
