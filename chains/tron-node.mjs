@@ -18,8 +18,9 @@
 //     future and at most 24 h ahead; fee_limit at most 15,000 TRX; a transaction id is accepted once;
 //   - contract calls run on the EVM (anvil): msg.sender is the owner's 20 bytes, call_value moves TRX (1 sun is 1
 //     wei of anvil's native balance), reverts and running out of energy roll the call back, logs are the EVM's;
-//   - fees: energy × getEnergyFee and bandwidth (free 600 bytes a day per account, else bytes × getTransactionFee)
-//     are burned from the owner's TRX; a call's energy is capped by fee_limit and by the owner's balance.
+//   - fees: energy × getEnergyFee and bandwidth (the signed Transaction's protobuf bytes + 64, as java-tron counts
+//     them; free up to 600 bytes a day per account, else bytes × getTransactionFee) are burned from the owner's TRX;
+//     a call's energy is capped by fee_limit and by the owner's balance.
 // What is approximated (the Sandbox's, not Tron's):
 //   - energy = the EVM's gas used (so it includes the EVM's 21,000 base cost and calldata gas, which the TVM does
 //     not charge, and EVM opcode prices); triggerconstantcontract / estimateenergy report eth_estimateGas;
@@ -617,12 +618,24 @@ async function startAnvil() {
 // ---------------------------------------------------------------------------------------------------------------
 
 const compiled = JSON.parse(readFileSync(join(here, "compiled", "contracts.json"), "utf8")).contracts;
-const GATEWAY = config.gateway
-  ? parseAnyAddress(config.gateway, "gateway")
-  : Buffer.concat([Buffer.from([0x41]), Buffer.from("gateway-sim-contract")]);
+// Defaults: the gateway at 0x41 || "gateway-sim-contract" (gateway-sim's quote::gateway_contract("tron")), and USDT.
 const DEFAULT_TOKENS = [{ address: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", symbol: "USDT", name: "Tether USD", decimals: 6 }];
-const TOKENS = (config.tokens ?? DEFAULT_TOKENS)
-  .map((t) => ({ ...t, address: parseAnyAddress(t.address, "token address") }));
+let GATEWAY;
+let TOKENS;
+try {
+  GATEWAY = config.gateway
+    ? parseAnyAddress(config.gateway, "gateway")
+    : Buffer.concat([Buffer.from([0x41]), Buffer.from("gateway-sim-contract")]);
+  TOKENS = (config.tokens ?? DEFAULT_TOKENS).map((t) => {
+    if (typeof t.name !== "string" || typeof t.symbol !== "string" || !Number.isInteger(t.decimals)) {
+      throw new ApiError(`token ${t.address}: name, symbol and decimals are needed`);
+    }
+    return { ...t, address: parseAnyAddress(t.address, "token address") };
+  });
+} catch (e) {
+  console.error(`tron-node: config: ${e.message}`);
+  process.exit(2);
+}
 
 async function placeContracts() {
   devAccount = (await rpc("eth_accounts"))[0];
