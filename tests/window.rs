@@ -342,6 +342,7 @@ const WBTC_BOB: &str = "0x0555E30da8f98308EdB960aa94C0Db47230d2B9c";
 const USDT_BOB: &str = "0x05D032ac25d322df992303dCa074EE7392C117b9";
 const USDT_ETH: &str = "0xdac17f958d2ee523a2206206994597c13d831ec7";
 const USDC_SOL: &str = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v";
+const USDT_TRON: &str = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
 
 fn wallet() -> gateway_sim::payload::testkit::TestWallet {
     gateway_sim::payload::testkit::TestWallet::from_seed([21; 32])
@@ -888,49 +889,6 @@ async fn the_partner_dashboard_adds_up_the_sandbox_orders_made_with_affiliates()
     advance_sandbox(&app, 2_000).await;
     wait_all_completed(&app, 2).await;
 
-    // A token swap from Solana paid by the same wallet on the Sandbox's Solana chain (LiteSVM behind JSON-RPC,
-    // started by the app, the wallet funded with test tokens): the USDC balance read from the chain, the transaction
-    // shown with the fee of its exact message, signed, confirmed by the chain, registered (the gateway found it
-    // executed), completed.
-    show(&app, "swap").await;
-    click(&app, "swap-new").await;
-    set_value(&app, "swap-src-chain", "solana").await;
-    set_value(&app, "swap-src-token", USDC_SOL).await;
-    set_value(&app, "swap-dst-chain", "bob").await;
-    set_value(&app, "swap-dst-token", USDT_BOB).await;
-    let started = Instant::now();
-    while value_of(&app, "swap-sender").await != solana {
-        assert!(
-            started.elapsed() < WAIT,
-            "the sender is not the wallet's Solana account"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    let balance = wait_text(&app, "[data-testid=swap-balance]", |t| {
-        t.starts_with("Your wallet can spend") && t.contains("USDC")
-    })
-    .await;
-    assert!(balance.contains("spend 10000 USDC"), "{balance}");
-    set_value(&app, "swap-amount", "25").await;
-    set_value(&app, "swap-recipient", &evm).await;
-    click(&app, "swap-get-quote").await;
-    css(&app, "[data-testid=quote-card]").await;
-    click(&app, "swap-confirm").await;
-    click(&app, "confirm-go").await;
-    let send = wait_text(&app, "[data-testid=solana-sign-sentence]", |t| {
-        t.starts_with("Send 25 USDC to the gateway's Solana program")
-    })
-    .await;
-    assert!(
-        send.contains(&solana) && send.contains("Network fee 0.000005 SOL"),
-        "{send}"
-    );
-    screenshot(&app, "solana-sign").await;
-    click(&app, "solana-sign-button").await;
-    css(&app, "[data-testid=registered]").await;
-    advance_sandbox(&app, 2_000).await;
-    wait_all_completed(&app, 3).await;
-
     // What the dashboard must say, from the accepted quotes in the journal: volume is the input's USD value,
     // exact earnings the onramp's resolved affiliate fee, estimated earnings 30 bps of the token swap's volume.
     let journal =
@@ -1160,7 +1118,8 @@ async fn shown_words(app: &Client) -> Vec<String> {
 
 #[tokio::test]
 #[ignore = "needs the release app, Xvfb and WebKitWebDriver: run by `cargo xtask test`"]
-async fn an_onramp_an_offramp_and_a_solana_swap_are_signed_by_the_apps_own_wallet_and_complete() {
+async fn an_onramp_an_offramp_and_swaps_from_solana_and_tron_are_signed_by_the_apps_own_wallet_and_complete()
+ {
     let driver = Driver::start();
     let app = driver.open_app().await;
     wait_text(&app, "[data-testid=current-network]", |t| t == "Sandbox").await;
@@ -1296,6 +1255,101 @@ async fn an_onramp_an_offramp_and_a_solana_swap_are_signed_by_the_apps_own_walle
     screenshot(&app, "evm-registered").await;
     advance_sandbox(&app, 2_000).await;
     wait_all_completed(&app, 2).await;
+
+    // A token swap from Solana paid by the same wallet on the Sandbox's Solana chain (LiteSVM behind JSON-RPC,
+    // started by the app, the wallet funded with test tokens): the USDC balance read from the chain, the transaction
+    // shown with the fee of its exact message, signed, confirmed by the chain, registered (the gateway found it
+    // executed), completed.
+    show(&app, "swap").await;
+    click(&app, "swap-new").await;
+    set_value(&app, "swap-src-chain", "solana").await;
+    set_value(&app, "swap-src-token", USDC_SOL).await;
+    set_value(&app, "swap-dst-chain", "bob").await;
+    set_value(&app, "swap-dst-token", USDT_BOB).await;
+    let started = Instant::now();
+    while value_of(&app, "swap-sender").await != solana {
+        assert!(
+            started.elapsed() < WAIT,
+            "the sender is not the wallet's Solana account"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let balance = wait_text(&app, "[data-testid=swap-balance]", |t| {
+        t.starts_with("Your wallet can spend") && t.contains("USDC")
+    })
+    .await;
+    assert!(balance.contains("spend 10000 USDC"), "{balance}");
+    set_value(&app, "swap-amount", "25").await;
+    set_value(&app, "swap-recipient", &evm).await;
+    click(&app, "swap-get-quote").await;
+    css(&app, "[data-testid=quote-card]").await;
+    click(&app, "swap-confirm").await;
+    click(&app, "confirm-go").await;
+    let send = wait_text(&app, "[data-testid=solana-sign-sentence]", |t| {
+        t.starts_with("Send 25 USDC to the gateway's Solana program")
+    })
+    .await;
+    assert!(
+        send.contains(&solana) && send.contains("Network fee 0.000005 SOL"),
+        "{send}"
+    );
+    screenshot(&app, "solana-sign").await;
+    click(&app, "solana-sign-button").await;
+    css(&app, "[data-testid=registered]").await;
+    advance_sandbox(&app, 2_000).await;
+    wait_all_completed(&app, 3).await;
+
+    // A token swap from Tron on the Sandbox's Tron chain (the HTTP API stand-in: protobuf and signature checked,
+    // the calls run on a real EVM): the USDT balance read from it, an exact approval and then the order's call, each
+    // shown with its estimated energy, bandwidth and fee limit, each confirmed; registered, completed.
+    let tron = wait_text(&app, "[data-testid=wallet-address-tron]", |t| {
+        t.starts_with('T')
+    })
+    .await;
+    show(&app, "swap").await;
+    click(&app, "swap-new").await;
+    set_value(&app, "swap-src-chain", "tron").await;
+    set_value(&app, "swap-src-token", USDT_TRON).await;
+    set_value(&app, "swap-dst-chain", "bob").await;
+    set_value(&app, "swap-dst-token", USDT_BOB).await;
+    let started = Instant::now();
+    while value_of(&app, "swap-sender").await != tron {
+        assert!(
+            started.elapsed() < WAIT,
+            "the sender is not the wallet's Tron account"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let balance = wait_text(&app, "[data-testid=swap-balance]", |t| {
+        t.starts_with("Your wallet can spend") && t.contains("USDT")
+    })
+    .await;
+    assert!(balance.contains("spend 10000 USDT"), "{balance}");
+    set_value(&app, "swap-amount", "25").await;
+    set_value(&app, "swap-recipient", &evm).await;
+    click(&app, "swap-get-quote").await;
+    css(&app, "[data-testid=quote-card]").await;
+    click(&app, "swap-confirm").await;
+    click(&app, "confirm-go").await;
+    let approve = wait_text(&app, "[data-testid=evm-sign-sentence]", |t| {
+        t.starts_with("Approve 25 USDT to the gateway's contract")
+    })
+    .await;
+    assert!(
+        approve.contains("Estimated cost: about") && approve.contains("(its fee limit)"),
+        "{approve}"
+    );
+    screenshot(&app, "tron-approve").await;
+    click(&app, "evm-sign-button").await;
+    let pay = wait_text(&app, "[data-testid=evm-sign-sentence]", |t| {
+        t.starts_with("Send 25 USDT to the gateway's contract")
+    })
+    .await;
+    assert!(pay.contains("on tron for order"), "{pay}");
+    click(&app, "evm-sign-button").await;
+    css(&app, "[data-testid=registered]").await;
+    advance_sandbox(&app, 2_000).await;
+    wait_all_completed(&app, 4).await;
 
     // The phrase again, only behind the password: the same words.
     show(&app, "wallet").await;

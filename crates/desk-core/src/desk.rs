@@ -684,12 +684,17 @@ impl Desk {
         })?;
         crate::verify::request::require_confirmed_loss(&quote, accepted_loss_bps)
             .map_err(|e| DeskError::new(ErrorKind::Refused, e.to_string()))?;
-        // The Sandbox's Solana chain runs before a Solana order is created: the gateway builds its transaction on
-        // that chain's latest blockhash.
-        if quote.view().input_amount().chain == "solana" {
+        // The Sandbox's Solana and Tron chains run before an order from them is created: the gateway builds a Solana
+        // transaction on that chain's latest blockhash, and checks the registered transaction on the chain.
+        let source = quote.view().input_amount().chain.clone();
+        if source == "solana" || source == "tron" {
             let chains = self.state.lock().await.network.sandbox_chains.clone();
             if let Some(chains) = chains {
-                chains.solana_node().await?;
+                if source == "solana" {
+                    chains.solana_node().await?;
+                } else {
+                    chains.tron_node().await?;
+                }
             }
         }
         let (client, key, checks) = self.client_key_and_policy().await;

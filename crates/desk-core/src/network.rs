@@ -12,6 +12,7 @@ use std::sync::Arc;
 use gateway_sim::evm_check::EvmChains;
 use gateway_sim::evm_node::EvmNode;
 use gateway_sim::solana_node::SolanaNode;
+use gateway_sim::tron_node::TronNode;
 use gateway_sim::{RunningSim, Sim, SimConfig};
 use tracing::{info, warn};
 use url::Url;
@@ -69,6 +70,8 @@ pub struct SandboxChains {
     nodes: Arc<tokio::sync::Mutex<BTreeMap<String, Arc<EvmNode>>>>,
     /// The Solana chain (LiteSVM behind JSON-RPC), started when first used.
     solana: Arc<tokio::sync::Mutex<Option<Arc<SolanaNode>>>>,
+    /// The Tron chain (the HTTP API stand-in over a real EVM), started when first used.
+    tron: Arc<tokio::sync::Mutex<Option<Arc<TronNode>>>>,
     funded: Arc<std::sync::Mutex<BTreeSet<(String, String)>>>,
     sim_chains: EvmChains,
 }
@@ -157,6 +160,54 @@ impl SandboxChains {
             return Err(DeskError::new(
                 ErrorKind::Sandbox,
                 format!("The Sandbox could not fund {address} on Solana ({e}). Try again."),
+            ));
+        }
+        Ok(node)
+    }
+
+    /// The Sandbox's Tron node, started (or attached: `tron=URL` in [`SANDBOX_EVM_NODES_ENV`]) on first use; the
+    /// embedded gateway checks registered Tron transactions on it.
+    pub async fn tron_node(&self) -> Result<Arc<TronNode>, DeskError> {
+        let mut held = self.tron.lock().await;
+        if let Some(node) = held.as_ref() {
+            return Ok(node.clone());
+        }
+        let failed = |e: gateway_sim::tron_node::TronNodeError| {
+            DeskError::new(
+                ErrorKind::Sandbox,
+                format!(
+                    "The Sandbox's local Tron chain could not start ({e}). Run `cargo xtask setup`, then try again."
+                ),
+            )
+        };
+        let node = match external_node("tron") {
+            Some(url) => TronNode::attach(&url).await.map_err(failed)?,
+            None => TronNode::start().await.map_err(failed)?,
+        };
+        info!(url = node.url(), "Sandbox Tron chain started");
+        self.sim_chains.set("tron", node.url());
+        let node = Arc::new(node);
+        *held = Some(node.clone());
+        Ok(node)
+    }
+
+    /// The Tron node, with `address` funded on it once (1,000 TRX and the catalogue's TRC-20 tokens).
+    pub async fn funded_tron(&self, address: &str) -> Result<Arc<TronNode>, DeskError> {
+        let node = self.tron_node().await?;
+        let key = ("tron".to_owned(), address.to_owned());
+        let first = self
+            .funded
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(key.clone());
+        if first && let Err(e) = node.fund_sandbox_wallet(address).await {
+            self.funded
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .remove(&key);
+            return Err(DeskError::new(
+                ErrorKind::Sandbox,
+                format!("The Sandbox could not fund {address} on Tron ({e}). Try again."),
             ));
         }
         Ok(node)

@@ -10,6 +10,7 @@ pub mod display;
 pub mod error;
 pub mod params;
 pub mod tokens;
+pub mod tron;
 pub mod txhash;
 pub mod wire;
 

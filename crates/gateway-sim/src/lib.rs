@@ -18,6 +18,7 @@ mod server;
 pub mod signing;
 pub mod solana_node;
 pub mod tamper;
+pub mod tron_node;
 
 pub use catalogue::Catalogue;
 pub use server::{RunningSim, Sim, SimConfig, SimError};

@@ -654,6 +654,14 @@ async fn check_on_node(sim: &Sim, body: &Value) -> Result<(), QuoteError> {
             .await
             .map_err(refused);
     }
+    if order.src.chain == "tron" {
+        let Some(expected) = crate::tron_node::ExpectedTronCall::of(&order) else {
+            return Ok(());
+        };
+        return crate::tron_node::check_registered(&url, &expected, hash)
+            .await
+            .map_err(refused);
+    }
     let Some(expected) = ExpectedCall::of(&order) else {
         return Ok(());
     };

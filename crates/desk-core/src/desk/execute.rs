@@ -14,8 +14,10 @@ use super::{Desk, DeskEvent, flow_on, invalid};
 use crate::api::{DeskError, EndpointCheck, ErrorKind, EvmEndpointsView};
 use crate::chains::evm::{EvmEndpoint, connect, known_gateway_spender};
 use crate::chains::solana::{self as solana_chain, SolanaEndpoint};
+use crate::chains::tron::{self as tron_chain, TronEndpoint};
 use crate::execute::evm::{self, EvmPlan, ExecError, Executed, PayCall};
 use crate::execute::solana::{self as solana_exec, SolanaPlan};
+use crate::execute::tron as tron_exec;
 use crate::journal::{JournalOrder, WalletTxKind};
 use crate::settings;
 use crate::views::OrderView;
@@ -97,6 +99,8 @@ pub fn default_endpoints(chain: &str) -> &'static [&'static str] {
             "https://api.mainnet-beta.solana.com",
             "https://solana-rpc.publicnode.com",
         ],
+        // Tron's HTTP API (java-tron's /wallet/… endpoints).
+        "tron" => &["https://api.trongrid.io", "https://tron-rpc.publicnode.com"],
         _ => &[],
     }
 }
@@ -128,7 +132,7 @@ pub(crate) fn endpoints_view(state: &State) -> Vec<EvmEndpointsView> {
     }
     EVM_CHAINS
         .iter()
-        .chain(&["solana"])
+        .chain(&["solana", "tron"])
         .map(|chain| {
             let (urls, custom) = endpoints_of(state, chain);
             EvmEndpointsView {
@@ -211,6 +215,13 @@ fn pay_call(order: &JournalOrder, sandbox: bool) -> Result<(String, PayCall), De
     .map_err(|why| DeskError::new(ErrorKind::Refused, format!("{why} Nothing is signed.")))
 }
 
+/// The chain an order's source is on, as quoted.
+fn source_chain(order: &JournalOrder) -> Option<String> {
+    gateway_client::wire::Quote::from_json(order.quote.clone())
+        .ok()
+        .map(|q| q.view().input_amount().chain.clone())
+}
+
 /// Refuses an order asked for with another sender than the wallet's EVM address: its tokens would be taken from
 /// this wallet for an order the gateway lists under someone else.
 fn check_sender(order: &JournalOrder, wallet: &str) -> Result<(), DeskError> {
@@ -280,11 +291,11 @@ impl Desk {
         chain: &str,
         urls: &[String],
     ) -> Result<crate::api::SettingsView, DeskError> {
-        if !EVM_CHAINS.contains(&chain) && chain != "solana" {
+        if !EVM_CHAINS.contains(&chain) && chain != "solana" && chain != "tron" {
             return Err(invalid(
                 "chain",
                 format!(
-                    "{chain:?} is not a chain whose endpoints the app sets (an EVM chain or Solana)."
+                    "{chain:?} is not a chain whose endpoints the app sets (an EVM chain, Solana or Tron)."
                 ),
             ));
         }
@@ -328,6 +339,20 @@ impl Desk {
         url: &str,
     ) -> Result<EndpointCheck, DeskError> {
         let url = endpoint_url(url)?;
+        if chain == "tron" {
+            let endpoint = tron_chain::connect(
+                std::slice::from_ref(&url),
+                tron_chain::MAINNET_GENESIS_BLOCK,
+            )
+            .await
+            .map_err(exec_error)?;
+            let block = endpoint.now_block().await.map_err(exec_error)?;
+            return Ok(EndpointCheck {
+                url,
+                chain_id: 0,
+                latest_block: u64::try_from(block.number).unwrap_or(0),
+            });
+        }
         if chain == "solana" {
             let endpoint =
                 solana_chain::connect(std::slice::from_ref(&url), solana_chain::MAINNET_GENESIS)
@@ -377,6 +402,9 @@ impl Desk {
         if chain == "solana" {
             return self.wallet_solana_balance(token).await;
         }
+        if chain == "tron" {
+            return self.wallet_tron_balance(token).await;
+        }
         let (owner, endpoint) = self.wallet_on(chain).await?;
         let native = token.is_empty() || token == NATIVE_TOKEN;
         let (amount, max) = if native {
@@ -419,6 +447,9 @@ impl Desk {
     /// whether the wallet can pay for it. Reads only.
     pub async fn wallet_evm_plan(&self, local_id: i64) -> Result<EvmPlan, DeskError> {
         let order = self.journal()?.order(local_id)?;
+        if source_chain(&order).as_deref() == Some("tron") {
+            return self.wallet_tron_plan(&order).await;
+        }
         let sandbox = self.state.lock().await.network.sandbox_chains.is_some();
         let (chain, call) = pay_call(&order, sandbox)?;
         let (owner, endpoint) = self.wallet_on(&chain).await?;
@@ -441,6 +472,11 @@ impl Desk {
     ) -> Result<OrderView, DeskError> {
         let journal = self.journal()?;
         let order = journal.order(local_id)?;
+        if source_chain(&order).as_deref() == Some("tron") {
+            return self
+                .wallet_tron_step(local_id, kind, accepted_max_fee_wei)
+                .await;
+        }
         let sandbox = self.state.lock().await.network.sandbox_chains.is_some();
         let (chain, call) = pay_call(&order, sandbox)?;
         let signer = self
@@ -673,6 +709,198 @@ impl Desk {
             .map_err(DeskError::from)?;
         let order = journal.order(local_id)?;
         self.track(&order).await;
+        self.order_view(local_id)
+    }
+
+    /// An endpoint of Tron checked to be the network's (its block 0): on the Sandbox its local stand-in (started, and
+    /// `owner` funded on it, on first use), elsewhere the chosen or public endpoints in order.
+    pub(crate) async fn tron_endpoint(
+        &self,
+        owner: Option<&str>,
+    ) -> Result<TronEndpoint, DeskError> {
+        let (sandbox, chosen) = {
+            let state = self.state.lock().await;
+            (
+                state.network.sandbox_chains.clone(),
+                endpoints_of(&state, "tron").0,
+            )
+        };
+        let (urls, genesis) = match sandbox {
+            Some(chains) => {
+                let node = match owner {
+                    Some(owner) => chains.funded_tron(owner).await?,
+                    None => chains.tron_node().await?,
+                };
+                (
+                    vec![node.url().to_owned()],
+                    gateway_sim::tron_node::SANDBOX_GENESIS_BLOCK,
+                )
+            }
+            None => (chosen, tron_chain::MAINNET_GENESIS_BLOCK),
+        };
+        tron_chain::connect(&urls, genesis)
+            .await
+            .map_err(exec_error)
+    }
+
+    /// The unlocked wallet's Tron account and an endpoint of Tron.
+    async fn wallet_on_tron(&self) -> Result<([u8; 21], TronEndpoint), DeskError> {
+        let accounts = self.wallet_accounts().await?;
+        let address = accounts
+            .tron
+            .as_ref()
+            .ok_or_else(|| {
+                DeskError::new(
+                    ErrorKind::Wallet,
+                    "This wallet has no Tron account (it holds a single key of another chain). Import a recovery \
+                     phrase or a Tron key to swap from Tron.",
+                )
+            })?
+            .address
+            .clone();
+        let owner = gateway_client::tron::parse_account(&address).ok_or_else(|| {
+            DeskError::new(
+                ErrorKind::Wallet,
+                format!("The wallet's Tron address {address} does not read back."),
+            )
+        })?;
+        let endpoint = self.tron_endpoint(Some(&address)).await?;
+        Ok((owner, endpoint))
+    }
+
+    /// The wallet's balance of TRX or a TRC-20 token on Tron. Max of TRX keeps what an order's call may burn at most
+    /// (the highest fee limit the app accepts) and its bandwidth.
+    async fn wallet_tron_balance(&self, token: &str) -> Result<EvmBalance, DeskError> {
+        let (owner, endpoint) = self.wallet_on_tron().await?;
+        let native = token.is_empty() || token == NATIVE_TOKEN;
+        let (amount, max) = if native {
+            let have = endpoint.trx_balance(&owner).await.map_err(exec_error)?;
+            let keep = crate::verify::TRON_FEE_LIMIT_CAP_SUN + 1_000_000;
+            (U256::from(have), U256::from(have.saturating_sub(keep)))
+        } else {
+            let token_account = gateway_client::tron::parse_account(token).ok_or_else(|| {
+                invalid("token", format!("{token:?} is not a Tron token address."))
+            })?;
+            let have = endpoint
+                .token_balance(&token_account, &owner)
+                .await
+                .map_err(exec_error)?;
+            (have, have)
+        };
+        let info = gateway_client::TokenRegistry::builtin()
+            .get("tron", if native { NATIVE_TOKEN } else { token })
+            .ok_or_else(|| {
+                invalid(
+                    "token",
+                    format!("The app does not know the token {token} on Tron."),
+                )
+            })?;
+        let units = |v: U256| gateway_client::amount::format_units(v, info.decimals);
+        Ok(EvmBalance {
+            chain: "tron".to_owned(),
+            token: token.to_owned(),
+            amount: amount.to_string(),
+            max: max.to_string(),
+            units: units(amount),
+            max_units: units(max),
+            symbol: info.symbol.clone(),
+            source: format!("read from tron ({})", endpoint.url),
+        })
+    }
+
+    /// The order's Tron call with the spender the app knows on this network (the Sandbox's pinned contract; none
+    /// elsewhere, so nothing is approved there).
+    async fn tron_pay(&self, order: &JournalOrder) -> Result<tron_exec::TronPay, DeskError> {
+        let sandbox = self.state.lock().await.network.sandbox_chains.is_some();
+        let known = sandbox
+            .then(|| {
+                gateway_client::tron::parse_account(&gateway_sim::quote::gateway_contract("tron"))
+            })
+            .flatten();
+        tron_exec::tron_pay_of(order, known)
+            .map_err(|why| DeskError::new(ErrorKind::Refused, format!("{why} Nothing is signed.")))
+    }
+
+    /// What a verified Tron order still needs signed (an exact approval when the allowance is short, then the call),
+    /// each step with its estimated energy and bandwidth and its fee limit. Reads only.
+    async fn wallet_tron_plan(&self, order: &JournalOrder) -> Result<EvmPlan, DeskError> {
+        let pay = self.tron_pay(order).await?;
+        let (owner, endpoint) = self.wallet_on_tron().await?;
+        check_sender(order, &gateway_client::tron::base58(&owner))?;
+        let (plan, _) = tron_exec::plan(&endpoint, owner, &pay)
+            .await
+            .map_err(exec_error)?;
+        Ok(plan)
+    }
+
+    /// Signs and broadcasts the next step of a verified Tron order — the confirmed one, at no more than the sun the
+    /// person accepted — awaits its receipt, and registers the order's call once it is executed.
+    async fn wallet_tron_step(
+        &self,
+        local_id: i64,
+        kind: Option<WalletTxKind>,
+        accepted_sun: Option<&str>,
+    ) -> Result<OrderView, DeskError> {
+        let journal = self.journal()?;
+        let order = journal.order(local_id)?;
+        let pay = self.tron_pay(&order).await?;
+        let key = self
+            .wallet
+            .with_seed(wallet::tron_signing_key)
+            .transpose()
+            .map_err(DeskError::from)?;
+        let owner = key.as_ref().map(|k| {
+            let point = k.verifying_key().to_encoded_point(false);
+            let bytes: [u8; 65] = point.as_bytes().try_into().unwrap_or([0; 65]);
+            gateway_client::tron::base58(&gateway_client::tron::account_of_public_key(&bytes))
+        });
+        if let Some(owner) = &owner
+            && !evm::has_unfinished_wallet_tx(&order)
+        {
+            check_sender(&order, owner)?;
+        }
+        let endpoint = self.tron_endpoint(owner.as_deref()).await?;
+        let accepted = match (kind, accepted_sun) {
+            (Some(kind), Some(sun)) => Some((
+                kind,
+                sun.parse::<u64>()
+                    .map_err(|_| invalid("fee", format!("{sun:?} is not an amount of sun.")))?,
+            )),
+            _ => None,
+        };
+        let events = self.events.clone();
+        let progress = move |p: evm::WalletTxProgress| {
+            let _ = events.send(DeskEvent::WalletTx { progress: p });
+        };
+        let executed = tron_exec::execute_next(
+            journal,
+            local_id,
+            &endpoint,
+            key.as_ref(),
+            &pay,
+            accepted,
+            &progress,
+            &|_| {},
+        )
+        .await;
+        if let Ok(view) = self.order_view(local_id) {
+            let _ = self.events.send(DeskEvent::OrderChanged {
+                order: Box::new(view),
+            });
+        }
+        match executed.map_err(exec_error)? {
+            Executed::Approved { hash } => info!(local_id, hash, "approval executed on Tron"),
+            Executed::Paid { hash } => {
+                info!(local_id, hash, "paid from Tron; registering");
+                let (client, key, checks) = self.client_key_and_policy().await;
+                let flow = flow_on(&client, journal, &key, &checks);
+                flow.hand_in(local_id, &hash)
+                    .await
+                    .map_err(DeskError::from)?;
+                let order = journal.order(local_id)?;
+                self.track(&order).await;
+            }
+        }
         self.order_view(local_id)
     }
 }

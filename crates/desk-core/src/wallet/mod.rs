@@ -323,6 +323,17 @@ pub fn evm_signer(seed: &Seed) -> Result<alloy::signers::local::PrivateKeySigner
         .map_err(|e| WalletError::Derivation(e.to_string()))
 }
 
+/// The signing key of the wallet's Tron account (`m/44'/195'/0'/0/0`, or the imported Tron key); k256 wipes it
+/// when it is dropped.
+pub fn tron_signing_key(seed: &Seed) -> Result<k256::ecdsa::SigningKey, WalletError> {
+    let key = secp_key(seed, TRON_PATH, KeyFamily::Tron)?.ok_or_else(|| {
+        WalletError::NoKey(seed.key_family().map_or("other", KeyFamily::name), "Tron")
+    })?;
+    let bytes = Zeroizing::new(key.secret_bytes());
+    k256::ecdsa::SigningKey::from_slice(bytes.as_slice())
+        .map_err(|e| WalletError::Derivation(e.to_string()))
+}
+
 /// The BIP-84 path of the wallet's Bitcoin account on `network` (coin type 0 on mainnet, 1 elsewhere).
 pub fn bitcoin_path(network: BitcoinNetwork) -> &'static str {
     match network {

@@ -56,7 +56,13 @@ function plan(steps: PlannedTx[], shortfall: string | null = null): EvmPlan {
 let app: Record<string, unknown> | null = null;
 let emit: (event: DeskEvent) => void = () => {};
 
-async function start(walletView: View, plans: EvmPlan[], overrides = {}, sender: string | null = null) {
+async function start(
+  walletView: View,
+  plans: EvmPlan[],
+  overrides = {},
+  sender: string | null = null,
+  family: "evm" | "tron" = "evm",
+) {
   const walletEvmPlan = vi.fn(async () => plans.shift() ?? plan([]));
   const walletEvmStep = vi.fn(
     async () => ({ localId: 1, stage: plans.length > 0 ? "verified" : "registered" }) as unknown as OrderView,
@@ -73,7 +79,7 @@ async function start(walletView: View, plans: EvmPlan[], overrides = {}, sender:
   });
   app = mount(EvmWalletSign, {
     target: document.getElementById("app")!,
-    props: { flow, sender, store, signer },
+    props: { flow, sender, family, store, signer },
   });
   await settle();
   return { flow, walletEvmPlan, walletEvmStep };
@@ -142,6 +148,17 @@ describe("paying an EVM order with the app's wallet", () => {
     await click("evm-sign-unlock");
     expect(walletUnlock).toHaveBeenCalledWith("a long app password");
     expect(text("evm-sign-button")).toBe("Sign and send");
+  });
+
+  it("on Tron, takes the wallet's Tron account as its own, compared with its case", async () => {
+    const { walletEvmPlan } = await start(UNLOCKED, [plan([PAY])], {}, ACCOUNTS.tron.address, "tron");
+    expect(byId("evm-sign-not-ours")).toBeNull();
+    expect(walletEvmPlan).toHaveBeenCalledWith(1);
+    unmount(app!);
+    app = null;
+    document.body.innerHTML = '<div id="app"></div>';
+    await start(UNLOCKED, [plan([PAY])], {}, ACCOUNTS.tron.address.toLowerCase(), "tron");
+    expect(text("evm-sign-not-ours")).toContain(ACCOUNTS.tron.address);
   });
 
   it("puts progress in words", () => {

@@ -1,0 +1,375 @@
+//! Tron over its HTTP API (java-tron's `/wallet/…` endpoints, reqwest and serde_json). Every endpoint must answer
+//! the network's block 0 before anything is read from it or sent to it ([`connect`]). The node is never trusted
+//! with what is signed: the app builds the transaction's protobuf itself from the verified call and only takes the
+//! latest block's reference (TaPoS) from the node ([`crate::execute::tron`]).
+
+use std::time::Duration;
+
+use alloy::primitives::{Address, U256};
+use alloy::sol_types::SolCall;
+use gateway_client::TokenRegistry;
+use gateway_client::display::amount_text;
+use gateway_client::tron::{self, BlockRef};
+use gateway_client::wire::NATIVE_TOKEN;
+use serde_json::{Value, json};
+use tracing::warn;
+
+use super::evm::{ChainError, allowanceCall, approvalRequiredCall, balanceOfCall};
+
+/// Tron mainnet's block 0.
+pub const MAINNET_GENESIS_BLOCK: &str =
+    "00000000000000001ebf88508a03865c71d452e25f4d51194196a1d22b6653dc";
+/// Bandwidth a transaction uses beyond its bytes (java-tron counts the signed transaction plus 64).
+pub const BANDWIDTH_OVERHEAD: u64 = 64;
+
+/// A Tron HTTP API endpoint, checked to serve the expected network.
+#[derive(Debug, Clone)]
+pub struct TronEndpoint {
+    pub url: String,
+    http: reqwest::Client,
+}
+
+/// What the network charges: sun per unit of energy and per byte of bandwidth beyond the free allowance.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TronPrices {
+    pub energy_fee: u64,
+    pub bandwidth_fee: u64,
+}
+
+/// The answer of a broadcast.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Broadcast {
+    Accepted,
+    /// java-tron's code (`SIGERROR`, `TAPOS_ERROR`, `TRANSACTION_EXPIRATION_ERROR`, `DUP_TRANSACTION_ERROR`, …) and
+    /// message.
+    Refused {
+        code: String,
+        message: String,
+    },
+}
+
+/// A transaction's outcome on chain.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TronReceipt {
+    pub block: u64,
+    /// `SUCCESS`, `REVERT`, `OUT_OF_ENERGY`, …
+    pub result: String,
+    /// Why it failed, when it did.
+    pub reason: Option<String>,
+    /// The TRX burned, in sun.
+    pub fee: u64,
+}
+
+fn rpc_error(e: impl std::fmt::Display) -> ChainError {
+    ChainError::Rpc(e.to_string())
+}
+
+fn number(value: &Value) -> u64 {
+    // java-tron leaves zero values out.
+    value.as_u64().unwrap_or(0)
+}
+
+/// Text of java-tron's hex-encoded messages (plain text is kept as it is).
+fn message_text(value: &Value) -> String {
+    let text = value.as_str().unwrap_or_default();
+    alloy::primitives::hex::decode(text)
+        .ok()
+        .and_then(|bytes| String::from_utf8(bytes).ok())
+        .unwrap_or_else(|| text.to_owned())
+}
+
+/// Connects to the first of `urls` whose block 0 is `genesis_block` (failing over in order).
+pub async fn connect(urls: &[String], genesis_block: &str) -> Result<TronEndpoint, ChainError> {
+    let mut tried = Vec::new();
+    for url in urls {
+        if url::Url::parse(url).is_err() {
+            tried.push(format!("{url} is not a URL"));
+            continue;
+        }
+        let endpoint = TronEndpoint {
+            url: url.trim_end_matches('/').to_owned(),
+            http: reqwest::Client::builder()
+                .timeout(Duration::from_secs(15))
+                .build()
+                .map_err(rpc_error)?,
+        };
+        match endpoint
+            .post("/wallet/getblockbynum", json!({"num": 0}))
+            .await
+        {
+            Ok(block) if block["blockID"].as_str() == Some(genesis_block) => return Ok(endpoint),
+            Ok(block) => {
+                warn!(url, block = %block["blockID"], "endpoint is another Tron network");
+                tried.push(format!("{url} has block 0 {}", block["blockID"]));
+            }
+            Err(e) => tried.push(format!("{url} did not answer ({e})")),
+        }
+    }
+    if tried.is_empty() {
+        tried.push("none is set".into());
+    }
+    Err(ChainError::NoCluster {
+        chain: "tron".into(),
+        expected: format!("block 0 {genesis_block}"),
+        tried: tried.join("; "),
+    })
+}
+
+impl TronEndpoint {
+    async fn post(&self, path: &str, body: Value) -> Result<Value, ChainError> {
+        let answer: Value = self
+            .http
+            .post(format!("{}{path}", self.url))
+            .json(&body)
+            .send()
+            .await
+            .map_err(rpc_error)?
+            .error_for_status()
+            .map_err(rpc_error)?
+            .json()
+            .await
+            .map_err(rpc_error)?;
+        if let Some(error) = answer.get("Error") {
+            return Err(ChainError::Rpc(format!("{path}: {error}")));
+        }
+        Ok(answer)
+    }
+
+    /// The latest block: the reference a new transaction is built on.
+    pub async fn now_block(&self) -> Result<BlockRef, ChainError> {
+        let block = self.post("/wallet/getnowblock", json!({})).await?;
+        let id: [u8; 32] = block["blockID"]
+            .as_str()
+            .and_then(|id| alloy::primitives::hex::decode(id).ok())
+            .and_then(|bytes| bytes.try_into().ok())
+            .ok_or_else(|| rpc_error("getnowblock gave no block id"))?;
+        let header = &block["block_header"]["raw_data"];
+        Ok(BlockRef {
+            number: i64::try_from(number(&header["number"])).map_err(rpc_error)?,
+            id,
+            timestamp: i64::try_from(number(&header["timestamp"])).map_err(rpc_error)?,
+        })
+    }
+
+    /// The TRX balance of `account`, in sun (0 for an account never funded).
+    pub async fn trx_balance(&self, account: &[u8; 21]) -> Result<u64, ChainError> {
+        let answer = self
+            .post(
+                "/wallet/getaccount",
+                json!({"address": tron::base58(account), "visible": true}),
+            )
+            .await?;
+        Ok(number(&answer["balance"]))
+    }
+
+    /// A read-only call: its return data and the energy it used; a revert is an error with its reason.
+    pub async fn constant_call(
+        &self,
+        owner: &[u8; 21],
+        contract: &[u8; 21],
+        data: &[u8],
+        call_value: i64,
+    ) -> Result<Result<(Vec<u8>, u64), String>, ChainError> {
+        let answer = self
+            .post(
+                "/wallet/triggerconstantcontract",
+                json!({
+                    "owner_address": tron::base58(owner),
+                    "contract_address": tron::base58(contract),
+                    "data": alloy::primitives::hex::encode(data),
+                    "call_value": call_value,
+                    "visible": true,
+                }),
+            )
+            .await?;
+        let out = answer["constant_result"][0]
+            .as_str()
+            .and_then(|hex| alloy::primitives::hex::decode(hex).ok())
+            .unwrap_or_default();
+        let failed = answer["transaction"]["ret"][0]["ret"].as_str() == Some("FAILED")
+            || answer["result"]["result"].as_bool() != Some(true);
+        if failed {
+            let reason = alloy::sol_types::decode_revert_reason(&out)
+                .unwrap_or_else(|| message_text(&answer["result"]["message"]));
+            return Ok(Err(reason));
+        }
+        Ok(Ok((out, number(&answer["energy_used"]))))
+    }
+
+    /// `token.balanceOf(owner)`.
+    pub async fn token_balance(
+        &self,
+        token: &[u8; 21],
+        owner: &[u8; 21],
+    ) -> Result<U256, ChainError> {
+        let data = balanceOfCall {
+            owner: Address::from_slice(&owner[1..]),
+        }
+        .abi_encode();
+        let (out, _) = self
+            .constant_call(owner, token, &data, 0)
+            .await?
+            .map_err(ChainError::Rpc)?;
+        balanceOfCall::abi_decode_returns(&out).map_err(rpc_error)
+    }
+
+    /// `token.allowance(owner, spender)`.
+    pub async fn allowance(
+        &self,
+        token: &[u8; 21],
+        owner: &[u8; 21],
+        spender: &[u8; 21],
+    ) -> Result<U256, ChainError> {
+        let data = allowanceCall {
+            owner: Address::from_slice(&owner[1..]),
+            spender: Address::from_slice(&spender[1..]),
+        }
+        .abi_encode();
+        let (out, _) = self
+            .constant_call(owner, token, &data, 0)
+            .await?
+            .map_err(ChainError::Rpc)?;
+        allowanceCall::abi_decode_returns(&out).map_err(rpc_error)
+    }
+
+    /// Whether `contract` asks for an approval before it takes a token (as on EVM; true when it cannot say).
+    pub async fn approval_required(&self, owner: &[u8; 21], contract: &[u8; 21]) -> bool {
+        match self
+            .constant_call(owner, contract, &approvalRequiredCall {}.abi_encode(), 0)
+            .await
+        {
+            Ok(Ok((out, _))) => approvalRequiredCall::abi_decode_returns(&out).unwrap_or(true),
+            _ => true,
+        }
+    }
+
+    /// The network's prices: `getEnergyFee` and `getTransactionFee` of its chain parameters.
+    pub async fn prices(&self) -> Result<TronPrices, ChainError> {
+        let answer = self.post("/wallet/getchainparameters", json!({})).await?;
+        let param = |key: &str| {
+            answer["chainParameter"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .find(|p| p["key"].as_str() == Some(key))
+                .map(|p| number(&p["value"]))
+        };
+        Ok(TronPrices {
+            energy_fee: param("getEnergyFee").ok_or_else(|| rpc_error("no getEnergyFee"))?,
+            bandwidth_fee: param("getTransactionFee")
+                .ok_or_else(|| rpc_error("no getTransactionFee"))?,
+        })
+    }
+
+    /// The free bandwidth `account` has left today, in bytes (its own staked bandwidth included).
+    pub async fn free_bandwidth(&self, account: &[u8; 21]) -> Result<u64, ChainError> {
+        let answer = self
+            .post(
+                "/wallet/getaccountresource",
+                json!({"address": tron::base58(account), "visible": true}),
+            )
+            .await?;
+        let free = number(&answer["freeNetLimit"]).saturating_sub(number(&answer["freeNetUsed"]));
+        let staked = number(&answer["NetLimit"]).saturating_sub(number(&answer["NetUsed"]));
+        Ok(free + staked)
+    }
+
+    /// Broadcasts a signed transaction (the whole `Transaction` protobuf).
+    pub async fn broadcast(&self, transaction: &[u8]) -> Result<Broadcast, ChainError> {
+        let answer = self
+            .post(
+                "/wallet/broadcasthex",
+                json!({"transaction": alloy::primitives::hex::encode(transaction)}),
+            )
+            .await?;
+        if answer["result"].as_bool() == Some(true) {
+            return Ok(Broadcast::Accepted);
+        }
+        Ok(Broadcast::Refused {
+            code: answer["code"].as_str().unwrap_or("OTHER_ERROR").to_owned(),
+            message: message_text(&answer["message"]),
+        })
+    }
+
+    /// Whether the node knows the transaction `id` (hex), executed or pending.
+    pub async fn known(&self, id: &str) -> Result<bool, ChainError> {
+        let answer = self
+            .post("/wallet/gettransactionbyid", json!({"value": id}))
+            .await?;
+        Ok(answer.get("txID").is_some())
+    }
+
+    /// The outcome of transaction `id` once it is in a block; `None` before.
+    pub async fn receipt(&self, id: &str) -> Result<Option<TronReceipt>, ChainError> {
+        let info = self
+            .post("/wallet/gettransactioninfobyid", json!({"value": id}))
+            .await?;
+        if info.get("id").is_none() {
+            return Ok(None);
+        }
+        let result = info["receipt"]["result"]
+            .as_str()
+            .unwrap_or(if info["result"].as_str() == Some("FAILED") {
+                "FAILED"
+            } else {
+                "SUCCESS"
+            })
+            .to_owned();
+        let reason = (result != "SUCCESS").then(|| {
+            let data = info["contractResult"][0]
+                .as_str()
+                .and_then(|hex| alloy::primitives::hex::decode(hex).ok())
+                .unwrap_or_default();
+            let why = alloy::sol_types::decode_revert_reason(&data)
+                .unwrap_or_else(|| message_text(&info["resMessage"]));
+            if why.is_empty() {
+                result.clone()
+            } else {
+                format!("{result}: {why}")
+            }
+        });
+        Ok(Some(TronReceipt {
+            block: number(&info["blockNumber"]),
+            result,
+            reason,
+            fee: number(&info["fee"]),
+        }))
+    }
+}
+
+/// `sun` of TRX as a person reads it.
+pub(crate) fn trx_text(sun: u64) -> String {
+    amount_text(
+        TokenRegistry::builtin(),
+        "tron",
+        NATIVE_TOKEN,
+        &sun.to_string(),
+    )
+}
+
+/// `amount` of the TRC-20 `token` as a person reads it.
+pub(crate) fn trc20_text(token: &[u8; 21], amount: U256) -> String {
+    amount_text(
+        TokenRegistry::builtin(),
+        "tron",
+        &tron::base58(token),
+        &amount.to_string(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn amounts_and_messages_read_as_a_person_reads_them() {
+        assert_eq!(trx_text(1_500_000), "1.5 TRX");
+        let usdt = tron::parse_account("TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t").unwrap();
+        assert_eq!(trc20_text(&usdt, U256::from(25_000_000u64)), "25 USDT");
+        assert_eq!(
+            message_text(&json!("5472616e73616374696f6e2065787069726564")),
+            "Transaction expired"
+        );
+        assert_eq!(message_text(&json!("Dup transaction.")), "Dup transaction.");
+    }
+}

@@ -1,0 +1,355 @@
+//! Tron's transaction wire form: the protobuf messages of java-tron's `Tron.proto` and `smart_contract.proto` that a
+//! contract call needs, with prost (no code generation: the few messages are declared here, field numbers as in
+//! java-tron), and what a wallet and a node check of them.
+//!
+//! - A transaction's id is SHA-256 of its `raw_data` bytes; the owner signs that hash (secp256k1, 65 bytes
+//!   `r || s || v`).
+//! - [`decode_raw_exact`] reads `raw_data` strictly: prost skips unknown fields, so the bytes are encoded again and
+//!   must come out identical. Nothing the reader did not understand can hide in them.
+
+use alloy_primitives::keccak256;
+use prost::Message;
+use sha2::{Digest, Sha256};
+
+/// `TriggerSmartContract`'s `ContractType`.
+pub const TRIGGER_SMART_CONTRACT: i32 = 31;
+/// The `type_url` of a `TriggerSmartContract` parameter.
+pub const TRIGGER_TYPE_URL: &str = "type.googleapis.com/protocol.TriggerSmartContract";
+/// A Tron account's address prefix byte.
+pub const ADDRESS_PREFIX: u8 = 0x41;
+
+/// `protocol.Transaction`.
+#[derive(Clone, PartialEq, Message)]
+pub struct Transaction {
+    #[prost(message, optional, tag = "1")]
+    pub raw_data: Option<Raw>,
+    #[prost(bytes = "vec", repeated, tag = "2")]
+    pub signature: Vec<Vec<u8>>,
+}
+
+/// `protocol.Transaction.raw`.
+#[derive(Clone, PartialEq, Message)]
+pub struct Raw {
+    #[prost(bytes = "vec", tag = "1")]
+    pub ref_block_bytes: Vec<u8>,
+    #[prost(int64, tag = "3")]
+    pub ref_block_num: i64,
+    #[prost(bytes = "vec", tag = "4")]
+    pub ref_block_hash: Vec<u8>,
+    #[prost(int64, tag = "8")]
+    pub expiration: i64,
+    #[prost(bytes = "vec", tag = "10")]
+    pub data: Vec<u8>,
+    #[prost(message, repeated, tag = "11")]
+    pub contract: Vec<Contract>,
+    #[prost(bytes = "vec", tag = "12")]
+    pub scripts: Vec<u8>,
+    #[prost(int64, tag = "14")]
+    pub timestamp: i64,
+    #[prost(int64, tag = "18")]
+    pub fee_limit: i64,
+}
+
+/// `protocol.Transaction.Contract`.
+#[derive(Clone, PartialEq, Message)]
+pub struct Contract {
+    #[prost(int32, tag = "1")]
+    pub r#type: i32,
+    #[prost(message, optional, tag = "2")]
+    pub parameter: Option<Any>,
+    #[prost(bytes = "vec", tag = "3")]
+    pub provider: Vec<u8>,
+    #[prost(bytes = "vec", tag = "4")]
+    pub contract_name: Vec<u8>,
+    #[prost(int32, tag = "5")]
+    pub permission_id: i32,
+}
+
+/// `google.protobuf.Any`.
+#[derive(Clone, PartialEq, Message)]
+pub struct Any {
+    #[prost(string, tag = "1")]
+    pub type_url: String,
+    #[prost(bytes = "vec", tag = "2")]
+    pub value: Vec<u8>,
+}
+
+/// `protocol.TriggerSmartContract`.
+#[derive(Clone, PartialEq, Message)]
+pub struct TriggerSmartContract {
+    #[prost(bytes = "vec", tag = "1")]
+    pub owner_address: Vec<u8>,
+    #[prost(bytes = "vec", tag = "2")]
+    pub contract_address: Vec<u8>,
+    #[prost(int64, tag = "3")]
+    pub call_value: i64,
+    #[prost(bytes = "vec", tag = "4")]
+    pub data: Vec<u8>,
+    #[prost(int64, tag = "5")]
+    pub call_token_value: i64,
+    #[prost(int64, tag = "6")]
+    pub token_id: i64,
+}
+
+/// A contract call as the wallet means to sign it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TronCall {
+    /// The signer (`0x41` and 20 bytes).
+    pub owner: [u8; 21],
+    /// The contract called.
+    pub contract: [u8; 21],
+    /// TRX sent, in sun.
+    pub call_value: i64,
+    pub data: Vec<u8>,
+    /// The most the call may burn, in sun.
+    pub fee_limit: i64,
+}
+
+/// The block a transaction refers to (TaPoS): its number and id.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BlockRef {
+    pub number: i64,
+    /// The 32-byte block id.
+    pub id: [u8; 32],
+    /// The block's timestamp, in milliseconds.
+    pub timestamp: i64,
+}
+
+/// Why a transaction's bytes are not what was expected.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TronTxError {
+    #[error("its raw_data is not a Tron transaction ({0})")]
+    Decode(String),
+    #[error("its raw_data carries fields this app does not read, or is not encoded as written")]
+    NotExact,
+    #[error("it carries {0} contracts, not exactly one")]
+    ContractCount(usize),
+    #[error("its contract is of type {0}, not TriggerSmartContract")]
+    ContractType(i32),
+    #[error("its contract differs from the call that was checked: {0}")]
+    Differs(String),
+}
+
+impl TronCall {
+    /// The unsigned `raw_data` of this call on `block`: TaPoS from the block (bytes 6..8 of its number, bytes 8..16 of
+    /// its id), expiring `lifetime_ms` after the block's time, stamped `now_ms`.
+    pub fn raw(&self, block: &BlockRef, lifetime_ms: i64, now_ms: i64) -> Raw {
+        let parameter = TriggerSmartContract {
+            owner_address: self.owner.to_vec(),
+            contract_address: self.contract.to_vec(),
+            call_value: self.call_value,
+            data: self.data.clone(),
+            call_token_value: 0,
+            token_id: 0,
+        };
+        Raw {
+            ref_block_bytes: block.number.to_be_bytes()[6..8].to_vec(),
+            ref_block_num: 0,
+            ref_block_hash: block.id[8..16].to_vec(),
+            expiration: block.timestamp + lifetime_ms,
+            data: Vec::new(),
+            contract: vec![Contract {
+                r#type: TRIGGER_SMART_CONTRACT,
+                parameter: Some(Any {
+                    type_url: TRIGGER_TYPE_URL.to_owned(),
+                    value: parameter.encode_to_vec(),
+                }),
+                provider: Vec::new(),
+                contract_name: Vec::new(),
+                permission_id: 0,
+            }],
+            scripts: Vec::new(),
+            timestamp: now_ms,
+            fee_limit: self.fee_limit,
+        }
+    }
+
+    /// Checks that `raw` carries exactly this call (contract, owner, data, value, fee limit) and nothing else: one
+    /// contract, no memo, no scripts, no TRC-10 token, the default permission.
+    pub fn check(&self, raw: &Raw) -> Result<(), TronTxError> {
+        let found = trigger_of(raw)?;
+        let differs = |what: &str| Err(TronTxError::Differs(what.to_owned()));
+        if found.owner_address != self.owner {
+            return differs("another owner");
+        }
+        if found.contract_address != self.contract {
+            return differs("another contract");
+        }
+        if found.data != self.data {
+            return differs("other calldata");
+        }
+        if found.call_value != self.call_value {
+            return differs("another TRX value");
+        }
+        if found.call_token_value != 0 || found.token_id != 0 {
+            return differs("a TRC-10 token sent with it");
+        }
+        if raw.fee_limit != self.fee_limit {
+            return differs("another fee limit");
+        }
+        if !raw.data.is_empty() || !raw.scripts.is_empty() {
+            return differs("a memo or scripts");
+        }
+        let contract = &raw.contract[0];
+        if contract.permission_id != 0
+            || !contract.provider.is_empty()
+            || !contract.contract_name.is_empty()
+        {
+            return differs("another permission or provider");
+        }
+        Ok(())
+    }
+}
+
+/// The single `TriggerSmartContract` of `raw`.
+pub fn trigger_of(raw: &Raw) -> Result<TriggerSmartContract, TronTxError> {
+    let [contract] = raw.contract.as_slice() else {
+        return Err(TronTxError::ContractCount(raw.contract.len()));
+    };
+    if contract.r#type != TRIGGER_SMART_CONTRACT {
+        return Err(TronTxError::ContractType(contract.r#type));
+    }
+    let parameter = contract
+        .parameter
+        .as_ref()
+        .filter(|p| p.type_url == TRIGGER_TYPE_URL)
+        .ok_or(TronTxError::ContractType(contract.r#type))?;
+    let trigger = TriggerSmartContract::decode(parameter.value.as_slice())
+        .map_err(|e| TronTxError::Decode(e.to_string()))?;
+    if trigger.encode_to_vec() != parameter.value {
+        return Err(TronTxError::NotExact);
+    }
+    Ok(trigger)
+}
+
+/// Reads `raw_data` bytes strictly: they must decode, and encode back to the very same bytes.
+pub fn decode_raw_exact(bytes: &[u8]) -> Result<Raw, TronTxError> {
+    let raw = Raw::decode(bytes).map_err(|e| TronTxError::Decode(e.to_string()))?;
+    if raw.encode_to_vec() != bytes {
+        return Err(TronTxError::NotExact);
+    }
+    Ok(raw)
+}
+
+/// A transaction's id: SHA-256 of its `raw_data` bytes.
+pub fn txid(raw_bytes: &[u8]) -> [u8; 32] {
+    Sha256::digest(raw_bytes).into()
+}
+
+/// The Tron account of an uncompressed secp256k1 public key (65 bytes, `0x04` first): `0x41` and the last 20 bytes
+/// of Keccak-256 of the 64 key bytes.
+pub fn account_of_public_key(uncompressed: &[u8; 65]) -> [u8; 21] {
+    let hash = keccak256(&uncompressed[1..]);
+    let mut out = [0u8; 21];
+    out[0] = ADDRESS_PREFIX;
+    out[1..].copy_from_slice(&hash[12..]);
+    out
+}
+
+/// The account whose key made `signature` (65 bytes `r || s || v`, v 0/1 or 27/28) over `raw_bytes`' id.
+pub fn signer_of(raw_bytes: &[u8], signature: &[u8]) -> Option<[u8; 21]> {
+    use k256::ecdsa::{RecoveryId, Signature, VerifyingKey};
+    let (rs, v) = signature.split_at_checked(64)?;
+    let v = *v.first()?;
+    let recovery = RecoveryId::from_byte(if v >= 27 { v - 27 } else { v })?;
+    let signature = Signature::from_slice(rs).ok()?;
+    let key = VerifyingKey::recover_from_prehash(&txid(raw_bytes), &signature, recovery).ok()?;
+    let point = key.to_encoded_point(false);
+    let bytes: [u8; 65] = point.as_bytes().try_into().ok()?;
+    Some(account_of_public_key(&bytes))
+}
+
+/// A Tron account as Base58Check (`T…`).
+pub fn base58(account: &[u8; 21]) -> String {
+    bitcoin::base58::encode_check(account)
+}
+
+/// A Tron account from Base58Check or hex `41…` (with or without `0x`).
+pub fn parse_account(text: &str) -> Option<[u8; 21]> {
+    let text = text.trim();
+    let hex = text.strip_prefix("0x").unwrap_or(text);
+    let bytes = if hex.len() == 42 && hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+        alloy_primitives::hex::decode(hex).ok()?
+    } else {
+        bitcoin::base58::decode_check(text).ok()?
+    };
+    let account: [u8; 21] = bytes.try_into().ok()?;
+    (account[0] == ADDRESS_PREFIX).then_some(account)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn call() -> TronCall {
+        TronCall {
+            owner: parse_account("TUEZSdKsoDHQMeZwihtdoBiN46zxhGWYdH").unwrap(),
+            contract: parse_account("TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t").unwrap(),
+            call_value: 0,
+            data: vec![0x09, 0x5e, 0xa7, 0xb3, 1, 2, 3],
+            fee_limit: 100_000_000,
+        }
+    }
+
+    fn block() -> BlockRef {
+        let mut id = [0u8; 32];
+        id[..8].copy_from_slice(&0x0102_0304_i64.to_be_bytes());
+        id[8..16].copy_from_slice(&[9, 8, 7, 6, 5, 4, 3, 2]);
+        BlockRef {
+            number: 0x0102_0304,
+            id,
+            timestamp: 1_700_000_000_000,
+        }
+    }
+
+    #[test]
+    fn raw_data_carries_the_call_and_the_tapos_of_the_block() {
+        let raw = call().raw(&block(), 60_000, 1_700_000_000_500);
+        assert_eq!(raw.ref_block_bytes, [0x03, 0x04]);
+        assert_eq!(raw.ref_block_hash, [9, 8, 7, 6, 5, 4, 3, 2]);
+        assert_eq!(raw.expiration, 1_700_000_060_000);
+        let bytes = raw.encode_to_vec();
+        let back = decode_raw_exact(&bytes).unwrap();
+        call().check(&back).unwrap();
+        assert_eq!(trigger_of(&back).unwrap().data, call().data);
+    }
+
+    #[test]
+    fn anything_else_in_the_raw_data_is_refused() {
+        let raw = call().raw(&block(), 60_000, 0);
+        let mut other = call();
+        other.fee_limit += 1;
+        assert!(matches!(other.check(&raw), Err(TronTxError::Differs(_))));
+        let mut two = raw.clone();
+        two.contract.push(two.contract[0].clone());
+        assert_eq!(call().check(&two), Err(TronTxError::ContractCount(2)));
+        let mut memo = raw.clone();
+        memo.data = b"hi".to_vec();
+        assert!(matches!(call().check(&memo), Err(TronTxError::Differs(_))));
+        // An unknown field (number 30, varint 1) appended: decodes, but is not read exactly.
+        let mut bytes = raw.encode_to_vec();
+        bytes.extend_from_slice(&[0xf0, 0x01, 0x01]);
+        assert_eq!(decode_raw_exact(&bytes), Err(TronTxError::NotExact));
+    }
+
+    #[test]
+    fn the_signer_is_recovered_from_the_signature() {
+        use k256::ecdsa::SigningKey;
+        let key = SigningKey::from_slice(&[0x11; 32]).unwrap();
+        let point = key.verifying_key().to_encoded_point(false);
+        let account = account_of_public_key(point.as_bytes().try_into().unwrap());
+        let raw = call().raw(&block(), 60_000, 0).encode_to_vec();
+        let (signature, recovery) = key.sign_prehash_recoverable(&txid(&raw)).unwrap();
+        let mut bytes = signature.to_bytes().to_vec();
+        bytes.push(recovery.to_byte() + 27);
+        assert_eq!(signer_of(&raw, &bytes), Some(account));
+        let mut other = raw.clone();
+        other[5] ^= 1;
+        assert_ne!(signer_of(&other, &bytes), Some(account));
+        assert_eq!(
+            parse_account(&base58(&account)),
+            Some(account),
+            "Base58Check round trip"
+        );
+    }
+}

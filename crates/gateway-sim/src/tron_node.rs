@@ -1,0 +1,379 @@
+//! The Sandbox's Tron chain: no Tron node runs on these machines, so `chains/tron-node.mjs` stands in for java-tron's
+//! HTTP API on loopback. It really decodes each broadcast transaction's protobuf, checks its signature against the
+//! owner, its TaPoS block, expiration, fee limit and bandwidth, and refuses anything else with java-tron's codes; the
+//! contract calls it accepts run on a real EVM (an anvil it starts), where the Sandbox's gateway contract and a test
+//! TRC-20 token sit at the catalogue's Tron addresses. Energy is the EVM's gas. Every call here goes to that node.
+
+use std::process::Stdio;
+use std::time::Duration;
+
+use gateway_client::TokenRegistry;
+use gateway_client::tron;
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt, BufReader};
+
+use crate::catalogue::{AssetClass, Catalogue};
+use crate::solana_node::NODE_ENV;
+
+/// Block 0's id on the Sandbox's Tron chain: SHA-256("gateway-desk sandbox tron") with its first 8 bytes zeroed.
+pub const SANDBOX_GENESIS_BLOCK: &str =
+    "0000000000000000064608ec723fb844b78cf8898a648e0b2e82d94d143e73e9";
+
+/// Why the node could not be started or used.
+#[derive(Debug, thiserror::Error)]
+pub enum TronNodeError {
+    #[error(
+        "the Tron stand-in could not be started ({0}); run `cargo xtask setup` (it installs its packages in chains/)"
+    )]
+    Start(String),
+    #[error("the local Tron node answered {path} with an error: {error}")]
+    Api { path: String, error: String },
+    #[error("the local Tron node could not be reached: {0}")]
+    Transport(String),
+}
+
+/// A running (or attached) Sandbox Tron node.
+pub struct TronNode {
+    url: String,
+    http: reqwest::Client,
+    _lifeline: Option<tokio::process::ChildStdin>,
+    _child: Option<tokio::process::Child>,
+}
+
+impl std::fmt::Debug for TronNode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TronNode").field("url", &self.url).finish()
+    }
+}
+
+fn client() -> Result<reqwest::Client, TronNodeError> {
+    reqwest::Client::builder()
+        .timeout(Duration::from_secs(20))
+        .build()
+        .map_err(|e| TronNodeError::Start(e.to_string()))
+}
+
+/// The node's configuration: the Sandbox's gateway contract and a test token at each catalogue TRC-20.
+fn config() -> Value {
+    let registry = TokenRegistry::builtin();
+    let tokens: Vec<Value> = Catalogue::default()
+        .tokens()
+        .iter()
+        .filter(|t| t.chain == "tron" && t.class != AssetClass::Native)
+        .map(|t| {
+            let info = registry.get(t.chain, t.address);
+            json!({
+                "address": t.address,
+                "symbol": info.map_or("TEST", |i| i.symbol.as_str()),
+                "name": info.map_or("Test token", |i| i.name.as_str()),
+                "decimals": info.map_or(18, |i| i.decimals),
+            })
+        })
+        .collect();
+    json!({"gateway": crate::quote::gateway_contract("tron"), "tokens": tokens})
+}
+
+impl TronNode {
+    /// Starts the stand-in (and its anvil) on free loopback ports and waits until it says it listens.
+    pub async fn start() -> Result<Self, TronNodeError> {
+        let node = std::env::var_os(NODE_ENV).unwrap_or_else(|| "node".into());
+        let script =
+            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../chains/tron-node.mjs");
+        let mut child = tokio::process::Command::new(&node)
+            .arg(script)
+            .arg("--config")
+            .arg(config().to_string())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .kill_on_drop(true)
+            .spawn()
+            .map_err(|e| TronNodeError::Start(format!("{}: {e}", node.to_string_lossy())))?;
+        let lifeline = child.stdin.take();
+        let stdout = child
+            .stdout
+            .take()
+            .ok_or_else(|| TronNodeError::Start("no standard output".into()))?;
+        let mut lines = BufReader::new(stdout).lines();
+        let port = tokio::time::timeout(Duration::from_secs(60), async {
+            while let Some(line) = lines.next_line().await.ok().flatten() {
+                if let Some(port) = line.strip_prefix("LISTENING ") {
+                    return port.trim().parse::<u16>().ok();
+                }
+            }
+            None
+        })
+        .await
+        .ok()
+        .flatten()
+        .ok_or_else(|| TronNodeError::Start("it never said it was listening".into()))?;
+        tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+        let node = Self {
+            url: format!("http://127.0.0.1:{port}"),
+            http: client()?,
+            _lifeline: lifeline,
+            _child: Some(child),
+        };
+        node.check_genesis().await?;
+        Ok(node)
+    }
+
+    /// A node already running at `url`.
+    pub async fn attach(url: &str) -> Result<Self, TronNodeError> {
+        let node = Self {
+            url: url.trim_end_matches('/').to_owned(),
+            http: client()?,
+            _lifeline: None,
+            _child: None,
+        };
+        node.check_genesis().await?;
+        Ok(node)
+    }
+
+    async fn check_genesis(&self) -> Result<(), TronNodeError> {
+        let block = self
+            .post("/wallet/getblockbynum", json!({"num": 0}))
+            .await?;
+        if block["blockID"].as_str() != Some(SANDBOX_GENESIS_BLOCK) {
+            return Err(TronNodeError::Start(format!(
+                "{} answered block 0 {}, not the Sandbox's",
+                self.url, block["blockID"]
+            )));
+        }
+        Ok(())
+    }
+
+    /// The node's base URL.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// One call of the HTTP API; its JSON answer (an `Error` field is an error).
+    pub async fn post(&self, path: &str, body: Value) -> Result<Value, TronNodeError> {
+        post(&self.http, &self.url, path, body).await
+    }
+
+    /// Sets `address`'s TRX balance to `sun`.
+    pub async fn fund(&self, address: &str, sun: u64) -> Result<(), TronNodeError> {
+        self.post("/sandbox/fund", json!({"address": address, "sun": sun}))
+            .await
+            .map(drop)
+    }
+
+    /// Mints `amount` (smallest units) of the test token `token` to `address`.
+    pub async fn mint(&self, token: &str, address: &str, amount: u64) -> Result<(), TronNodeError> {
+        self.post(
+            "/sandbox/mint",
+            json!({"token": token, "address": address, "amount": amount.to_string()}),
+        )
+        .await
+        .map(drop)
+    }
+
+    /// Moves the node's clock on by two minutes: an unsigned transaction's expiration passes.
+    pub async fn expire(&self) -> Result<(), TronNodeError> {
+        self.post("/sandbox/expire", json!({})).await.map(drop)
+    }
+
+    /// Funds a Sandbox wallet's address: 1,000 TRX, and of each catalogue TRC-20 10,000 (dollar tokens) or 1.
+    pub async fn fund_sandbox_wallet(&self, address: &str) -> Result<(), TronNodeError> {
+        self.fund(address, 1_000_000_000).await?;
+        let registry = TokenRegistry::builtin();
+        for token in Catalogue::default()
+            .tokens()
+            .iter()
+            .filter(|t| t.chain == "tron" && t.class != AssetClass::Native)
+        {
+            let decimals = registry
+                .get(token.chain, token.address)
+                .map_or(18, |i| i.decimals);
+            let units: u64 = if token.class == AssetClass::Usd {
+                10_000
+            } else {
+                1
+            };
+            self.mint(
+                token.address,
+                address,
+                units.saturating_mul(10u64.saturating_pow(u32::from(decimals))),
+            )
+            .await?;
+        }
+        Ok(())
+    }
+}
+
+/// One call of the Tron HTTP API at `base`.
+pub async fn post(
+    http: &reqwest::Client,
+    base: &str,
+    path: &str,
+    body: Value,
+) -> Result<Value, TronNodeError> {
+    let answer: Value = http
+        .post(format!("{base}{path}"))
+        .json(&body)
+        .send()
+        .await
+        .map_err(|e| TronNodeError::Transport(e.to_string()))?
+        .json()
+        .await
+        .map_err(|e| TronNodeError::Transport(e.to_string()))?;
+    if let Some(error) = answer.get("Error") {
+        return Err(TronNodeError::Api {
+            path: path.to_owned(),
+            error: error.to_string(),
+        });
+    }
+    Ok(answer)
+}
+
+/// What the order's source transaction on Tron must be.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExpectedTronCall {
+    /// The Tron accounts the order is listed under (its sender among them): the signer must be one.
+    pub owners: Vec<[u8; 21]>,
+    pub contract: [u8; 21],
+    pub data: Vec<u8>,
+    pub call_value: i64,
+    /// The source token (`None` for TRX) and the quoted amount that must move to the contract.
+    pub token: Option<[u8; 21]>,
+    pub amount: alloy_primitives::U256,
+}
+
+/// register-tx of an order paid from Tron when the gateway has a Tron node: the registered id must be a transaction
+/// the node executed successfully, signed by the order's sender, whose single contract calls the order's contract
+/// with the order's data and value, and whose receipt shows the order's tokens moving from the sender to the
+/// contract. The error is the sentence after the field name.
+pub async fn check_registered(
+    url: &str,
+    expected: &ExpectedTronCall,
+    id: &str,
+) -> Result<(), String> {
+    let id = id.trim().trim_start_matches("0x").to_ascii_lowercase();
+    let http = client().map_err(|e| e.to_string())?;
+    let api = |e: TronNodeError| format!("{e}; try again in a moment");
+    let tx = post(
+        &http,
+        url,
+        "/wallet/gettransactionbyid",
+        json!({"value": id}),
+    )
+    .await
+    .map_err(api)?;
+    if tx.get("txID").is_none() {
+        return Err(format!(
+            "Tron has no transaction {id}; broadcast it first and register it once it is confirmed"
+        ));
+    }
+    let raw_hex = tx["raw_data_hex"].as_str().unwrap_or_default();
+    let raw_bytes = alloy_primitives::hex::decode(raw_hex)
+        .map_err(|_| format!("the node's copy of {id} is unreadable"))?;
+    let raw = tron::decode_raw_exact(&raw_bytes)
+        .map_err(|e| format!("the transaction {id} is not the order's: {e}"))?;
+    let trigger = tron::trigger_of(&raw)
+        .map_err(|e| format!("the transaction {id} is not the order's: {e}"))?;
+    if trigger.contract_address != expected.contract
+        || trigger.data != expected.data
+        || trigger.call_value != expected.call_value
+    {
+        return Err(format!(
+            "the transaction {id} does not call the order's contract with the order's data and value; send the call create-order returned, unchanged"
+        ));
+    }
+    let signature = tx["signature"][0]
+        .as_str()
+        .and_then(|s| alloy_primitives::hex::decode(s).ok())
+        .unwrap_or_default();
+    let owner: Option<[u8; 21]> = trigger.owner_address.as_slice().try_into().ok();
+    let signed_by_sender = owner.is_some_and(|owner| {
+        expected.owners.contains(&owner) && tron::signer_of(&raw_bytes, &signature) == Some(owner)
+    });
+    let Some(owner) = owner.filter(|_| signed_by_sender) else {
+        return Err(format!(
+            "the transaction {id} is not signed by the order's sender"
+        ));
+    };
+    if tx["ret"][0]["contractRet"].as_str() != Some("SUCCESS") {
+        return Err(format!(
+            "the transaction {id} failed on Tron ({}) and paid nothing",
+            tx["ret"][0]["contractRet"]
+        ));
+    }
+    let Some(token) = expected.token else {
+        return Ok(());
+    };
+    let info = post(
+        &http,
+        url,
+        "/wallet/gettransactioninfobyid",
+        json!({"value": id}),
+    )
+    .await
+    .map_err(api)?;
+    let topic =
+        |account: &[u8; 21]| format!("{:0>64}", alloy_primitives::hex::encode(&account[1..]));
+    let transfer = alloy_primitives::hex::encode(alloy_primitives::keccak256(
+        "Transfer(address,address,uint256)",
+    ));
+    let moved = info["log"].as_array().into_iter().flatten().any(|log| {
+        let topics: Vec<&str> = log["topics"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .collect();
+        let amount = log["data"]
+            .as_str()
+            .and_then(|d| alloy_primitives::U256::from_str_radix(d, 16).ok());
+        log["address"].as_str() == Some(&alloy_primitives::hex::encode(&token[1..]))
+            && topics.len() == 3
+            && topics[0] == transfer
+            && topics[1] == topic(&owner)
+            && topics[2] == topic(&expected.contract)
+            && amount == Some(expected.amount)
+    });
+    if moved {
+        Ok(())
+    } else {
+        Err(format!(
+            "the transaction {id} succeeded but moved no {} of the order's token to the gateway",
+            expected.amount
+        ))
+    }
+}
+
+impl ExpectedTronCall {
+    /// The call create-order handed out for `order` (an offramp or token swap from Tron).
+    pub fn of(order: &crate::orders::Order) -> Option<Self> {
+        let tx = order.created.as_object()?.values().next()?.get("tx")?;
+        let token = match tron::parse_account(&order.src.token) {
+            Some(token) => Some(token),
+            None if order
+                .src
+                .token
+                .trim_start_matches("0x")
+                .bytes()
+                .all(|b| b == b'0') =>
+            {
+                None
+            }
+            None => return None,
+        };
+        Some(Self {
+            owners: order
+                .addresses
+                .iter()
+                .filter_map(|a| tron::parse_account(a))
+                .collect(),
+            contract: tron::parse_account(tx.get("to")?.as_str()?)?,
+            data: alloy_primitives::hex::decode(tx.get("data")?.as_str()?).ok()?,
+            call_value: tx
+                .get("value")
+                .and_then(Value::as_str)
+                .map_or(Some(0), |v| v.parse().ok())?,
+            token,
+            amount: order.src.amount.parse().ok()?,
+        })
+    }
+}
