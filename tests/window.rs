@@ -1167,6 +1167,10 @@ async fn an_onramp_an_offramp_and_swaps_from_solana_and_tron_are_signed_by_the_a
         !t.is_empty()
     })
     .await;
+    let tron = wait_text(&app, "[data-testid=wallet-address-tron]", |t| {
+        t.starts_with('T')
+    })
+    .await;
     screenshot(&app, "wallet-unlocked").await;
 
     // The swap form takes the wallet's addresses by default.
@@ -1302,10 +1306,6 @@ async fn an_onramp_an_offramp_and_swaps_from_solana_and_tron_are_signed_by_the_a
     // A token swap from Tron on the Sandbox's Tron chain (the HTTP API stand-in: protobuf and signature checked,
     // the calls run on a real EVM): the USDT balance read from it, an exact approval and then the order's call, each
     // shown with its estimated energy, bandwidth and fee limit, each confirmed; registered, completed.
-    let tron = wait_text(&app, "[data-testid=wallet-address-tron]", |t| {
-        t.starts_with('T')
-    })
-    .await;
     show(&app, "swap").await;
     click(&app, "swap-new").await;
     set_value(&app, "swap-src-chain", "tron").await;

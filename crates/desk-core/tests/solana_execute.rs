@@ -307,3 +307,52 @@ async fn another_fee_payer_is_refused_and_an_unknown_signature_is_not_registered
         refused.message
     );
 }
+
+/// Sets the Sandbox's hostile mode (`None`: honest again).
+async fn set_tamper(desk: &desk_core::Desk, name: Option<&str>) {
+    let base = desk.settings().await.network.base_url;
+    reqwest::Client::new()
+        .put(format!("{base}/admin/tamper"))
+        .json(&serde_json::json!({ "tamper": name }))
+        .send()
+        .await
+        .unwrap()
+        .error_for_status()
+        .unwrap();
+}
+
+/// A hostile gateway's Solana transaction paid by another account, or needing a second signer: refused at
+/// verification, and the wallet signs nothing for it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn another_fee_payer_or_an_extra_signer_is_refused_before_anything_is_signed() {
+    let _turn = TURN.lock().await;
+    let _node = solana_node().await;
+    let home = tempfile::tempdir().unwrap();
+    let (desk, accounts) = desk_with_wallet(home.path()).await;
+    for tamper in ["solanaFeePayer", "solanaExtraSigner"] {
+        let form = swap_form(&accounts, "11");
+        let quote = card(&desk, &form).await;
+        set_tamper(&desk, Some(tamper)).await;
+        let order = desk.start_order(quote.raw, None).await.unwrap();
+        set_tamper(&desk, None).await;
+        assert_eq!(order.stage, Some(Stage::Refused), "{tamper}: {order:?}");
+        let local_id = order.local_id.unwrap();
+        let refused = desk
+            .wallet_solana_step(local_id, Some("5000"))
+            .await
+            .unwrap_err();
+        assert_eq!(refused.kind, ErrorKind::Refused, "{}", refused.message);
+        assert!(
+            refused.message.contains("Nothing is signed"),
+            "{}",
+            refused.message
+        );
+        assert!(
+            desk.order_view(local_id)
+                .unwrap()
+                .wallet_txs
+                .unwrap_or_default()
+                .is_empty()
+        );
+    }
+}

@@ -336,3 +336,54 @@ async fn the_signature_is_tronwebs_for_the_same_raw_data() {
         "TUEZSdKsoDHQMeZwihtdoBiN46zxhGWYdH"
     );
 }
+
+/// A hostile gateway's Tron call that may burn 10,000 TRX: refused at verification (over the app's cap), and the
+/// wallet signs nothing for it, not even an approval.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fee_limit_over_the_cap_is_refused_before_anything_is_signed() {
+    let _turn = TURN.lock().await;
+    let _node = tron_node().await;
+    let home = tempfile::tempdir().unwrap();
+    let (desk, accounts) = desk_with_wallet(home.path()).await;
+    let quote = card(&desk, &swap_form(&accounts, "12")).await;
+    let base = desk.settings().await.network.base_url;
+    let tamper = |name: Option<&'static str>| {
+        let base = base.clone();
+        async move {
+            reqwest::Client::new()
+                .put(format!("{base}/admin/tamper"))
+                .json(&serde_json::json!({ "tamper": name }))
+                .send()
+                .await
+                .unwrap()
+                .error_for_status()
+                .unwrap();
+        }
+    };
+    tamper(Some("tronFeeLimit")).await;
+    let order = desk.start_order(quote.raw, None).await.unwrap();
+    tamper(None).await;
+    assert_eq!(order.stage, Some(Stage::Refused), "{order:?}");
+    assert!(
+        order
+            .last_error
+            .as_deref()
+            .unwrap_or_default()
+            .contains("10000 TRX"),
+        "{:?}",
+        order.last_error
+    );
+    let local_id = order.local_id.unwrap();
+    let refused = desk
+        .wallet_evm_step(local_id, Some(WalletTxKind::Approve), Some("1000000000"))
+        .await
+        .unwrap_err();
+    assert_eq!(refused.kind, ErrorKind::Refused, "{}", refused.message);
+    assert!(
+        desk.order_view(local_id)
+            .unwrap()
+            .wallet_txs
+            .unwrap_or_default()
+            .is_empty()
+    );
+}

@@ -151,7 +151,7 @@ pub async fn run(
 }
 
 /// `wallet balance --chain CHAIN [--token TOKEN]`: the wallet's balance of a token (default: the chain's coin) on an
-/// EVM chain or Solana, read from the chain's endpoint (on the Sandbox its local node), and what Max would send.
+/// EVM chain, Solana or Tron, read from the chain's endpoint (on the Sandbox its local node), and what Max would send.
 pub async fn balance(
     network: &str,
     version: ApiVersion,
@@ -288,7 +288,10 @@ async fn swap(desk: &Desk, args: &SwapArgs) -> Result<(), Failure> {
                 .await
                 .map_err(failure)?
         }
-        _ if desk_core::chains::evm::chain_id_of(&args.route.src_chain).is_some() => {
+        // Tron's steps have the EVM shape (an exact approval when short, then the call), each with its fee limit.
+        _ if desk_core::chains::evm::chain_id_of(&args.route.src_chain).is_some()
+            || args.route.src_chain == "tron" =>
+        {
             execute_evm(desk, local_id, args.yes).await?
         }
         _ if args.route.src_chain == "solana" => execute_solana(desk, local_id, args.yes).await?,
@@ -310,7 +313,7 @@ async fn swap(desk: &Desk, args: &SwapArgs) -> Result<(), Failure> {
     follow(desk, local_id).await
 }
 
-/// Each EVM step as the window shows it, confirmed one by one, until the payment is registered.
+/// Each EVM or Tron step as the window shows it, confirmed one by one, until the payment is registered.
 async fn execute_evm(desk: &Desk, local_id: i64, yes: bool) -> Result<OrderView, Failure> {
     loop {
         let plan = desk.wallet_evm_plan(local_id).await.map_err(failure)?;

@@ -70,10 +70,10 @@ pub enum WalletCommand {
     /// The wallet's addresses and their paths (from GATEWAY_MNEMONIC, else the keychain's wallet)
     Address,
     /// What the wallet's Bitcoin address can spend, after the network fee (the gateway's get-max-spendable); with
-    /// --chain, its balance on an EVM chain or Solana read from the chain (`--network sandbox`: the Sandbox's own
+    /// --chain, its balance on an EVM chain, Solana or Tron read from the chain (`--network sandbox`: the Sandbox's own
     /// local chains, the wallet funded on first use)
     Balance {
-        /// An EVM chain (bob, ethereum, …) or solana; default: Bitcoin
+        /// An EVM chain (bob, ethereum, …), solana or tron; default: Bitcoin
         #[arg(long)]
         chain: Option<String>,
         /// The token: its address (an SPL mint on Solana) or its symbol; default: the chain's coin

@@ -1235,6 +1235,70 @@ fn a_swap_from_solana_runs_from_the_terminal_and_its_balance_is_read_from_the_ch
     }
 }
 
+/// `gateway --network sandbox swap` from Tron: the Sandbox's Tron chain inside the command, the wallet's Tron
+/// account funded there on first use; an exact approval and the order's call, each shown with its estimated energy
+/// and fee limit, signed, broadcast, executed and registered. `wallet balance --chain tron` reads the same chain.
+#[test]
+fn a_swap_from_tron_runs_from_the_terminal_and_its_balance_is_read_from_the_chain() {
+    let home = tempfile::tempdir().unwrap();
+    let envs = [
+        ("GATEWAY_MNEMONIC", ABANDON),
+        ("GATEWAY_DESK_HOME", home.path().to_str().unwrap()),
+    ];
+    let out = run_with_env(
+        &[
+            "--network",
+            "sandbox",
+            "wallet",
+            "balance",
+            "--chain",
+            "tron",
+        ],
+        &envs,
+        None,
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).starts_with("1000 TRX on tron\nMax "),
+        "{}",
+        text(&out.stdout)
+    );
+    let out = run_with_env(
+        &[
+            "--network",
+            "sandbox",
+            "swap",
+            "--src-chain",
+            "tron",
+            "--src-token",
+            "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t",
+            "--dst-chain",
+            "bob",
+            "--dst-token",
+            USDT_BOB,
+            "--amount",
+            "30000000",
+            "--yes",
+            "--no-follow",
+        ],
+        &envs,
+        None,
+    );
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
+    for expected in [
+        "You send     30 USDT",
+        "Approve 30 USDT to the gateway's contract",
+        "Estimated cost: about ",
+        "Send 30 USDT to the gateway's contract",
+        "(its fee limit)",
+        "  mined: ",
+        "Registered: the gateway has the transaction.",
+    ] {
+        assert!(stdout.contains(expected), "{expected:?} in {stdout}");
+    }
+}
+
 /// A keystore file for scripts: written from GATEWAY_MNEMONIC under a password of its own (typed twice), readable only
 /// by its owner, never over an existing file, holding no word of the phrase; read back through GATEWAY_KEYSTORE with
 /// its password on standard input (the same addresses), a wrong password refused in words.
