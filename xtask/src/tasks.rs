@@ -249,6 +249,14 @@ pub fn test() -> Result<()> {
         ),
     );
     check(
+        "Tron stand-in (node --test chains/tron-node.test.mjs)",
+        status(
+            Command::new("node")
+                .args(["--test", "tron-node.test.mjs"])
+                .current_dir(crate::setup::chains_dir()),
+        ),
+    );
+    check(
         "clippy",
         status(cargo().args([
             "clippy",
