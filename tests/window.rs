@@ -1107,6 +1107,47 @@ async fn support_finds_an_order_by_txid_and_its_bundle_leaves_out_the_api_key() 
     app.close().await.unwrap();
 }
 
+/// Starts a new swap of 25 of `source` (a dollar token) to USDT on BOB paid by the app's wallet: the sender must
+/// become the wallet's account `sender`, the balance beside the amount the 10,000 the Sandbox funded it with; then the
+/// quote, its confirmation, and the order created, up to the signing step.
+async fn swap_25_to_bob_from_the_wallet(
+    app: &Client,
+    source: (&str, &str),
+    sender: &str,
+    symbol: &str,
+    recipient: &str,
+) {
+    show(app, "swap").await;
+    click(app, "swap-new").await;
+    set_value(app, "swap-src-chain", source.0).await;
+    set_value(app, "swap-src-token", source.1).await;
+    set_value(app, "swap-dst-chain", "bob").await;
+    set_value(app, "swap-dst-token", USDT_BOB).await;
+    let started = Instant::now();
+    while value_of(app, "swap-sender").await != sender {
+        assert!(
+            started.elapsed() < WAIT,
+            "the sender is not the wallet's {} account",
+            source.0
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let balance = wait_text(app, "[data-testid=swap-balance]", |t| {
+        t.starts_with("Your wallet can spend") && t.contains(symbol)
+    })
+    .await;
+    assert!(
+        balance.contains(&format!("spend 10000 {symbol}")),
+        "{balance}"
+    );
+    set_value(app, "swap-amount", "25").await;
+    set_value(app, "swap-recipient", recipient).await;
+    click(app, "swap-get-quote").await;
+    css(app, "[data-testid=quote-card]").await;
+    click(app, "swap-confirm").await;
+    click(app, "confirm-go").await;
+}
+
 /// The words of the new phrase as the Wallet view shows them once ("1. word 2. word …").
 async fn shown_words(app: &Client) -> Vec<String> {
     let text = wait_text(app, "[data-testid=wallet-new-words]", |t| t.contains("12.")).await;
@@ -1264,31 +1305,7 @@ async fn an_onramp_an_offramp_and_swaps_from_solana_and_tron_are_signed_by_the_a
     // started by the app, the wallet funded with test tokens): the USDC balance read from the chain, the transaction
     // shown with the fee of its exact message, signed, confirmed by the chain, registered (the gateway found it
     // executed), completed.
-    show(&app, "swap").await;
-    click(&app, "swap-new").await;
-    set_value(&app, "swap-src-chain", "solana").await;
-    set_value(&app, "swap-src-token", USDC_SOL).await;
-    set_value(&app, "swap-dst-chain", "bob").await;
-    set_value(&app, "swap-dst-token", USDT_BOB).await;
-    let started = Instant::now();
-    while value_of(&app, "swap-sender").await != solana {
-        assert!(
-            started.elapsed() < WAIT,
-            "the sender is not the wallet's Solana account"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    let balance = wait_text(&app, "[data-testid=swap-balance]", |t| {
-        t.starts_with("Your wallet can spend") && t.contains("USDC")
-    })
-    .await;
-    assert!(balance.contains("spend 10000 USDC"), "{balance}");
-    set_value(&app, "swap-amount", "25").await;
-    set_value(&app, "swap-recipient", &evm).await;
-    click(&app, "swap-get-quote").await;
-    css(&app, "[data-testid=quote-card]").await;
-    click(&app, "swap-confirm").await;
-    click(&app, "confirm-go").await;
+    swap_25_to_bob_from_the_wallet(&app, ("solana", USDC_SOL), &solana, "USDC", &evm).await;
     let send = wait_text(&app, "[data-testid=solana-sign-sentence]", |t| {
         t.starts_with("Send 25 USDC to the gateway's Solana program")
     })
@@ -1306,31 +1323,7 @@ async fn an_onramp_an_offramp_and_swaps_from_solana_and_tron_are_signed_by_the_a
     // A token swap from Tron on the Sandbox's Tron chain (the HTTP API stand-in: protobuf and signature checked,
     // the calls run on a real EVM): the USDT balance read from it, an exact approval and then the order's call, each
     // shown with its estimated energy, bandwidth and fee limit, each confirmed; registered, completed.
-    show(&app, "swap").await;
-    click(&app, "swap-new").await;
-    set_value(&app, "swap-src-chain", "tron").await;
-    set_value(&app, "swap-src-token", USDT_TRON).await;
-    set_value(&app, "swap-dst-chain", "bob").await;
-    set_value(&app, "swap-dst-token", USDT_BOB).await;
-    let started = Instant::now();
-    while value_of(&app, "swap-sender").await != tron {
-        assert!(
-            started.elapsed() < WAIT,
-            "the sender is not the wallet's Tron account"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    let balance = wait_text(&app, "[data-testid=swap-balance]", |t| {
-        t.starts_with("Your wallet can spend") && t.contains("USDT")
-    })
-    .await;
-    assert!(balance.contains("spend 10000 USDT"), "{balance}");
-    set_value(&app, "swap-amount", "25").await;
-    set_value(&app, "swap-recipient", &evm).await;
-    click(&app, "swap-get-quote").await;
-    css(&app, "[data-testid=quote-card]").await;
-    click(&app, "swap-confirm").await;
-    click(&app, "confirm-go").await;
+    swap_25_to_bob_from_the_wallet(&app, ("tron", USDT_TRON), &tron, "USDT", &evm).await;
     let approve = wait_text(&app, "[data-testid=evm-sign-sentence]", |t| {
         t.starts_with("Approve 25 USDT to the gateway's contract")
     })

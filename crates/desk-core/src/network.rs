@@ -146,22 +146,11 @@ impl SandboxChains {
     /// The Solana node, with `address` funded on it once (10 SOL and the catalogue's SPL tokens).
     pub async fn funded_solana(&self, address: &str) -> Result<Arc<SolanaNode>, DeskError> {
         let node = self.solana_node().await?;
-        let key = ("solana".to_owned(), address.to_owned());
-        let first = self
-            .funded
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .insert(key.clone());
-        if first && let Err(e) = node.fund_sandbox_wallet(address).await {
-            self.funded
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .remove(&key);
-            return Err(DeskError::new(
-                ErrorKind::Sandbox,
-                format!("The Sandbox could not fund {address} on Solana ({e}). Try again."),
-            ));
-        }
+        self.fund_once(
+            ("solana".to_owned(), address.to_owned()),
+            node.fund_sandbox_wallet(address),
+        )
+        .await?;
         Ok(node)
     }
 
@@ -194,44 +183,49 @@ impl SandboxChains {
     /// The Tron node, with `address` funded on it once (1,000 TRX and the catalogue's TRC-20 tokens).
     pub async fn funded_tron(&self, address: &str) -> Result<Arc<TronNode>, DeskError> {
         let node = self.tron_node().await?;
-        let key = ("tron".to_owned(), address.to_owned());
+        self.fund_once(
+            ("tron".to_owned(), address.to_owned()),
+            node.fund_sandbox_wallet(address),
+        )
+        .await?;
+        Ok(node)
+    }
+
+    /// Runs `fund` the first time `key` (chain, address) is seen; after a failure it is tried again next time.
+    async fn fund_once<E: std::fmt::Display>(
+        &self,
+        key: (String, String),
+        fund: impl std::future::Future<Output = Result<(), E>>,
+    ) -> Result<(), DeskError> {
         let first = self
             .funded
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .insert(key.clone());
-        if first && let Err(e) = node.fund_sandbox_wallet(address).await {
+        if first && let Err(e) = fund.await {
             self.funded
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner)
                 .remove(&key);
             return Err(DeskError::new(
                 ErrorKind::Sandbox,
-                format!("The Sandbox could not fund {address} on Tron ({e}). Try again."),
+                format!(
+                    "The Sandbox could not fund {} on {} ({e}). Try again.",
+                    key.1, key.0
+                ),
             ));
         }
-        Ok(node)
+        Ok(())
     }
 
     /// The node of `chain`, with `address` funded on it once (test coins and tokens).
     pub async fn funded_node(&self, chain: &str, address: &str) -> Result<Arc<EvmNode>, DeskError> {
         let node = self.node(chain).await?;
-        let key = (chain.to_owned(), address.to_ascii_lowercase());
-        let first = self
-            .funded
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .insert(key.clone());
-        if first && let Err(e) = node.fund_sandbox_wallet(address).await {
-            self.funded
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .remove(&key);
-            return Err(DeskError::new(
-                ErrorKind::Sandbox,
-                format!("The Sandbox could not fund {address} on {chain} ({e}). Try again."),
-            ));
-        }
+        self.fund_once(
+            (chain.to_owned(), address.to_ascii_lowercase()),
+            node.fund_sandbox_wallet(address),
+        )
+        .await?;
         Ok(node)
     }
 }

@@ -13,11 +13,9 @@ use desk_core::journal::{HandedIn, Stage, WalletTxKind, WalletTxState};
 use gateway_client::wire::NATIVE_TOKEN;
 use gateway_sim::evm_node::EvmNode;
 
-use common::{USDT_BOB, USDT_ETH, WBTC_BOB, card, open};
-
-const PASSWORD: &str = "correct horse battery";
-const ABANDON: &str =
-    "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about";
+use common::{
+    ABANDON, PASSWORD, USDT_BOB, USDT_ETH, WBTC_BOB, card, desk_with_wallet, open, verified_order,
+};
 
 static TURN: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
@@ -44,23 +42,13 @@ async fn nodes(chains: &[&str]) -> Vec<EvmNode> {
         node.place_sandbox_contracts().await.unwrap();
         out.push(node);
     }
-    let named: Vec<String> = out
-        .iter()
-        .map(|n| format!("{}={}", n.chain(), n.url()))
-        .collect();
-    unsafe_env_set(&named.join(","));
+    let named: Vec<(&str, &str)> = out.iter().map(|n| (n.chain(), n.url())).collect();
+    common::name_nodes_to_sandbox(&named);
     out
 }
 
 async fn bob_node() -> EvmNode {
     nodes(&["bob"]).await.remove(0)
-}
-
-#[allow(unsafe_code)]
-fn unsafe_env_set(value: &str) {
-    // Edition 2024: setting the environment is unsafe because other threads may read it. One test of this binary
-    // runs at a time (TURN), and the desk reads the variable only when it first uses a chain, after this.
-    unsafe { std::env::set_var(desk_core::network::SANDBOX_EVM_NODES_ENV, value) };
 }
 
 fn swap_form(src: (&str, &str), dst: (&str, &str), amount: &str, evm: &str) -> SwapForm {
@@ -154,32 +142,6 @@ async fn a_token_swap_needs_no_approval_when_allowed_and_usdt_is_reset_to_zero_f
     desk.shutdown().await;
 }
 
-/// A desk on the Sandbox under `home` with the "abandon … about" wallet imported (any earlier one removed) and
-/// unlocked; its accounts.
-async fn desk_with_wallet(
-    home: &std::path::Path,
-) -> (desk_core::Desk, desk_core::wallet::Accounts) {
-    let desk = open(home).await;
-    let _ = desk.wallet_remove().await;
-    let accounts = desk
-        .wallet_import(ABANDON, "", PASSWORD)
-        .await
-        .unwrap()
-        .accounts
-        .unwrap();
-    (desk, accounts)
-}
-
-/// Starts an order from `form`'s quote; it must come back verified, ready to sign. Gives its local id.
-async fn verified_order(desk: &desk_core::Desk, form: &SwapForm) -> i64 {
-    let order = desk
-        .start_order(card(desk, form).await.raw, None)
-        .await
-        .unwrap();
-    assert_eq!(order.stage, Some(Stage::Verified), "{order:?}");
-    order.local_id.unwrap()
-}
-
 /// Signs each of `kinds` in turn, each the plan's next step, confirmed at the fee the plan shows.
 async fn sign_steps(desk: &desk_core::Desk, local_id: i64, kinds: &[WalletTxKind]) {
     for expected in kinds {
@@ -253,13 +215,7 @@ async fn an_offramp_is_approved_exactly_paid_and_registered_by_the_wallet() {
         .await
         .unwrap_err();
     assert!(dear.message.contains("more than"), "{}", dear.message);
-    assert!(
-        desk.order_view(local_id)
-            .unwrap()
-            .wallet_txs
-            .unwrap_or_default()
-            .is_empty()
-    );
+    assert!(common::wallet_txs(&desk, local_id).is_empty());
 
     let approved = desk
         .wallet_evm_step(
@@ -335,14 +291,7 @@ async fn an_offramp_is_approved_exactly_paid_and_registered_by_the_wallet() {
         .await
         .is_err()
     );
-    assert_eq!(
-        desk.order_view(local_id)
-            .unwrap()
-            .wallet_txs
-            .unwrap_or_default()
-            .len(),
-        2
-    );
+    assert_eq!(common::wallet_txs(&desk, local_id).len(), 2);
     desk.shutdown().await;
 }
 
@@ -383,13 +332,7 @@ async fn too_little_gas_money_and_a_call_that_would_revert_are_told_before_anyth
         "{}",
         refused.message
     );
-    assert!(
-        desk.order_view(local_id)
-            .unwrap()
-            .wallet_txs
-            .unwrap_or_default()
-            .is_empty()
-    );
+    assert!(common::wallet_txs(&desk, local_id).is_empty());
 
     // Someone else pays this very order first: the app's call would revert, and says why.
     node.set_native_balance(&evm, U256::from(10u64).pow(U256::from(19u64)))

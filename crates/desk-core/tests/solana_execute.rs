@@ -12,11 +12,10 @@ use desk_core::journal::{Journal, Stage, WalletTxState};
 use gateway_client::wire::NATIVE_TOKEN;
 use gateway_sim::solana_node::SolanaNode;
 
-use common::{USDT_BOB, card, complete_onramp, open};
+use common::{
+    ABANDON, USDT_BOB, card, complete_onramp, desk_with_wallet, set_tamper, verified_order,
+};
 
-const PASSWORD: &str = "correct horse battery";
-const ABANDON: &str =
-    "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about";
 const USDC_SOL: &str = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v";
 
 static TURN: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
@@ -24,30 +23,8 @@ static TURN: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 /// A Solana node named to the Sandbox, so the desk uses it instead of starting its own.
 async fn solana_node() -> SolanaNode {
     let node = SolanaNode::start().await.unwrap();
-    // Edition 2024: setting the environment is unsafe because other threads may read it. One test of this binary
-    // runs at a time (TURN), and the desk reads the variable only when it first uses Solana, after this.
-    #[allow(unsafe_code)]
-    unsafe {
-        std::env::set_var(
-            desk_core::network::SANDBOX_EVM_NODES_ENV,
-            format!("solana={}", node.url()),
-        );
-    }
+    common::name_nodes_to_sandbox(&[("solana", node.url())]);
     node
-}
-
-async fn desk_with_wallet(
-    home: &std::path::Path,
-) -> (desk_core::Desk, desk_core::wallet::Accounts) {
-    let desk = open(home).await;
-    let _ = desk.wallet_remove().await;
-    let accounts = desk
-        .wallet_import(ABANDON, "", PASSWORD)
-        .await
-        .unwrap()
-        .accounts
-        .unwrap();
-    (desk, accounts)
 }
 
 fn swap_form(accounts: &desk_core::wallet::Accounts, amount: &str) -> SwapForm {
@@ -64,15 +41,6 @@ fn swap_form(accounts: &desk_core::wallet::Accounts, amount: &str) -> SwapForm {
         owner: Some(evm),
         refund: None,
     }
-}
-
-async fn verified_order(desk: &desk_core::Desk, form: &SwapForm) -> i64 {
-    let order = desk
-        .start_order(card(desk, form).await.raw, None)
-        .await
-        .unwrap();
-    assert_eq!(order.stage, Some(Stage::Verified), "{order:?}");
-    order.local_id.unwrap()
 }
 
 /// A USDC swap from Solana to BOB: the plan reads the balances and the fee of this exact message; a fee above what
@@ -124,13 +92,7 @@ async fn a_usdc_swap_from_solana_is_signed_sent_confirmed_registered_and_complet
         .unwrap_err();
     assert_eq!(dear.kind, ErrorKind::Refused, "{}", dear.message);
     assert!(dear.message.contains("more than"), "{}", dear.message);
-    assert!(
-        desk.order_view(local_id)
-            .unwrap()
-            .wallet_txs
-            .unwrap_or_default()
-            .is_empty()
-    );
+    assert!(common::wallet_txs(&desk, local_id).is_empty());
 
     let paid = desk
         .wallet_solana_step(local_id, Some(&plan.fee_lamports))
@@ -179,13 +141,7 @@ async fn an_expired_blockhash_is_explained_before_anything_is_signed() {
         "{}",
         refused.message
     );
-    assert!(
-        desk.order_view(local_id)
-            .unwrap()
-            .wallet_txs
-            .unwrap_or_default()
-            .is_empty()
-    );
+    assert!(common::wallet_txs(&desk, local_id).is_empty());
 }
 
 /// Too few tokens: the plan and the step tell the numbers, nothing is signed.
@@ -308,19 +264,6 @@ async fn another_fee_payer_is_refused_and_an_unknown_signature_is_not_registered
     );
 }
 
-/// Sets the Sandbox's hostile mode (`None`: honest again).
-async fn set_tamper(desk: &desk_core::Desk, name: Option<&str>) {
-    let base = desk.settings().await.network.base_url;
-    reqwest::Client::new()
-        .put(format!("{base}/admin/tamper"))
-        .json(&serde_json::json!({ "tamper": name }))
-        .send()
-        .await
-        .unwrap()
-        .error_for_status()
-        .unwrap();
-}
-
 /// A hostile gateway's Solana transaction paid by another account, or needing a second signer: refused at
 /// verification, and the wallet signs nothing for it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -347,12 +290,6 @@ async fn another_fee_payer_or_an_extra_signer_is_refused_before_anything_is_sign
             "{}",
             refused.message
         );
-        assert!(
-            desk.order_view(local_id)
-                .unwrap()
-                .wallet_txs
-                .unwrap_or_default()
-                .is_empty()
-        );
+        assert!(common::wallet_txs(&desk, local_id).is_empty());
     }
 }

@@ -13,11 +13,10 @@ use desk_core::journal::{Journal, Stage, WalletTxKind, WalletTxState};
 use gateway_client::wire::NATIVE_TOKEN;
 use gateway_sim::tron_node::TronNode;
 
-use common::{USDT_BOB, card, complete_onramp, open};
+use common::{
+    ABANDON, USDT_BOB, card, complete_onramp, desk_with_wallet, set_tamper, verified_order,
+};
 
-const PASSWORD: &str = "correct horse battery";
-const ABANDON: &str =
-    "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about";
 const USDT_TRON: &str = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
 
 static TURN: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
@@ -25,30 +24,8 @@ static TURN: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 /// A Tron node named to the Sandbox, so the desk uses it instead of starting its own.
 async fn tron_node() -> TronNode {
     let node = TronNode::start().await.unwrap();
-    // Edition 2024: setting the environment is unsafe because other threads may read it. One test of this binary
-    // runs at a time (TURN), and the desk reads the variable only when it first uses Tron, after this.
-    #[allow(unsafe_code)]
-    unsafe {
-        std::env::set_var(
-            desk_core::network::SANDBOX_EVM_NODES_ENV,
-            format!("tron={}", node.url()),
-        );
-    }
+    common::name_nodes_to_sandbox(&[("tron", node.url())]);
     node
-}
-
-async fn desk_with_wallet(
-    home: &std::path::Path,
-) -> (desk_core::Desk, desk_core::wallet::Accounts) {
-    let desk = open(home).await;
-    let _ = desk.wallet_remove().await;
-    let accounts = desk
-        .wallet_import(ABANDON, "", PASSWORD)
-        .await
-        .unwrap()
-        .accounts
-        .unwrap();
-    (desk, accounts)
 }
 
 fn swap_form(accounts: &desk_core::wallet::Accounts, amount: &str) -> SwapForm {
@@ -65,15 +42,6 @@ fn swap_form(accounts: &desk_core::wallet::Accounts, amount: &str) -> SwapForm {
         owner: Some(evm),
         refund: None,
     }
-}
-
-async fn verified_order(desk: &desk_core::Desk, form: &SwapForm) -> i64 {
-    let order = desk
-        .start_order(card(desk, form).await.raw, None)
-        .await
-        .unwrap();
-    assert_eq!(order.stage, Some(Stage::Verified), "{order:?}");
-    order.local_id.unwrap()
 }
 
 /// A USDT swap from Tron: an exact approval, then the order's call, each shown with its estimated energy and
@@ -346,23 +314,9 @@ async fn a_fee_limit_over_the_cap_is_refused_before_anything_is_signed() {
     let home = tempfile::tempdir().unwrap();
     let (desk, accounts) = desk_with_wallet(home.path()).await;
     let quote = card(&desk, &swap_form(&accounts, "12")).await;
-    let base = desk.settings().await.network.base_url;
-    let tamper = |name: Option<&'static str>| {
-        let base = base.clone();
-        async move {
-            reqwest::Client::new()
-                .put(format!("{base}/admin/tamper"))
-                .json(&serde_json::json!({ "tamper": name }))
-                .send()
-                .await
-                .unwrap()
-                .error_for_status()
-                .unwrap();
-        }
-    };
-    tamper(Some("tronFeeLimit")).await;
+    set_tamper(&desk, Some("tronFeeLimit")).await;
     let order = desk.start_order(quote.raw, None).await.unwrap();
-    tamper(None).await;
+    set_tamper(&desk, None).await;
     assert_eq!(order.stage, Some(Stage::Refused), "{order:?}");
     assert!(
         order
@@ -379,11 +333,5 @@ async fn a_fee_limit_over_the_cap_is_refused_before_anything_is_signed() {
         .await
         .unwrap_err();
     assert_eq!(refused.kind, ErrorKind::Refused, "{}", refused.message);
-    assert!(
-        desk.order_view(local_id)
-            .unwrap()
-            .wallet_txs
-            .unwrap_or_default()
-            .is_empty()
-    );
+    assert!(common::wallet_txs(&desk, local_id).is_empty());
 }

@@ -201,20 +201,6 @@ async fn an_onramp_is_signed_by_the_wallet_registered_and_completed_and_the_phra
         .unwrap();
 
     // A hostile gateway's PSBT that pays a stranger: refused at verification, so there is nothing to sign.
-    let base = desk.settings().await.network.base_url;
-    let set_tamper = |name: Option<&'static str>| {
-        let base = base.clone();
-        async move {
-            reqwest::Client::new()
-                .put(format!("{base}/admin/tamper"))
-                .json(&serde_json::json!({ "tamper": name }))
-                .send()
-                .await
-                .unwrap()
-                .error_for_status()
-                .unwrap();
-        }
-    };
     // What the wallet can spend, from the gateway's get-max-spendable; Bitcoin only.
     let balance = desk.wallet_balance("bitcoin").await.unwrap();
     let sats: u64 = balance.amount.parse().unwrap();
@@ -228,10 +214,10 @@ async fn an_onramp_is_signed_by_the_wallet_registered_and_completed_and_the_phra
         ErrorKind::InvalidInput
     );
     let form = onramp_form(Some(accounts.bitcoin.as_ref().unwrap().address.clone()));
-    set_tamper(Some("psbtPaysStranger")).await;
+    common::set_tamper(&desk, Some("psbtPaysStranger")).await;
     let hostile = card(&desk, &form).await;
     let hostile = desk.start_order(hostile.raw, None).await.unwrap();
-    set_tamper(None).await;
+    common::set_tamper(&desk, None).await;
     assert_eq!(hostile.stage, Some(Stage::Refused), "{hostile:?}");
     let refused = desk
         .sign_with_wallet(hostile.local_id.unwrap(), None)

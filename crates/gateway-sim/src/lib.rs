@@ -14,6 +14,7 @@ pub mod orders;
 pub mod payload;
 pub mod pricing;
 pub mod quote;
+pub mod script_node;
 mod server;
 pub mod signing;
 pub mod solana_node;

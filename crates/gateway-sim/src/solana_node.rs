@@ -4,18 +4,14 @@
 //! programs); the Sandbox's gateway program is a real (minimal) program there. Never a mock of JSON-RPC: every call
 //! here goes to the node.
 
-use std::path::PathBuf;
-use std::process::Stdio;
 use std::time::Duration;
 
 use gateway_client::TokenRegistry;
 use serde_json::{Value, json};
-use tokio::io::{AsyncBufReadExt, BufReader};
 
 use crate::catalogue::{AssetClass, Catalogue};
 
-/// The environment variable naming the Node.js binary that runs the node (else `node` on the `PATH`).
-pub const NODE_ENV: &str = "GATEWAY_NODE";
+pub use crate::script_node::NODE_ENV;
 /// The genesis hash the Sandbox's Solana node answers: Base58 of SHA-256("gateway-desk sandbox solana").
 pub const SANDBOX_GENESIS: &str = "ArjALFFG9CVTzGFkA92W5fz9qPqANahT1Qgy3Hv84tFt";
 
@@ -30,11 +26,6 @@ pub enum SolanaNodeError {
     Rpc { method: String, error: String },
     #[error("the local Solana node could not be reached: {0}")]
     Transport(String),
-}
-
-/// `chains/solana-node.mjs` of this source tree.
-pub fn script() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../chains/solana-node.mjs")
 }
 
 /// A running (or attached) Sandbox Solana node.
@@ -65,41 +56,14 @@ fn client() -> Result<reqwest::Client, SolanaNodeError> {
 impl SolanaNode {
     /// Starts the node on a free loopback port and waits until it says it listens.
     pub async fn start() -> Result<Self, SolanaNodeError> {
-        let node = std::env::var_os(NODE_ENV).unwrap_or_else(|| "node".into());
-        let mut child = tokio::process::Command::new(&node)
-            .arg(script())
-            .arg("0")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .kill_on_drop(true)
-            .spawn()
-            .map_err(|e| SolanaNodeError::Start(format!("{}: {e}", node.to_string_lossy())))?;
-        let lifeline = child.stdin.take();
-        let stdout = child
-            .stdout
-            .take()
-            .ok_or_else(|| SolanaNodeError::Start("no standard output".into()))?;
-        let mut lines = BufReader::new(stdout).lines();
-        let port = tokio::time::timeout(Duration::from_secs(60), async {
-            while let Some(line) = lines.next_line().await.ok().flatten() {
-                if let Some(port) = line.strip_prefix("LISTENING ") {
-                    return port.trim().parse::<u16>().ok();
-                }
-            }
-            None
-        })
-        .await
-        .ok()
-        .flatten()
-        .ok_or_else(|| SolanaNodeError::Start("it never said it was listening".into()))?;
-        // Keep reading its standard output so that it never blocks on a full pipe.
-        tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+        let started = crate::script_node::start("solana-node.mjs", &["0".to_owned()])
+            .await
+            .map_err(SolanaNodeError::Start)?;
         let node = Self {
-            url: format!("http://127.0.0.1:{port}"),
+            url: started.url,
             http: client()?,
-            _lifeline: lifeline,
-            _child: Some(child),
+            _lifeline: started.lifeline,
+            _child: Some(started.child),
         };
         node.check_genesis().await?;
         Ok(node)

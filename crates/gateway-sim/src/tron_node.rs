@@ -4,16 +4,13 @@
 //! contract calls it accepts run on a real EVM (an anvil it starts), where the Sandbox's gateway contract and a test
 //! TRC-20 token sit at the catalogue's Tron addresses. Energy is the EVM's gas. Every call here goes to that node.
 
-use std::process::Stdio;
 use std::time::Duration;
 
 use gateway_client::TokenRegistry;
 use gateway_client::tron;
 use serde_json::{Value, json};
-use tokio::io::{AsyncBufReadExt, BufReader};
 
 use crate::catalogue::{AssetClass, Catalogue};
-use crate::solana_node::NODE_ENV;
 
 /// Block 0's id on the Sandbox's Tron chain: SHA-256("gateway-desk sandbox tron") with its first 8 bytes zeroed.
 pub const SANDBOX_GENESIS_BLOCK: &str =
@@ -76,43 +73,15 @@ fn config() -> Value {
 impl TronNode {
     /// Starts the stand-in (and its anvil) on free loopback ports and waits until it says it listens.
     pub async fn start() -> Result<Self, TronNodeError> {
-        let node = std::env::var_os(NODE_ENV).unwrap_or_else(|| "node".into());
-        let script =
-            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../chains/tron-node.mjs");
-        let mut child = tokio::process::Command::new(&node)
-            .arg(script)
-            .arg("--config")
-            .arg(config().to_string())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .kill_on_drop(true)
-            .spawn()
-            .map_err(|e| TronNodeError::Start(format!("{}: {e}", node.to_string_lossy())))?;
-        let lifeline = child.stdin.take();
-        let stdout = child
-            .stdout
-            .take()
-            .ok_or_else(|| TronNodeError::Start("no standard output".into()))?;
-        let mut lines = BufReader::new(stdout).lines();
-        let port = tokio::time::timeout(Duration::from_secs(60), async {
-            while let Some(line) = lines.next_line().await.ok().flatten() {
-                if let Some(port) = line.strip_prefix("LISTENING ") {
-                    return port.trim().parse::<u16>().ok();
-                }
-            }
-            None
-        })
-        .await
-        .ok()
-        .flatten()
-        .ok_or_else(|| TronNodeError::Start("it never said it was listening".into()))?;
-        tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+        let args = ["--config".to_owned(), config().to_string()];
+        let started = crate::script_node::start("tron-node.mjs", &args)
+            .await
+            .map_err(TronNodeError::Start)?;
         let node = Self {
-            url: format!("http://127.0.0.1:{port}"),
+            url: started.url,
             http: client()?,
-            _lifeline: lifeline,
-            _child: Some(child),
+            _lifeline: started.lifeline,
+            _child: Some(started.child),
         };
         node.check_genesis().await?;
         Ok(node)

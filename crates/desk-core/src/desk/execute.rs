@@ -499,10 +499,7 @@ impl Desk {
             )),
             _ => None,
         };
-        let events = self.events.clone();
-        let progress = move |p: evm::WalletTxProgress| {
-            let _ = events.send(DeskEvent::WalletTx { progress: p });
-        };
+        let progress = self.wallet_progress();
         let executed = evm::execute_next(
             journal,
             local_id,
@@ -514,25 +511,52 @@ impl Desk {
             &|_| {},
         )
         .await;
+        self.after_wallet_step(local_id, executed).await
+    }
+
+    /// The window's progress events of a wallet transaction.
+    fn wallet_progress(&self) -> impl Fn(evm::WalletTxProgress) + Send + Sync + use<> {
+        let events = self.events.clone();
+        move |p: evm::WalletTxProgress| {
+            let _ = events.send(DeskEvent::WalletTx { progress: p });
+        }
+    }
+
+    /// After a wallet step (EVM or Tron): the order's change told to the window; once the order's own transaction is
+    /// executed, its hash handed in and registered.
+    async fn after_wallet_step(
+        &self,
+        local_id: i64,
+        executed: Result<Executed, ExecError>,
+    ) -> Result<OrderView, DeskError> {
+        self.tell_order_changed(local_id);
+        match executed.map_err(exec_error)? {
+            Executed::Approved { hash } => info!(local_id, hash, "approval executed"),
+            Executed::Paid { hash } => self.register_paid(local_id, &hash).await?,
+        }
+        self.order_view(local_id)
+    }
+
+    fn tell_order_changed(&self, local_id: i64) {
         if let Ok(view) = self.order_view(local_id) {
             let _ = self.events.send(DeskEvent::OrderChanged {
                 order: Box::new(view),
             });
         }
-        match executed.map_err(exec_error)? {
-            Executed::Approved { hash } => info!(local_id, hash, "approval mined"),
-            Executed::Paid { hash } => {
-                info!(local_id, hash, "paid; registering");
-                let (client, key, checks) = self.client_key_and_policy().await;
-                let flow = flow_on(&client, journal, &key, &checks);
-                flow.hand_in(local_id, &hash)
-                    .await
-                    .map_err(DeskError::from)?;
-                let order = journal.order(local_id)?;
-                self.track(&order).await;
-            }
-        }
-        self.order_view(local_id)
+    }
+
+    /// The order's payment, executed on its chain: `hash` handed in and registered, the order tracked.
+    async fn register_paid(&self, local_id: i64, hash: &str) -> Result<(), DeskError> {
+        info!(local_id, hash, "paid; registering");
+        let journal = self.journal()?;
+        let (client, key, checks) = self.client_key_and_policy().await;
+        let flow = flow_on(&client, journal, &key, &checks);
+        flow.hand_in(local_id, hash)
+            .await
+            .map_err(DeskError::from)?;
+        let order = journal.order(local_id)?;
+        self.track(&order).await;
+        Ok(())
     }
 
     /// An endpoint of Solana checked to be the network's cluster (its genesis hash): on the Sandbox its local node
@@ -680,10 +704,7 @@ impl Desk {
                     .map_err(|_| invalid("fee", format!("{fee:?} is not a number of lamports.")))
             })
             .transpose()?;
-        let events = self.events.clone();
-        let progress = move |p: evm::WalletTxProgress| {
-            let _ = events.send(DeskEvent::WalletTx { progress: p });
-        };
+        let progress = self.wallet_progress();
         let executed = solana_exec::execute(
             journal,
             local_id,
@@ -695,20 +716,9 @@ impl Desk {
             &|_| {},
         )
         .await;
-        if let Ok(view) = self.order_view(local_id) {
-            let _ = self.events.send(DeskEvent::OrderChanged {
-                order: Box::new(view),
-            });
-        }
+        self.tell_order_changed(local_id);
         let signature = executed.map_err(exec_error)?;
-        info!(local_id, signature, "paid from Solana; registering");
-        let (client, key, checks) = self.client_key_and_policy().await;
-        let flow = flow_on(&client, journal, &key, &checks);
-        flow.hand_in(local_id, &signature)
-            .await
-            .map_err(DeskError::from)?;
-        let order = journal.order(local_id)?;
-        self.track(&order).await;
+        self.register_paid(local_id, &signature).await?;
         self.order_view(local_id)
     }
 
@@ -868,10 +878,7 @@ impl Desk {
             )),
             _ => None,
         };
-        let events = self.events.clone();
-        let progress = move |p: evm::WalletTxProgress| {
-            let _ = events.send(DeskEvent::WalletTx { progress: p });
-        };
+        let progress = self.wallet_progress();
         let executed = tron_exec::execute_next(
             journal,
             local_id,
@@ -883,24 +890,6 @@ impl Desk {
             &|_| {},
         )
         .await;
-        if let Ok(view) = self.order_view(local_id) {
-            let _ = self.events.send(DeskEvent::OrderChanged {
-                order: Box::new(view),
-            });
-        }
-        match executed.map_err(exec_error)? {
-            Executed::Approved { hash } => info!(local_id, hash, "approval executed on Tron"),
-            Executed::Paid { hash } => {
-                info!(local_id, hash, "paid from Tron; registering");
-                let (client, key, checks) = self.client_key_and_policy().await;
-                let flow = flow_on(&client, journal, &key, &checks);
-                flow.hand_in(local_id, &hash)
-                    .await
-                    .map_err(DeskError::from)?;
-                let order = journal.order(local_id)?;
-                self.track(&order).await;
-            }
-        }
-        self.order_view(local_id)
+        self.after_wallet_step(local_id, executed).await
     }
 }

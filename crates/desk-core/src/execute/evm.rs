@@ -185,6 +185,40 @@ pub fn pay_call_of(
 
 /// Whether a verified order has a wallet transaction to finish without a new signature: one journaled without a
 /// receipt, or the order's payment mined but not yet handed in.
+/// What the journal already holds of an order's wallet transactions.
+pub(crate) enum Journaled {
+    /// A transaction signed (maybe sent) without an outcome yet: to be finished before anything new is signed.
+    Pending(WalletTx),
+    /// The order's own transaction, executed: its hash.
+    Paid(String),
+    /// Nothing unfinished; the next step is to be signed.
+    Nothing,
+}
+
+/// What the journal holds for `order` ([`Journaled`]).
+pub(crate) fn journaled(order: &JournalOrder) -> Journaled {
+    if let Some(pending) = order
+        .wallet_txs
+        .iter()
+        .find(|t| matches!(t.state, WalletTxState::Signed | WalletTxState::Sent))
+    {
+        return Journaled::Pending(pending.clone());
+    }
+    match order
+        .wallet_txs
+        .iter()
+        .find(|t| t.kind == WalletTxKind::Pay && t.state == WalletTxState::Mined)
+    {
+        Some(paid) => Journaled::Paid(paid.hash.clone()),
+        None => Journaled::Nothing,
+    }
+}
+
+/// The refusal of a step while the wallet is locked.
+pub(crate) fn locked() -> ExecError {
+    ExecError::Sign("the wallet is locked; unlock it, then sign again".into())
+}
+
 pub fn has_unfinished_wallet_tx(order: &JournalOrder) -> bool {
     order.stage == crate::journal::Stage::Verified
         && order.wallet_txs.iter().any(|t| {
@@ -466,34 +500,19 @@ pub async fn execute_next(
     progress: &(dyn Fn(WalletTxProgress) + Send + Sync),
     crash: CrashHook<'_>,
 ) -> Result<Executed, ExecError> {
-    let order = journal.order(local_id)?;
-    if let Some(pending) = order
-        .wallet_txs
-        .iter()
-        .find(|t| matches!(t.state, WalletTxState::Signed | WalletTxState::Sent))
-        .cloned()
-    {
-        info!(
-            local_id,
-            hash = pending.hash,
-            "resuming a journaled transaction"
-        );
-        return finish(journal, local_id, endpoint, &pending, progress, crash).await;
+    match journaled(&journal.order(local_id)?) {
+        Journaled::Pending(pending) => {
+            info!(
+                local_id,
+                hash = pending.hash,
+                "resuming a journaled transaction"
+            );
+            return finish(journal, local_id, endpoint, &pending, progress, crash).await;
+        }
+        Journaled::Paid(hash) => return Ok(Executed::Paid { hash }),
+        Journaled::Nothing => {}
     }
-    if let Some(paid) = order
-        .wallet_txs
-        .iter()
-        .find(|t| t.kind == WalletTxKind::Pay && t.state == WalletTxState::Mined)
-    {
-        return Ok(Executed::Paid {
-            hash: paid.hash.clone(),
-        });
-    }
-    let Some(signer) = signer else {
-        return Err(ExecError::Sign(
-            "the wallet is locked; unlock it, then sign again".into(),
-        ));
-    };
+    let signer = signer.ok_or_else(locked)?;
     let owner = signer.address();
     let (plan, requests) = plan(endpoint, owner, call).await?;
     if let Some(short) = plan.shortfall {

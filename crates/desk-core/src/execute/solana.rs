@@ -29,7 +29,7 @@ use solana_transaction::versioned::VersionedTransaction;
 use tracing::info;
 use ts_rs::TS;
 
-use super::evm::{CrashHook, ExecError, WalletTxProgress};
+use super::evm::{CrashHook, ExecError, Journaled, WalletTxProgress, journaled, locked};
 use crate::chains::solana::{SendRefusal, SolanaEndpoint, sol_text, spl_text};
 use crate::journal::{Journal, JournalOrder, WalletTx, WalletTxKind, WalletTxState};
 use crate::verify::{Verified, VerifiedPayload};
@@ -293,32 +293,19 @@ pub async fn execute(
     progress: &(dyn Fn(WalletTxProgress) + Send + Sync),
     crash: CrashHook<'_>,
 ) -> Result<String, ExecError> {
-    let order = journal.order(local_id)?;
-    if let Some(pending) = order
-        .wallet_txs
-        .iter()
-        .find(|t| matches!(t.state, WalletTxState::Signed | WalletTxState::Sent))
-        .cloned()
-    {
-        info!(
-            local_id,
-            signature = pending.hash,
-            "resuming a journaled Solana transaction"
-        );
-        return finish(journal, local_id, endpoint, pay, &pending, progress, crash).await;
+    match journaled(&journal.order(local_id)?) {
+        Journaled::Pending(pending) => {
+            info!(
+                local_id,
+                signature = pending.hash,
+                "resuming a journaled Solana transaction"
+            );
+            return finish(journal, local_id, endpoint, pay, &pending, progress, crash).await;
+        }
+        Journaled::Paid(signature) => return Ok(signature),
+        Journaled::Nothing => {}
     }
-    if let Some(paid) = order
-        .wallet_txs
-        .iter()
-        .find(|t| t.kind == WalletTxKind::Pay && t.state == WalletTxState::Mined)
-    {
-        return Ok(paid.hash.clone());
-    }
-    let Some(key) = key else {
-        return Err(ExecError::Sign(
-            "the wallet is locked; unlock it, then sign again".into(),
-        ));
-    };
+    let key = key.ok_or_else(locked)?;
     let owner = Pubkey::new_from_array(key.verifying_key().to_bytes());
     let plan = plan(endpoint, &owner, pay).await?;
     if !plan.blockhash_valid {

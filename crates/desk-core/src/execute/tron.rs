@@ -25,7 +25,10 @@ use gateway_client::wire::{CreateOrderResponse, NATIVE_TOKEN, RouteKind};
 use prost::Message;
 use tracing::info;
 
-use super::evm::{CrashHook, EvmPlan, ExecError, Executed, PlannedTx, WalletTxProgress};
+use super::evm::{
+    CrashHook, EvmPlan, ExecError, Executed, Journaled, PlannedTx, WalletTxProgress, journaled,
+    locked,
+};
 use crate::chains::evm::approveCall;
 use crate::chains::tron::{
     BANDWIDTH_OVERHEAD, Broadcast, TronEndpoint, TronPrices, trc20_text, trx_text,
@@ -431,34 +434,19 @@ pub async fn execute_next(
     progress: &(dyn Fn(WalletTxProgress) + Send + Sync),
     crash: CrashHook<'_>,
 ) -> Result<Executed, ExecError> {
-    let order = journal.order(local_id)?;
-    if let Some(pending) = order
-        .wallet_txs
-        .iter()
-        .find(|t| matches!(t.state, WalletTxState::Signed | WalletTxState::Sent))
-        .cloned()
-    {
-        info!(
-            local_id,
-            id = pending.hash,
-            "resuming a journaled Tron transaction"
-        );
-        return finish(journal, local_id, endpoint, &pending, progress, crash).await;
+    match journaled(&journal.order(local_id)?) {
+        Journaled::Pending(pending) => {
+            info!(
+                local_id,
+                id = pending.hash,
+                "resuming a journaled Tron transaction"
+            );
+            return finish(journal, local_id, endpoint, &pending, progress, crash).await;
+        }
+        Journaled::Paid(hash) => return Ok(Executed::Paid { hash }),
+        Journaled::Nothing => {}
     }
-    if let Some(paid) = order
-        .wallet_txs
-        .iter()
-        .find(|t| t.kind == WalletTxKind::Pay && t.state == WalletTxState::Mined)
-    {
-        return Ok(Executed::Paid {
-            hash: paid.hash.clone(),
-        });
-    }
-    let Some(key) = key else {
-        return Err(ExecError::Sign(
-            "the wallet is locked; unlock it, then sign again".into(),
-        ));
-    };
+    let key = key.ok_or_else(locked)?;
     let point = key.verifying_key().to_encoded_point(false);
     let owner = tron::account_of_public_key(
         point

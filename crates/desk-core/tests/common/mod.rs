@@ -142,3 +142,72 @@ pub async fn create_order_directly(base_url: &str, request: &QuoteRequest) -> St
         .order_id()
         .to_owned()
 }
+
+/// The "abandon … about" test phrase and the app password the wallet tests seal it under.
+pub const ABANDON: &str =
+    "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about";
+pub const PASSWORD: &str = "correct horse battery";
+
+/// A Desk on the Sandbox under `home` with the "abandon … about" wallet imported and unlocked: the desk and the
+/// wallet's accounts.
+pub async fn desk_with_wallet(home: &Path) -> (Desk, desk_core::wallet::Accounts) {
+    let desk = open(home).await;
+    let _ = desk.wallet_remove().await;
+    let accounts = desk
+        .wallet_import(ABANDON, "", PASSWORD)
+        .await
+        .unwrap()
+        .accounts
+        .unwrap();
+    (desk, accounts)
+}
+
+/// Sets the Sandbox's hostile mode (`None`: honest again).
+pub async fn set_tamper(desk: &Desk, name: Option<&str>) {
+    let base = desk.settings().await.network.base_url;
+    reqwest::Client::new()
+        .put(format!("{base}/admin/tamper"))
+        .json(&serde_json::json!({ "tamper": name }))
+        .send()
+        .await
+        .unwrap()
+        .error_for_status()
+        .unwrap();
+}
+
+/// Names the nodes a test started to the Sandbox (`chain=URL,…`), so that it uses them instead of its own.
+pub fn name_nodes_to_sandbox(nodes: &[(&str, &str)]) {
+    let named: Vec<String> = nodes
+        .iter()
+        .map(|(chain, url)| format!("{chain}={url}"))
+        .collect();
+    // Edition 2024: setting the environment is unsafe because other threads may read it. One test of a binary that
+    // names nodes runs at a time (its TURN lock), and the desk reads the variable only when it first uses a chain,
+    // after this.
+    #[allow(unsafe_code)]
+    unsafe {
+        std::env::set_var(desk_core::network::SANDBOX_EVM_NODES_ENV, named.join(","));
+    }
+}
+
+/// Starts an order from `form`'s quote; it must come back verified, ready to sign. Gives its local id.
+pub async fn verified_order(desk: &Desk, form: &SwapForm) -> i64 {
+    let order = desk
+        .start_order(card(desk, form).await.raw, None)
+        .await
+        .unwrap();
+    assert_eq!(
+        order.stage,
+        Some(desk_core::journal::Stage::Verified),
+        "{order:?}"
+    );
+    order.local_id.unwrap()
+}
+
+/// The wallet transactions journaled for order `local_id`.
+pub fn wallet_txs(desk: &Desk, local_id: i64) -> Vec<desk_core::journal::WalletTx> {
+    desk.order_view(local_id)
+        .unwrap()
+        .wallet_txs
+        .unwrap_or_default()
+}

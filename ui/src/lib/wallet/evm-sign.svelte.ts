@@ -1,78 +1,31 @@
 // Signing an offramp or token swap from an EVM chain with the app's wallet: desk-core's plan of what is still to be
 // signed (approval, then the order's call), one confirmation per step, and the progress of each transaction.
-import type { DeskEvent } from "../bindings/DeskEvent";
 import type { EvmPlan } from "../bindings/EvmPlan";
 import type { OrderView } from "../bindings/OrderView";
 import type { PlannedTx } from "../bindings/PlannedTx";
 import type { WalletTxProgress } from "../bindings/WalletTxProgress";
-import { deskApi, onDeskEvent, toDeskError, type DeskApi } from "../ipc";
+import { deskApi, type DeskApi } from "../ipc";
+import { PlanSigner } from "./plan-signer.svelte";
 
-export class EvmSigner {
-  plan = $state<EvmPlan | null>(null);
-  loading = $state(false);
-  signing = $state(false);
-  error = $state<string | null>(null);
-  /** The last progress of a transaction of this order (signed, sent, mined, reverted). */
-  progress = $state<WalletTxProgress | null>(null);
-
+export class EvmSigner extends PlanSigner<EvmPlan> {
   #api: DeskApi;
-  #localId: number | null = null;
-  #connection: Promise<() => void> | null = null;
 
   constructor(api: DeskApi = deskApi) {
+    super((localId) => api.walletEvmPlan(localId));
     this.#api = api;
-  }
-
-  /** Listens for the progress of this order's transactions. */
-  connect(subscribe: (handler: (event: DeskEvent) => void) => Promise<() => void> = onDeskEvent): void {
-    if (this.#connection) return;
-    this.#connection = subscribe((event) => {
-      if (event.type === "walletTx" && event.progress.localId === this.#localId) this.progress = event.progress;
-    }).catch(() => () => {});
-  }
-
-  disconnect(): void {
-    void this.#connection?.then((stop) => stop());
-    this.#connection = null;
-  }
-
-  /** Reads what order `localId` still needs signed. */
-  async load(localId: number): Promise<void> {
-    this.#localId = localId;
-    this.loading = true;
-    this.error = null;
-    try {
-      const plan = await this.#api.walletEvmPlan(localId);
-      if (this.#localId === localId) this.plan = plan;
-    } catch (err) {
-      if (this.#localId === localId) {
-        this.plan = null;
-        this.error = toDeskError(err).message;
-      }
-    } finally {
-      this.loading = false;
-    }
   }
 
   /**
    * Signs `step` (the one shown and confirmed) at no more than its shown gas fee; gives the order afterwards, or null
    * when it failed (the reason in `error`). The plan is read again for the next step.
    */
-  async sign(localId: number, step: PlannedTx): Promise<OrderView | null> {
-    if (this.signing) return null;
-    this.signing = true;
-    this.error = null;
-    try {
+  sign(localId: number, step: PlannedTx): Promise<OrderView | null> {
+    return this.runSigning(async () => {
       const order = await this.#api.walletEvmStep(localId, step.kind, step.maxFeeWei);
       if (order.stage === "verified") await this.load(localId);
       else this.plan = null;
       return order;
-    } catch (err) {
-      this.error = toDeskError(err).message;
-      return null;
-    } finally {
-      this.signing = false;
-    }
+    });
   }
 }
 
