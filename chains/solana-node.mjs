@@ -12,9 +12,9 @@
 //
 // The gateway program. The Sandbox's gateway program id (gateway-sim's `gateway_contract("solana")`) holds a real
 // sBPF program, assembled below byte by byte because Solana's program tool chain (cargo build-sbf) does not run on
-// these machines: it refuses an instruction whose first account did not sign, and otherwise succeeds. It does not
-// move the tokens its instruction names (that needs a cross-program call to the Token program, which is beyond a
-// hand-assembled program); gateway-sim reads the executed transaction back and checks it is the order's.
+// these machines: it refuses an instruction whose first account did not sign, and otherwise succeeds. The tokens move
+// by the deposit instruction before it (a real SPL Token or System transfer to the gateway's vault, executed by the
+// runtime); gateway-sim reads the executed transaction back and checks it is the order's.
 import { createServer } from "node:http";
 import { createHash } from "node:crypto";
 import { LiteSVM } from "litesvm";
@@ -25,6 +25,7 @@ import {
   getBase64Decoder,
   getBase64Encoder,
   getCompiledTransactionMessageDecoder,
+  getProgramDerivedAddress,
   getTransactionDecoder,
   lamports,
 } from "@solana/kit";
@@ -125,6 +126,10 @@ function gatewayProgramElf() {
   ]);
 }
 svm.addProgram(address(GATEWAY_PROGRAM), gatewayProgramElf());
+// The gateway's vault (the program-derived address of seeds ["vault"]): where an order's deposit goes. Funded with
+// its rent-exempt minimum so that a SOL deposit of any size is accepted; its token accounts are made with the mints.
+const [VAULT] = await getProgramDerivedAddress({ programAddress: address(GATEWAY_PROGRAM), seeds: ["vault"] });
+svm.airdrop(VAULT, lamports(svm.minimumBalanceForRentExemption(0n)));
 
 class RpcError extends Error {
   constructor(code, message, data) {
@@ -220,21 +225,26 @@ const methods = {
       });
       svm.setAccount({ address: address(mint), data, executable: false, lamports: rent(data.length), programAddress: TOKEN_PROGRAM_ADDRESS, space: BigInt(data.length) });
     }
-    const [ata] = await tokenAccount(owner, mint);
-    const held = svm.getAccount(ata);
-    const before = held.exists ? getTokenDecoder().decode(held.data).amount : 0n;
-    const data = getTokenEncoder().encode({
-      mint: address(mint),
-      owner: address(owner),
-      amount: before + BigInt(amount),
-      delegate: null,
-      state: 1,
-      isNative: null,
-      delegatedAmount: 0n,
-      closeAuthority: null,
-    });
-    svm.setAccount({ address: ata, data, executable: false, lamports: rent(data.length), programAddress: TOKEN_PROGRAM_ADDRESS, space: BigInt(data.length) });
-    return ata;
+    const credit = async (who, more) => {
+      const [ata] = await tokenAccount(who, mint);
+      const held = svm.getAccount(ata);
+      const before = held.exists ? getTokenDecoder().decode(held.data).amount : 0n;
+      const data = getTokenEncoder().encode({
+        mint: address(mint),
+        owner: address(who),
+        amount: before + more,
+        delegate: null,
+        state: 1,
+        isNative: null,
+        delegatedAmount: 0n,
+        closeAuthority: null,
+      });
+      svm.setAccount({ address: ata, data, executable: false, lamports: rent(data.length), programAddress: TOKEN_PROGRAM_ADDRESS, space: BigInt(data.length) });
+      return ata;
+    };
+    // The vault's token account exists for every mint the Sandbox hands out, so a deposit can land in it.
+    await credit(VAULT, 0n);
+    return credit(owner, BigInt(amount));
   },
   sandbox_expireBlockhash: () => {
     svm.expireBlockhash();

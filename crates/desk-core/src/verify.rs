@@ -31,7 +31,10 @@
 //! - Tron: `feeLimit` is a whole number of sun no larger than [`TRON_FEE_LIMIT_CAP_SUN`];
 //! - Solana: the base64 bincode `VersionedTransaction` passes Solana's sanity checks; its fee payer (account key 0)
 //!   is the quote's `sender`; it requires exactly one signature (the sender's); every signature slot is empty; and
-//!   the quote's `txTo` is among the programs it invokes.
+//!   the quote's `txTo` is among the programs it invokes; besides the gateway's one instruction it may hold only
+//!   compute-budget instructions, the idempotent creation of a token account the order uses, and at most one deposit
+//!   of exactly the quoted amount from the sender to the gateway's vault (an SPL `Transfer` between their token
+//!   accounts, or a System `Transfer` of SOL).
 //!
 //! After signing, [`check_signed_onramp_tx`] checks that the Bitcoin transaction the user pastes back is the one that
 //! was verified.

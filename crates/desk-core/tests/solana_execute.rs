@@ -111,6 +111,9 @@ async fn a_usdc_swap_from_solana_is_signed_sent_confirmed_registered_and_complet
         .await
         .unwrap();
     assert_eq!(after.amount, "9999995000");
+    // The deposit moved the tokens to the gateway's vault: 25 USDC fewer.
+    let usdc = desk.wallet_evm_balance("solana", USDC_SOL).await.unwrap();
+    assert_eq!(usdc.amount, "9975000000");
 
     // A second send of the same order signs nothing new: the order is paid.
     let done = complete_onramp(&desk, &mut events, local_id).await;

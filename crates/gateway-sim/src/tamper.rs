@@ -541,10 +541,11 @@ fn tamper_solana(tamper: Tamper, tx: &mut Value) -> bool {
         }
         Tamper::SolanaFeePayer => fee_payer = stranger,
         Tamper::SolanaExtraSigner => {
-            let Some(first) = instructions.first_mut() else {
+            // The gateway's instruction is the last (after the deposit).
+            let Some(gateway) = instructions.last_mut() else {
                 return false;
             };
-            first
+            gateway
                 .accounts
                 .push(AccountMeta::new_readonly(stranger, true));
         }

@@ -122,7 +122,8 @@ fn check_the_lie(tamper: Tamper, honest: &Value, lied: &Value, what: &str) {
             let decoded =
                 gateway_sim::payload::decode_solana_tx(lied["tx"]["transaction"].as_str().unwrap())
                     .unwrap();
-            assert_eq!(decoded.instructions.len(), 2, "{what}");
+            // The deposit, the gateway's instruction, and the one added.
+            assert_eq!(decoded.instructions.len(), 3, "{what}");
         }
         Tamper::SolanaExtraSigner | Tamper::SolanaFeePayer => {
             let decoded =

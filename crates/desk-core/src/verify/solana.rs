@@ -145,10 +145,17 @@ pub(super) fn verify(
         });
     };
     let expected = expected_instruction(source, sender, gateway)?;
+    let deposit = expected_deposit(source, sender)?;
+    let mut deposited = false;
     let mut units: Option<u64> = None;
     let mut price: u64 = 0;
     for ix in &instructions {
         if ix.program == program {
+            continue;
+        }
+        // At most one deposit, exactly the quoted amount from the sender to the gateway's vault.
+        if !deposited && deposit.as_ref() == Some(ix) {
+            deposited = true;
             continue;
         }
         if ix.program == COMPUTE_BUDGET_PROGRAM {
@@ -221,6 +228,7 @@ pub(super) fn verify(
 }
 
 /// An instruction with its accounts resolved to keys and their signer and writable flags.
+#[derive(Debug, PartialEq, Eq)]
 struct Resolved {
     program: Pubkey,
     /// (key, signer, writable)
@@ -264,6 +272,33 @@ fn resolve(message: &VersionedMessage) -> Result<Vec<Resolved>, VerifyError> {
             })
         })
         .collect()
+}
+
+/// The deposit the quote calls for (gateway-sim's layout: the quoted amount moved from the sender to the gateway's
+/// vault, [`gateway_sim::payload::solana::deposit_instruction`]), when it can be built.
+fn expected_deposit(source: &QuotedSource, sender: &str) -> Result<Option<Resolved>, VerifyError> {
+    let amount = gateway_client::amount::parse_base_units(source.amount.trim()).map_err(|_| {
+        VerifyError::QuoteUnreadable {
+            field: "inputAmount.amount",
+            value: source.amount.clone(),
+        }
+    })?;
+    Ok(gateway_sim::payload::solana::deposit_instruction(
+        source.tx_to.trim(),
+        sender.trim(),
+        source.token.trim(),
+        amount,
+    )
+    .ok()
+    .map(|ix| Resolved {
+        program: ix.program_id,
+        accounts: ix
+            .accounts
+            .iter()
+            .map(|meta| (meta.pubkey, meta.is_signer, meta.is_writable))
+            .collect(),
+        data: ix.data,
+    }))
 }
 
 /// The gateway instruction the quote calls for, built with the instruction's own minimum output once that is checked

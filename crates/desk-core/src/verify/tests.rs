@@ -1114,13 +1114,21 @@ fn verify_genuine_solana_transaction_passes() {
         panic!("not solana: {verified:?}")
     };
     assert_eq!(summary.fee_payer, SOL_SENDER);
-    assert_eq!(summary.programs, [gateway_contract("solana")]);
-    assert_eq!(summary.instruction_count, 1);
+    // The deposit (an SPL Token transfer to the gateway's vault), then the gateway's instruction.
+    assert_eq!(
+        summary.programs,
+        [
+            "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA".to_owned(),
+            gateway_contract("solana")
+        ]
+    );
+    assert_eq!(summary.instruction_count, 2);
     assert_eq!(summary.version, "v0");
     assert_eq!(
         verified.sentence,
         format!(
-            "A Solana v0 transaction paid and signed by {SOL_SENDER} alone, calling {} in 1 instruction.",
+            "A Solana v0 transaction paid and signed by {SOL_SENDER} alone, calling \
+             TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA, {} in 2 instructions.",
             gateway_contract("solana")
         )
     );
@@ -1183,7 +1191,10 @@ fn verify_solana_tampering_is_refused() {
         refused(&other_program, &solana_answer(&b64)),
         VerifyError::ProgramNotQuoted {
             program: USDC_SOL.into(),
-            called: vec![gateway_contract("solana")]
+            called: vec![
+                "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA".to_owned(),
+                gateway_contract("solana")
+            ]
         }
     );
     // Not a transaction; a Solana transaction for an EVM quote.
@@ -1549,6 +1560,55 @@ fn verify_solana_allows_a_capped_compute_budget_and_the_orders_token_account_onl
             refused(&q, &solana_answer(&solana_with(&[bad]))),
             VerifyError::SolanaUnexpectedInstruction { .. }
         ));
+    }
+}
+
+/// The deposit before the gateway's instruction may be there once, and only as the quote calls for it: exactly the
+/// quoted amount, from the sender's token account to the vault's, the sender signing.
+#[test]
+fn verify_solana_takes_one_exact_deposit_to_the_vault_only() {
+    let (q, _) = solana_swap(Some(SOL_SENDER));
+    let deposit = |amount: u64| {
+        gateway_sim::payload::solana::deposit_instruction(
+            &gateway_contract("solana"),
+            SOL_SENDER,
+            USDC_SOL,
+            U256::from(amount),
+        )
+        .unwrap()
+    };
+    let as_extra = |ix: solana_instruction::Instruction| -> ExtraInstruction {
+        (
+            ix.program_id,
+            ix.accounts
+                .iter()
+                .map(|m| (m.pubkey, m.is_writable))
+                .collect(),
+            ix.data,
+        )
+    };
+    // Without a deposit, with the exact one: both pass.
+    verify(&q, &solana_answer(&solana_with(&[]))).unwrap();
+    verify(
+        &q,
+        &solana_answer(&solana_with(&[as_extra(deposit(5_000_000))])),
+    )
+    .unwrap();
+    // One lamport more, twice, or into a stranger's token account: refused.
+    let mut to_stranger = deposit(5_000_000);
+    to_stranger.accounts[1].pubkey = solana_pubkey::Pubkey::new_from_array([5; 32]);
+    for bad in [
+        vec![as_extra(deposit(5_000_001))],
+        vec![as_extra(deposit(5_000_000)), as_extra(deposit(5_000_000))],
+        vec![as_extra(to_stranger)],
+    ] {
+        assert!(
+            matches!(
+                refused(&q, &solana_answer(&solana_with(&bad))),
+                VerifyError::SolanaUnexpectedInstruction { .. }
+            ),
+            "{bad:?}"
+        );
     }
 }
 

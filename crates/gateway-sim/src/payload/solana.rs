@@ -15,7 +15,11 @@
 //!   LiteSVM chain, `chains/solana-node.mjs`), so the transaction can be signed and executed as returned; without a
 //!   node, `SHA-256("gateway-sim blockhash" || order_id)`, so the same order gives the same bytes (no cluster knows
 //!   that blockhash: a wallet sees it as expired).
-//! - **One instruction** to the gateway program `tx_to`, its data Anchor-style: an 8-byte discriminator
+//! - **The deposit** first ([`deposit_instruction`]): the quoted amount moved by a real transfer from the sender to
+//!   the gateway's vault, an SPL Token `Transfer` (tag 3) from the sender's associated token account to the vault's,
+//!   or for SOL a System Program `Transfer` to the vault. A client may check it exactly (amount, source, destination,
+//!   authority); the Sandbox's chain executes it, so the sender's balance really drops.
+//! - **Then one instruction** to the gateway program `tx_to`, which records the order, its data Anchor-style: an 8-byte discriminator
 //!   `SHA-256("global:<name>")[..8]`, then Borsh-encoded arguments (integers little-endian):
 //!   - `swap_cross_chain`: `order_id: [u8; 32]` (SHA-256 of the order id string), `amount: u64`,
 //!     `min_amount_out: [u8; 32]` (a little-endian 256-bit integer: the destination may be an 18-decimal EVM token
@@ -118,6 +122,7 @@ pub fn solana_tx(
     let instruction = gateway_instruction(
         order_id, tx_to, sender, token, amount, dst_chain, dst_token, recipient, min_out,
     )?;
+    let deposit = deposit_instruction(tx_to, sender, token, amount)?;
     let blockhash = Hash::new_from_array(blockhash.unwrap_or_else(|| {
         Sha256::new()
             .chain_update(b"gateway-sim blockhash")
@@ -125,7 +130,7 @@ pub fn solana_tx(
             .finalize()
             .into()
     }));
-    let message = v0::Message::try_compile(&payer, &[instruction], &[], blockhash)
+    let message = v0::Message::try_compile(&payer, &[deposit, instruction], &[], blockhash)
         .map_err(|e| PayloadError::SolanaBuild(e.to_string()))?;
     let signatures =
         vec![Signature::default(); usize::from(message.header.num_required_signatures)];
@@ -215,6 +220,55 @@ pub fn gateway_instruction(
         ],
     };
     Ok(Instruction::new_with_bytes(program, &data, accounts))
+}
+
+/// The deposit of [`solana_tx`]: `amount` of `token` (an SPL mint; the zero EVM address or the System Program id
+/// for SOL) moved from `sender` to the vault of the gateway program `tx_to` (the program-derived address of seeds
+/// `["vault"]`): an SPL Token `Transfer` from the sender's associated token account to the vault's (authority: the
+/// sender), or a System Program `Transfer` of lamports to the vault.
+pub fn deposit_instruction(
+    tx_to: &str,
+    sender: &str,
+    token: &str,
+    amount: U256,
+) -> Result<Instruction, PayloadError> {
+    let program = parse_pubkey(tx_to, "tx_to")?;
+    let payer = parse_pubkey(sender, "sender")?;
+    let amount = to_u64(amount, "amount")?;
+    let (vault, _) = Pubkey::find_program_address(&[b"vault"], &program);
+    let mint = match parse_evm(token, "token") {
+        Ok(address) if address.is_zero() => None,
+        _ => Some(parse_pubkey(token, "token")?).filter(|key| *key != SYSTEM_PROGRAM),
+    };
+    Ok(match mint {
+        None => {
+            let mut data = 2u32.to_le_bytes().to_vec();
+            data.extend_from_slice(&amount.to_le_bytes());
+            Instruction::new_with_bytes(
+                SYSTEM_PROGRAM,
+                &data,
+                vec![
+                    AccountMeta::new(payer, true),
+                    AccountMeta::new(vault, false),
+                ],
+            )
+        }
+        Some(mint) => {
+            let mut data = vec![3u8];
+            data.extend_from_slice(&amount.to_le_bytes());
+            Instruction::new_with_bytes(
+                TOKEN_PROGRAM,
+                &data,
+                vec![
+                    AccountMeta::new(associated_token_account(&payer, &mint), false),
+                    AccountMeta::new(associated_token_account(&vault, &mint), false),
+                    // The authority; writable as the fee payer is in any case, so the instruction reads the same as
+                    // in the compiled message.
+                    AccountMeta::new(payer, true),
+                ],
+            )
+        }
+    })
 }
 
 /// The minimum output a gateway instruction of [`gateway_instruction`] asks for, read from its data: a 256-bit
@@ -396,7 +450,7 @@ mod tests {
         assert_eq!(message.header.num_required_signatures, 1);
         assert_eq!(message.account_keys[0], Pubkey::from_str(SENDER).unwrap());
         assert_eq!(tx.signatures, vec![Signature::default()]);
-        let ix = &message.instructions[0];
+        let ix = &message.instructions[1];
         assert_eq!(
             message.account_keys[usize::from(ix.program_id_index)],
             Pubkey::from_str(&program()).unwrap()
@@ -407,8 +461,27 @@ mod tests {
         assert_eq!(decoded.fee_payer, SENDER);
         assert_eq!(decoded.num_required_signatures, 1);
         assert!(decoded.unsigned);
-        assert_eq!(decoded.program_ids(), vec![program()]);
-        let ix = &decoded.instructions[0];
+        assert_eq!(
+            decoded.program_ids(),
+            vec![TOKEN_PROGRAM.to_string(), program()]
+        );
+        // First the deposit: 25 USDC from the sender's token account to the vault's, the sender signing.
+        let deposit = &decoded.instructions[0];
+        let sender = Pubkey::from_str(SENDER).unwrap();
+        let usdc = Pubkey::from_str(USDC).unwrap();
+        let (vault, _) =
+            Pubkey::find_program_address(&[b"vault"], &Pubkey::from_str(&program()).unwrap());
+        assert_eq!(
+            deposit.accounts,
+            vec![
+                associated_token_account(&sender, &usdc).to_string(),
+                associated_token_account(&vault, &usdc).to_string(),
+                SENDER.to_string()
+            ]
+        );
+        assert_eq!(deposit.data[0], 3);
+        assert_eq!(deposit.data[1..], 25_000_000u64.to_le_bytes());
+        let ix = &decoded.instructions[1];
         assert_eq!(ix.accounts.len(), 6);
         assert_eq!(ix.accounts[0], SENDER);
         assert_eq!(ix.accounts[4], USDC);
@@ -430,9 +503,18 @@ mod tests {
     fn native_sol_passes_vault_and_system_program() {
         let decoded =
             decode_solana_tx(&swap(NATIVE, U256::from(1_000_000_000u64)).unwrap()).unwrap();
-        let accounts = &decoded.instructions[0].accounts;
         let program = Pubkey::from_str(&program()).unwrap();
         let (vault, _) = Pubkey::find_program_address(&[b"vault"], &program);
+        // The deposit: a System Program transfer of the lamports to the vault.
+        let deposit = &decoded.instructions[0];
+        assert_eq!(deposit.program_id, SYSTEM_PROGRAM.to_string());
+        assert_eq!(
+            deposit.accounts,
+            vec![SENDER.to_string(), vault.to_string()]
+        );
+        assert_eq!(deposit.data[..4], 2u32.to_le_bytes());
+        assert_eq!(deposit.data[4..], 1_000_000_000u64.to_le_bytes());
+        let accounts = &decoded.instructions[1].accounts;
         assert_eq!(
             *accounts,
             vec![
@@ -459,7 +541,7 @@ mod tests {
             None,
         )
         .unwrap();
-        let data = decode_solana_tx(&b64).unwrap().instructions.remove(0).data;
+        let data = decode_solana_tx(&b64).unwrap().instructions.remove(1).data;
         assert_eq!(data[..8], discriminator("offramp_to_bitcoin"));
         assert_eq!(data[56..60], 42u32.to_le_bytes());
         assert_eq!(&data[60..], recipient.as_bytes());
