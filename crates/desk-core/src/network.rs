@@ -117,30 +117,17 @@ impl SandboxChains {
         Ok(node)
     }
 
-    /// The Sandbox's Solana node, started (or attached, see [`SANDBOX_EVM_NODES_ENV`]: `solana=URL`) on first use;
-    /// the embedded gateway builds Solana transactions on its blockhash and checks registered signatures on it.
+    /// The Sandbox's Solana node (LiteSVM), started (or attached: `solana=URL` in [`SANDBOX_EVM_NODES_ENV`]) on first
+    /// use; the embedded gateway builds Solana transactions on its blockhash and checks registered signatures on it.
     pub async fn solana_node(&self) -> Result<Arc<SolanaNode>, DeskError> {
-        let mut held = self.solana.lock().await;
-        if let Some(node) = held.as_ref() {
-            return Ok(node.clone());
-        }
-        let failed = |e: gateway_sim::solana_node::SolanaNodeError| {
-            DeskError::new(
-                ErrorKind::Sandbox,
-                format!(
-                    "The Sandbox's local Solana chain could not start ({e}). Run `cargo xtask setup`, then try again."
-                ),
-            )
-        };
-        let node = match external_node("solana") {
-            Some(url) => SolanaNode::attach(&url).await.map_err(failed)?,
-            None => SolanaNode::start().await.map_err(failed)?,
-        };
-        info!(url = node.url(), "Sandbox Solana chain started");
-        self.sim_chains.set("solana", node.url());
-        let node = Arc::new(node);
-        *held = Some(node.clone());
-        Ok(node)
+        self.started(
+            &self.solana,
+            "Solana",
+            SolanaNode::url,
+            SolanaNode::start,
+            |url| async move { SolanaNode::attach(&url).await },
+        )
+        .await
     }
 
     /// The Solana node, with `address` funded on it once (10 SOL and the catalogue's SPL tokens).
@@ -154,27 +141,55 @@ impl SandboxChains {
         Ok(node)
     }
 
-    /// The Sandbox's Tron node, started (or attached: `tron=URL` in [`SANDBOX_EVM_NODES_ENV`]) on first use; the
-    /// embedded gateway checks registered Tron transactions on it.
+    /// The Sandbox's Tron node (the HTTP API stand-in), started (or attached: `tron=URL` in
+    /// [`SANDBOX_EVM_NODES_ENV`]) on first use; the embedded gateway checks registered Tron transactions on it.
     pub async fn tron_node(&self) -> Result<Arc<TronNode>, DeskError> {
-        let mut held = self.tron.lock().await;
+        self.started(
+            &self.tron,
+            "Tron",
+            TronNode::url,
+            TronNode::start,
+            |url| async move { TronNode::attach(&url).await },
+        )
+        .await
+    }
+
+    /// The node held in `slot` for the chain `name` (Solana, Tron): started, or attached to the URL
+    /// [`SANDBOX_EVM_NODES_ENV`] names for it, on first use, and named to the embedded gateway.
+    async fn started<N, E, S, SF, A, AF>(
+        &self,
+        slot: &tokio::sync::Mutex<Option<Arc<N>>>,
+        name: &str,
+        url_of: fn(&N) -> &str,
+        start: S,
+        attach: A,
+    ) -> Result<Arc<N>, DeskError>
+    where
+        E: std::fmt::Display,
+        S: FnOnce() -> SF,
+        SF: std::future::Future<Output = Result<N, E>>,
+        A: FnOnce(String) -> AF,
+        AF: std::future::Future<Output = Result<N, E>>,
+    {
+        let mut held = slot.lock().await;
         if let Some(node) = held.as_ref() {
             return Ok(node.clone());
         }
-        let failed = |e: gateway_sim::tron_node::TronNodeError| {
+        let chain = name.to_ascii_lowercase();
+        let node = match external_node(&chain) {
+            Some(url) => attach(url).await,
+            None => start().await,
+        }
+        .map_err(|e| {
             DeskError::new(
                 ErrorKind::Sandbox,
                 format!(
-                    "The Sandbox's local Tron chain could not start ({e}). Run `cargo xtask setup`, then try again."
+                    "The Sandbox's local {name} chain could not start ({e}). Run `cargo xtask setup`, then try again."
                 ),
             )
-        };
-        let node = match external_node("tron") {
-            Some(url) => TronNode::attach(&url).await.map_err(failed)?,
-            None => TronNode::start().await.map_err(failed)?,
-        };
-        info!(url = node.url(), "Sandbox Tron chain started");
-        self.sim_chains.set("tron", node.url());
+        })?;
+        info!(chain, url = url_of(&node), "Sandbox chain started");
+        self.sim_chains.set(&chain, url_of(&node));
         let node = Arc::new(node);
         *held = Some(node.clone());
         Ok(node)
@@ -189,6 +204,19 @@ impl SandboxChains {
         )
         .await?;
         Ok(node)
+    }
+
+    /// The URL of `chain`'s node (an EVM chain, `solana` or `tron`), started on first use; with `owner`, that address
+    /// funded on it once.
+    pub async fn url_for(&self, chain: &str, owner: Option<&str>) -> Result<String, DeskError> {
+        Ok(match (chain, owner) {
+            ("solana", Some(owner)) => self.funded_solana(owner).await?.url().to_owned(),
+            ("solana", None) => self.solana_node().await?.url().to_owned(),
+            ("tron", Some(owner)) => self.funded_tron(owner).await?.url().to_owned(),
+            ("tron", None) => self.tron_node().await?.url().to_owned(),
+            (_, Some(owner)) => self.funded_node(chain, owner).await?.url().to_owned(),
+            (_, None) => self.node(chain).await?.url().to_owned(),
+        })
     }
 
     /// Runs `fund` the first time `key` (chain, address) is seen; after a failure it is tried again next time.

@@ -118,6 +118,18 @@ async fn a_usdc_swap_from_solana_is_signed_sent_confirmed_registered_and_complet
     // A second send of the same order signs nothing new: the order is paid.
     let done = complete_onramp(&desk, &mut events, local_id).await;
     assert_eq!(done.status.as_deref(), Some("success"));
+
+    // Neither the phrase nor the key is in any file the app wrote or in any event.
+    let seed = desk_core::wallet::Seed::from_phrase(ABANDON, "").unwrap();
+    let key = desk_core::wallet::solana_signer(&seed).unwrap();
+    let secrets = [
+        ABANDON.split(' ').take(4).collect::<Vec<_>>().join(" "),
+        alloy_primitives::hex::encode(key.to_bytes()),
+        bs58::encode(key.to_bytes()).into_string(),
+        bs58::encode(key.to_keypair_bytes()).into_string(),
+    ];
+    desk.shutdown().await;
+    common::assert_no_secret_written(home.path(), &mut events, &secrets);
 }
 
 /// A transaction whose blockhash expired before signing: the plan says so, the step explains it and names the next

@@ -128,6 +128,16 @@ async fn a_usdt_swap_from_tron_is_approved_paid_registered_and_completed() {
 
     let done = complete_onramp(&desk, &mut events, local_id).await;
     assert_eq!(done.status.as_deref(), Some("success"));
+
+    // Neither the phrase nor the key is in any file the app wrote or in any event.
+    let seed = desk_core::wallet::Seed::from_phrase(ABANDON, "").unwrap();
+    let key = desk_core::wallet::tron_signing_key(&seed).unwrap();
+    let secrets = [
+        ABANDON.split(' ').take(4).collect::<Vec<_>>().join(" "),
+        alloy_primitives::hex::encode(key.to_bytes()),
+    ];
+    desk.shutdown().await;
+    common::assert_no_secret_written(home.path(), &mut events, &secrets);
 }
 
 /// The app stopped after journaling a signed approval, before broadcasting it: resuming broadcasts the same

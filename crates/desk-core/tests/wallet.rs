@@ -6,8 +6,6 @@
 
 mod common;
 
-use std::path::Path;
-
 use desk_core::desk::WalletState;
 use desk_core::journal::Stage;
 use desk_core::{DeskEvent, ErrorKind};
@@ -17,29 +15,6 @@ use common::{card, complete_onramp, onramp_form, open};
 static TURN: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
 const PASSWORD: &str = "correct horse battery";
-
-/// Every file under `dir`, read as bytes.
-fn files_under(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if let Ok(bytes) = std::fs::read(&path) {
-                out.push((path.display().to_string(), bytes));
-            }
-        }
-    }
-    out
-}
-
-fn contains(haystack: &[u8], needle: &str) -> bool {
-    haystack
-        .windows(needle.len())
-        .any(|window| window == needle.as_bytes())
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_new_wallet_is_checked_kept_locked_revealed_and_removed() {
@@ -248,11 +223,14 @@ async fn an_onramp_is_signed_by_the_wallet_registered_and_completed_and_the_phra
     let phrase = new.words.join(" ");
     let fragments: Vec<String> = new.words.windows(4).map(|w| w.join(" ")).collect();
     desk.shutdown().await;
-    for (path, bytes) in files_under(home.path()) {
-        assert!(!contains(&bytes, &phrase), "the phrase is in {path}");
+    for (path, bytes) in common::files_under(home.path()) {
+        assert!(
+            !common::contains(&bytes, &phrase),
+            "the phrase is in {path}"
+        );
         for fragment in &fragments {
             assert!(
-                !contains(&bytes, fragment),
+                !common::contains(&bytes, fragment),
                 "words of the phrase are in {path}"
             );
         }

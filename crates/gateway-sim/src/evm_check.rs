@@ -86,22 +86,16 @@ async fn rpc(
     method: &str,
     params: Value,
 ) -> Result<Value, String> {
-    let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
-    let answer: Value = http
-        .post(url)
-        .json(&body)
-        .send()
+    crate::jsonrpc::call(http, url, method, params)
         .await
-        .map_err(|e| format!("the chain's node could not be reached ({e}); try again in a moment"))?
-        .json()
-        .await
-        .map_err(|e| {
-            format!("the chain's node gave no readable answer ({e}); try again in a moment")
-        })?;
-    if let Some(error) = answer.get("error") {
-        return Err(format!("the chain's node refused {method}: {error}"));
-    }
-    Ok(answer.get("result").cloned().unwrap_or(Value::Null))
+        .map_err(|failure| match failure {
+            crate::jsonrpc::RpcFailure::Transport(e) => {
+                format!("the chain's node could not be reached ({e}); try again in a moment")
+            }
+            crate::jsonrpc::RpcFailure::Refused { method, error } => {
+                format!("the chain's node refused {method}: {error}")
+            }
+        })
 }
 
 fn quantity(value: &Value) -> Option<U256> {

@@ -57,6 +57,15 @@ pub enum NodeError {
     Contracts(String),
 }
 
+impl From<crate::jsonrpc::RpcFailure> for NodeError {
+    fn from(failure: crate::jsonrpc::RpcFailure) -> Self {
+        match failure {
+            crate::jsonrpc::RpcFailure::Transport(e) => Self::Transport(e),
+            crate::jsonrpc::RpcFailure::Refused { method, error } => Self::Rpc { method, error },
+        }
+    }
+}
+
 /// The anvil binary: [`ANVIL_ENV`], else the platform package under `chains/node_modules/@foundry-rs/`.
 pub fn anvil_binary() -> Option<PathBuf> {
     if let Some(path) = std::env::var_os(ANVIL_ENV) {
@@ -224,24 +233,9 @@ impl EvmNode {
 
     /// One JSON-RPC call; the result, or the node's error.
     pub async fn rpc(&self, method: &str, params: Value) -> Result<Value, NodeError> {
-        let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
-        let answer: Value = self
-            .http
-            .post(&self.url)
-            .json(&body)
-            .send()
+        crate::jsonrpc::call(&self.http, &self.url, method, params)
             .await
-            .map_err(|e| NodeError::Transport(e.to_string()))?
-            .json()
-            .await
-            .map_err(|e| NodeError::Transport(e.to_string()))?;
-        if let Some(error) = answer.get("error") {
-            return Err(NodeError::Rpc {
-                method: method.to_owned(),
-                error: error.to_string(),
-            });
-        }
-        Ok(answer.get("result").cloned().unwrap_or(Value::Null))
+            .map_err(NodeError::from)
     }
 
     /// Places the gateway contract and a test token at every catalogue ERC-20 of this chain, initialized with the

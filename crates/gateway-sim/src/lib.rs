@@ -10,6 +10,7 @@ pub mod evm_check;
 pub mod evm_node;
 pub mod faults;
 pub mod integrity;
+mod jsonrpc;
 pub mod orders;
 pub mod payload;
 pub mod pricing;

@@ -163,23 +163,14 @@ pub async fn rpc(
     method: &str,
     params: Value,
 ) -> Result<Value, SolanaNodeError> {
-    let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
-    let answer: Value = http
-        .post(url)
-        .json(&body)
-        .send()
+    crate::jsonrpc::call(http, url, method, params)
         .await
-        .map_err(|e| SolanaNodeError::Transport(e.to_string()))?
-        .json()
-        .await
-        .map_err(|e| SolanaNodeError::Transport(e.to_string()))?;
-    if let Some(error) = answer.get("error") {
-        return Err(SolanaNodeError::Rpc {
-            method: method.to_owned(),
-            error: error.to_string(),
-        });
-    }
-    Ok(answer.get("result").cloned().unwrap_or(Value::Null))
+        .map_err(|failure| match failure {
+            crate::jsonrpc::RpcFailure::Transport(e) => SolanaNodeError::Transport(e),
+            crate::jsonrpc::RpcFailure::Refused { method, error } => {
+                SolanaNodeError::Rpc { method, error }
+            }
+        })
 }
 
 /// The latest blockhash of the node at `url`, as 32 bytes.

@@ -2,8 +2,6 @@
 //! chain (`eth_chainId`) before anything else, failing over through the chain's endpoints in order; balances,
 //! allowances, simulation and gas estimates. What is signed and sent is [`crate::execute::evm`]'s.
 
-use std::time::Duration;
-
 use alloy::network::TransactionBuilder;
 use alloy::primitives::{Address, Bytes, U256};
 use alloy::providers::{Provider, RootProvider};
@@ -74,43 +72,36 @@ pub struct EvmEndpoint {
 /// that answers another chain id is never used.
 pub async fn connect(chain: &str, urls: &[String]) -> Result<EvmEndpoint, ChainError> {
     let expected = chain_id_of(chain).ok_or_else(|| ChainError::UnknownChain(chain.to_owned()))?;
-    let mut tried = Vec::new();
-    for url in urls {
-        let Ok(parsed) = url::Url::parse(url) else {
-            tried.push(format!("{url} is not a URL"));
-            continue;
-        };
-        let http = reqwest::Client::builder()
-            .timeout(Duration::from_secs(15))
-            .build()
-            .map_err(rpc_error)?;
+    let http = super::http_client()?;
+    super::first_answering(urls, |url, parsed| {
         let local = parsed
             .host_str()
             .is_some_and(|h| h == "127.0.0.1" || h == "localhost" || h == "[::1]");
-        let provider = RootProvider::new(RpcClient::new(Http::with_client(http, parsed), local));
-        match provider.get_chain_id().await {
-            Ok(id) if id == expected => {
-                return Ok(EvmEndpoint {
+        let provider = RootProvider::new(RpcClient::new(
+            Http::with_client(http.clone(), parsed),
+            local,
+        ));
+        async move {
+            match provider.get_chain_id().await {
+                Ok(id) if id == expected => Ok(EvmEndpoint {
                     chain: chain.to_owned(),
                     chain_id: id,
-                    url: url.clone(),
+                    url,
                     provider,
-                });
+                }),
+                Ok(id) => {
+                    warn!(chain, url, id, expected, "endpoint is another chain");
+                    Err(format!("{url} is chain {id}"))
+                }
+                Err(e) => Err(format!("{url} did not answer ({e})")),
             }
-            Ok(id) => {
-                warn!(chain, url, id, expected, "endpoint is another chain");
-                tried.push(format!("{url} is chain {id}"));
-            }
-            Err(e) => tried.push(format!("{url} did not answer ({e})")),
         }
-    }
-    if tried.is_empty() {
-        tried.push("none is set".into());
-    }
-    Err(ChainError::NoEndpoint {
+    })
+    .await
+    .map_err(|tried| ChainError::NoEndpoint {
         chain: chain.to_owned(),
         chain_id: expected,
-        tried: tried.join("; "),
+        tried,
     })
 }
 

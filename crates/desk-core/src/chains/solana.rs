@@ -2,8 +2,6 @@
 //! lock file, and a wallet needs only a handful of methods. Every endpoint must answer the cluster's genesis hash
 //! before anything is read from it or sent to it ([`connect`]).
 
-use std::time::Duration;
-
 use gateway_client::TokenRegistry;
 use gateway_client::display::amount_text;
 use gateway_client::wire::NATIVE_TOKEN;
@@ -22,8 +20,6 @@ pub const LAMPORTS_PER_SIGNATURE: u64 = 5_000;
 #[derive(Debug, Clone)]
 pub struct SolanaEndpoint {
     pub url: String,
-    /// The genesis hash it answered.
-    pub genesis: String,
     http: reqwest::Client,
 }
 
@@ -54,41 +50,28 @@ fn rpc_error(e: impl std::fmt::Display) -> ChainError {
 
 /// Connects to the first of `urls` whose `getGenesisHash` is `genesis` (failing over in order).
 pub async fn connect(urls: &[String], genesis: &str) -> Result<SolanaEndpoint, ChainError> {
-    let mut tried = Vec::new();
-    for url in urls {
-        if url::Url::parse(url).is_err() {
-            tried.push(format!("{url} is not a URL"));
-            continue;
-        }
+    let http = super::http_client()?;
+    super::first_answering(urls, |url, _| {
         let endpoint = SolanaEndpoint {
-            url: url.clone(),
-            genesis: String::new(),
-            http: reqwest::Client::builder()
-                .timeout(Duration::from_secs(15))
-                .build()
-                .map_err(rpc_error)?,
+            url,
+            http: http.clone(),
         };
-        match endpoint.rpc("getGenesisHash", json!([])).await {
-            Ok(Value::String(answered)) if answered == genesis => {
-                return Ok(SolanaEndpoint {
-                    genesis: answered,
-                    ..endpoint
-                });
+        async move {
+            match endpoint.rpc("getGenesisHash", json!([])).await {
+                Ok(Value::String(answered)) if answered == genesis => Ok(endpoint),
+                Ok(other) => {
+                    warn!(url = endpoint.url, %other, genesis, "endpoint is another Solana cluster");
+                    Err(format!("{} is the cluster with genesis hash {other}", endpoint.url))
+                }
+                Err(e) => Err(format!("{} did not answer ({e})", endpoint.url)),
             }
-            Ok(other) => {
-                warn!(url, %other, genesis, "endpoint is another Solana cluster");
-                tried.push(format!("{url} is the cluster with genesis hash {other}"));
-            }
-            Err(e) => tried.push(format!("{url} did not answer ({e})")),
         }
-    }
-    if tried.is_empty() {
-        tried.push("none is set".into());
-    }
-    Err(ChainError::NoCluster {
+    })
+    .await
+    .map_err(|tried| ChainError::NoCluster {
         chain: "solana".into(),
         expected: format!("genesis hash {genesis}"),
-        tried: tried.join("; "),
+        tried,
     })
 }
 

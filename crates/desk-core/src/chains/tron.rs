@@ -3,8 +3,6 @@
 //! with what is signed: the app builds the transaction's protobuf itself from the verified call and only takes the
 //! latest block's reference (TaPoS) from the node ([`crate::execute::tron`]).
 
-use std::time::Duration;
-
 use alloy::primitives::{Address, U256};
 use alloy::sol_types::SolCall;
 use gateway_client::TokenRegistry;
@@ -80,38 +78,28 @@ fn message_text(value: &Value) -> String {
 
 /// Connects to the first of `urls` whose block 0 is `genesis_block` (failing over in order).
 pub async fn connect(urls: &[String], genesis_block: &str) -> Result<TronEndpoint, ChainError> {
-    let mut tried = Vec::new();
-    for url in urls {
-        if url::Url::parse(url).is_err() {
-            tried.push(format!("{url} is not a URL"));
-            continue;
-        }
+    let http = super::http_client()?;
+    super::first_answering(urls, |url, _| {
         let endpoint = TronEndpoint {
             url: url.trim_end_matches('/').to_owned(),
-            http: reqwest::Client::builder()
-                .timeout(Duration::from_secs(15))
-                .build()
-                .map_err(rpc_error)?,
+            http: http.clone(),
         };
-        match endpoint
-            .post("/wallet/getblockbynum", json!({"num": 0}))
-            .await
-        {
-            Ok(block) if block["blockID"].as_str() == Some(genesis_block) => return Ok(endpoint),
-            Ok(block) => {
-                warn!(url, block = %block["blockID"], "endpoint is another Tron network");
-                tried.push(format!("{url} has block 0 {}", block["blockID"]));
+        async move {
+            match endpoint.post("/wallet/getblockbynum", json!({"num": 0})).await {
+                Ok(block) if block["blockID"].as_str() == Some(genesis_block) => Ok(endpoint),
+                Ok(block) => {
+                    warn!(url = endpoint.url, block = %block["blockID"], "endpoint is another Tron network");
+                    Err(format!("{} has block 0 {}", endpoint.url, block["blockID"]))
+                }
+                Err(e) => Err(format!("{} did not answer ({e})", endpoint.url)),
             }
-            Err(e) => tried.push(format!("{url} did not answer ({e})")),
         }
-    }
-    if tried.is_empty() {
-        tried.push("none is set".into());
-    }
-    Err(ChainError::NoCluster {
+    })
+    .await
+    .map_err(|tried| ChainError::NoCluster {
         chain: "tron".into(),
         expected: format!("block 0 {genesis_block}"),
-        tried: tried.join("; "),
+        tried,
     })
 }
 

@@ -257,13 +257,14 @@ fn check_sender(order: &JournalOrder, wallet: &str) -> Result<(), DeskError> {
 }
 
 impl Desk {
-    /// An endpoint of `chain` checked to be that chain: on the Sandbox its local node (started, and `owner` funded
-    /// on it, on first use), elsewhere the public endpoints in order.
-    pub(crate) async fn evm_endpoint(
+    /// Where `chain` is read and sent to, and whether it is the Sandbox's own node: on the Sandbox its local node
+    /// (started, and `owner` funded on it, on first use), elsewhere the endpoints chosen in Settings or the public
+    /// defaults, in order.
+    async fn chain_urls(
         &self,
         chain: &str,
         owner: Option<&str>,
-    ) -> Result<EvmEndpoint, DeskError> {
+    ) -> Result<(Vec<String>, bool), DeskError> {
         let (sandbox, chosen) = {
             let state = self.state.lock().await;
             (
@@ -271,16 +272,20 @@ impl Desk {
                 endpoints_of(&state, chain).0,
             )
         };
-        let urls: Vec<String> = match sandbox {
-            Some(chains) => {
-                let node = match owner {
-                    Some(owner) => chains.funded_node(chain, owner).await?,
-                    None => chains.node(chain).await?,
-                };
-                vec![node.url().to_owned()]
-            }
-            None => chosen,
-        };
+        match sandbox {
+            Some(chains) => Ok((vec![chains.url_for(chain, owner).await?], true)),
+            None => Ok((chosen, false)),
+        }
+    }
+
+    /// An endpoint of `chain` checked to be that chain: on the Sandbox its local node (started, and `owner` funded
+    /// on it, on first use), elsewhere the public endpoints in order.
+    pub(crate) async fn evm_endpoint(
+        &self,
+        chain: &str,
+        owner: Option<&str>,
+    ) -> Result<EvmEndpoint, DeskError> {
+        let (urls, _) = self.chain_urls(chain, owner).await?;
         connect(chain, &urls).await.map_err(exec_error)
     }
 
@@ -565,25 +570,11 @@ impl Desk {
         &self,
         owner: Option<&str>,
     ) -> Result<SolanaEndpoint, DeskError> {
-        let (sandbox, chosen) = {
-            let state = self.state.lock().await;
-            (
-                state.network.sandbox_chains.clone(),
-                endpoints_of(&state, "solana").0,
-            )
-        };
-        let (urls, genesis) = match sandbox {
-            Some(chains) => {
-                let node = match owner {
-                    Some(owner) => chains.funded_solana(owner).await?,
-                    None => chains.solana_node().await?,
-                };
-                (
-                    vec![node.url().to_owned()],
-                    gateway_sim::solana_node::SANDBOX_GENESIS,
-                )
-            }
-            None => (chosen, solana_chain::MAINNET_GENESIS),
+        let (urls, sandbox) = self.chain_urls("solana", owner).await?;
+        let genesis = if sandbox {
+            gateway_sim::solana_node::SANDBOX_GENESIS
+        } else {
+            solana_chain::MAINNET_GENESIS
         };
         solana_chain::connect(&urls, genesis)
             .await
@@ -728,25 +719,11 @@ impl Desk {
         &self,
         owner: Option<&str>,
     ) -> Result<TronEndpoint, DeskError> {
-        let (sandbox, chosen) = {
-            let state = self.state.lock().await;
-            (
-                state.network.sandbox_chains.clone(),
-                endpoints_of(&state, "tron").0,
-            )
-        };
-        let (urls, genesis) = match sandbox {
-            Some(chains) => {
-                let node = match owner {
-                    Some(owner) => chains.funded_tron(owner).await?,
-                    None => chains.tron_node().await?,
-                };
-                (
-                    vec![node.url().to_owned()],
-                    gateway_sim::tron_node::SANDBOX_GENESIS_BLOCK,
-                )
-            }
-            None => (chosen, tron_chain::MAINNET_GENESIS_BLOCK),
+        let (urls, sandbox) = self.chain_urls("tron", owner).await?;
+        let genesis = if sandbox {
+            gateway_sim::tron_node::SANDBOX_GENESIS_BLOCK
+        } else {
+            tron_chain::MAINNET_GENESIS_BLOCK
         };
         tron_chain::connect(&urls, genesis)
             .await

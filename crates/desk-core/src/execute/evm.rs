@@ -32,10 +32,12 @@ use serde::{Deserialize, Serialize};
 use tracing::info;
 use ts_rs::TS;
 
+pub use super::{CrashHook, ExecError, Executed, WalletTxProgress, has_unfinished_wallet_tx};
+use super::{Journaled, journaled, locked};
 use crate::chains::evm::{
     ChainError, EvmEndpoint, approveCall, native_text, revert_reason, token_text,
 };
-use crate::journal::{Journal, JournalError, JournalOrder, WalletTx, WalletTxKind, WalletTxState};
+use crate::journal::{Journal, JournalOrder, WalletTx, WalletTxKind, WalletTxState};
 use crate::verify::{Verified, VerifiedPayload};
 use gateway_client::wire::{CreateOrderResponse, RouteKind};
 
@@ -46,53 +48,6 @@ pub const PAY_GAS_ASSUMED: u64 = 500_000;
 pub const APPROVE_GAS_ASSUMED: u64 = 400_000;
 /// How long a broadcast transaction's receipt is awaited before the order is left to be resumed.
 pub const RECEIPT_WAIT: Duration = Duration::from_secs(600);
-
-/// Why an EVM step was not (or not fully) done. Each message says what happened and what to do next.
-#[derive(Debug, thiserror::Error)]
-pub enum ExecError {
-    #[error(transparent)]
-    Chain(#[from] ChainError),
-    #[error("{0} Nothing was signed.")]
-    NotEnough(String),
-    #[error(
-        "No approval is given: {0}. Nothing was signed; do not approve this order's contract elsewhere either."
-    )]
-    Spender(String),
-    #[error("The {what} would fail ({reason}), so it was not signed. {next}")]
-    WouldRevert {
-        what: &'static str,
-        reason: String,
-        next: &'static str,
-    },
-    #[error(
-        "The transaction {hash} was mined but reverted ({reason}): it did nothing but cost its gas. The order was not registered; look at the reason, then sign again or discard the order."
-    )]
-    Reverted { hash: String, reason: String },
-    #[error(
-        "The node refused the signed transaction {hash} ({reason}); it never reached the chain. Try again."
-    )]
-    Refused { hash: String, reason: String },
-    #[error(
-        "The transaction {hash} was sent but has no receipt after {secs} seconds. The app keeps it and reads its receipt when you resume the order; do not sign another one."
-    )]
-    NoReceiptYet { hash: String, secs: u64 },
-    #[error(
-        "What is to be signed changed since you read it ({0}). Read the new step and confirm it again."
-    )]
-    Changed(String),
-    #[error(
-        "The order's transaction is built on the blockhash {blockhash}, which Solana no longer accepts (a blockhash lasts about a minute). It was {what}, and can never be executed now. Ask for a new quote and create a new order."
-    )]
-    Expired {
-        blockhash: String,
-        /// "not signed" or "signed but never executed".
-        what: &'static str,
-    },
-    #[error("Signing failed: {0}.")]
-    Sign(String),
-    #[error(transparent)]
-    Journal(#[from] JournalError),
-}
 
 fn rpc_error(e: impl std::fmt::Display) -> ExecError {
     ExecError::Chain(ChainError::Rpc(e.to_string()))
@@ -181,50 +136,6 @@ pub fn pay_call_of(
             known_spender: known_spender(&input.chain),
         },
     ))
-}
-
-/// Whether a verified order has a wallet transaction to finish without a new signature: one journaled without a
-/// receipt, or the order's payment mined but not yet handed in.
-/// What the journal already holds of an order's wallet transactions.
-pub(crate) enum Journaled {
-    /// A transaction signed (maybe sent) without an outcome yet: to be finished before anything new is signed.
-    Pending(WalletTx),
-    /// The order's own transaction, executed: its hash.
-    Paid(String),
-    /// Nothing unfinished; the next step is to be signed.
-    Nothing,
-}
-
-/// What the journal holds for `order` ([`Journaled`]).
-pub(crate) fn journaled(order: &JournalOrder) -> Journaled {
-    if let Some(pending) = order
-        .wallet_txs
-        .iter()
-        .find(|t| matches!(t.state, WalletTxState::Signed | WalletTxState::Sent))
-    {
-        return Journaled::Pending(pending.clone());
-    }
-    match order
-        .wallet_txs
-        .iter()
-        .find(|t| t.kind == WalletTxKind::Pay && t.state == WalletTxState::Mined)
-    {
-        Some(paid) => Journaled::Paid(paid.hash.clone()),
-        None => Journaled::Nothing,
-    }
-}
-
-/// The refusal of a step while the wallet is locked.
-pub(crate) fn locked() -> ExecError {
-    ExecError::Sign("the wallet is locked; unlock it, then sign again".into())
-}
-
-pub fn has_unfinished_wallet_tx(order: &JournalOrder) -> bool {
-    order.stage == crate::journal::Stage::Verified
-        && order.wallet_txs.iter().any(|t| {
-            matches!(t.state, WalletTxState::Signed | WalletTxState::Sent)
-                || (t.kind == WalletTxKind::Pay && t.state == WalletTxState::Mined)
-        })
 }
 
 /// One transaction still to be signed, as the confirmation shows it.
@@ -459,33 +370,6 @@ pub async fn plan(
     ))
 }
 
-/// What one call of [`execute_next`] did.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Executed {
-    /// An approval (or its reset) was mined; the order's call is next.
-    Approved { hash: String },
-    /// The order's call was mined: this hash is registered next.
-    Paid { hash: String },
-}
-
-/// Progress of a broadcast transaction, for the window.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "camelCase")]
-#[ts(export_to = "WalletTxProgress.ts")]
-pub struct WalletTxProgress {
-    #[ts(type = "number")]
-    pub local_id: i64,
-    pub kind: WalletTxKind,
-    pub hash: String,
-    /// `signed`, `sent`, `mined` or `reverted`.
-    pub state: WalletTxState,
-    #[ts(type = "number")]
-    pub confirmations: u64,
-}
-
-/// Where the kill points of the crash test sit ([`crate::desk`] passes a hook that may stop the process).
-pub type CrashHook<'a> = &'a (dyn Fn(&str) + Send + Sync);
-
 /// Takes the order one wallet step on: finishes a journaled transaction that has no receipt yet (re-sent as it is),
 /// or, when none is pending, signs the first step of a fresh [`plan`] — only when it is the step the person confirmed
 /// (`confirmed`) and its gas costs at most what they accepted (`accepted_max_fee_wei`).
@@ -583,13 +467,12 @@ pub async fn execute_next(
     };
     journal.wallet_tx_signed(local_id, &signed)?;
     info!(local_id, hash, ?kind, nonce, "signed and journaled");
-    progress(WalletTxProgress {
+    progress(WalletTxProgress::of(
         local_id,
-        kind,
-        hash: hash.clone(),
-        state: WalletTxState::Signed,
-        confirmations: 0,
-    });
+        &signed,
+        WalletTxState::Signed,
+        0,
+    ));
     crash(&format!("{}-journaled", kind.slug()));
     finish(journal, local_id, endpoint, &signed, progress, crash).await
 }
@@ -635,13 +518,7 @@ async fn finish(
     if tx.state == WalletTxState::Signed {
         journal.wallet_tx_update(local_id, &tx.hash, WalletTxState::Sent, None, None)?;
     }
-    progress(WalletTxProgress {
-        local_id,
-        kind: tx.kind,
-        hash: tx.hash.clone(),
-        state: WalletTxState::Sent,
-        confirmations: 0,
-    });
+    progress(WalletTxProgress::of(local_id, tx, WalletTxState::Sent, 0));
     crash(&format!("{}-sent", tx.kind.slug()));
     let started = Instant::now();
     let receipt = loop {
@@ -669,13 +546,12 @@ async fn finish(
     let confirmations = block.map_or(0, |b| latest.saturating_sub(b) + 1);
     if receipt.status() {
         journal.wallet_tx_update(local_id, &tx.hash, WalletTxState::Mined, block, None)?;
-        progress(WalletTxProgress {
+        progress(WalletTxProgress::of(
             local_id,
-            kind: tx.kind,
-            hash: tx.hash.clone(),
-            state: WalletTxState::Mined,
+            tx,
+            WalletTxState::Mined,
             confirmations,
-        });
+        ));
         info!(local_id, hash = tx.hash, ?block, "mined");
         crash(&format!("{}-mined", tx.kind.slug()));
         Ok(match tx.kind {
@@ -711,13 +587,12 @@ async fn finish(
             block,
             Some(&reason),
         )?;
-        progress(WalletTxProgress {
+        progress(WalletTxProgress::of(
             local_id,
-            kind: tx.kind,
-            hash: tx.hash.clone(),
-            state: WalletTxState::Reverted,
+            tx,
+            WalletTxState::Reverted,
             confirmations,
-        });
+        ));
         Err(ExecError::Reverted {
             hash: tx.hash.clone(),
             reason,

@@ -6,3 +6,140 @@
 pub mod evm;
 pub mod solana;
 pub mod tron;
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use crate::chains::evm::ChainError;
+use crate::journal::{JournalError, JournalOrder, WalletTx, WalletTxKind, WalletTxState};
+
+/// Why a wallet step (EVM, Solana or Tron) was not (or not fully) done. Each message says what happened and what to do next.
+#[derive(Debug, thiserror::Error)]
+pub enum ExecError {
+    #[error(transparent)]
+    Chain(#[from] ChainError),
+    #[error("{0} Nothing was signed.")]
+    NotEnough(String),
+    #[error(
+        "No approval is given: {0}. Nothing was signed; do not approve this order's contract elsewhere either."
+    )]
+    Spender(String),
+    #[error("The {what} would fail ({reason}), so it was not signed. {next}")]
+    WouldRevert {
+        what: &'static str,
+        reason: String,
+        next: &'static str,
+    },
+    #[error(
+        "The transaction {hash} was mined but reverted ({reason}): it did nothing but cost its gas. The order was not registered; look at the reason, then sign again or discard the order."
+    )]
+    Reverted { hash: String, reason: String },
+    #[error(
+        "The node refused the signed transaction {hash} ({reason}); it never reached the chain. Try again."
+    )]
+    Refused { hash: String, reason: String },
+    #[error(
+        "The transaction {hash} was sent but has no receipt after {secs} seconds. The app keeps it and reads its receipt when you resume the order; do not sign another one."
+    )]
+    NoReceiptYet { hash: String, secs: u64 },
+    #[error(
+        "What is to be signed changed since you read it ({0}). Read the new step and confirm it again."
+    )]
+    Changed(String),
+    #[error(
+        "The order's transaction is built on the blockhash {blockhash}, which Solana no longer accepts (a blockhash lasts about a minute). It was {what}, and can never be executed now. Ask for a new quote and create a new order."
+    )]
+    Expired {
+        blockhash: String,
+        /// "not signed" or "signed but never executed".
+        what: &'static str,
+    },
+    #[error("Signing failed: {0}.")]
+    Sign(String),
+    #[error(transparent)]
+    Journal(#[from] JournalError),
+}
+
+/// What the journal already holds of an order's wallet transactions.
+pub(crate) enum Journaled {
+    /// A transaction signed (maybe sent) without an outcome yet: to be finished before anything new is signed.
+    Pending(WalletTx),
+    /// The order's own transaction, executed: its hash.
+    Paid(String),
+    /// Nothing unfinished; the next step is to be signed.
+    Nothing,
+}
+
+/// What the journal holds for `order` ([`Journaled`]).
+pub(crate) fn journaled(order: &JournalOrder) -> Journaled {
+    if let Some(pending) = order
+        .wallet_txs
+        .iter()
+        .find(|t| matches!(t.state, WalletTxState::Signed | WalletTxState::Sent))
+    {
+        return Journaled::Pending(pending.clone());
+    }
+    match order
+        .wallet_txs
+        .iter()
+        .find(|t| t.kind == WalletTxKind::Pay && t.state == WalletTxState::Mined)
+    {
+        Some(paid) => Journaled::Paid(paid.hash.clone()),
+        None => Journaled::Nothing,
+    }
+}
+
+/// The refusal of a step while the wallet is locked.
+pub(crate) fn locked() -> ExecError {
+    ExecError::Sign("the wallet is locked; unlock it, then sign again".into())
+}
+
+/// Whether a verified order has a wallet transaction to finish without a new signature: one journaled without a
+/// receipt, or the order's payment mined but not yet handed in.
+pub fn has_unfinished_wallet_tx(order: &JournalOrder) -> bool {
+    order.stage == crate::journal::Stage::Verified
+        && order.wallet_txs.iter().any(|t| {
+            matches!(t.state, WalletTxState::Signed | WalletTxState::Sent)
+                || (t.kind == WalletTxKind::Pay && t.state == WalletTxState::Mined)
+        })
+}
+
+/// What one call of an `execute_next` (EVM, Tron) did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Executed {
+    /// An approval (or its reset) was mined; the order's call is next.
+    Approved { hash: String },
+    /// The order's call was mined: this hash is registered next.
+    Paid { hash: String },
+}
+
+/// Progress of a broadcast transaction, for the window.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "WalletTxProgress.ts")]
+pub struct WalletTxProgress {
+    #[ts(type = "number")]
+    pub local_id: i64,
+    pub kind: WalletTxKind,
+    pub hash: String,
+    /// `signed`, `sent`, `mined` or `reverted`.
+    pub state: WalletTxState,
+    #[ts(type = "number")]
+    pub confirmations: u64,
+}
+
+/// Where the kill points of the crash test sit ([`crate::desk`] passes a hook that may stop the process).
+pub type CrashHook<'a> = &'a (dyn Fn(&str) + Send + Sync);
+
+impl WalletTxProgress {
+    /// The progress of the journaled transaction `tx` of order `local_id`.
+    pub fn of(local_id: i64, tx: &WalletTx, state: WalletTxState, confirmations: u64) -> Self {
+        Self {
+            local_id,
+            kind: tx.kind,
+            hash: tx.hash.clone(),
+            state,
+            confirmations,
+        }
+    }
+}

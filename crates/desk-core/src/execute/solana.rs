@@ -29,7 +29,7 @@ use solana_transaction::versioned::VersionedTransaction;
 use tracing::info;
 use ts_rs::TS;
 
-use super::evm::{CrashHook, ExecError, Journaled, WalletTxProgress, journaled, locked};
+use super::{CrashHook, ExecError, Journaled, WalletTxProgress, journaled, locked};
 use crate::chains::solana::{SendRefusal, SolanaEndpoint, sol_text, spl_text};
 use crate::journal::{Journal, JournalOrder, WalletTx, WalletTxKind, WalletTxState};
 use crate::verify::{Verified, VerifiedPayload};
@@ -342,13 +342,12 @@ pub async fn execute(
     };
     journal.wallet_tx_signed(local_id, &signed)?;
     info!(local_id, signature, "signed and journaled");
-    progress(WalletTxProgress {
+    progress(WalletTxProgress::of(
         local_id,
-        kind: WalletTxKind::Pay,
-        hash: signature.clone(),
-        state: WalletTxState::Signed,
-        confirmations: 0,
-    });
+        &signed,
+        WalletTxState::Signed,
+        0,
+    ));
     crash("pay-journaled");
     finish(journal, local_id, endpoint, pay, &signed, progress, crash).await
 }
@@ -365,13 +364,7 @@ async fn finish(
     crash: CrashHook<'_>,
 ) -> Result<String, ExecError> {
     let progress_at = |state: WalletTxState, confirmations: u64| {
-        progress(WalletTxProgress {
-            local_id,
-            kind: tx.kind,
-            hash: tx.hash.clone(),
-            state,
-            confirmations,
-        });
+        progress(WalletTxProgress::of(local_id, tx, state, confirmations));
     };
     let never = |journal: &Journal, reason: &str| -> Result<(), ExecError> {
         journal.wallet_tx_update(

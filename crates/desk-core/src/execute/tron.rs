@@ -25,10 +25,8 @@ use gateway_client::wire::{CreateOrderResponse, NATIVE_TOKEN, RouteKind};
 use prost::Message;
 use tracing::info;
 
-use super::evm::{
-    CrashHook, EvmPlan, ExecError, Executed, Journaled, PlannedTx, WalletTxProgress, journaled,
-    locked,
-};
+use super::evm::{EvmPlan, PlannedTx};
+use super::{CrashHook, ExecError, Executed, Journaled, WalletTxProgress, journaled, locked};
 use crate::chains::evm::approveCall;
 use crate::chains::tron::{
     BANDWIDTH_OVERHEAD, Broadcast, TronEndpoint, TronPrices, trc20_text, trx_text,
@@ -495,13 +493,12 @@ pub async fn execute_next(
     };
     journal.wallet_tx_signed(local_id, &signed)?;
     info!(local_id, id, ?kind, "signed and journaled");
-    progress(WalletTxProgress {
+    progress(WalletTxProgress::of(
         local_id,
-        kind,
-        hash: id,
-        state: WalletTxState::Signed,
-        confirmations: 0,
-    });
+        &signed,
+        WalletTxState::Signed,
+        0,
+    ));
     crash(&format!("{}-journaled", kind.slug()));
     finish(journal, local_id, endpoint, &signed, progress, crash).await
 }
@@ -517,13 +514,7 @@ async fn finish(
     crash: CrashHook<'_>,
 ) -> Result<Executed, ExecError> {
     let report = |state: WalletTxState, confirmations: u64| {
-        progress(WalletTxProgress {
-            local_id,
-            kind: tx.kind,
-            hash: tx.hash.clone(),
-            state,
-            confirmations,
-        });
+        progress(WalletTxProgress::of(local_id, tx, state, confirmations));
     };
     let expiration = alloy::primitives::hex::decode(&tx.raw)
         .ok()

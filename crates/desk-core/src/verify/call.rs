@@ -77,14 +77,17 @@ pub(super) fn verify_tron(
 ) -> Result<TronCallSummary, VerifyError> {
     require_family(source, ChainFamily::Tron, "a Tron call")?;
     same_chain(source, &tx.chain)?;
-    let quoted = tron_account(&source.tx_to).ok_or_else(|| VerifyError::QuoteUnreadable {
-        field: "txTo",
-        value: source.tx_to.clone(),
+    let quoted = gateway_client::tron::parse_account(&source.tx_to).ok_or_else(|| {
+        VerifyError::QuoteUnreadable {
+            field: "txTo",
+            value: source.tx_to.clone(),
+        }
     })?;
-    let to = tron_account(&tx.to).ok_or_else(|| VerifyError::BadTxAddress {
-        value: tx.to.clone(),
-        family: "Tron",
-    })?;
+    let to =
+        gateway_client::tron::parse_account(&tx.to).ok_or_else(|| VerifyError::BadTxAddress {
+            value: tx.to.clone(),
+            family: "Tron",
+        })?;
     if to != quoted {
         return Err(VerifyError::WrongContract {
             quoted: source.tx_to.clone(),
@@ -96,7 +99,7 @@ pub(super) fn verify_tron(
     pinned(
         source,
         &to_text,
-        |pinned| tron_account(pinned).is_some_and(|p| p == to),
+        |pinned| gateway_client::tron::parse_account(pinned).is_some_and(|p| p == to),
         policy,
     )?;
     let value = check_value(source, &tx.value)?;
@@ -104,7 +107,7 @@ pub(super) fn verify_tron(
     let token = if is_native_token(&source.chain, &source.token) {
         Address::ZERO
     } else {
-        tron_account(&source.token)
+        gateway_client::tron::parse_account(&source.token)
             .map(|account| Address::from_slice(&account[1..]))
             .ok_or_else(|| VerifyError::QuoteUnreadable {
                 field: "inputAmount.address",
@@ -304,19 +307,6 @@ pub(super) fn evm_address(text: &str) -> Option<Address> {
         return None;
     }
     Address::from_str(&hex.to_ascii_lowercase()).ok()
-}
-
-/// A Tron account as its 21 bytes (`0x41` and the 20-byte body): Base58Check, or hex `41…` (with or without `0x`).
-pub(super) fn tron_account(text: &str) -> Option<[u8; 21]> {
-    let text = text.trim();
-    let hex = text.strip_prefix("0x").unwrap_or(text);
-    let bytes = if hex.len() == 42 && hex.bytes().all(|b| b.is_ascii_hexdigit()) {
-        alloy_primitives::hex::decode(hex).ok()?
-    } else {
-        bitcoin::base58::decode_check(text).ok()?
-    };
-    let account: [u8; 21] = bytes.try_into().ok()?;
-    (account[0] == 0x41).then_some(account)
 }
 
 /// The calldata bytes: `0x` hex (the prefix may be absent only when `prefix_optional`), at least one byte.

@@ -391,7 +391,7 @@ fn same_address(
 /// Solana's native token as the zero address) by their 20 bytes, Tron by its 21-byte account, Bitcoin by output
 /// script, Solana by key.
 pub(super) fn addresses_equal(chain: &str, a: &str, b: &str) -> bool {
-    use super::call::{evm_address, tron_account};
+    use super::call::evm_address;
     fn same<T: PartialEq>(x: Option<T>, y: Option<T>) -> bool {
         matches!((x, y), (Some(x), Some(y)) if x == y)
     }
@@ -399,7 +399,10 @@ pub(super) fn addresses_equal(chain: &str, a: &str, b: &str) -> bool {
     match chain_family(chain) {
         Some(ChainFamily::Evm) => same(evm_address(a), evm_address(b)),
         Some(ChainFamily::Tron) => {
-            same(tron_account(a), tron_account(b)) || same(evm_address(a), evm_address(b))
+            same(
+                gateway_client::tron::parse_account(a),
+                gateway_client::tron::parse_account(b),
+            ) || same(evm_address(a), evm_address(b))
         }
         Some(ChainFamily::Bitcoin) => same(bitcoin_script(a), bitcoin_script(b)),
         Some(ChainFamily::Solana) => {

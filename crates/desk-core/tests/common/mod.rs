@@ -211,3 +211,46 @@ pub fn wallet_txs(desk: &Desk, local_id: i64) -> Vec<desk_core::journal::WalletT
         .wallet_txs
         .unwrap_or_default()
 }
+
+/// Every file under `dir`, read as bytes.
+pub fn files_under(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if let Ok(bytes) = std::fs::read(&path) {
+                out.push((path.display().to_string(), bytes));
+            }
+        }
+    }
+    out
+}
+
+pub fn contains(haystack: &[u8], needle: &str) -> bool {
+    haystack
+        .windows(needle.len())
+        .any(|window| window == needle.as_bytes())
+}
+
+/// Fails when any of `secrets` (phrase words, key encodings) is in a file under `home` (the journal, settings,
+/// logs) or in one of `events`.
+pub fn assert_no_secret_written(
+    home: &Path,
+    events: &mut broadcast::Receiver<DeskEvent>,
+    secrets: &[String],
+) {
+    for (path, bytes) in files_under(home) {
+        for secret in secrets {
+            assert!(!contains(&bytes, secret), "a secret is in {path}");
+        }
+    }
+    while let Ok(event) = events.try_recv() {
+        let text = serde_json::to_string(&event).unwrap();
+        for secret in secrets {
+            assert!(!text.contains(secret.as_str()), "a secret is in an event");
+        }
+    }
+}
