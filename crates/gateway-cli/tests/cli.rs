@@ -1235,6 +1235,71 @@ fn a_swap_from_solana_runs_from_the_terminal_and_its_balance_is_read_from_the_ch
     }
 }
 
+/// The command line checks what it is asked to sign as the window does (the same desk-core): a hostile Sandbox whose
+/// Solana transaction is paid by another account is refused after "Create this order?", exit 5, nothing signed.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_hostile_solana_transaction_is_refused_by_the_command_line_before_anything_is_signed() {
+    use std::io::{BufRead, BufReader};
+    let home = tempfile::tempdir().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gateway"))
+        .args([
+            "--network",
+            "sandbox",
+            "swap",
+            "--src-chain",
+            "solana",
+            "--src-token",
+            "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v",
+            "--dst-chain",
+            "bob",
+            "--dst-token",
+            USDT_BOB,
+            "--amount",
+            "30000000",
+            "--no-follow",
+        ])
+        .env_remove("GATEWAY_API_KEY")
+        .env(
+            "DBUS_SESSION_BUS_ADDRESS",
+            "unix:path=/nonexistent/gateway-cli-test-bus",
+        )
+        .env("GATEWAY_MNEMONIC", ABANDON)
+        .env("GATEWAY_DESK_HOME", home.path())
+        .env("GATEWAY_DESK_SANDBOX_ADMIN", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut first = String::new();
+    stderr.read_line(&mut first).unwrap();
+    let base = first
+        .split_whitespace()
+        .find(|w| w.starts_with("http://127.0.0.1:"))
+        .unwrap_or_else(|| panic!("no Sandbox address in {first:?}"))
+        .to_owned();
+    reqwest::Client::new()
+        .put(format!("{base}/admin/tamper"))
+        .json(&json!({ "tamper": "solanaFeePayer" }))
+        .send()
+        .await
+        .unwrap()
+        .error_for_status()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"y\ny\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(5), "{stdout}\n{rest}");
+    assert!(rest.contains("refused"), "{rest}");
+    assert!(
+        !stdout.contains("Sign and send") && !stdout.contains("confirmed:"),
+        "{stdout}"
+    );
+}
+
 /// `gateway --network sandbox swap` from Tron: the Sandbox's Tron chain inside the command, the wallet's Tron
 /// account funded there on first use; an exact approval and the order's call, each shown with its estimated energy
 /// and fee limit, signed, broadcast, executed and registered. `wallet balance --chain tron` reads the same chain.
