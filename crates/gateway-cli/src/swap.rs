@@ -73,12 +73,16 @@ fn wallet_address(accounts: &Accounts, chain: &str) -> Option<String> {
 }
 
 /// Asks yes or no on the terminal (standard input when it is not one); `--yes` answers yes.
-fn confirm(yes: bool, question: &str) -> Result<bool, Failure> {
+///
+/// The question waits on a blocking thread, so the runtime (and the Sandbox running inside the command) keeps
+/// serving while the person reads.
+async fn confirm(yes: bool, question: &str) -> Result<bool, Failure> {
     if yes {
         eprintln!("{question} yes (--yes)");
         return Ok(true);
     }
-    let answer = crate::wallet::ask_line(&format!("{question} [y/N] "))?;
+    let prompt = format!("{question} [y/N] ");
+    let answer = crate::wallet::blocking(move || crate::wallet::ask_line(&prompt)).await?;
     Ok(matches!(answer.as_str(), "y" | "Y" | "yes"))
 }
 
@@ -255,7 +259,7 @@ async fn swap(desk: &Desk, args: &SwapArgs) -> Result<(), Failure> {
     if let Some(sender) = &card.sender {
         println!("Sender       {sender}");
     }
-    if !confirm(args.yes, "Create this order?")? {
+    if !confirm(args.yes, "Create this order?").await? {
         return Err(Failure::Usage("not confirmed; nothing was created".into()));
     }
     let order = desk
@@ -281,7 +285,9 @@ async fn swap(desk: &Desk, args: &SwapArgs) -> Result<(), Failure> {
             if !confirm(
                 args.yes,
                 "Sign the Bitcoin payment with the wallet and register it?",
-            )? {
+            )
+            .await?
+            {
                 return Err(Failure::Usage("not confirmed; nothing was signed".into()));
             }
             desk.sign_with_wallet(local_id, args.accept_fee)
@@ -327,7 +333,7 @@ async fn execute_evm(desk: &Desk, local_id: i64, yes: bool) -> Result<OrderView,
             "{} Network fee at most {}.",
             step.sentence, step.max_fee_text
         );
-        if !confirm(yes, "Sign and send it?")? {
+        if !confirm(yes, "Sign and send it?").await? {
             return Err(Failure::Usage(
                 "not confirmed; nothing more was signed".into(),
             ));
@@ -356,7 +362,7 @@ async fn execute_solana(desk: &Desk, local_id: i64, yes: bool) -> Result<OrderVi
     if let Some(rent) = &plan.rent_text {
         println!("  It may also lock {rent} of rent in a new token account.");
     }
-    if !confirm(yes, "Sign and send it?")? {
+    if !confirm(yes, "Sign and send it?").await? {
         return Err(Failure::Usage("not confirmed; nothing was signed".into()));
     }
     let order = desk

@@ -1279,6 +1279,13 @@ async fn a_hostile_solana_transaction_is_refused_by_the_command_line_before_anyt
         .find(|w| w.starts_with("http://127.0.0.1:"))
         .unwrap_or_else(|| panic!("no Sandbox address in {first:?}"))
         .to_owned();
+    // Read on while the command runs, so that it never blocks on a full pipe.
+    let rest = std::thread::spawn(move || {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut stderr, &mut text).unwrap();
+        text
+    });
+    // The command may already be asking "Create this order?": its Sandbox serves on while it waits.
     reqwest::Client::new()
         .put(format!("{base}/admin/tamper"))
         .json(&json!({ "tamper": "solanaFeePayer" }))
@@ -1289,8 +1296,7 @@ async fn a_hostile_solana_transaction_is_refused_by_the_command_line_before_anyt
         .unwrap();
     child.stdin.take().unwrap().write_all(b"y\ny\n").unwrap();
     let out = child.wait_with_output().unwrap();
-    let mut rest = String::new();
-    std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
+    let rest = rest.join().unwrap();
     let stdout = text(&out.stdout);
     assert_eq!(out.status.code(), Some(5), "{stdout}\n{rest}");
     assert!(rest.contains("refused"), "{rest}");
