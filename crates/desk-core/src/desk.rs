@@ -652,7 +652,11 @@ impl Desk {
             .collect();
         let journal = self.journal()?;
         let flow = flow_on(&client, journal, &key, &checks);
-        match flow.quote(&request).await.map_err(DeskError::from)? {
+        let outcome = flow
+            .quote(&request)
+            .await
+            .map_err(|e| crate::quote_errors::explain(DeskError::from(e), &request))?;
+        match outcome {
             QuoteOutcome::Quote(quote, check) => {
                 let mut card = QuoteCard::new(&quote);
                 card.check = Some(check);
@@ -662,7 +666,9 @@ impl Desk {
                     card: Box::new(card),
                 })
             }
-            QuoteOutcome::Ask(question) => Ok(QuoteResult::Ask { question }),
+            QuoteOutcome::Ask(question) => Ok(QuoteResult::Ask {
+                question: crate::quote_errors::explain_question(question, &request),
+            }),
         }
     }
 

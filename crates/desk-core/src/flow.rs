@@ -50,6 +50,10 @@ pub struct Question {
     pub suggestion: Option<String>,
     /// The gateway's code that raised it.
     pub code: String,
+    /// The most slippage this route takes, in bps, when the gateway said (`MAX_SLIPPAGE_EXCEEDED`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub max_bps: Option<u32>,
 }
 
 /// The answer of [`Flow::quote`].
@@ -174,6 +178,7 @@ fn question(err: &ClientError) -> Option<Question> {
                 .into(),
             suggestion: None,
             code,
+            max_bps: None,
         }),
         ErrorCode::QuoteAmountTooLow => {
             let minimum = match details {
@@ -186,14 +191,48 @@ fn question(err: &ClientError) -> Option<Question> {
                     .into(),
                 suggestion: minimum,
                 code,
+                max_bps: None,
             })
         }
         ErrorCode::SlippageTooLow | ErrorCode::SlippageTooHigh => Some(Question {
             field: QuestionField::Slippage,
-            message: format!("{} Choose another slippage tolerance.", body.error.trim_end_matches('.')),
+            message: format!(
+                "The gateway refused this slippage tolerance ({}). Choose another one.",
+                body.error.trim_end_matches('.')
+            ),
             suggestion: None,
             code,
+            max_bps: None,
         }),
+        ErrorCode::MaxSlippageExceeded => {
+            let (suggested, max) = match details {
+                Some(ErrorDetails::MaxSlippage { suggested_bps, max_bps }) => {
+                    (suggested_bps.parse::<u32>().ok(), max_bps.parse::<u32>().ok())
+                }
+                _ => (None, None),
+            };
+            let percent = |bps: u32| format!("{}.{:02}%", bps / 100, bps % 100);
+            let message = match (max, suggested) {
+                (Some(max), Some(s)) => format!(
+                    "This route takes at most {} slippage ({max} bps); the gateway suggests {} ({s} bps). \
+                     Choose a tolerance within the limit.",
+                    percent(max),
+                    percent(s)
+                ),
+                (Some(max), None) => format!(
+                    "This route takes at most {} slippage ({max} bps). Choose a tolerance within the limit.",
+                    percent(max)
+                ),
+                _ => "The slippage tolerance is above what this route takes. Choose a lower one.".to_owned(),
+            };
+            Some(Question {
+                field: QuestionField::Slippage,
+                message,
+                suggestion: suggested.map(|s| s.to_string()),
+                code,
+                max_bps: max,
+            })
+        }
         _ => None,
     }
 }

@@ -60,6 +60,26 @@ pub struct FeeLine {
     /// `solver fee`, `protocol fee`, …
     pub name: String,
     pub amount: AmountView,
+    /// A chain's cost the gateway passes on (execution, messaging, inclusion), not a fee the gateway keeps.
+    pub network: bool,
+}
+
+/// The fee lines that pay a chain (gas on the destination, the cross-chain message, the Bitcoin inclusion fee) rather
+/// than the gateway, its solver or an affiliate.
+const NETWORK_FEE_LINES: &[&str] = &["execution fee", "messaging fee", "inclusion fee"];
+
+/// The price impact the app computes from the quote's USD values, without the fees: how far the value of what is
+/// received plus the fees falls short of (or exceeds) the value of what is sent. The gateway's own `priceImpact` counts
+/// the fees as impact, so a small swap with fixed fees always looked like a bad price.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "ImpactView.ts")]
+pub struct ImpactView {
+    /// Whole basis points, negative for a loss, rounded toward zero.
+    #[ts(type = "number")]
+    pub bps: i64,
+    /// `-0.12%`.
+    pub text: String,
 }
 
 /// An affiliate on a quote: who, and what it earns (a resolved fee, or bps on a V3 token swap).
@@ -105,8 +125,15 @@ pub struct QuoteCard {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub price_impact_usd: Option<String>,
-    /// The impact is a loss of at least [`LARGE_IMPACT_BPS`].
+    /// The price impact without the fees, computed by the app from the USD values (absent when the quote has none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub impact: Option<ImpactView>,
+    /// The app's impact is a loss of at least [`LARGE_IMPACT_BPS`].
     pub large_impact: bool,
+    /// The least the recipient gets if the price moves by the whole slippage tolerance: the output less
+    /// `slippage_bps`, rounded down.
+    pub min_receive: AmountView,
     /// The loss as the app computed it from the quote's amounts (never the gateway's `priceImpact`), and whether
     /// the person must confirm it before the order is created.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -143,24 +170,6 @@ pub struct QuoteCard {
     pub raw: Value,
 }
 
-/// A decimal fraction (`"-0.0123"`) in whole bps, rounded toward zero; `None` when it is not a decimal.
-fn fraction_bps(fraction: &str) -> Option<i64> {
-    let text = fraction.trim();
-    let (negative, digits) = match text.strip_prefix('-') {
-        Some(rest) => (true, rest),
-        None => (false, text),
-    };
-    let (int, frac) = digits.split_once('.').unwrap_or((digits, ""));
-    let int: i64 = if int.is_empty() { 0 } else { int.parse().ok()? };
-    let mut four: String = frac.chars().take(4).collect();
-    while four.len() < 4 {
-        four.push('0');
-    }
-    let frac: i64 = four.parse().ok()?;
-    let bps = int.checked_mul(10_000)?.checked_add(frac)?;
-    Some(if negative { -bps } else { bps })
-}
-
 /// Adds USD values written with at most 2 decimals, exactly (in cents); `None` if any is missing or unreadable.
 fn sum_usd<'a>(values: impl IntoIterator<Item = Option<&'a str>>) -> Option<String> {
     let mut cents: i128 = 0;
@@ -176,6 +185,50 @@ fn sum_usd<'a>(values: impl IntoIterator<Item = Option<&'a str>>) -> Option<Stri
         cents = cents.checked_add(int.checked_mul(100)?.checked_add(frac)?)?;
     }
     Some(format!("{}.{:02}", cents / 100, cents % 100))
+}
+
+/// USD text with at most 2 decimals (`"96.5"`, `"-0.80"`) in cents; `None` when it is not such a number.
+fn usd_cents(text: &str) -> Option<i128> {
+    sum_usd([Some(text.trim().trim_start_matches('-'))])
+        .and_then(|total| total.replace('.', "").parse::<i128>().ok())
+        .map(|cents| {
+            if text.trim().starts_with('-') {
+                -cents
+            } else {
+                cents
+            }
+        })
+}
+
+/// The price impact without fees: (received + fees − sent) / sent, in bps toward zero. `None` without USD values on
+/// both sides and for the fees (V1 quotes, tokens the gateway has no price for) or when nothing is sent.
+fn impact_without_fees(
+    send: &AmountView,
+    receive: &AmountView,
+    fees_usd: Option<&str>,
+) -> Option<ImpactView> {
+    let sent = usd_cents(send.usd.as_deref()?)?;
+    let received = usd_cents(receive.usd.as_deref()?)?;
+    let fees = usd_cents(fees_usd?)?;
+    if sent <= 0 {
+        return None;
+    }
+    let bps = i64::try_from((received + fees - sent) * 10_000 / sent).ok()?;
+    let sign = if bps < 0 { "-" } else { "" };
+    let magnitude = bps.unsigned_abs();
+    Some(ImpactView {
+        bps,
+        text: format!("{sign}{}.{:02}%", magnitude / 100, magnitude % 100),
+    })
+}
+
+/// `amount` (smallest units) less `bps` basis points, rounded down; the amount itself when it is not digits.
+fn less_slippage(amount: &str, bps: u32) -> String {
+    let Ok(value) = gateway_client::amount::parse_base_units(amount) else {
+        return amount.to_owned();
+    };
+    let kept = alloy_primitives::U256::from(10_000u32.saturating_sub(bps.min(10_000)));
+    (value.saturating_mul(kept) / alloy_primitives::U256::from(10_000u32)).to_string()
 }
 
 /// Affiliates resolved by the gateway, each with its fee.
@@ -212,6 +265,7 @@ impl QuoteCard {
             .map(|(name, amount)| FeeLine {
                 name: name.to_owned(),
                 amount: AmountView::of(amount),
+                network: NETWORK_FEE_LINES.contains(&name),
             })
             .collect();
         let total_fees = view.total_fees().map(AmountView::of);
@@ -219,6 +273,9 @@ impl QuoteCard {
             .or_else(|| total_fees.as_ref().and_then(|t| t.usd.clone()))
             .or_else(|| sum_usd(fee_lines.iter().map(|l| l.amount.usd.as_deref())));
         let price_impact_raw = text("priceImpact");
+        let send = AmountView::of(view.input_amount());
+        let receive = AmountView::of(view.output_amount());
+        let impact = impact_without_fees(&send, &receive, total_fees_usd.as_deref());
         let affiliates = match view {
             QuoteView::Onramp(q) => resolved(&q.affiliates),
             QuoteView::Offramp(q) => resolved(&q.affiliates),
@@ -245,17 +302,23 @@ impl QuoteCard {
                 .and_then(Value::as_str)
                 .map(str::to_owned)
         });
+        let output = view.output_amount();
+        let min_receive = AmountView::new(
+            &output.chain,
+            &output.address,
+            &less_slippage(&output.amount, slippage_bps),
+            None,
+        );
         Self {
             route: view.route().into(),
-            send: AmountView::of(view.input_amount()),
-            receive: AmountView::of(view.output_amount()),
+            send,
+            receive,
             total_fees,
             total_fees_usd,
             fee_lines,
-            large_impact: price_impact_raw
-                .as_deref()
-                .and_then(fraction_bps)
-                .is_some_and(|bps| bps <= -LARGE_IMPACT_BPS),
+            large_impact: impact.as_ref().is_some_and(|i| i.bps <= -LARGE_IMPACT_BPS),
+            impact,
+            min_receive,
             check: None,
             price_impact: price_impact_raw.as_deref().and_then(fraction_as_percent),
             price_impact_usd: text("priceImpactUsd"),
@@ -722,18 +785,90 @@ mod tests {
     use super::*;
 
     #[test]
-    fn fractions_and_usd_sums_are_exact() {
-        assert_eq!(fraction_bps("-0.0050"), Some(-50));
-        assert_eq!(fraction_bps("-0.0123"), Some(-123));
-        assert_eq!(fraction_bps("0.1"), Some(1_000));
-        assert_eq!(fraction_bps("-1.5"), Some(-15_000));
-        assert_eq!(fraction_bps("abc"), None);
+    fn usd_sums_are_exact() {
         assert_eq!(
             sum_usd([Some("0.10"), Some("2.5"), Some("3")]),
             Some("5.60".into())
         );
         assert_eq!(sum_usd([Some("0.10"), None]), None);
         assert_eq!(sum_usd([Some("0.105")]), None, "never rounds");
+    }
+
+    fn usd_amount(usd: &str) -> AmountView {
+        let mut view = AmountView::new(
+            "bitcoin",
+            "0x0000000000000000000000000000000000000000",
+            "100000",
+            None,
+        );
+        view.usd = Some(usd.to_owned());
+        view
+    }
+
+    #[test]
+    fn price_impact_leaves_the_fees_out() {
+        // $100 sent, $97.50 received, $2.50 of fees: no impact at all (the gateway's figure would say -2.50%).
+        let impact =
+            impact_without_fees(&usd_amount("100.00"), &usd_amount("97.50"), Some("2.50")).unwrap();
+        assert_eq!(
+            impact,
+            ImpactView {
+                bps: 0,
+                text: "0.00%".into()
+            }
+        );
+        // $100 sent, $96 received, $2.50 of fees: $1.50 lost to the price, -1.50%.
+        let impact =
+            impact_without_fees(&usd_amount("100"), &usd_amount("96"), Some("2.5")).unwrap();
+        assert_eq!(
+            impact,
+            ImpactView {
+                bps: -150,
+                text: "-1.50%".into()
+            }
+        );
+        // A gain is positive; rounding is toward zero.
+        let impact = impact_without_fees(&usd_amount("3"), &usd_amount("3.01"), Some("0")).unwrap();
+        assert_eq!(
+            impact,
+            ImpactView {
+                bps: 33,
+                text: "0.33%".into()
+            }
+        );
+        let impact = impact_without_fees(&usd_amount("3"), &usd_amount("2.99"), Some("0")).unwrap();
+        assert_eq!(
+            impact,
+            ImpactView {
+                bps: -33,
+                text: "-0.33%".into()
+            }
+        );
+        // Without USD values (V1, an unpriced token) it is not known, never guessed.
+        let mut unpriced = usd_amount("1");
+        unpriced.usd = None;
+        assert_eq!(
+            impact_without_fees(&unpriced, &usd_amount("1"), Some("0")),
+            None
+        );
+        assert_eq!(
+            impact_without_fees(&usd_amount("1"), &usd_amount("1"), None),
+            None
+        );
+        assert_eq!(
+            impact_without_fees(&usd_amount("0"), &usd_amount("1"), Some("0")),
+            None
+        );
+    }
+
+    #[test]
+    fn the_minimum_received_is_the_output_less_the_slippage_rounded_down() {
+        assert_eq!(less_slippage("1000000", 300), "970000");
+        assert_eq!(less_slippage("999", 50), "994", "994.005 rounds down");
+        assert_eq!(less_slippage("1", 1), "0");
+        assert_eq!(less_slippage("5", 20_000), "0", "never below zero");
+        assert_eq!(less_slippage("12", 0), "12");
+        assert_eq!(less_slippage("nope", 50), "nope");
     }
 
     #[test]

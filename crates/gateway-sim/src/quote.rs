@@ -58,6 +58,8 @@ pub const MINIMUM_USD_MICRO: u64 = 10_000_000;
 pub const MIN_SLIPPAGE_BPS: u32 = 50;
 pub const MIN_TOKEN_SWAP_SLIPPAGE_BPS: u32 = 100;
 pub const MAX_SLIPPAGE_BPS: u32 = 1_000;
+/// What V3's `MAX_SLIPPAGE_EXCEEDED` suggests instead: the official client's default.
+pub const SUGGESTED_SLIPPAGE_BPS: u32 = 300;
 /// Affiliate limits (onramp, offramp; V3 tokenSwap takes one).
 pub const MAX_AFFILIATES: usize = 5;
 pub const MAX_AFFILIATE_TOTAL_BPS: u32 = 1_000;
@@ -402,6 +404,17 @@ pub fn get_quote(
         ));
     }
     if slippage > MAX_SLIPPAGE_BPS {
+        // V3 names the limit and a suggestion in its details (`MAX_SLIPPAGE_EXCEEDED`); V1 and V2 only refuse.
+        if version == ApiVersion::V3 {
+            return Err(QuoteError::new(
+                "MAX_SLIPPAGE_EXCEEDED",
+                format!("slippage {slippage} bps is above the maximum of {MAX_SLIPPAGE_BPS} bps"),
+            )
+            .with(json!({
+                "suggested_bps": SUGGESTED_SLIPPAGE_BPS.to_string(),
+                "max_bps": MAX_SLIPPAGE_BPS.to_string(),
+            })));
+        }
         return Err(QuoteError::new(
             "SLIPPAGE_TOO_HIGH",
             format!("slippage {slippage} bps is above the maximum of {MAX_SLIPPAGE_BPS} bps"),

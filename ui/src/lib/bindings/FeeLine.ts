@@ -8,4 +8,8 @@ export type FeeLine = {
 /**
  * `solver fee`, `protocol fee`, …
  */
-name: string, amount: AmountView, };
+name: string, amount: AmountView, 
+/**
+ * A chain's cost the gateway passes on (execution, messaging, inclusion), not a fee the gateway keeps.
+ */
+network: boolean, };

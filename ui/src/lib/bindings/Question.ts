@@ -16,4 +16,8 @@ suggestion?: string,
 /**
  * The gateway's code that raised it.
  */
-code: string, };
+code: string, 
+/**
+ * The most slippage this route takes, in bps, when the gateway said (`MAX_SLIPPAGE_EXCEEDED`).
+ */
+maxBps?: number, };

@@ -3,6 +3,7 @@ import type { AffiliateEntry } from "./AffiliateEntry";
 import type { AffiliateView } from "./AffiliateView";
 import type { AmountView } from "./AmountView";
 import type { FeeLine } from "./FeeLine";
+import type { ImpactView } from "./ImpactView";
 import type { QuoteCheck } from "./QuoteCheck";
 import type { RouteKind } from "./RouteKind";
 
@@ -31,9 +32,18 @@ totalFeesUsd?: string, feeLines: Array<FeeLine>,
  */
 priceImpact?: string, priceImpactUsd?: string, 
 /**
- * The impact is a loss of at least [`LARGE_IMPACT_BPS`].
+ * The price impact without the fees, computed by the app from the USD values (absent when the quote has none).
+ */
+impact?: ImpactView, 
+/**
+ * The app's impact is a loss of at least [`LARGE_IMPACT_BPS`].
  */
 largeImpact: boolean, 
+/**
+ * The least the recipient gets if the price moves by the whole slippage tolerance: the output less
+ * `slippage_bps`, rounded down.
+ */
+minReceive: AmountView, 
 /**
  * The loss as the app computed it from the quote's amounts (never the gateway's `priceImpact`), and whether
  * the person must confirm it before the order is created.
