@@ -205,7 +205,11 @@ impl Desk {
             }
         };
         let mut settings = loaded.settings;
-        let network = match connect(&paths, &settings, settings.network, sandbox_admin).await {
+        let chosen = match connect(&paths, &settings, settings.network, sandbox_admin).await {
+            Ok(network) => network.checked().await,
+            Err(e) => Err(e),
+        };
+        let network = match chosen {
             Ok(network) => network,
             Err(e) => {
                 warn!(error = %e, "chosen network unavailable; using the Sandbox");
@@ -383,7 +387,11 @@ impl Desk {
                     .to_owned(),
             );
         }
-        let network = connect(&self.paths, &next, choice.kind, self.sandbox_admin).await?;
+        let network = connect(&self.paths, &next, choice.kind, self.sandbox_admin)
+            .await?
+            .checked()
+            .await
+            .map_err(crate::network::not_saved)?;
         self.replace_network(&mut state, network).await;
         state.settings = next;
         settings::save(&self.paths.settings_file(), &state.settings)?;
@@ -445,7 +453,11 @@ impl Desk {
         let mut next = state.settings.clone();
         let kind = state.network.kind;
         next.prefs_mut(kind).api_version = version;
-        let network = connect(&self.paths, &next, kind, self.sandbox_admin).await?;
+        let network = connect(&self.paths, &next, kind, self.sandbox_admin)
+            .await?
+            .checked()
+            .await
+            .map_err(crate::network::not_saved)?;
         self.replace_network(&mut state, network).await;
         state.settings = next;
         settings::save(&self.paths.settings_file(), &state.settings)?;

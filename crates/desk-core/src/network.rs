@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use gateway_client::address::BitcoinNetwork;
-use gateway_client::{ApiKey, ApiVersion, Client, ClientConfig, deployments};
+use gateway_client::{ApiKey, ApiVersion, Client, ClientConfig, ClientError, deployments};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
@@ -44,6 +44,167 @@ pub fn parse_custom_url(text: &str) -> Result<Url, DeskError> {
         return Err(invalid("it must not carry a user name or password"));
     }
     Ok(url)
+}
+
+/// How long the check of a custom gateway waits for its route list (one attempt, no retry).
+pub const CHECK_TIMEOUT: Duration = Duration::from_secs(8);
+
+/// Asks the gateway `client` points at for its routes (get-routes, with the client's API version and key), once,
+/// within [`CHECK_TIMEOUT`]: a custom URL is used only when it answers with the interface's route list. Gives the
+/// number of routes, or why the address cannot be used, in words ([`check_failure`]).
+pub async fn check_gateway(client: &Client) -> Result<usize, DeskError> {
+    let mut config = client.config().clone();
+    config.timeout = CHECK_TIMEOUT;
+    config.read_attempts = 1;
+    let url = config.base_url.as_str().trim_end_matches('/').to_owned();
+    let version = config.version;
+    let probe = Client::new(config)?;
+    match probe.get_routes().await {
+        Ok(answer) => {
+            info!(%url, %version, routes = answer.value.len(), "custom gateway checked");
+            Ok(answer.value.len())
+        }
+        Err(e) => {
+            warn!(%url, %version, error = %e, "custom gateway refused");
+            Err(check_failure(&url, version, &e))
+        }
+    }
+}
+
+/// Why the gateway at `url` cannot be used, from what its get-routes gave: a sentence for a person that names the
+/// address and what to check, never the body's markup. `details.field` is `customUrl`.
+pub fn check_failure(url: &str, version: ApiVersion, err: &ClientError) -> DeskError {
+    let endpoint = format!("{version}/get-routes");
+    let check_address =
+        "Check the address: it should be the gateway's API base URL (without /v1, /v2 or /v3).";
+    let nothing = |why: &str| {
+        format!(
+            "Nothing answers at {url} ({why}): check the address and that the gateway is running."
+        )
+    };
+    let (kind, message) = match err {
+        ClientError::Connect(_) if err.is_tls() => (
+            ErrorKind::Transport,
+            format!(
+                "No secure connection could be made to {url} ({}). Check the address (https:// for a gateway with \
+                 a certificate, http:// for one without) and that the gateway's certificate is valid.",
+                tls_reason(err)
+            ),
+        ),
+        ClientError::Connect(words) => (
+            ErrorKind::Transport,
+            nothing(
+                words
+                    .strip_prefix("nothing answers at ")
+                    .map_or(words.as_str(), |_| "the connection was refused"),
+            ),
+        ),
+        ClientError::Timeout(after) => (
+            ErrorKind::Transport,
+            nothing(&format!("no answer within {} seconds", after.as_secs())),
+        ),
+        ClientError::Transport(words) => (
+            ErrorKind::Transport,
+            format!("{url} could not be asked for its routes ({words}). {check_address}"),
+        ),
+        _ if err.is_web_page() => {
+            let title = match err {
+                ClientError::UnexpectedBody { snippet, .. }
+                | ClientError::Server { snippet, .. } => snippet
+                    .strip_prefix(gateway_client::client::WEB_PAGE)
+                    .and_then(|rest| rest.strip_prefix(", "))
+                    .map(|rest| format!(" ({rest})"))
+                    .unwrap_or_default(),
+                _ => String::new(),
+            };
+            (
+                ErrorKind::Transport,
+                format!("{url} returned a web page{title}, not the gateway. {check_address}"),
+            )
+        }
+        ClientError::UnexpectedBody { status, snippet } if (200..300).contains(status) => (
+            ErrorKind::Transport,
+            format!(
+                "{url} answered, but not with the gateway's route list ({endpoint} gave: {snippet}). {check_address} \
+                 Also check the API version ({version})."
+            ),
+        ),
+        ClientError::NotFound | ClientError::UnexpectedBody { status: 404, .. } => (
+            ErrorKind::Transport,
+            format!(
+                "{url} has no {endpoint}: it answered {}. {check_address} Also check the API version ({version}).",
+                gateway_client::error::http_status(404)
+            ),
+        ),
+        ClientError::UnexpectedBody { status, .. } => (
+            ErrorKind::Transport,
+            format!(
+                "{url} answered {} when asked for its routes, not the gateway's route list. {check_address}",
+                gateway_client::error::http_status(*status)
+            ),
+        ),
+        ClientError::Server { status, .. } => (
+            ErrorKind::Transport,
+            format!(
+                "{url} failed with {} when asked for its routes: the gateway there is not working now. Try again \
+                 later, or check the address.",
+                gateway_client::error::http_status(*status)
+            ),
+        ),
+        ClientError::Gateway { status, body } => (
+            ErrorKind::Gateway,
+            format!(
+                "The gateway at {url} refused to list its routes ({}, {}): {}. {}",
+                gateway_client::error::http_status(*status),
+                body.code,
+                body.error.trim_end_matches('.'),
+                body.code.next_step()
+            ),
+        ),
+        ClientError::RateLimited { .. } => (
+            ErrorKind::RateLimited,
+            format!(
+                "The gateway at {url} is receiving too many requests from this app. Wait a minute and try again."
+            ),
+        ),
+        other => {
+            let error = DeskError::from(clone_error(other));
+            (
+                error.kind,
+                format!("{url} cannot be used: {}", error.message),
+            )
+        }
+    };
+    let mut error = DeskError::new(kind, message);
+    error.details = Some(Box::new(serde_json::json!({ "field": "customUrl" })));
+    error
+}
+
+/// A refused choice, saying that nothing changed (for [`check_failure`]'s errors when a network is chosen).
+pub fn not_saved(mut error: DeskError) -> DeskError {
+    error
+        .message
+        .push_str(" Nothing was saved; the network in use stays.");
+    error
+}
+
+/// What went wrong with TLS, after the words the client puts first.
+fn tls_reason(err: &ClientError) -> String {
+    match err {
+        ClientError::Connect(words) => words
+            .split_once(": ")
+            .map_or(words.as_str(), |(_, reason)| reason)
+            .to_owned(),
+        other => other.to_string(),
+    }
+}
+
+/// The few errors [`check_failure`] hands to [`DeskError::from`] (which takes them by value), rebuilt.
+fn clone_error(err: &ClientError) -> ClientError {
+    match err {
+        ClientError::Invalid(problem) => ClientError::Invalid(problem.clone()),
+        other => ClientError::Transport(other.to_string()),
+    }
 }
 
 /// A network the app is connected to.
@@ -317,6 +478,14 @@ impl ActiveNetwork {
         })
     }
 
+    /// This network, once a custom URL has answered [`check_gateway`] (the other networks are not asked).
+    pub async fn checked(self) -> Result<Self, DeskError> {
+        if self.kind == NetworkKind::Custom {
+            check_gateway(&self.client).await?;
+        }
+        Ok(self)
+    }
+
     /// The network as the header shows it.
     pub fn view(&self) -> NetworkView {
         let config = self.client.config();
@@ -399,5 +568,114 @@ mod tests {
             assert_eq!(err.kind, ErrorKind::InvalidInput, "{bad}");
             assert!(err.message.contains("Enter an address"), "{}", err.message);
         }
+    }
+
+    #[test]
+    fn a_failed_check_says_why_in_words() {
+        use gateway_client::{ErrorCode, GatewayErrorBody};
+        let url = "https://gw.example";
+        let said = |err: ClientError| {
+            let error = check_failure(url, ApiVersion::V2, &err);
+            assert_eq!(
+                error.details.as_deref(),
+                Some(&serde_json::json!({"field": "customUrl"}))
+            );
+            assert!(!error.message.contains('<'), "{}", error.message);
+            (error.kind, error.message)
+        };
+        let nothing = "Nothing answers at https://gw.example (";
+        let running = "): check the address and that the gateway is running.";
+        let (kind, message) = said(ClientError::Connect(
+            "nothing answers at gw.example:443 (the connection was refused)".into(),
+        ));
+        assert_eq!(kind, ErrorKind::Transport);
+        assert_eq!(
+            message,
+            format!("{nothing}the connection was refused{running}")
+        );
+        let (_, message) = said(ClientError::Connect(
+            "the name gw.example was not found (DNS)".into(),
+        ));
+        assert_eq!(
+            message,
+            format!("{nothing}the name gw.example was not found (DNS){running}")
+        );
+        let (_, message) = said(ClientError::Timeout(Duration::from_secs(8)));
+        assert_eq!(
+            message,
+            format!("{nothing}no answer within 8 seconds{running}")
+        );
+        let (_, message) = said(ClientError::Connect(format!(
+            "{} with gw.example:443: invalid peer certificate: UnknownIssuer",
+            gateway_client::client::TLS_FAILED
+        )));
+        assert!(
+            message.starts_with(
+                "No secure connection could be made to https://gw.example (invalid peer certificate: \
+                 UnknownIssuer)."
+            ),
+            "{message}"
+        );
+        let (_, message) = said(ClientError::UnexpectedBody {
+            status: 200,
+            snippet: format!("{}, titled “Sign in”", gateway_client::client::WEB_PAGE),
+        });
+        assert!(
+            message.starts_with(
+                "https://gw.example returned a web page (titled “Sign in”), not the gateway. Check the address: it \
+                 should be the gateway's API base URL"
+            ),
+            "{message}"
+        );
+        let (_, message) = said(ClientError::UnexpectedBody {
+            status: 200,
+            snippet: "invalid type: map, expected a sequence; body: {}".into(),
+        });
+        assert!(
+            message.starts_with("https://gw.example answered, but not with the gateway's route list (v2/get-routes gave: invalid type"),
+            "{message}"
+        );
+        assert!(message.contains("API version (v2)"), "{message}");
+        let (_, message) = said(ClientError::NotFound);
+        assert!(
+            message.starts_with(
+                "https://gw.example has no v2/get-routes: it answered HTTP 404 (Not Found)."
+            ),
+            "{message}"
+        );
+        let (_, message) = said(ClientError::Server {
+            status: 503,
+            snippet: "down".into(),
+        });
+        assert!(
+            message.starts_with("https://gw.example failed with HTTP 503 (Service Unavailable)"),
+            "{message}"
+        );
+        let (kind, message) = said(ClientError::Gateway {
+            status: 401,
+            body: GatewayErrorBody {
+                code: ErrorCode::InvalidRequest,
+                error: "unknown API key".into(),
+                details: None,
+            },
+        });
+        assert_eq!(kind, ErrorKind::Gateway);
+        assert!(
+            message.starts_with(
+                "The gateway at https://gw.example refused to list its routes (HTTP 401 (Unauthorized), \
+                 INVALID_REQUEST): unknown API key."
+            ),
+            "{message}"
+        );
+        let (kind, _) = said(ClientError::RateLimited { retry_after: None });
+        assert_eq!(kind, ErrorKind::RateLimited);
+        let (kind, message) = said(ClientError::Invalid(
+            gateway_client::ParamError::InsecureKey("gw.example".into()),
+        ));
+        assert_eq!(kind, ErrorKind::InvalidInput);
+        assert!(
+            message.starts_with("https://gw.example cannot be used: Nothing was sent"),
+            "{message}"
+        );
     }
 }

@@ -138,20 +138,17 @@ async fn the_network_choice_is_remembered_and_bad_input_changes_nothing() {
 #[tokio::test]
 async fn an_unreachable_gateway_is_a_transport_error_with_a_next_step() {
     mock_keychain();
-    // A port that was free a moment ago: nothing listens there.
-    let port = std::net::TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    // A gateway that answered when it was chosen, then stopped: nothing listens there now.
+    let gone = Sim::new()
+        .spawn(SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
+        .await
+        .unwrap();
     let home = tempfile::tempdir().unwrap();
     let desk = Desk::open(AppPaths::under(home.path())).await.unwrap();
-    desk.select_network(choice(
-        NetworkKind::Custom,
-        Some(&format!("http://127.0.0.1:{port}")),
-    ))
-    .await
-    .unwrap();
+    desk.select_network(choice(NetworkKind::Custom, Some(&gone.base_url())))
+        .await
+        .unwrap();
+    gone.shutdown().await.unwrap();
     let err = desk.routes().await.unwrap_err();
     assert_eq!(err.kind, ErrorKind::Transport);
     assert!(err.message.contains("Could not connect"), "{}", err.message);

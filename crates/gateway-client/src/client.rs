@@ -558,11 +558,73 @@ impl Client {
         if err.is_timeout() {
             ClientError::Timeout(self.config.timeout)
         } else if err.is_connect() {
-            ClientError::Connect(source_chain(&err))
+            ClientError::Connect(connect_words(&err))
         } else {
-            ClientError::Transport(source_chain(&err))
+            ClientError::Transport(innermost(&err))
         }
     }
+}
+
+/// The phrase a [`ClientError::Connect`] begins with when the secure connection failed ([`ClientError::is_tls`]).
+pub const TLS_FAILED: &str = "the secure connection (TLS) failed";
+
+/// Why a connection could not be made, in words: refused, a name not found, TLS, or the system's own sentence.
+fn connect_words(err: &reqwest::Error) -> String {
+    let host = err
+        .url()
+        .map(|u| match (u.host_str(), u.port_or_known_default()) {
+            (Some(host), Some(port)) => format!("{host}:{port}"),
+            (Some(host), None) => host.to_owned(),
+            _ => "the address".to_owned(),
+        })
+        .unwrap_or_else(|| "the address".to_owned());
+    let chain = source_chain(err);
+    let lower = chain.to_ascii_lowercase();
+    let refused = {
+        let mut source: Option<&(dyn std::error::Error + 'static)> = std::error::Error::source(err);
+        let mut found = false;
+        while let Some(inner) = source {
+            if inner
+                .downcast_ref::<std::io::Error>()
+                .is_some_and(|io| io.kind() == std::io::ErrorKind::ConnectionRefused)
+            {
+                found = true;
+            }
+            source = inner.source();
+        }
+        found || lower.contains("connection refused")
+    };
+    if refused {
+        format!("nothing answers at {host} (the connection was refused)")
+    } else if lower.contains("dns error") || lower.contains("failed to lookup address") {
+        let name = err.url().and_then(|u| u.host_str()).unwrap_or("the host");
+        format!("the name {name} was not found (DNS)")
+    } else if [
+        "tls",
+        "ssl",
+        "certificate",
+        "handshake",
+        "corrupt message",
+        "alert",
+    ]
+    .iter()
+    .any(|word| lower.contains(word))
+    {
+        format!("{TLS_FAILED} with {host}: {}", innermost(err))
+    } else {
+        format!("no connection to {host}: {}", innermost(err))
+    }
+}
+
+/// The deepest cause of an error (the system's or the TLS library's own sentence), on one line.
+fn innermost(err: &dyn std::error::Error) -> String {
+    let mut last = err.to_string();
+    let mut source = err.source();
+    while let Some(inner) = source {
+        last = inner.to_string();
+        source = inner.source();
+    }
+    one_line(&last, SNIPPET_CHARS)
 }
 
 fn is_loopback(url: &Url) -> bool {
@@ -585,14 +647,131 @@ fn source_chain(err: &dyn std::error::Error) -> String {
     text
 }
 
+/// How much of a body an error quotes, in characters.
+const SNIPPET_CHARS: usize = 200;
+
+/// What an error says of a body: a web page is named as one (with its title, or the start of its visible text, and
+/// never its markup); other text is quoted, its first [`SNIPPET_CHARS`] characters on one line.
 fn snippet(bytes: &[u8]) -> String {
     let text = String::from_utf8_lossy(bytes);
-    let trimmed: String = text.trim().chars().take(200).collect();
+    if looks_like_html(&text) {
+        return web_page_words(&text);
+    }
+    let trimmed = one_line(&text, SNIPPET_CHARS);
     if trimmed.is_empty() {
         "(empty body)".into()
     } else {
         trimmed
     }
+}
+
+/// `text` on one line (control characters and runs of white space become one space), at most `max` characters
+/// (then `…`).
+fn one_line(text: &str, max: usize) -> String {
+    let mut out = String::new();
+    let mut count = 0;
+    for word in text
+        .split(|c: char| c.is_whitespace() || c.is_control())
+        .filter(|w| !w.is_empty())
+    {
+        if !out.is_empty() {
+            out.push(' ');
+            count += 1;
+        }
+        for c in word.chars() {
+            if count >= max {
+                out.push('…');
+                return out;
+            }
+            out.push(c);
+            count += 1;
+        }
+    }
+    out
+}
+
+/// True when a body is a web page (an HTML document or fragment) rather than the JSON of the interface.
+pub(crate) fn looks_like_html(text: &str) -> bool {
+    let start: String = text
+        .trim_start_matches('\u{feff}')
+        .trim_start()
+        .chars()
+        .take(512)
+        .collect::<String>()
+        .to_ascii_lowercase();
+    start.starts_with("<!doctype")
+        || start.starts_with("<html")
+        || start.starts_with("<head")
+        || start.starts_with("<body")
+        || start.starts_with("<?xml")
+        || (start.starts_with('<')
+            && [
+                "<title", "<div", "<p>", "<h1", "<center", "<meta", "<script",
+            ]
+            .iter()
+            .any(|tag| start.contains(tag)))
+}
+
+/// The phrase every error about a web page begins with ([`ClientError::is_web_page`]).
+pub const WEB_PAGE: &str = "a web page (HTML), not JSON";
+
+/// "a web page (HTML), not JSON, titled “Access denied”": what a person may read of a page, without its markup.
+fn web_page_words(html: &str) -> String {
+    let lower = html.to_ascii_lowercase();
+    let title = lower.find("<title").and_then(|open| {
+        let start = open + lower[open..].find('>')? + 1;
+        let end = start + lower[start..].find("</title")?;
+        Some(html[start..end].to_owned())
+    });
+    let (label, text) = match title.map(|t| one_line(&entities(&t), 80)) {
+        Some(title) if !title.is_empty() => ("titled", title),
+        _ => ("reading", one_line(&visible_text(html), 80)),
+    };
+    if text.is_empty() {
+        WEB_PAGE.to_owned()
+    } else {
+        format!("{WEB_PAGE}, {label} “{text}”")
+    }
+}
+
+/// The text of a page without its tags, scripts, styles and comments.
+fn visible_text(html: &str) -> String {
+    let lower = html.to_ascii_lowercase();
+    let mut out = String::new();
+    let mut at = 0;
+    while at < html.len() {
+        let Some(open) = html[at..].find('<').map(|i| at + i) else {
+            out.push_str(&html[at..]);
+            break;
+        };
+        out.push_str(&html[at..open]);
+        out.push(' ');
+        let skip_to = |closing: &str| {
+            lower[open..]
+                .find(closing)
+                .map_or(html.len(), |i| open + i + closing.len())
+        };
+        at = if lower[open..].starts_with("<!--") {
+            skip_to("-->")
+        } else if lower[open..].starts_with("<script") {
+            skip_to("</script>")
+        } else if lower[open..].starts_with("<style") {
+            skip_to("</style>")
+        } else {
+            skip_to(">")
+        };
+    }
+    entities(&out)
+}
+
+/// The few character entities a block page's text uses.
+fn entities(text: &str) -> String {
+    text.replace("&nbsp;", " ")
+        .replace("&lt;", "‹")
+        .replace("&gt;", "›")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&amp;", "&")
 }
 
 /// Turns a status and body into the JSON of a success or the right kind of error.
@@ -604,7 +783,11 @@ fn classify(
     if status.is_success() {
         return serde_json::from_slice(bytes).map_err(|e| ClientError::UnexpectedBody {
             status: status.as_u16(),
-            snippet: format!("{e}; body: {}", snippet(bytes)),
+            snippet: if looks_like_html(&String::from_utf8_lossy(bytes)) {
+                snippet(bytes)
+            } else {
+                format!("{e}; body: {}", snippet(bytes))
+            },
         });
     }
     let coded = serde_json::from_slice::<GatewayErrorBody>(bytes).ok();
@@ -923,5 +1106,59 @@ mod tests {
         let err = classify(StatusCode::BAD_REQUEST, None, body).unwrap_err();
         assert!(matches!(err, ClientError::Gateway { status: 400, .. }));
         assert!(!err.is_transient());
+    }
+
+    #[test]
+    fn web_pages_are_named_never_quoted() {
+        let page = br#"<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>Welcome to
+  nginx!</title><style>body { width: 35em; }</style></head>
+<body><h1>Welcome to nginx!</h1><script>var secret = "x";</script></body></html>"#;
+        for status in [
+            StatusCode::OK,
+            StatusCode::FORBIDDEN,
+            StatusCode::BAD_GATEWAY,
+        ] {
+            let err = classify(status, None, page).unwrap_err();
+            assert!(err.is_web_page(), "{err:?}");
+            let text = err.to_string();
+            assert!(
+                status.is_server_error()
+                    || text.contains("a web page (HTML), not JSON, titled “Welcome to nginx!”"),
+                "{text}"
+            );
+            for markup in ["<", ">", "DOCTYPE", "style", "secret", "35em"] {
+                assert!(!text.contains(markup), "{markup} in {text}");
+            }
+        }
+        // Without a title: the start of the visible text, without scripts, styles or comments.
+        let err = classify(
+            StatusCode::FORBIDDEN,
+            None,
+            b"<html><body><!-- ray 8a1 --><div>Access&nbsp;denied</div>\n<p>Error 1020</p></body></html>",
+        )
+        .unwrap_err();
+        let text = err.to_string();
+        assert!(
+            text.ends_with("a web page (HTML), not JSON, reading “Access denied Error 1020”"),
+            "{text}"
+        );
+        assert!(text.contains("HTTP 403 (Forbidden)"), "{text}");
+        // A page with nothing readable is still named as one.
+        let err = classify(StatusCode::OK, None, b"<html><body></body></html>").unwrap_err();
+        assert!(err.to_string().ends_with("not JSON"), "{err}");
+        // Other text is quoted on one line and capped.
+        let long = format!("not json\n\t{}", "x".repeat(500));
+        let err = classify(StatusCode::OK, None, long.as_bytes()).unwrap_err();
+        assert!(!err.is_web_page());
+        let text = err.to_string();
+        assert!(text.contains("body: not json xxx"), "{text}");
+        assert!(text.ends_with("x…") && text.len() < 400, "{text}");
+        assert!(!text.contains('\n'));
+        // JSON of another shape is not a web page.
+        assert!(!looks_like_html("{\"routes\": []}"));
+        assert!(looks_like_html("\u{feff}  <HTML><p>hi</p></HTML>"));
+        assert!(looks_like_html("<div><p>fragment</p></div>"));
+        assert!(!looks_like_html("<not a tag at all"));
     }
 }

@@ -313,11 +313,12 @@ pub enum ClientError {
     #[error("the gateway is rate limiting this client{}", retry_hint(.retry_after))]
     RateLimited { retry_after: Option<Duration> },
     /// The gateway (or something in front of it) failed with a 5xx status.
-    #[error("the gateway failed with HTTP {status}; try again in a minute")]
+    #[error("the gateway failed with {}; try again in a minute", http_status(*.status))]
     Server { status: u16, snippet: String },
-    /// The answer was not the JSON the interface describes (an HTML page from a CDN, say).
+    /// The answer was not the JSON the interface describes (an HTML page from a CDN, say). `snippet` never holds
+    /// markup: a web page is named as one, with its title ([`ClientError::is_web_page`]).
     #[error(
-        "the gateway answered HTTP {status} with a body that is not the expected JSON: {snippet}"
+        "the gateway answered {} with a body that is not the expected JSON: {snippet}", http_status(*.status)
     )]
     UnexpectedBody { status: u16, snippet: String },
     /// Any other transport failure.
@@ -337,6 +338,17 @@ pub enum ClientError {
     AmbiguousWrite(Box<ClientError>),
 }
 
+/// `HTTP 404 (Not Found)`: a status with its name, when it has one.
+pub fn http_status(status: u16) -> String {
+    match reqwest::StatusCode::from_u16(status)
+        .ok()
+        .and_then(|s| s.canonical_reason())
+    {
+        Some(reason) => format!("HTTP {status} ({reason})"),
+        None => format!("HTTP {status}"),
+    }
+}
+
 fn retry_hint(retry_after: &Option<Duration>) -> String {
     match retry_after {
         Some(wait) => format!("; retry after {} s", wait.as_secs()),
@@ -348,6 +360,24 @@ impl ClientError {
     /// True when the request may have changed state on the gateway although no answer arrived.
     pub fn is_ambiguous_write(&self) -> bool {
         matches!(self, Self::AmbiguousWrite(_))
+    }
+
+    /// True when the answer was a web page (HTML) instead of the interface's JSON: a wrong address, a proxy's or a
+    /// CDN's page.
+    pub fn is_web_page(&self) -> bool {
+        match self {
+            Self::UnexpectedBody { snippet, .. } | Self::Server { snippet, .. } => {
+                snippet.starts_with(crate::client::WEB_PAGE)
+            }
+            Self::AmbiguousWrite(inner) => inner.is_web_page(),
+            _ => false,
+        }
+    }
+
+    /// True when no connection was made because the secure connection (TLS) failed: a certificate not trusted, or
+    /// an address that does not speak https.
+    pub fn is_tls(&self) -> bool {
+        matches!(self, Self::Connect(words) if words.starts_with(crate::client::TLS_FAILED))
     }
 
     /// True for failures that a read may retry after a pause (never a coded gateway error).

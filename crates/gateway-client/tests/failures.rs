@@ -85,6 +85,28 @@ async fn a_refused_connection_is_a_connect_error() {
         .await
         .unwrap_err();
     assert!(matches!(err, ClientError::Connect(_)), "{err:?}");
+    assert!(
+        err.to_string().contains(&format!(
+            "nothing answers at 127.0.0.1:{port} (the connection was refused)"
+        )),
+        "{err}"
+    );
+    assert!(!err.is_tls());
+}
+
+#[tokio::test]
+async fn https_to_a_plain_http_server_is_a_tls_failure_in_words() {
+    let (base, _) = serve(|_, _| json(StatusCode::OK, ROUTES)).await;
+    let err = client(&base.replace("http://", "https://"), 1)
+        .get_routes()
+        .await
+        .unwrap_err();
+    assert!(err.is_tls(), "{err:?}");
+    let text = err.to_string();
+    assert!(
+        text.contains("the secure connection (TLS) failed with 127.0.0.1:"),
+        "{text}"
+    );
 }
 
 #[tokio::test]
