@@ -13,6 +13,8 @@ import { checkAmount, formatUnits } from "./amounts";
 import {
   SLIPPAGE_PRESETS,
   checkFields,
+  sameToken,
+  slippageBps,
   choices,
   emptyFields,
   fieldOfError,
@@ -25,6 +27,7 @@ import {
   type FormFields,
 } from "./form";
 import { isRegistered } from "./order";
+import { learnFrom, limitsFor, loadLearned, outsideLimits, routeKey, saveLearned, type Learned } from "./slippage-limits";
 
 /** Where the person is: filling the form and reading the card, confirming, or signing and handing in. */
 export type SwapStep = "form" | "confirm" | "execute";
@@ -99,15 +102,37 @@ export class SwapState {
   savedPath = $state<string | null>(null);
 
   error = $state<SwapError | null>(null);
+  /** What the gateway taught about each route's slippage limits (remembered in the window's storage). */
+  learnedSlippage = $state<Record<string, Learned>>(loadLearned());
 
   picked = $derived(choices(this.routes ?? [], this.fields));
   rules = $derived(fieldRules(this.picked.route?.kind ?? null, this.fields.srcChain, this.apiVersion));
+  /** The slippage tolerance the chosen route takes (documented floors, then what the gateway said). */
+  slippageLimits = $derived(
+    limitsFor(
+      this.picked.route?.kind ?? null,
+      this.picked.route ? this.learnedSlippage[routeKey(this.picked.route)] : undefined,
+    ),
+  );
   /** Problems of the fields as typed (required ones only after the first Get quote). */
   errors = $derived.by((): FieldErrors => {
     const errors = checkFields(this.fields, this.picked, this.rules, this.submitted);
+    const bps = slippageBps(this.fields);
+    if (!errors.slippage && bps !== null && this.picked.route) {
+      const outside = outsideLimits(bps, this.slippageLimits);
+      if (outside) errors.slippage = outside;
+    }
     if (this.serverField && !errors[this.serverField.field]) errors[this.serverField.field] = this.serverField.message;
     return errors;
   });
+  /** The reverse route exists, so the form can be flipped. */
+  canFlip = $derived(
+    this.picked.src !== null &&
+      this.picked.dst !== null &&
+      (this.routes ?? []).some(
+        (r) => this.picked.dst !== null && this.picked.src !== null && sameToken(r.src, this.picked.dst) && sameToken(r.dst, this.picked.src),
+      ),
+  );
   /** What Get quote would send, when the form reads right. */
   form = $derived(toSwapForm(this.fields, this.picked, this.rules));
   /** The card answers another form than the one shown now. */
@@ -274,17 +299,45 @@ export class SwapState {
   choosePreset(bps: number): void {
     this.fields.slippagePreset = bps;
     this.fields.slippageCustom = "";
+    this.edited("slippage");
   }
 
   /** Typing a custom slippage switches from the presets to it. */
   setCustomSlippage(text: string): void {
     this.fields.slippageCustom = text;
     this.fields.slippagePreset = null;
+    this.edited("slippage");
   }
 
-  /** A field was edited: its server-side error no longer applies. */
+  /**
+   * A field was edited: its server-side error, a gateway question about it and a quote error no longer apply to
+   * what is typed, so they go (a stale error next to a changed value misleads).
+   */
   edited(field: FieldName): void {
     if (this.serverField?.field === field) this.serverField = null;
+    const q = this.question?.field;
+    if ((q === "slippage" && field === "slippage") || (q === "amount" && field === "amount")) {
+      this.question = null;
+      this.questionForm = null;
+      this.answerError = null;
+    }
+    this.clearError("quote");
+  }
+
+  /**
+   * Flip: what was received is now sent, and back (only when the gateway offers the reverse route). The amount stays
+   * as typed; the wallet's addresses follow the chains (see wallet-defaults).
+   */
+  flip(): void {
+    if (!this.canFlip) return;
+    const f = this.fields;
+    const [srcChain, srcToken] = [f.srcChain, f.srcToken];
+    f.srcChain = f.dstChain;
+    f.srcToken = f.dstToken;
+    f.dstChain = srcChain;
+    f.dstToken = srcToken;
+    this.#normalize();
+    this.clearError("quote");
   }
 
   /** Get quote: checks the whole form, then asks. Returns the first field in error, if any. */
@@ -353,6 +406,15 @@ export class SwapState {
   }
 
   #askQuestion(question: Question, form: SwapForm): void {
+    const route = this.picked.route;
+    if (route) {
+      const key = routeKey(route);
+      const learned = learnFrom(question, form.slippageBps, this.learnedSlippage[key]);
+      if (learned) {
+        this.learnedSlippage = { ...this.learnedSlippage, [key]: learned };
+        saveLearned(this.learnedSlippage);
+      }
+    }
     this.question = question;
     this.questionForm = form;
     this.card = null;
