@@ -73,7 +73,9 @@ async fn a_bundle_is_previewed_saved_without_the_key_and_imported_as_the_user_sa
         paths.log_dir.join("gateway-desk.2000-01-01.log"),
         format!(
             "2000-01-01T00:00:00.000000Z  WARN support: order {order_id} key {KEY} header Authorization: Bearer \
-             {UNREGISTERED} to {RECIPIENT}\n"
+             {UNREGISTERED} to {RECIPIENT}\n\
+             2000-01-01T00:00:01.000000Z  WARN support: order {order_id} could not be written to {}: disk full\n",
+            paths.data_dir.join("support-bundles").display()
         ),
     )
     .unwrap();
@@ -89,6 +91,15 @@ async fn a_bundle_is_previewed_saved_without_the_key_and_imported_as_the_user_sa
     for absent in [KEY, UNREGISTERED, RECIPIENT, OWNER, txid.as_str(), &psbt] {
         assert!(!text.contains(absent), "{absent} is in the bundle");
     }
+    // No file path of the app's folders either (they would name the user).
+    assert!(
+        !text.contains(home.path().to_str().unwrap()),
+        "the data folder is in the bundle"
+    );
+    assert!(
+        text.contains("could not be written to <path>: disk full"),
+        "{text}"
+    );
     // The owner is not in it at all: a V3 onramp quote has no owner field (the published schema defines none), so the
     // gateway keeps the owner beside the quote and nothing the app journals repeats it.
     for present in ["0x5aAe…eAed", &order_id, WBTC_BOB] {

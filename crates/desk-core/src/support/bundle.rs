@@ -270,6 +270,8 @@ pub(crate) struct BundleSource {
     pub created_at: i64,
     pub app_version: String,
     pub os: String,
+    /// The home folder that becomes `~` ([`HOME`]).
+    pub home: Option<String>,
 }
 
 /// `linux x86_64 (Ubuntu 24.04 LTS)`: the platform, and the distribution's name when readable.
@@ -414,10 +416,99 @@ fn is_public_token(run: &str) -> bool {
     PUBLIC_TOKENS.contains(&token_form(run))
 }
 
-/// [`logs::redact`] with `options`, except that known token addresses are kept whole. API keys go from the whole
-/// text first; shortening then works run by run (a run of ASCII letters and digits, as the redactor judges them).
-fn redact_text(text: &str, options: &RedactOptions) -> String {
-    let keyless = logs::redact(text, &RedactOptions::KEYS_ONLY);
+/// How a bundle's text is redacted: the shortening chosen, and the home folder that becomes `~`.
+#[derive(Debug, Clone, Copy)]
+struct Scrub<'a> {
+    options: RedactOptions,
+    /// The user's home folder as written in text (`/home/alice`), when known.
+    home: Option<&'a str>,
+}
+
+/// The user's home folder (`$HOME`, else the platform's), when it is a folder below the root: in a bundle it becomes
+/// `~`, so that the user's name does not travel with the file paths of errors and log lines.
+static HOME: LazyLock<Option<String>> = LazyLock::new(|| {
+    std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| directories::BaseDirs::new().map(|d| d.home_dir().to_path_buf()))
+        .map(|h| h.to_string_lossy().trim_end_matches(['/', '\\']).to_owned())
+        .filter(|h| h.len() > 1 && h.chars().filter(|c| matches!(c, '/' | '\\')).count() >= 1)
+});
+
+/// What is written in place of an absolute path outside the home folder.
+pub const PATH_MASK: &str = "<path>";
+
+/// Characters that may come right before an absolute path in text: the start, white space, quotes, `=`, brackets,
+/// `,`, `;`, `|` (not a letter, a digit, `:` or `/`, so a URL's path stays whole).
+const BEFORE_PATH: &str = r#"(?:^|[\s"'`=(\[{<,;|])"#;
+
+/// An absolute path: Unix (`/tmp/x.json`) or Windows (`C:\Users\x`, also with doubled backslashes as `Debug` writes
+/// them), up to white space, a quote, a bracket, `,`, `;`, `|` or `:`.
+static ABSOLUTE_PATH: LazyLock<regex::Regex> = LazyLock::new(|| {
+    regex::Regex::new(&format!(
+        r#"{BEFORE_PATH}((?:/[A-Za-z0-9._~+@%-]|[A-Za-z]:\\)[^\s"'`<>|;,:)\]}}]*)"#
+    ))
+    .expect("the path pattern is valid")
+});
+
+/// The gateway's own endpoint paths (`/v3/get-quote`) say nothing about the user: they are kept.
+fn is_api_path(path: &str) -> bool {
+    let first = path.trim_start_matches('/').split('/').next().unwrap_or("");
+    matches!(first, "v1" | "v2" | "v3")
+}
+
+/// `text` with the home folder written `~` and every other absolute file path [`PATH_MASK`]; and how many were
+/// replaced. File paths carry the user's name (`/home/alice/…`) and say nothing support needs.
+fn redact_paths(text: &str, home: Option<&str>) -> (String, usize) {
+    let mut count = 0;
+    let mut out = text.to_owned();
+    if let Some(home) = home {
+        let doubled = home.replace('\\', "\\\\");
+        for form in [home, doubled.as_str()] {
+            let mut replaced = String::with_capacity(out.len());
+            let mut rest = out.as_str();
+            while let Some(at) = rest.find(form) {
+                let after = &rest[at + form.len()..];
+                let whole = !after
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c.is_alphanumeric() || matches!(c, '.' | '_' | '-'));
+                replaced.push_str(&rest[..at]);
+                if whole {
+                    replaced.push('~');
+                    count += 1;
+                } else {
+                    replaced.push_str(form);
+                }
+                rest = after;
+            }
+            replaced.push_str(rest);
+            out = replaced;
+        }
+    }
+    if !out.contains(['/', '\\']) {
+        return (out, count);
+    }
+    let replaced = ABSOLUTE_PATH.replace_all(&out, |caps: &regex::Captures<'_>| {
+        let all = &caps[0];
+        let path = &caps[1];
+        if is_api_path(path) {
+            all.to_owned()
+        } else {
+            count += 1;
+            format!("{}{PATH_MASK}", &all[..all.len() - path.len()])
+        }
+    });
+    (replaced.into_owned(), count)
+}
+
+/// [`logs::redact`] with the chosen options, except that known token addresses are kept whole, after file paths
+/// ([`redact_paths`], always). API keys go from the whole text first; shortening then works run by run (a run of
+/// ASCII letters and digits, as the redactor judges them).
+fn redact_text(text: &str, scrub: &Scrub<'_>) -> String {
+    let options = &scrub.options;
+    let (pathless, _) = redact_paths(text, scrub.home);
+    let keyless = logs::redact(&pathless, &RedactOptions::KEYS_ONLY);
     if !options.shorten_addresses && !options.shorten_tx_ids {
         return keyless;
     }
@@ -444,18 +535,15 @@ fn redact_text(text: &str, options: &RedactOptions) -> String {
 }
 
 /// [`redact_text`] on every string of `value`, object keys included.
-fn redact_value(value: &Value, options: &RedactOptions) -> Value {
+fn redact_value(value: &Value, scrub: &Scrub<'_>) -> Value {
     match value {
-        Value::String(s) => Value::String(redact_text(s, options)),
-        Value::Array(items) => Value::Array(
-            items
-                .iter()
-                .map(|item| redact_value(item, options))
-                .collect(),
-        ),
+        Value::String(s) => Value::String(redact_text(s, scrub)),
+        Value::Array(items) => {
+            Value::Array(items.iter().map(|item| redact_value(item, scrub)).collect())
+        }
         Value::Object(map) => Value::Object(
             map.iter()
-                .map(|(key, item)| (redact_text(key, options), redact_value(item, options)))
+                .map(|(key, item)| (redact_text(key, scrub), redact_value(item, scrub)))
                 .collect(),
         ),
         other => other.clone(),
@@ -562,10 +650,13 @@ pub(crate) fn compose(
     options: BundleOptions,
     api_key: Option<&str>,
 ) -> Result<BundlePreview, DeskError> {
-    let redact = if options.include_identifiers {
-        RedactOptions::KEYS_ONLY
-    } else {
-        RedactOptions::SUPPORT_BUNDLE
+    let redact = Scrub {
+        options: if options.include_identifiers {
+            RedactOptions::KEYS_ONLY
+        } else {
+            RedactOptions::SUPPORT_BUNDLE
+        },
+        home: source.home.as_deref(),
     };
     let mut dropped = 0usize;
     let order_raw = serde_json::to_value(&source.order).map_err(|e| {
@@ -582,6 +673,7 @@ pub(crate) fn compose(
         .collect();
 
     let mut census = Census::default();
+    let mut paths = 0usize;
     {
         let mut all = Vec::new();
         strings(&order_raw, &mut all);
@@ -593,6 +685,7 @@ pub(crate) fn compose(
             .chain(source.log_lines.iter().map(String::as_str))
         {
             census.add(text);
+            paths += redact_paths(text, redact.home).1;
         }
     }
 
@@ -668,6 +761,13 @@ pub(crate) fn compose(
         if a + t + h == 0 {
             redactions.push("No address or transaction id was found to shorten.".to_owned());
         }
+    }
+    if paths > 0 {
+        redactions.push(format!(
+            "{} left out: your home folder is written ~ and any other folder {PATH_MASK}, so that no file path \
+             names you.",
+            plural(paths, "file path", "file paths")
+        ));
     }
     redactions.push(
         "Order ids, amounts, chains, times and the addresses of known tokens are kept: they are public, and what \
@@ -827,6 +927,7 @@ impl Desk {
             created_at: now_secs(),
             app_version: env!("CARGO_PKG_VERSION").to_owned(),
             os: os_description(),
+            home: HOME.clone(),
         };
         let preview = compose(&source, options, key.as_deref())?;
         Ok((fingerprint, preview))
@@ -1013,6 +1114,7 @@ mod tests {
             created_at: 1_763_700_500,
             app_version: "9.9.9".into(),
             os: "linux x86_64".into(),
+            home: None,
         }
     }
 
@@ -1276,6 +1378,130 @@ mod tests {
         );
         assert!(lines[1].contains("registered"));
         assert!(lines[2].contains("status"));
+    }
+
+    #[test]
+    fn file_paths_are_written_without_the_users_name() {
+        let home = Some("/home/alice");
+        let cases = [
+            (
+                "could not open /home/alice/.local/share/gateway-desk/journal.sqlite3: permission denied",
+                "could not open ~/.local/share/gateway-desk/journal.sqlite3: permission denied",
+            ),
+            (
+                r#"saved file="/home/alice/x.json" aside=Some("/tmp/alice-gd/data/sandbox-gateway.json")"#,
+                r#"saved file="~/x.json" aside=Some("<path>")"#,
+            ),
+            ("home=/home/alice", "home=~"),
+            ("/home/alicex/y and /home/alice.old", "<path> and <path>"),
+            (
+                r"in C:\Users\alice\AppData\Roaming\gd, then D:\data",
+                r"in <path>, then <path>",
+            ),
+            // URLs (their paths included), the gateway's endpoints, fractions and lone slashes are kept.
+            (
+                "GET https://gw.example/v3/get-quote?x=1 (/v3/get-quote) failed; 1/2 of a / b; file:///home/alice/q",
+                "GET https://gw.example/v3/get-quote?x=1 (/v3/get-quote) failed; 1/2 of a / b; file://~/q",
+            ),
+            (
+                "custom:http://127.0.0.1:8787/base",
+                "custom:http://127.0.0.1:8787/base",
+            ),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(redact_paths(text, home).0, expected, "{text}");
+        }
+        assert_eq!(redact_paths("a /home/alice/b and /srv/c", home).1, 2);
+        // Without a known home, every absolute path goes.
+        assert_eq!(
+            redact_paths("could not read /home/alice/q.json: gone", None).0,
+            "could not read <path>: gone"
+        );
+        // Debug's doubled backslashes of a Windows home.
+        assert_eq!(
+            redact_paths(r#"path="C:\\Users\\alice\\gd""#, Some(r"C:\Users\alice")).0,
+            r#"path="~\\gd""#
+        );
+    }
+
+    #[test]
+    fn a_bundle_holds_no_file_path_and_no_user_name() {
+        let mut source = source("production");
+        let local_id = source.order.local_id;
+        source.log_lines.extend([
+            format!(
+                "2025-11-21T04:42:00.000000Z  WARN desk_core::desk: journal unavailable local_id={local_id} \
+                 error=could not open /home/alice/.local/share/gateway-desk/journal.sqlite3: permission denied"
+            ),
+            format!(
+                "2025-11-21T04:43:00.000000Z  INFO desk_core::support: support bundle saved local_id={local_id} \
+                 file=\"/home/alice/.local/share/gateway-desk/support-bundles/order-{ORDER_ID}.json\""
+            ),
+            format!(
+                "2025-11-21T04:44:00.000000Z  WARN desk_core::network: set aside local_id={local_id} \
+                 aside=Some(\"/media/alice/usb/gateway-desk/data/sandbox-gateway.json\")"
+            ),
+        ]);
+        source.events[2].payload = json!({
+            "error": "could not read /home/alice/Downloads/quote.json: No such file or directory (os error 2)",
+            "/home/alice/key-as-path": "C:\\Users\\alice\\AppData\\Roaming\\gateway-desk",
+            "url": "https://gateway-api-mainnet.gobob.xyz/v3/get-quote",
+        });
+        for (home, identifiers) in [
+            (Some("/home/alice"), false),
+            (Some("/home/alice"), true),
+            (None, false),
+        ] {
+            source.home = home.map(str::to_owned);
+            let preview = compose(
+                &source,
+                BundleOptions {
+                    include_identifiers: identifiers,
+                },
+                None,
+            )
+            .unwrap();
+            let text = &preview.text;
+            for absent in ["alice", "/home/", "/media/", "C:\\\\Users", "AppData"] {
+                assert!(!text.contains(absent), "{absent} in {text}");
+            }
+            assert!(text.contains(PATH_MASK), "{text}");
+            assert!(
+                text.contains("https://gateway-api-mainnet.gobob.xyz/v3/get-quote"),
+                "URLs are kept"
+            );
+            if home.is_some() {
+                assert!(
+                    text.contains("~/.local/share/gateway-desk/journal.sqlite3")
+                        && text.contains("could not read ~/Downloads/quote.json"),
+                    "{text}"
+                );
+            } else {
+                assert!(
+                    text.contains("could not read <path>: No such file"),
+                    "{text}"
+                );
+            }
+            assert!(
+                preview.redactions.contains(
+                    &"6 file paths left out: your home folder is written ~ and any other folder <path>, so that no \
+                      file path names you."
+                        .to_owned()
+                ),
+                "{:?}",
+                preview.redactions
+            );
+            // The bundle still opens, with its log lines.
+            assert_eq!(read_bundle(text).unwrap().log_lines.len(), 5);
+        }
+        // A bundle with no path says nothing about paths.
+        let plain = compose(
+            &super::tests::source("production"),
+            BundleOptions::default(),
+            None,
+        )
+        .unwrap();
+        assert!(!plain.redactions.iter().any(|r| r.contains("file path")));
     }
 
     #[test]
