@@ -22,6 +22,7 @@ const COMMANDS: &[&str] = &[
     "check_evm_endpoint",
     "set_theme",
     "save_psbt",
+    "psbt_export",
     "open_explorer",
     "qr_svg",
     "set_affiliates",

@@ -196,6 +196,16 @@ pub async fn save_psbt<R: Runtime>(
     Ok(Some(shown))
 }
 
+/// An onramp order's PSBT as base64, hex and the frames of an animated BC-UR QR code (`ur:crypto-psbt`), each frame
+/// also drawn as SVG, for a wallet of the person's own.
+#[tauri::command]
+pub async fn psbt_export(
+    desk: State<'_, Desk>,
+    local_id: i64,
+) -> Result<desk_core::psbt_export::PsbtExport, DeskError> {
+    desk.psbt_export(local_id)
+}
+
 /// What a save dialog offers: its title, the file name it proposes, and the one file type.
 struct SaveAs<'a> {
     title: &'a str,

@@ -141,6 +141,7 @@ fn the_window_s_argument_names_reach_every_command() {
         ("discard_order", json!({"localId": 999})),
         // Fails before any dialog: there is no such order.
         ("save_psbt", json!({"localId": 999})),
+        ("psbt_export", json!({"localId": 999})),
         // Only the app's own explorer links are opened.
         (
             "open_explorer",
@@ -215,6 +216,57 @@ fn the_partner_and_support_commands_take_the_window_s_arguments() {
     ] {
         window.desk_error(cmd, args);
     }
+}
+
+#[test]
+fn an_onramp_s_psbt_reaches_the_window_as_base64_hex_and_animated_qr_frames() {
+    let window = open();
+    let sender = gateway_sim::payload::testkit::TestWallet::from_seed([9; 32])
+        .address(bitcoin::Network::Regtest);
+    let form = json!({
+        "srcChain": "bitcoin", "srcToken": "BTC", "dstChain": "bob",
+        "dstToken": "0x0555E30da8f98308EdB960aa94C0Db47230d2B9c", "amount": "0.0025",
+        "slippageBps": 300, "recipient": "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+        "sender": sender, "owner": "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359",
+    });
+    let quote = window
+        .invoke("request_quote", json!({ "form": form }))
+        .unwrap();
+    assert_eq!(quote["type"], "quote", "{quote}");
+    let order = window
+        .invoke("start_order", json!({"quote": quote["card"]["raw"]}))
+        .unwrap();
+    let psbt_hex = order["created"]["onramp"]["psbt_hex"].as_str().unwrap();
+    let export = window
+        .invoke("psbt_export", json!({"localId": order["localId"]}))
+        .unwrap();
+
+    // Exactly what desk-core makes of the order's PSBT: the same bytes in every form.
+    let bytes: Vec<u8> = (0..psbt_hex.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&psbt_hex[i..i + 2], 16).unwrap())
+        .collect();
+    let expected = desk_core::psbt_export::export(&bytes).unwrap();
+    assert_eq!(export, serde_json::to_value(&expected).unwrap());
+    assert_eq!(export["hex"], psbt_hex);
+    assert!(
+        export["base64"].as_str().unwrap().starts_with("cHNidP8"),
+        "{export}"
+    );
+    let frames = export["urFrames"].as_array().unwrap();
+    let svgs = export["qrSvgs"].as_array().unwrap();
+    assert!(!frames.is_empty() && frames.len() == svgs.len(), "{export}");
+    assert!(
+        frames
+            .iter()
+            .all(|f| f.as_str().unwrap().starts_with("ur:crypto-psbt/")),
+        "{frames:?}"
+    );
+    assert!(
+        svgs.iter()
+            .all(|s| s.as_str().unwrap().starts_with("<svg "))
+    );
+    assert_eq!(export.get("qrUnavailable"), None);
 }
 
 #[test]

@@ -47,6 +47,7 @@ fn with_commands<R: Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> {
             commands::check_evm_endpoint,
             commands::set_theme,
             commands::save_psbt,
+            commands::psbt_export,
             commands::open_explorer,
             commands::qr_svg,
             commands::set_affiliates,

@@ -500,6 +500,8 @@ async fn swap_to_registration(app: &Client, swap: &Swap<'_>, onramp: bool) {
             t == "Sandbox — simulated, no real money moves"
         })
         .await;
+        // Base64 is shown first; the hex view is one choice away.
+        click(app, "psbt-format-hex").await;
         let psbt = value_of(app, "psbt-hex").await;
         assert!(psbt.starts_with("70736274ff"), "a PSBT: {psbt}");
         wallet().sign_psbt(&psbt).unwrap()
@@ -760,7 +762,7 @@ async fn an_unfinished_order_survives_a_restart_of_the_app() {
     click(&app, "swap-confirm").await;
     click(&app, "confirm-go").await;
     let psbt_before = {
-        css(&app, "[data-testid=psbt-hex]").await;
+        click(&app, "psbt-format-hex").await;
         value_of(&app, "psbt-hex").await
     };
     app.execute(
@@ -778,7 +780,7 @@ async fn an_unfinished_order_survives_a_restart_of_the_app() {
     let row = wait_text(&app, "[data-testid=attention-row]", |t| !t.is_empty()).await;
     assert!(row.to_lowercase().contains("sign"), "{row}");
     click(&app, "attention-go-sign").await;
-    css(&app, "[data-testid=psbt-hex]").await;
+    click(&app, "psbt-format-hex").await;
     assert_eq!(
         value_of(&app, "psbt-hex").await,
         psbt_before,

@@ -440,6 +440,12 @@ impl Desk {
         })
     }
 
+    /// The PSBT of an onramp order as base64, hex and the frames of an animated BC-UR QR code, for a wallet of the
+    /// person's own.
+    pub fn psbt_export(&self, local_id: i64) -> Result<crate::psbt_export::PsbtExport, DeskError> {
+        crate::psbt_export::export(&self.psbt(local_id)?)
+    }
+
     /// The name a save dialog proposes for an order's PSBT: `order-<local id>.psbt`, and on the Sandbox
     /// `sandbox-SIMULATED-order-<local id>.psbt`, so that a file in a wallet's folder still says it is not real money.
     pub fn psbt_file_name(&self, local_id: i64) -> Result<String, DeskError> {

@@ -16,6 +16,7 @@ pub mod network;
 pub mod notify;
 pub mod partner;
 pub mod paths;
+pub mod psbt_export;
 pub mod quote_errors;
 pub mod secrets;
 pub mod settings;

@@ -39,6 +39,8 @@ fn generate(dir: &Path) {
     desk_core::wallet::KeyFamily::export_all(&cfg).unwrap();
     desk_core::execute::evm::EvmPlan::export_all(&cfg).unwrap();
     desk_core::execute::solana::SolanaPlan::export_all(&cfg).unwrap();
+    // An onramp's PSBT for a wallet of the person's own: text forms and the animated QR code.
+    desk_core::psbt_export::PsbtExport::export_all(&cfg).unwrap();
     // Partner: affiliate entries and the dashboard.
     desk_core::settings::AffiliateEntry::export_all(&cfg).unwrap();
     desk_core::partner::Period::export_all(&cfg).unwrap();

@@ -102,6 +102,7 @@ const calls: [string, () => Promise<unknown>, string, Record<string, unknown> | 
   ["setBlindSigning", () => ipc.setBlindSigning(true), "set_blind_signing", { on: true }],
   ["setTheme", () => ipc.setTheme("dark"), "set_theme", { theme: "dark" }],
   ["savePsbt", () => ipc.savePsbt(7), "save_psbt", { localId: 7 }],
+  ["psbtExport", () => ipc.psbtExport(7), "psbt_export", { localId: 7 }],
   [
     "openExplorer",
     () => ipc.openExplorer("https://mempool.space/tx/ab"),

@@ -16,6 +16,7 @@ import type { LookupResult } from "./bindings/LookupResult";
 import type { NetworkChoice } from "./bindings/NetworkChoice";
 import type { NetworkView } from "./bindings/NetworkView";
 import type { OrderView } from "./bindings/OrderView";
+import type { PsbtExport } from "./bindings/PsbtExport";
 import type { QuoteDiff } from "./bindings/QuoteDiff";
 import type { QuoteResult } from "./bindings/QuoteResult";
 import type { ReproduceSource } from "./bindings/ReproduceSource";
@@ -215,6 +216,14 @@ export function savePsbt(localId: number): Promise<string | null> {
   return call<string | null>("save_psbt", { localId });
 }
 
+/**
+ * An onramp order's PSBT as base64, hex and the frames of an animated BC-UR QR code (`ur:crypto-psbt`, each frame
+ * also drawn as SVG by the app).
+ */
+export function psbtExport(localId: number): Promise<PsbtExport> {
+  return call<PsbtExport>("psbt_export", { localId });
+}
+
 /** Opens a block explorer's page (a link the app made) in the system browser. */
 export function openExplorer(url: string): Promise<void> {
   return call<void>("open_explorer", { url });
@@ -408,6 +417,7 @@ export interface DeskApi {
   setBlindSigning(on: boolean): Promise<SettingsView>;
   setTheme(theme: Theme): Promise<SettingsView>;
   savePsbt(localId: number): Promise<string | null>;
+  psbtExport(localId: number): Promise<PsbtExport>;
   openExplorer(url: string): Promise<void>;
   qrSvg(text: string): Promise<string>;
   setAffiliates(affiliates: AffiliateEntry[], tokenSwapAffiliate: AffiliateEntry | null): Promise<SettingsView>;
@@ -461,6 +471,7 @@ export const deskApi: DeskApi = {
   setBlindSigning,
   setTheme,
   savePsbt,
+  psbtExport,
   openExplorer,
   qrSvg,
   setAffiliates,

@@ -29,6 +29,7 @@ export function stubApi(overrides: Partial<DeskApi> = {}): DeskApi {
     "setBlindSigning",
     "setTheme",
     "savePsbt",
+    "psbtExport",
     "openExplorer",
     "qrSvg",
     "setAffiliates",

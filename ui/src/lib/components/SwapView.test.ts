@@ -158,9 +158,9 @@ describe("the Swap view", () => {
     await click("swap-confirm");
     await click("confirm-go");
     expect(text("psbt-fee-warning")).toContain("a network fee of 7500 sats, 3.00 % of the 250000 sats");
-    expect(byId("psbt-hex")).toBeNull();
+    expect(byId("psbt-base64")).toBeNull();
     await click("psbt-accept-fee");
-    expect(byId("psbt-hex")).not.toBeNull();
+    expect(byId("psbt-base64")).not.toBeNull();
   });
 
   it("asks the person to confirm a large loss in numbers before the order is created", async () => {
@@ -232,6 +232,7 @@ describe("the Swap view", () => {
     expect(text("deposit-amount")).toBe("0.00250000 BTC (250000 sats)");
     expect(text("op-return")).toBe(OP_RETURN);
     expect(text("verified-sentence")).toContain(`Pays 0.00250000 BTC to ${DEPOSIT}`);
+    await click("psbt-format-hex");
     const psbt = byId<HTMLTextAreaElement>("psbt-hex")!;
     expect(psbt.value).toBe(PSBT_HEX);
     expect(psbt.readOnly).toBe(true);
@@ -449,7 +450,7 @@ describe("the Swap view", () => {
     await click("swap-confirm");
     await click("confirm-go");
     expect(text("order-refused")).toContain(reason);
-    expect(byId("psbt-hex")).toBeNull();
+    expect(byId("psbt-base64")).toBeNull();
     expect(byId("signed-input")).toBeNull();
     await click("swap-start-over");
     expect(byId("swap-get-quote")).not.toBeNull();
