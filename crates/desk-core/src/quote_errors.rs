@@ -214,13 +214,11 @@ mod tests {
             "The gateway lacks liquidity for this amount now: it can pay out at most 2500 USDC on base. Try a \
              smaller amount, or try again later."
         );
-        for err in [&err] {
-            assert!(
-                !err.message.contains("0x"),
-                "no contract address: {}",
-                err.message
-            );
-        }
+        assert!(
+            !err.message.contains("0x"),
+            "no contract address: {}",
+            err.message
+        );
     }
 
     #[test]

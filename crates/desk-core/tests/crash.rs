@@ -39,11 +39,19 @@ fn app_wallet() -> desk_core::wallet::Seed {
     .unwrap()
 }
 
-fn request(route: &str) -> QuoteRequest {
+/// The quote request of `route`, its amount raised by `step` smallest units: each point of the test makes an order of
+/// its own amounts, so that an order of an earlier point (same addresses, same sim) never matches this one's quote
+/// when an uncertain creation is looked up by listing.
+fn request(route: &str, step: u64) -> QuoteRequest {
+    let amount = |base: u64| (base + step).to_string();
     match route {
         "onramp" => {
-            let mut r =
-                QuoteRequest::new(("bitcoin", NATIVE_TOKEN), ("bob", WBTC_BOB), "250000", EVM);
+            let mut r = QuoteRequest::new(
+                ("bitcoin", NATIVE_TOKEN),
+                ("bob", WBTC_BOB),
+                &amount(250_000),
+                EVM,
+            );
             r.sender = Some(
                 desk_core::wallet::accounts(&app_wallet(), BitcoinNetwork::Mainnet)
                     .unwrap()
@@ -58,7 +66,7 @@ fn request(route: &str) -> QuoteRequest {
             let mut r = QuoteRequest::new(
                 ("bob", WBTC_BOB),
                 ("bitcoin", NATIVE_TOKEN),
-                "100000",
+                &amount(100_000),
                 BTC_ADDR,
             );
             r.sender = Some(wallet_evm());
@@ -66,8 +74,12 @@ fn request(route: &str) -> QuoteRequest {
             r
         }
         _ => {
-            let mut r =
-                QuoteRequest::new(("bob", USDT_BOB), ("ethereum", USDT_ETH), "50000000", EVM);
+            let mut r = QuoteRequest::new(
+                ("bob", USDT_BOB),
+                ("ethereum", USDT_ETH),
+                &amount(50_000_000),
+                EVM,
+            );
             r.slippage_bps = 100;
             r.sender = Some(wallet_evm());
             r.owner_address = Some(OWNER.into());
@@ -172,6 +184,7 @@ fn crash_child() {
     let journal_path = PathBuf::from(std::env::var("JOURNAL").unwrap());
     let url = std::env::var("SIM_URL").unwrap();
     let route = std::env::var("ROUTE").unwrap();
+    let step: u64 = std::env::var("STEP").unwrap().parse().unwrap();
     let pause_at = std::env::var("PAUSE_AT").unwrap_or_default();
     let pause = move |stage: &str| {
         if pause_at == stage {
@@ -199,7 +212,8 @@ fn crash_child() {
         let local_id = match existing.first() {
             Some(order) => order.local_id,
             None => {
-                let QuoteOutcome::Quote(quote, _) = flow.quote(&request(&route)).await.unwrap()
+                let QuoteOutcome::Quote(quote, _) =
+                    flow.quote(&request(&route, step)).await.unwrap()
                 else {
                     panic!("a question")
                 };
@@ -311,7 +325,13 @@ impl Drop for Running {
     }
 }
 
-fn spawn_child(journal: &Path, url: &str, node: &str, route: &str, pause: Option<&str>) -> Running {
+fn spawn_child(
+    journal: &Path,
+    url: &str,
+    node: &str,
+    (route, step): (&str, u64),
+    pause: Option<&str>,
+) -> Running {
     let mut command = Command::new(std::env::current_exe().unwrap());
     command
         .args(["crash_child", "--exact", "--nocapture", "--test-threads=1"])
@@ -320,6 +340,7 @@ fn spawn_child(journal: &Path, url: &str, node: &str, route: &str, pause: Option
         .env("SIM_URL", url)
         .env("NODE_URL", node)
         .env("ROUTE", route)
+        .env("STEP", step.to_string())
         .stdout(Stdio::piped());
     if let Some(stage) = pause {
         command.env("PAUSE_AT", stage);
@@ -393,7 +414,7 @@ fn a_kill_at_any_step_of_any_route_loses_nothing_and_every_order_can_be_finished
     let hold = 120_000; // ms a held request waits: far longer than the test needs to kill the child
 
     for route in ["onramp", "offramp", "swap"] {
-        for point in points(route) {
+        for (step, point) in (0u64..).zip(points(route)) {
             let what = format!("{route} killed at {point:?}");
             let dir = tempfile::tempdir().unwrap();
             let path = dir.path().join("journal.sqlite3");
@@ -424,7 +445,7 @@ fn a_kill_at_any_step_of_any_route_loses_nothing_and_every_order_can_be_finished
                     .add(FaultRule::new(endpoint, fault).times(1))
                     .unwrap();
             }
-            let mut first = spawn_child(&path, &url, node.url(), route, pause);
+            let mut first = spawn_child(&path, &url, node.url(), (route, step), pause);
             // What the first child signed before it was killed, when it got that far.
             let mut signed_before: Option<String> = None;
             // Wait until the child is exactly at the point, then kill it.
@@ -505,7 +526,7 @@ fn a_kill_at_any_step_of_any_route_loses_nothing_and_every_order_can_be_finished
                 .collect();
 
             // A new child finishes it.
-            let mut second = spawn_child(&path, &url, node.url(), route, None);
+            let mut second = spawn_child(&path, &url, node.url(), (route, step), None);
             let status = second.child.wait().unwrap();
             assert!(status.success(), "{what}: the resuming child failed");
             // Every line the child wrote: the reader thread ends (and the channel with it) at the pipe's end, which

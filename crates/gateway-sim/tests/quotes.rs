@@ -357,7 +357,19 @@ async fn each_rule_gives_its_code_and_details_through_the_client() {
         cases.push((version, r, ErrorCode::SlippageTooLow, None));
         let mut r = onramp();
         r.slippage_bps = 1_001;
-        cases.push((version, r, ErrorCode::SlippageTooHigh, None));
+        // V3 says which limit was passed and suggests a value (MAX_SLIPPAGE_EXCEEDED); V1 and V2 only refuse.
+        cases.push(match version {
+            ApiVersion::V3 => (
+                version,
+                r,
+                ErrorCode::MaxSlippageExceeded,
+                Some(ErrorDetails::MaxSlippage {
+                    suggested_bps: "300".into(),
+                    max_bps: "1000".into(),
+                }),
+            ),
+            _ => (version, r, ErrorCode::SlippageTooHigh, None),
+        });
         let mut r = onramp();
         r.amount = "9999".into();
         cases.push((
