@@ -243,6 +243,21 @@ describe("the window", () => {
     expect(invoke).toHaveBeenCalledWith("partner_dashboard", { query: { period: "day" } });
   });
 
+  it("opens each view at its top", async () => {
+    handlers.list_orders = async () => [];
+    handlers.partner_dashboard = async () => emptyDashboard({ period: "day", basis: [] });
+    await start();
+    const main = document.querySelector<HTMLElement>("main#content")!;
+    for (const id of ["settings", "partner", "routes"]) {
+      main.scrollTop = 480;
+      expect(main.scrollTop).toBe(480);
+      (byId(`nav-${id}`) as HTMLButtonElement).click();
+      await settle();
+      expect(byId(`nav-${id}`)?.getAttribute("aria-current")).toBe("page");
+      expect(main.scrollTop, id).toBe(0);
+    }
+  });
+
   it("marks every view on the Sandbox as simulated, and none on Production", async () => {
     handlers.list_orders = async () => [];
     handlers.partner_dashboard = async () => emptyDashboard({ period: "day", basis: [] });
