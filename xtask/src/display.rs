@@ -16,11 +16,12 @@ pub fn has_display() -> bool {
         .any(|v| std::env::var_os(v).is_some_and(|d| !d.is_empty()))
 }
 
-/// A running Xvfb server; stopped when dropped.
+/// A running Xvfb server; stopped when dropped (its lock file and socket gone with it).
 pub struct Xvfb {
     child: Child,
     /// The display name, `:N`.
     pub display: String,
+    number: u32,
 }
 
 impl Xvfb {
@@ -39,7 +40,11 @@ impl Xvfb {
             .stderr(Stdio::null())
             .spawn()
             .context("could not start Xvfb (is the xvfb package installed? `cargo xtask setup` installs it)")?;
-        let mut xvfb = Self { child, display };
+        let mut xvfb = Self {
+            child,
+            display,
+            number,
+        };
         let socket = format!("/tmp/.X11-unix/X{number}");
         let started = Instant::now();
         while !Path::new(&socket).exists() {
@@ -72,6 +77,15 @@ impl Xvfb {
 impl Drop for Xvfb {
     fn drop(&mut self) {
         terminate(&mut self.child);
+        // Xvfb removes its lock file and socket when it stops cleanly; after a kill they stay and would keep the
+        // display number taken. Only this server's own are removed (the lock file names its process).
+        let lock = format!("/tmp/.X{}-lock", self.number);
+        let ours = std::fs::read_to_string(&lock)
+            .is_ok_and(|pid| pid.trim() == self.child.id().to_string());
+        if ours {
+            let _ = std::fs::remove_file(&lock);
+            let _ = std::fs::remove_file(format!("/tmp/.X11-unix/X{}", self.number));
+        }
     }
 }
 
@@ -106,6 +120,35 @@ impl Drop for PrivateBus {
     fn drop(&mut self) {
         terminate(&mut self.daemon);
     }
+}
+
+/// Asks a child that leads its own process group (`process_group(0)`) to stop with the whole group (its helper
+/// processes: WebKit's, the Sandbox's local chains): SIGTERM to the group, up to 10 s for all of it to end, then
+/// SIGKILL to what is left.
+pub fn terminate_group(child: &mut Child) {
+    let group = format!("-{}", child.id());
+    let signal = |name: &str| {
+        Command::new("kill")
+            .args([name, "--", &group])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    signal("-TERM");
+    let started = Instant::now();
+    while started.elapsed() < Duration::from_secs(10) {
+        let _ = child.try_wait();
+        // `kill -0` succeeds while any process of the group is left.
+        if !signal("-0") {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    if signal("-0") {
+        signal("-KILL");
+    }
+    let _ = child.wait();
 }
 
 /// Asks a child to stop with SIGTERM, waits up to 10 s, then kills it.

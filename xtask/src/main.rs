@@ -6,6 +6,7 @@ mod bench;
 mod conformance;
 mod display;
 mod setup;
+mod signals;
 mod tasks;
 
 use anyhow::{Result, bail};
@@ -16,7 +17,8 @@ usage: cargo xtask <task>
   setup                      install the Debian packages (as root) and the UI's npm packages
   run [--xvfb] [--screenshot-and-exit] [--screenshot PATH]
                              build the UI and the release app, then open the window on the Sandbox network;
-                             --xvfb runs it under Xvfb and saves a screenshot once the UI has painted
+                             --xvfb runs it under Xvfb and saves a screenshot once the UI has painted,
+                             says how to see the window (VNC), and stops everything on Ctrl-C or SIGTERM
   test                       every check: rustfmt, clippy, cargo test, svelte-check, vitest,
                              the keychain tests on a real Secret Service, WebDriver tests of the release window
   bench                      run the benchmarks and print their means and ratios

@@ -1,6 +1,7 @@
 //! The tasks themselves.
 
 use std::io::{BufRead, BufReader};
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::mpsc;
@@ -8,8 +9,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 
-use crate::display::{PrivateBus, Xvfb, has_display, terminate};
+use crate::display::{PrivateBus, Xvfb, has_display, terminate_group};
 use crate::setup;
+use crate::signals::Stop;
 
 /// The line the app prints once its page has loaded (see `src-tauri/lib.rs`).
 const READY_LINE: &str = "GATEWAY_DESK_READY";
@@ -117,16 +119,24 @@ pub fn run(options: &RunOptions) -> Result<()> {
     if !options.xvfb {
         return status(&mut Command::new(&binary));
     }
+    // From here on a signal (Ctrl-C, SIGTERM, SIGHUP) stops the app, the private D-Bus and Xvfb before xtask exits:
+    // each is dropped on the way out, the app first.
+    let stop = Stop::install()?;
     let xvfb = Xvfb::start()?;
     let bus = PrivateBus::start()?;
-    let mut app = Command::new(&binary)
-        .env("DISPLAY", &xvfb.display)
-        .env("DBUS_SESSION_BUS_ADDRESS", &bus.address)
-        .env_remove("WAYLAND_DISPLAY")
-        .stdout(Stdio::piped())
-        .spawn()
-        .with_context(|| format!("could not start {}", binary.display()))?;
-    let stdout = app.stdout.take().expect("piped");
+    let mut app = AppProcess(
+        Command::new(&binary)
+            .env("DISPLAY", &xvfb.display)
+            .env("DBUS_SESSION_BUS_ADDRESS", &bus.address)
+            .env_remove("WAYLAND_DISPLAY")
+            .stdout(Stdio::piped())
+            // Its own process group, so that stopping it stops its helpers too (WebKit's processes, the Sandbox's
+            // local chains), and a Ctrl-C reaches it only through xtask.
+            .process_group(0)
+            .spawn()
+            .with_context(|| format!("could not start {}", binary.display()))?,
+    );
+    let stdout = app.0.stdout.take().expect("piped");
     let (ready_tx, ready_rx) = mpsc::channel();
     std::thread::spawn(move || {
         for line in BufReader::new(stdout).lines().map_while(Result::ok) {
@@ -136,21 +146,29 @@ pub fn run(options: &RunOptions) -> Result<()> {
             println!("{line}");
         }
     });
+    let stopped = || {
+        println!("xtask: stopping on a signal: the app, the private D-Bus and Xvfb");
+        Ok(())
+    };
     let started = Instant::now();
     loop {
         if ready_rx.recv_timeout(Duration::from_millis(200)).is_ok() {
             break;
         }
-        if let Some(exit) = app.try_wait()? {
+        if stop.requested() {
+            return stopped();
+        }
+        if let Some(exit) = app.0.try_wait()? {
             bail!("the app exited before its window loaded ({exit})");
         }
         if started.elapsed() > Duration::from_secs(120) {
-            terminate(&mut app);
             bail!("the window did not load within 120 s");
         }
     }
     // The page has loaded; give the UI time to fetch the Sandbox's routes and paint them.
-    std::thread::sleep(Duration::from_secs(3));
+    if stop.sleep(Duration::from_secs(3)) {
+        return stopped();
+    }
     let path = options
         .screenshot
         .clone()
@@ -163,18 +181,42 @@ pub fn run(options: &RunOptions) -> Result<()> {
     xvfb.screenshot("Gateway Desk", &path)?;
     println!("screenshot: {}", path.display());
     if options.screenshot_and_exit {
-        terminate(&mut app);
         return Ok(());
     }
-    println!(
-        "xtask: the app runs under Xvfb on {}; press Ctrl-C to stop",
-        xvfb.display
-    );
-    let exit = app.wait()?;
-    if !exit.success() {
-        bail!("the app exited with {exit}");
+    println!("{}", see_the_window(&xvfb.display));
+    loop {
+        if let Some(exit) = app.0.try_wait()? {
+            if !exit.success() {
+                bail!("the app exited with {exit}");
+            }
+            return Ok(());
+        }
+        if stop.sleep(Duration::from_millis(200)) {
+            return stopped();
+        }
     }
-    Ok(())
+}
+
+/// How to see a window that runs under Xvfb on `display`: a VNC server on it, or screenshots.
+fn see_the_window(display: &str) -> String {
+    format!(
+        "xtask: the app runs under Xvfb on display {display}; Ctrl-C (or SIGTERM) stops it, the D-Bus and Xvfb.\n\
+         xtask: to see and use the window, serve that display over VNC on this machine only:\n\
+         \n    x11vnc -display {display} -localhost -nopw -forever    # Debian/Ubuntu package: x11vnc\n\n\
+         xtask: then open a VNC viewer on localhost:5900 (from another machine, first `ssh -L 5900:localhost:5900 \
+         <this host>`).\n\
+         xtask: or take a picture: `import -display {display} -window root window.png`, or rerun with \
+         `--screenshot PATH`."
+    )
+}
+
+/// The app under Xvfb, stopped with its whole process group when dropped (on every way out of [`run`]).
+struct AppProcess(std::process::Child);
+
+impl Drop for AppProcess {
+    fn drop(&mut self) {
+        terminate_group(&mut self.0);
+    }
 }
 
 /// `cargo xtask gen-types`: rewrites ui/src/lib/bindings from the Rust types.
@@ -322,4 +364,18 @@ pub fn test() -> Result<()> {
     }
     println!("all {} checks passed", results.len());
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_xvfb_run_says_how_to_see_its_display() {
+        let hint = see_the_window(":57");
+        assert!(hint.contains("x11vnc -display :57 -localhost"), "{hint}");
+        assert!(hint.contains("localhost:5900"), "{hint}");
+        assert!(hint.contains("import -display :57"), "{hint}");
+        assert!(hint.contains("Ctrl-C"), "{hint}");
+    }
 }
