@@ -46,6 +46,8 @@ export class WalletStore {
   balanceError = $state<string | null>(null);
 
   #api: DeskApi;
+  /** Counts balance reads, so that a late answer to an earlier one is dropped. */
+  #balanceRead = 0;
   #connection: Promise<() => void> | null = null;
 
   constructor(api: DeskApi = deskApi) {
@@ -72,18 +74,23 @@ export class WalletStore {
    * get-max-spendable, EVM tokens from the chain (Max of the native coin keeps the gas).
    */
   async loadBalance(chain: string, token = ""): Promise<void> {
+    // Only the newest read counts: an earlier token's balance arriving late must not show beside this one.
+    const asked = ++this.#balanceRead;
     this.balance = null;
     this.balanceError = null;
     if (!this.unlocked) return;
     try {
       if (chain === "bitcoin") {
         const b = await this.#api.walletBalance(chain);
+        if (asked !== this.#balanceRead) return;
         this.balance = { units: b.units, maxUnits: b.units, symbol: "BTC", source: b.source };
       } else {
         const b = await this.#api.walletEvmBalance(chain, token);
+        if (asked !== this.#balanceRead) return;
         this.balance = { units: b.units, maxUnits: b.maxUnits, symbol: b.symbol, source: b.source };
       }
     } catch (err) {
+      if (asked !== this.#balanceRead) return;
       this.balanceError = toDeskError(err).message;
     }
   }
