@@ -81,6 +81,22 @@ pub async fn discard_order(desk: State<'_, Desk>, local_id: i64) -> Result<Order
     desk.discard(local_id).await
 }
 
+/// Abandons an unfinished order at the person's request: nothing is sent to the gateway, whose order expires unpaid.
+/// Refused, with why and what to do instead, once money may have moved.
+#[tauri::command]
+pub async fn abandon_order(desk: State<'_, Desk>, local_id: i64) -> Result<OrderView, DeskError> {
+    desk.abandon(local_id).await
+}
+
+/// The person read what happened to a failed or refunded order; it no longer needs their attention.
+#[tauri::command]
+pub async fn acknowledge_order(
+    desk: State<'_, Desk>,
+    local_id: i64,
+) -> Result<OrderView, DeskError> {
+    desk.acknowledge(local_id).await
+}
+
 /// The app's own orders on the current network, then those of watched addresses.
 #[tauri::command]
 pub async fn list_orders(desk: State<'_, Desk>) -> Result<Vec<OrderView>, DeskError> {
@@ -92,6 +108,15 @@ pub async fn list_orders(desk: State<'_, Desk>) -> Result<Vec<OrderView>, DeskEr
 pub async fn refresh_orders(desk: State<'_, Desk>) -> Result<(), DeskError> {
     desk.refresh_now().await;
     Ok(())
+}
+
+/// Seconds until the app next reads the gateway's order `order_id`; `None` when it is not followed.
+#[tauri::command]
+pub async fn order_next_check(
+    desk: State<'_, Desk>,
+    order_id: String,
+) -> Result<Option<u64>, DeskError> {
+    Ok(desk.next_check_secs(&order_id).await)
 }
 
 /// Follows the orders of an address on the current network.

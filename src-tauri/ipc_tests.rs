@@ -92,6 +92,13 @@ fn the_window_s_argument_names_reach_every_command() {
         window.invoke("refresh_orders", Value::Null).unwrap(),
         Value::Null
     );
+    assert_eq!(
+        window
+            .invoke("order_next_check", json!({"orderId": "not-followed"}))
+            .unwrap(),
+        Value::Null,
+        "an order the tracker does not follow has no next check"
+    );
     let address = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
     let settings = window
         .invoke("watch_address", json!({ "address": address }))
@@ -139,6 +146,8 @@ fn the_window_s_argument_names_reach_every_command() {
         ("hand_in", json!({"localId": 999, "text": "00"})),
         ("resume_order", json!({"localId": 999})),
         ("discard_order", json!({"localId": 999})),
+        ("abandon_order", json!({"localId": 999})),
+        ("acknowledge_order", json!({"localId": 999})),
         // Fails before any dialog: there is no such order.
         ("save_psbt", json!({"localId": 999})),
         ("psbt_export", json!({"localId": 999})),

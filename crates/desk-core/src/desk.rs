@@ -615,6 +615,14 @@ impl Desk {
         Ok(self.view(&state))
     }
 
+    /// How many seconds until the tracker next reads the gateway's order `order_id` (rounded up); `None` when it is
+    /// not followed (finished, or no tracker runs).
+    pub async fn next_check_secs(&self, order_id: &str) -> Option<u64> {
+        let tracker = self.state.lock().await.watch.as_ref()?.tracker.clone();
+        let wait = tracker.next_check(order_id).await.ok()??;
+        Some(wait.as_secs() + u64::from(wait.subsec_nanos() > 0))
+    }
+
     /// Reads every watched address and unfinished order now.
     pub async fn refresh_now(&self) {
         if let Some(watch) = &self.state.lock().await.watch {
@@ -708,6 +716,7 @@ impl Desk {
         })?;
         crate::verify::request::require_confirmed_loss(&quote, accepted_loss_bps)
             .map_err(|e| DeskError::new(ErrorKind::Refused, e.to_string()))?;
+        self.refuse_while_uncertain().await?;
         // The Sandbox's Solana and Tron chains run before an order from them is created: the gateway builds a Solana
         // transaction on that chain's latest blockhash, and checks the registered transaction on the chain.
         let source = quote.view().input_amount().chain.clone();
@@ -727,11 +736,58 @@ impl Desk {
         let order = flow.accept(&quote).map_err(DeskError::from)?;
         match flow.create(order.local_id).await {
             Ok(_) | Err(FlowError::Refused(_)) => {}
+            Err(e) if journal.order(order.local_id)?.stage == Stage::CreateUnknown => {
+                // create-order's answer was lost: look for the order once before answering.
+                if let Ok(Some(step)) = flow.find_created(order.local_id).await {
+                    self.track(&step.order).await;
+                    return self.order_view(order.local_id);
+                }
+                let mut error = DeskError::from(e);
+                error.message = format!(
+                    "{} The app looked for the order among your orders and has not found it yet. It is in Orders: \
+                     Continue looks again (and asks the gateway), Abandon gives it up; no other order can be started \
+                     until then.",
+                    error.message.trim_end()
+                );
+                // The window shows this order at the signing step, as Orders does.
+                let mut details = error.details.take().map_or_else(|| json!({}), |d| *d);
+                match details.as_object_mut() {
+                    Some(map) => {
+                        map.insert("localId".into(), json!(order.local_id));
+                    }
+                    None => details = json!({ "localId": order.local_id, "gateway": details }),
+                }
+                error.details = Some(Box::new(details));
+                return Err(error);
+            }
             Err(e) => return Err(e.into()),
         }
         let order = journal.order(order.local_id)?;
         self.track(&order).await;
         self.order_view(order.local_id)
+    }
+
+    /// Refuses to start an order while an order of the current network has an unresolved creation (being created,
+    /// or create-order's answer lost): a second order could then pay for the same swap twice. The refusal names the
+    /// order and what to do (look it up with Continue, or abandon it); its details carry `localId`.
+    async fn refuse_while_uncertain(&self) -> Result<(), DeskError> {
+        let key = self.client_and_key().await.1;
+        let journal = self.journal()?;
+        let Some(order) = journal.unresolved_creations(&key)?.into_iter().next() else {
+            return Ok(());
+        };
+        let view = OrderView::from_journal(&order, &journal.events(order.local_id)?);
+        let mut error = DeskError::new(
+            ErrorKind::Refused,
+            format!(
+                "Order #{} ({} → {}) is unresolved: the app does not know whether the gateway created it (its answer \
+                 was lost, or has not arrived). No other order is started until it is resolved. In Orders, choose \
+                 Continue on it (the app looks it up among your orders), or Abandon it: nothing was paid.",
+                order.local_id, view.send.text, view.receive.text
+            ),
+        );
+        error.details = Some(Box::new(json!({ "localId": order.local_id })));
+        Err(error)
     }
 
     /// Takes the signed transaction (hex) or its id/hash for an order, checks it, journals it and registers it.
@@ -764,13 +820,41 @@ impl Desk {
         let flow = flow_on(&client, journal, &key, &checks);
         let (order, _) = flow.resume(local_id).await.map_err(DeskError::from)?;
         self.track(&order).await;
-        self.order_view(local_id)
+        // Sent to the window as a change too: Swap and Orders both show the order as it now is.
+        self.changed(local_id)
     }
 
-    /// Gives up an order that never reached the gateway, or one refused by verification.
+    /// Abandons an unfinished order at the person's request: nothing is sent to the gateway, whose order (if there is
+    /// one) is left to expire unpaid, and the journal records `abandoned` with that reason. Refused, with a sentence
+    /// saying why and what to do instead, once money may have moved ([`crate::journal::abandon_refusal`]): the
+    /// wallet signed the payment, a transaction was handed in, or the order is registered or finished.
+    pub async fn abandon(&self, local_id: i64) -> Result<OrderView, DeskError> {
+        let order = self.journal()?.abandon_by_person(local_id)?;
+        if let (Some(order_id), Some(watch)) = (&order.order_id, &self.state.lock().await.watch) {
+            let _ = watch.tracker.untrack(order_id.clone()).await;
+        }
+        self.changed(local_id)
+    }
+
+    /// [`Self::abandon`], under its first name (an order refused by verification was "discarded").
     pub async fn discard(&self, local_id: i64) -> Result<OrderView, DeskError> {
-        self.journal()?.abandon(local_id, "Discarded by you.")?;
-        self.order_view(local_id)
+        self.abandon(local_id).await
+    }
+
+    /// The person read what happened to a failed or refunded order ("I've read this"): journaled as `acknowledged`
+    /// (once), after which the order no longer needs their attention. Any other order is refused.
+    pub async fn acknowledge(&self, local_id: i64) -> Result<OrderView, DeskError> {
+        self.journal()?.acknowledge(local_id)?;
+        self.changed(local_id)
+    }
+
+    /// The view of order `local_id`, also sent to the window as a change.
+    fn changed(&self, local_id: i64) -> Result<OrderView, DeskError> {
+        let view = self.order_view(local_id)?;
+        let _ = self.events.send(DeskEvent::OrderChanged {
+            order: Box::new(view.clone()),
+        });
+        Ok(view)
     }
 
     pub(crate) async fn client_and_key(&self) -> (gateway_client::Client, String) {

@@ -91,6 +91,11 @@ impl From<FlowError> for DeskError {
     fn from(err: FlowError) -> Self {
         match err {
             FlowError::Desk(e) => e,
+            FlowError::Journal(JournalError::Refused { local_id, reason }) => {
+                let mut error = DeskError::new(ErrorKind::Refused, reason);
+                error.details = Some(Box::new(json!({ "localId": local_id })));
+                error
+            }
             FlowError::Journal(e) => DeskError::new(ErrorKind::Journal, e.to_string()),
             FlowError::Refused(reason) => DeskError::new(ErrorKind::Refused, reason),
             FlowError::BadInput(reason) => DeskError::new(ErrorKind::InvalidInput, reason),
@@ -136,14 +141,19 @@ pub(crate) fn psbt_bytes_of(order: &JournalOrder) -> Option<Vec<u8>> {
     alloy_primitives::hex::decode(hex).ok()
 }
 
-/// The addresses the gateway lists an order under: recipient, sender, owner.
-pub fn quote_addresses(quote: &Quote) -> Vec<String> {
-    let inner = quote
+/// The quote's object inside its route key (`{"onramp": {…}}` → `{…}`); `Null` when there is none.
+pub fn quote_inner(quote: &Quote) -> Value {
+    quote
         .raw()
         .as_object()
         .and_then(|m| m.values().next())
         .cloned()
-        .unwrap_or_default();
+        .unwrap_or_default()
+}
+
+/// The addresses the gateway lists an order under: recipient, sender, owner.
+pub fn quote_addresses(quote: &Quote) -> Vec<String> {
+    let inner = quote_inner(quote);
     let mut list: Vec<String> = ["recipient", "sender", "ownerAddress"]
         .iter()
         .filter_map(|f| inner.get(*f).and_then(Value::as_str))
@@ -152,6 +162,60 @@ pub fn quote_addresses(quote: &Quote) -> Vec<String> {
         .collect();
     list.dedup();
     list
+}
+
+/// How much earlier than the attempt's start (by the app's clock) an order found by listing may be dated: the
+/// gateway's clock may be a little behind the app's.
+pub const CLOCK_SKEW_SECS: i64 = 120;
+
+/// The address whose orders are listed to find the order of `quote` after create-order's answer was lost: the sender
+/// when it is an EVM address, else the owner (the gateway indexes orders by the EVM owner address), else the
+/// recipient when it is an EVM address (only the V3 offramp quote carries its `ownerAddress`; an onramp's or a token
+/// swap's owner is not in the quote, and the EVM side of an onramp is its recipient). `None` when the quote names no
+/// EVM address at all: the order cannot be looked up.
+pub fn lookup_address(quote: &Quote) -> Option<String> {
+    let inner = quote_inner(quote);
+    ["sender", "ownerAddress", "recipient"]
+        .iter()
+        .find_map(|field| {
+            let address = inner.get(*field)?.as_str()?;
+            gateway_client::address::validate_evm(address)
+                .ok()
+                .map(|v| v.canonical)
+        })
+}
+
+/// The same token on the same chain: EVM addresses in any case, the native asset in any of its spellings, other
+/// addresses (Base58) exactly.
+fn same_token(chain: &str, token: &str, other_chain: &str, other_token: &str) -> bool {
+    let (token, other_token) = (token.trim(), other_token.trim());
+    chain.eq_ignore_ascii_case(other_chain)
+        && (token == other_token
+            || (token.starts_with("0x") && token.eq_ignore_ascii_case(other_token))
+            || (gateway_client::wire::is_native_token(chain, token)
+                && gateway_client::wire::is_native_token(other_chain, other_token)))
+}
+
+/// The same whole amount in smallest units (leading zeros aside).
+fn same_amount(amount: &str, other: &str) -> bool {
+    let digits = |a: &str| a.trim().trim_start_matches('0').to_owned();
+    !amount.trim().is_empty() && digits(amount) == digits(other)
+}
+
+/// True when `info` (as get-orders lists it) is the order `quote` makes: the same chains and tokens both ways (so
+/// the same route) and exactly the same amounts in and out, created no earlier than `since` (unix seconds, less
+/// [`CLOCK_SKEW_SECS`]).
+pub fn matches_quote(quote: &Quote, info: &OrderInfo, since: i64) -> bool {
+    let view = quote.view();
+    let (input, output) = (view.input_amount(), view.output_amount());
+    let src = &info.src_info;
+    let dst = &info.dst_info;
+    same_token(&input.chain, &input.address, &src.chain, &src.token)
+        && same_token(&output.chain, &output.address, &dst.chain, &dst.token)
+        && RouteKind::between(&src.chain, &dst.chain) == view.route()
+        && same_amount(&input.amount, &src.amount)
+        && same_amount(&output.amount, &dst.amount)
+        && info.timestamp >= since.saturating_sub(CLOCK_SKEW_SECS)
 }
 
 /// A failed write as the journal records it: the error for the person, its code and details, and whether the
@@ -338,9 +402,11 @@ impl<'a> Flow<'a> {
         }
     }
 
-    /// After a create-order whose answer was lost: sends the same quote again. The gateway either creates the order
-    /// now (it had not), or says it already exists (`DUPLICATE_ORDER`: it had, and what it asked to sign was lost, so
-    /// the order is given up and will expire unpaid — nothing was paid), or refuses (the quote expired: given up).
+    /// After a create-order whose answer was lost: first looks for the order among the gateway's orders of the
+    /// quote's address ([`Self::find_created`]); found, it is recorded (given up unpaid, or watched when paid).
+    /// Otherwise sends the same quote again. The gateway either creates the order now (it had not), or says it
+    /// already exists (`DUPLICATE_ORDER`: it had, and what it asked to sign was lost, so the order is given up and will
+    /// expire unpaid — nothing was paid), or refuses (the quote expired: given up).
     #[instrument(skip_all, fields(local_id, network = self.network))]
     pub async fn confirm_creation(&self, local_id: i64) -> Result<Step, FlowError> {
         let order = self.journal.order(local_id)?;
@@ -360,6 +426,9 @@ impl<'a> Flow<'a> {
                 &Value::Null,
                 true,
             )?;
+        }
+        if let Some(step) = self.find_created(local_id).await? {
+            return Ok(step);
         }
         let quote = Self::quote_of(&order)?;
         match self.client.create_order(&quote).await {
@@ -393,6 +462,137 @@ impl<'a> Flow<'a> {
                 })
             }
         }
+    }
+
+    /// After a create-order whose answer was lost (the order is at [`Stage::CreateUnknown`]): looks for the order
+    /// among the gateway's orders of the quote's address ([`lookup_address`]). An order counts as this one only when
+    /// exactly one listed order, not already in the journal, has the quote's route, tokens and amounts both ways and
+    /// was created after the attempt started ([`matches_quote`]); and, when the recipient is another EVM address,
+    /// is listed under the recipient too (the order record itself names no recipient).
+    ///
+    /// Found, it is recorded with its order id: what to sign was lost with the answer, so an unpaid order is given
+    /// up, with a reason naming it, and left to expire; an order the listing shows paid is watched instead. Gives
+    /// `None` when nothing was found, or when the quote names no address to list (then the caller asks the gateway
+    /// again); a listing that failed for a while (timeout, 5xx, rate limit) is an error, so that nothing is sent
+    /// again blindly.
+    #[instrument(skip_all, fields(local_id, network = self.network))]
+    pub async fn find_created(&self, local_id: i64) -> Result<Option<Step>, FlowError> {
+        let order = self.journal.order(local_id)?;
+        if order.stage != Stage::CreateUnknown {
+            return Ok(None);
+        }
+        let quote = Self::quote_of(&order)?;
+        let Some(address) = lookup_address(&quote) else {
+            info!(
+                local_id,
+                "no EVM address to list orders by; asking again instead"
+            );
+            return Ok(None);
+        };
+        let since = self
+            .journal
+            .events(local_id)?
+            .iter()
+            .rev()
+            .find(|e| e.kind == "createStarted")
+            .map_or(order.created_at, |e| e.at);
+        let Some(listed) = self.listed(&address).await? else {
+            return Ok(None);
+        };
+        let mut candidates = Vec::new();
+        for (info, raw) in listed {
+            if matches_quote(&quote, &info, since)
+                && self.journal.find(self.network, &info.id)?.is_none()
+            {
+                candidates.push((info, raw));
+            }
+        }
+        let recipient = quote.view().recipient().trim().to_owned();
+        if !candidates.is_empty()
+            && gateway_client::address::validate_evm(&recipient).is_ok()
+            && !recipient.eq_ignore_ascii_case(&address)
+        {
+            let Some(theirs) = self.listed(&recipient).await? else {
+                return Ok(None);
+            };
+            candidates.retain(|(info, _)| theirs.iter().any(|(o, _)| o.id == info.id));
+        }
+        let (info, raw) = match candidates.len() {
+            1 => candidates.remove(0),
+            0 => {
+                info!(
+                    local_id,
+                    address, "no order of this quote among the address's orders"
+                );
+                return Ok(None);
+            }
+            n => {
+                warn!(
+                    local_id,
+                    n, "several orders match this quote; asking the gateway again instead"
+                );
+                return Ok(None);
+            }
+        };
+        let reason = format!(
+            "The gateway created this order ({}), but its answer with what to sign was lost, so it cannot be \
+             signed: nothing was paid, and the order will expire unpaid. Ask for a new quote to swap.",
+            info.id
+        );
+        let found = match crate::journal::gateway_payment(Some(&raw)) {
+            Some(_) => crate::journal::Found::Paid {
+                terminal: info.status.is_terminal(),
+            },
+            None => crate::journal::Found::Unpaid { reason: &reason },
+        };
+        info!(
+            local_id,
+            order_id = info.id,
+            ?found,
+            "order found among the address's orders"
+        );
+        let order = self
+            .journal
+            .order_found(local_id, &info.id, &raw, info.status.key(), found)?;
+        Ok(Some(Step {
+            order,
+            verified: None,
+        }))
+    }
+
+    /// Every order the gateway lists under `address`, each with its JSON as received. A coded refusal (the
+    /// address is not one the gateway lists by, say) is `None`; a failure that may pass is an error.
+    async fn listed(&self, address: &str) -> Result<Option<Vec<(OrderInfo, Value)>>, FlowError> {
+        let mut pager = self
+            .client
+            .orders_pager(address, Some(crate::tracker::PAGE_LIMIT));
+        let mut all = Vec::new();
+        while let Some(page) = pager.next_page().await {
+            let page = match page {
+                Ok(page) => page,
+                Err(err) if err.is_transient() => return Err(err.into()),
+                Err(err) => {
+                    warn!(error = %err, address, "the address's orders could not be listed");
+                    return Ok(None);
+                }
+            };
+            let raws = page
+                .raw
+                .get("orders")
+                .unwrap_or(&page.raw)
+                .as_array()
+                .cloned()
+                .unwrap_or_default();
+            for info in page.value.orders {
+                let raw = raws
+                    .iter()
+                    .find(|r| r.get("id").and_then(Value::as_str) == Some(info.id.as_str()))
+                    .cloned()
+                    .unwrap_or_else(|| serde_json::to_value(&info).unwrap_or(Value::Null));
+                all.push((info, raw));
+            }
+        }
+        Ok(Some(all))
     }
 
     /// Takes what the person hands in after signing: for an onramp the signed transaction hex (checked against the
@@ -560,5 +760,103 @@ impl<'a> Flow<'a> {
         let order = self.journal.order(local_id)?;
         let step = order.next_step();
         Ok((order, step))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const OWNER: &str = "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359";
+    const RECIPIENT: &str = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
+    const WBTC: &str = "0x0555E30da8f98308EdB960aa94C0Db47230d2B9c";
+
+    fn amount(chain: &str, address: &str, amount: &str) -> Value {
+        json!({"address": address, "amount": amount, "chain": chain})
+    }
+
+    fn offramp(sender: Option<&str>, owner: Option<&str>) -> Quote {
+        let mut inner = json!({
+            "inputAmount": amount("bob", WBTC, "100000"),
+            "outputAmount": amount("bitcoin", "0x0000000000000000000000000000000000000000", "99000"),
+            "srcChain": "bob",
+            "tokenAddress": WBTC,
+            "feeBreakdown": {
+                "solverFee": amount("bob", WBTC, "1"),
+                "inclusionFee": amount("bob", WBTC, "1"),
+                "protocolFee": amount("bob", WBTC, "1"),
+                "affiliateFee": amount("bob", WBTC, "0"),
+                "fastestFeeRate": "2",
+            },
+            "recipient": "bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh",
+            "slippage": 300,
+            "txTo": "0x1111111111111111111111111111111111111111",
+        });
+        if let Some(s) = sender {
+            inner["sender"] = json!(s);
+        }
+        if let Some(o) = owner {
+            inner["ownerAddress"] = json!(o);
+        }
+        Quote::from_json(json!({ "offramp": inner })).unwrap()
+    }
+
+    fn listed(src: (&str, &str, &str), dst: (&str, &str, &str), timestamp: i64) -> OrderInfo {
+        serde_json::from_value(json!({
+            "id": "g-1",
+            "timestamp": timestamp,
+            "srcInfo": {"chain": src.0, "token": src.1, "amount": src.2},
+            "dstInfo": {"chain": dst.0, "token": dst.1, "amount": dst.2},
+            "status": {"inProgress": {"refund_tx": null}},
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn the_lookup_lists_the_evm_sender_else_the_owner_else_an_evm_recipient() {
+        let lower = RECIPIENT.to_lowercase();
+        assert_eq!(
+            lookup_address(&offramp(Some(&lower), Some(OWNER))).as_deref(),
+            Some(RECIPIENT),
+            "the sender, checksummed"
+        );
+        let tron_sender = "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7";
+        assert_eq!(
+            lookup_address(&offramp(Some(tron_sender), Some(OWNER))).as_deref(),
+            Some(OWNER)
+        );
+        // A Bitcoin recipient and no EVM sender or owner: nothing to list.
+        assert_eq!(lookup_address(&offramp(Some(tron_sender), None)), None);
+    }
+
+    #[test]
+    fn only_an_order_with_the_quote_s_route_tokens_and_amounts_made_after_the_attempt_matches() {
+        let quote = offramp(Some(RECIPIENT), Some(OWNER));
+        let since = 1_800_000_000;
+        let src = ("bob", WBTC, "100000");
+        let dst = ("bitcoin", "BTC", "99000");
+        assert!(matches_quote(&quote, &listed(src, dst, since), since));
+        // Token addresses in another case, amounts with leading zeros, a gateway clock a little behind.
+        let lower = WBTC.to_lowercase();
+        let same = listed(("bob", &lower, "0100000"), dst, since - CLOCK_SKEW_SECS);
+        assert!(matches_quote(&quote, &same, since));
+        for other in [
+            listed(("bob", WBTC, "100001"), dst, since),
+            listed(src, ("bitcoin", "BTC", "98999"), since),
+            listed(("ethereum", WBTC, "100000"), dst, since),
+            listed(src, ("bob", "BTC", "99000"), since),
+            listed(
+                (
+                    "bob",
+                    "0x05D032ac25d322df992303dCa074EE7392C117b9",
+                    "100000",
+                ),
+                dst,
+                since,
+            ),
+            listed(src, dst, since - CLOCK_SKEW_SECS - 1),
+        ] {
+            assert!(!matches_quote(&quote, &other, since), "{other:?}");
+        }
     }
 }

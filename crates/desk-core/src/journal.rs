@@ -9,16 +9,23 @@
 //!
 //! ```text
 //! Quoted ─create_started→ Creating ─create_answered→ Created ─verified→ Verified ─tx_handed_in→ TxHandedIn
-//!   │                        │  └─create_failed(ambiguous)→ CreateUnknown ─order_found→ Created     │
+//!   │                        │  └─create_failed(ambiguous)→ CreateUnknown ─create_answered→ Created │
+//!   │                        │                                 ├─order_found(unpaid)→ Abandoned      │
+//!   │                        │                                 └─order_found(paid)→ Registered/Finished
 //!   │                        └─create_failed→ Abandoned        Created ─verify_failed→ Refused       │
-//!   └─abandon→ Abandoned                                                                          register_started
+//!   └─abandon→ Abandoned     (abandon: also from CreateUnknown, Created, Verified, Refused)   register_started
 //! Registered ←register_answered─ Registering ←──────────────────────────────────────────────────────┘
 //!     │                           └─register_failed (refused) → Verified (hand in another transaction)
-//!     └─status_seen(terminal)→ Finished
+//!     └─status_seen(terminal)→ Finished ─acknowledge→ (failed or refunded: read by the person)
 //! ```
 //!
 //! A status can be seen at any stage from Created on (the tracker may read the order first); a terminal status
-//! finishes the order wherever it is.
+//! finishes the order wherever it is, except an abandoned order that the gateway shows unpaid (it expired).
+//!
+//! An order is abandoned ([`Journal::abandon`], [`Journal::abandon_by_person`]) only while no money can have moved
+//! for it ([`abandon_refusal`]): nothing is sent to the gateway, whose order (if there is one) expires unpaid. Once a
+//! payment was signed by the app's wallet, a transaction handed in, or the gateway shows a source transaction, the
+//! order is followed to its end instead. An approval alone moves no money; it stays on chain and the reason says so.
 
 use std::path::Path;
 use std::sync::Mutex;
@@ -167,7 +174,7 @@ impl NextStep {
     pub fn sentence(self) -> &'static str {
         match self {
             Self::ConfirmCreation => {
-                "The app stopped while the order was being created. Check whether the gateway created it before doing anything else."
+                "The gateway's answer to creating this order was lost, so the app does not know whether it exists. Choose Continue: the app looks for it among the address's orders (and asks the gateway again if it is not there). Or abandon it: nothing was paid."
             }
             Self::SignAndHandIn => {
                 "Sign the transaction the gateway prepared (or pay the deposit address), then hand in the signed transaction or its id."
@@ -338,6 +345,9 @@ pub enum JournalError {
     },
     #[error("the journal holds a value it cannot read ({0})")]
     Corrupt(String),
+    /// The step is not allowed for this order now; `reason` says why and what to do instead.
+    #[error("{reason}")]
+    Refused { local_id: i64, reason: String },
 }
 
 fn now() -> i64 {
@@ -792,6 +802,14 @@ impl Journal {
         if current.status.as_ref() == Some(order) {
             return Ok((current, false));
         }
+        // An abandoned order is left to expire: what the gateway says of it is not news (it is not journaled), unless
+        // it shows the order paid after all; then it is followed to its end like any other.
+        let next = match (terminal, current.stage == Stage::Abandoned) {
+            (_, true) if gateway_payment(Some(order)).is_none() => return Ok((current, false)),
+            (true, _) => Some(Stage::Finished),
+            (false, true) => Some(Stage::Registered),
+            (false, false) => None,
+        };
         let order = self.step(
             id,
             &[
@@ -803,6 +821,7 @@ impl Journal {
                 Stage::Registered,
                 Stage::Finished,
                 Stage::CreateUnknown,
+                Stage::Abandoned,
             ],
             "take a status",
             "statusSeen",
@@ -812,8 +831,8 @@ impl Journal {
                     "UPDATE orders SET status = ?2, status_label = ?3 WHERE local_id = ?1",
                     params![id, order.to_string(), label],
                 )?;
-                if terminal {
-                    Self::set_stage(tx, id, Stage::Finished)?;
+                if let Some(stage) = next {
+                    Self::set_stage(tx, id, stage)?;
                 }
                 Ok(())
             },
@@ -821,22 +840,155 @@ impl Journal {
         Ok((order, true))
     }
 
-    /// Gives up an order that never reached the gateway (or that the user discards before creating it).
+    /// Gives up an order for which no money can have moved (see [`abandon_refusal`]), recording `reason`; the
+    /// app's own decision (a creation found to have failed, say). Nothing is sent to the gateway. An order already
+    /// given up is given back as it is.
     pub fn abandon(&self, id: i64, reason: &str) -> Result<JournalOrder, JournalError> {
+        self.abandon_with(id, "app", |_| reason.to_owned())
+    }
+
+    /// Gives up an order because the person chose to (Abandon, Discard): allowed at [`ABANDONABLE`] stages while
+    /// no money can have moved ([`abandon_refusal`], whose sentence the refusal carries). The reason recorded says
+    /// the person abandoned it and that the gateway's order, if there is one, expires unpaid
+    /// ([`abandoned_by_person_reason`]). Nothing is sent to the gateway. An order already given up is given back
+    /// as it is.
+    pub fn abandon_by_person(&self, id: i64) -> Result<JournalOrder, JournalError> {
+        self.abandon_with(id, "person", abandoned_by_person_reason)
+    }
+
+    /// The check and the change of [`Self::abandon`] in one transaction, so that no wallet transaction can be
+    /// journaled between them.
+    fn abandon_with(
+        &self,
+        id: i64,
+        by: &str,
+        reason: impl FnOnce(&JournalOrder) -> String,
+    ) -> Result<JournalOrder, JournalError> {
+        let mut conn = self.lock();
+        let tx = conn.transaction()?;
+        let order = read_order(&tx, id)?;
+        if order.stage == Stage::Abandoned {
+            return Ok(order);
+        }
+        if let Some(why) = abandon_refusal(&order) {
+            return Err(JournalError::Refused {
+                local_id: id,
+                reason: why,
+            });
+        }
+        let reason = reason(&order);
+        let at = now();
+        append(
+            &tx,
+            id,
+            at,
+            "abandoned",
+            &serde_json::json!({ "reason": reason, "by": by }),
+        )?;
+        tx.execute(
+            "UPDATE orders SET stage = ?2, last_error = ?3, updated_at = ?4 WHERE local_id = ?1",
+            params![id, Stage::Abandoned.as_str(), reason, at],
+        )?;
+        let order = read_order(&tx, id)?;
+        tx.commit()?;
+        info!(local_id = id, by, "order abandoned");
+        Ok(order)
+    }
+
+    /// After an uncertain creation (create-order's answer lost): the order was found among the gateway's orders of
+    /// the quote's address. `listed` is the order as listed, `label` its status in a word. What to sign was lost with
+    /// the answer, so an unpaid order cannot be signed: it is given up with `found`'s reason and left to expire. An
+    /// order the listing shows paid (money moved) is watched instead: registered, or finished when its status is
+    /// terminal.
+    pub fn order_found(
+        &self,
+        id: i64,
+        order_id: &str,
+        listed: &Value,
+        label: &str,
+        found: Found<'_>,
+    ) -> Result<JournalOrder, JournalError> {
+        let (stage, paid, reason) = match found {
+            Found::Unpaid { reason } => (Stage::Abandoned, false, Some(reason)),
+            Found::Paid { terminal: true } => (Stage::Finished, true, None),
+            Found::Paid { terminal: false } => (Stage::Registered, true, None),
+        };
         self.step(
             id,
-            &[Stage::Quoted, Stage::CreateUnknown, Stage::Refused],
-            "be abandoned",
-            "abandoned",
-            &serde_json::json!({ "reason": reason }),
-            |tx, _| {
+            &[Stage::CreateUnknown],
+            "record an order found by listing",
+            "orderFound",
+            &serde_json::json!({ "orderId": order_id, "order": listed, "paid": paid }),
+            |tx, at| {
                 tx.execute(
-                    "UPDATE orders SET stage = ?2, last_error = ?3 WHERE local_id = ?1",
-                    params![id, Stage::Abandoned.as_str(), reason],
-                )
-                .map(|_| ())
+                    "UPDATE orders SET stage = ?2, order_id = ?3, status = ?4, status_label = ?5, \
+                     last_error = ?6 WHERE local_id = ?1",
+                    params![
+                        id,
+                        stage.as_str(),
+                        order_id,
+                        listed.to_string(),
+                        label,
+                        reason
+                    ],
+                )?;
+                if let Some(reason) = reason {
+                    append(
+                        tx,
+                        id,
+                        at,
+                        "abandoned",
+                        &serde_json::json!({ "reason": reason, "by": "app" }),
+                    )?;
+                }
+                Ok(())
             },
         )
+    }
+
+    /// The person read what happened to a failed or refunded order ("I've read this"): journaled once as
+    /// `acknowledged`; a second call changes nothing. Any other order is refused with a sentence.
+    pub fn acknowledge(&self, id: i64) -> Result<JournalOrder, JournalError> {
+        let order = self.order(id)?;
+        let ended = matches!(order.status_label.as_deref(), Some("failed" | "refunded"));
+        if order.stage != Stage::Finished || !ended {
+            return Err(JournalError::Refused {
+                local_id: id,
+                reason: "Only a failed or refunded order is acknowledged; this order has nothing to read. \
+                         Refresh the list."
+                    .into(),
+            });
+        }
+        if is_acknowledged(&self.events(id)?) {
+            return Ok(order);
+        }
+        self.step(
+            id,
+            &[Stage::Finished],
+            "be acknowledged",
+            "acknowledged",
+            &Value::Null,
+            |_, _| Ok(()),
+        )
+    }
+
+    /// The orders of `network` whose creation is unresolved (being created, or create-order's answer lost), oldest
+    /// first.
+    pub fn unresolved_creations(&self, network: &str) -> Result<Vec<JournalOrder>, JournalError> {
+        let conn = self.lock();
+        let mut stmt = conn.prepare(&format!(
+            "SELECT {ORDER_COLUMNS} FROM orders WHERE network = ?1 AND stage IN (?2, ?3) ORDER BY local_id"
+        ))?;
+        let rows = stmt.query_map(
+            params![
+                network,
+                Stage::Creating.as_str(),
+                Stage::CreateUnknown.as_str()
+            ],
+            row_to_order,
+        )?;
+        rows.map(|r| r.map_err(JournalError::from).and_then(|o| o))
+            .collect()
     }
 
     /// The current view of one order.
@@ -953,6 +1105,173 @@ impl Journal {
         })?;
         rows.map(|r| r.map_err(JournalError::from)).collect()
     }
+}
+
+/// How an order found after an uncertain creation is recorded ([`Journal::order_found`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Found<'a> {
+    /// Nothing was paid: given up with this reason (it names the gateway's order and says it will expire).
+    Unpaid { reason: &'a str },
+    /// The gateway shows money moving: watched to its end (`terminal`: it has ended).
+    Paid { terminal: bool },
+}
+
+/// The stages at which an order may be abandoned (while [`abandon_refusal`] finds nothing against it): nothing was
+/// signed or handed in for it yet.
+pub const ABANDONABLE: &[Stage] = &[
+    Stage::Quoted,
+    Stage::CreateUnknown,
+    Stage::Created,
+    Stage::Verified,
+    Stage::Refused,
+];
+
+/// The source transaction the gateway reports for an order (as read with get-order or get-orders), or a word for
+/// a status that can only follow one (a payout under way, success, refunded): money moved for it. `None` while the
+/// gateway shows no payment.
+pub fn gateway_payment(status: Option<&Value>) -> Option<String> {
+    let status = status?;
+    if let Some(hash) = status
+        .get("srcInfo")
+        .and_then(|s| s.get("txHash"))
+        .and_then(Value::as_str)
+        .filter(|h| !h.is_empty())
+    {
+        return Some(hash.to_owned());
+    }
+    let state = status.get("status")?;
+    let key = match state {
+        Value::String(s) => s.clone(),
+        Value::Object(m) => m.keys().next().cloned().unwrap_or_default(),
+        _ => String::new(),
+    };
+    let paying_out = state
+        .get("inProgress")
+        .and_then(|p| p.get("pending_btc_payment"))
+        .is_some_and(|p| !p.is_null());
+    match key.as_str() {
+        "success" | "refunded" => Some(format!("the order is {key}")),
+        _ if paying_out => Some("a payout is under way".into()),
+        _ => None,
+    }
+}
+
+/// Why the person may not abandon `order` now, as a sentence that says what to do instead; `None` when they may
+/// (it is at an [`ABANDONABLE`] stage and no money can have moved for it).
+///
+/// Money may have moved once the app's wallet signed the order's payment (unless it reverted), a transaction was
+/// handed in, or the gateway shows a source transaction; then the order is followed to its end (the gateway completes
+/// or refunds it). An approval moves no money and does not prevent it, unless it is still waiting for its receipt.
+pub fn abandon_refusal(order: &JournalOrder) -> Option<String> {
+    let handed = order
+        .handed_in
+        .as_ref()
+        .map(|h| format!(" ({})", h.id()))
+        .unwrap_or_default();
+    match order.stage {
+        Stage::Creating => {
+            return Some(
+                "This order is being created (or the app stopped while it was): choose Continue first, so the app \
+                 finds out whether the gateway created it; then you can abandon it."
+                    .into(),
+            );
+        }
+        Stage::TxHandedIn | Stage::Registering => {
+            return Some(format!(
+                "A transaction was handed in for this order{handed}, so money may have moved: it cannot be \
+                 abandoned. Choose Continue to register it; if the gateway cannot fill the order, it refunds it."
+            ));
+        }
+        Stage::Registered => {
+            return Some(format!(
+                "The gateway has this order's transaction{handed}: money moved, so it cannot be abandoned. The app \
+                 keeps watching it until it completes or is refunded."
+            ));
+        }
+        Stage::Finished => {
+            return Some("This order is finished; there is nothing to abandon.".into());
+        }
+        Stage::Abandoned => return Some("This order was already abandoned.".into()),
+        Stage::Quoted
+        | Stage::CreateUnknown
+        | Stage::Created
+        | Stage::Verified
+        | Stage::Refused => {}
+    }
+    if let Some(pay) = order
+        .wallet_txs
+        .iter()
+        .find(|t| t.kind == WalletTxKind::Pay && t.state != WalletTxState::Reverted)
+    {
+        return Some(format!(
+            "The app's wallet signed this order's payment ({}), so money may have moved: it cannot be abandoned. \
+             Choose Continue to finish and register it; if the gateway cannot fill the order, it refunds it.",
+            pay.hash
+        ));
+    }
+    if let Some(pending) = order
+        .wallet_txs
+        .iter()
+        .find(|t| matches!(t.state, WalletTxState::Signed | WalletTxState::Sent))
+    {
+        return Some(format!(
+            "The wallet's {} transaction {} is still waiting for its receipt: choose Continue to finish it first, \
+             then abandon the order if you still want to.",
+            pending.kind.slug(),
+            pending.hash
+        ));
+    }
+    if let Some(payment) = gateway_payment(order.status.as_ref()) {
+        return Some(format!(
+            "The gateway reports a payment for this order ({payment}): money moved, so it cannot be abandoned. \
+             Hand in that transaction (Continue, or Go to signing) so the app follows the order to its end."
+        ));
+    }
+    None
+}
+
+/// True when the person may abandon `order` now ([`abandon_refusal`] has nothing against it).
+pub fn may_abandon(order: &JournalOrder) -> bool {
+    abandon_refusal(order).is_none()
+}
+
+/// The reason recorded when the person abandons `order`: that they did, that nothing was paid, and that the
+/// gateway's order (named when known) expires unpaid; an approval the wallet signed stays on chain, and it says so.
+pub fn abandoned_by_person_reason(order: &JournalOrder) -> String {
+    let mut reason = match (order.stage, order.order_id.as_deref()) {
+        (Stage::Quoted, _) => {
+            "Abandoned by you before the order was created: nothing was sent to the gateway.".to_owned()
+        }
+        (Stage::Refused, Some(id)) => format!(
+            "Abandoned by you: the gateway's transaction did not match the quote, so nothing was signed or paid; \
+             the gateway's order {id} will expire unpaid."
+        ),
+        (_, Some(id)) => format!(
+            "Abandoned by you: nothing was paid, and the gateway's order {id} will expire unpaid."
+        ),
+        (_, None) => "Abandoned by you while it was unknown whether the gateway had created the order: nothing was \
+                      paid, and if the gateway did create it, its order will expire unpaid."
+            .to_owned(),
+    };
+    let approvals: Vec<&str> = order
+        .wallet_txs
+        .iter()
+        .filter(|t| t.kind != WalletTxKind::Pay && t.state == WalletTxState::Mined)
+        .map(|t| t.hash.as_str())
+        .collect();
+    if !approvals.is_empty() {
+        reason.push_str(&format!(
+            " The token approval you signed ({}) stays on chain; you can set the allowance back to zero from your \
+             wallet.",
+            approvals.join(", ")
+        ));
+    }
+    reason
+}
+
+/// True when the log holds the person's `acknowledged` (they read what happened to a failed or refunded order).
+pub fn is_acknowledged(events: &[JournalEvent]) -> bool {
+    events.iter().any(|e| e.kind == "acknowledged")
 }
 
 fn append(
@@ -1234,6 +1553,364 @@ mod tests {
             .create_failed(other, "NO_ROUTE", &Value::Null, false)
             .unwrap();
         assert_eq!((o.stage, o.next_step()), (Stage::Abandoned, None));
+    }
+
+    /// A new order of `j` taken to `stage` (through the steps that lead there), with order id `o-<local id>`.
+    fn order_at(j: &Journal, stage: Stage) -> i64 {
+        let id = j
+            .accept_quote("sandbox", ApiVersion::V3, RouteKind::Offramp, &[], &quote())
+            .unwrap();
+        let order_id = format!("o-{id}");
+        if stage == Stage::Quoted {
+            return id;
+        }
+        j.create_started(id).unwrap();
+        match stage {
+            Stage::Creating => return id,
+            Stage::CreateUnknown => {
+                j.create_failed(id, "lost", &Value::Null, true).unwrap();
+                return id;
+            }
+            _ => {}
+        }
+        j.create_answered(id, &order_id, &json!({})).unwrap();
+        match stage {
+            Stage::Created => return id,
+            Stage::Refused => {
+                j.verify_failed(id, "another recipient").unwrap();
+                return id;
+            }
+            _ => {}
+        }
+        j.verified(id, &json!({})).unwrap();
+        if stage == Stage::Verified {
+            return id;
+        }
+        let handed = HandedIn::SourceTx {
+            chain: "bob".into(),
+            hash: format!("0x{}", "1".repeat(64)),
+        };
+        j.tx_handed_in(id, &handed).unwrap();
+        if stage == Stage::TxHandedIn {
+            return id;
+        }
+        j.register_started(id, &Value::Null).unwrap();
+        if stage == Stage::Registering {
+            return id;
+        }
+        j.register_answered(id, &json!("ok")).unwrap();
+        if stage == Stage::Registered {
+            return id;
+        }
+        let failed = json!({"id": order_id, "status": {"failed": {"refund_tx": null}}});
+        j.status_seen(id, &failed, "failed", true).unwrap();
+        assert_eq!(j.order(id).unwrap().stage, Stage::Finished);
+        id
+    }
+
+    fn wallet_tx(kind: WalletTxKind, hash: &str, state: WalletTxState) -> WalletTx {
+        WalletTx {
+            kind,
+            chain: "bob".into(),
+            hash: hash.into(),
+            raw: "0x02".into(),
+            nonce: 0,
+            state,
+            block: None,
+            reason: None,
+        }
+    }
+
+    #[test]
+    fn the_person_abandons_an_order_only_while_no_money_can_have_moved() {
+        let j = journal();
+        for stage in [
+            Stage::Quoted,
+            Stage::CreateUnknown,
+            Stage::Created,
+            Stage::Verified,
+            Stage::Refused,
+        ] {
+            let id = order_at(&j, stage);
+            assert!(ABANDONABLE.contains(&stage));
+            assert!(may_abandon(&j.order(id).unwrap()), "{stage:?}");
+            let o = j.abandon_by_person(id).unwrap();
+            assert_eq!(
+                (o.stage, o.next_step()),
+                (Stage::Abandoned, None),
+                "{stage:?}"
+            );
+            let reason = o.last_error.unwrap();
+            assert!(
+                reason.starts_with("Abandoned by you"),
+                "{stage:?}: {reason}"
+            );
+            let event = j.events(id).unwrap().pop().unwrap();
+            assert_eq!(event.kind, "abandoned");
+            assert_eq!(event.payload["by"], "person");
+            assert_eq!(event.payload["reason"], reason.as_str());
+            match stage {
+                Stage::Quoted => assert!(
+                    reason.contains("nothing was sent to the gateway"),
+                    "{reason}"
+                ),
+                Stage::CreateUnknown => assert!(reason.contains("will expire unpaid"), "{reason}"),
+                _ => assert!(
+                    reason.contains(&format!("the gateway's order o-{id} will expire unpaid")),
+                    "{stage:?}: {reason}"
+                ),
+            }
+            // Again: nothing more is journaled.
+            let events = j.events(id).unwrap().len();
+            assert_eq!(j.abandon_by_person(id).unwrap().stage, Stage::Abandoned);
+            assert_eq!(j.events(id).unwrap().len(), events);
+        }
+
+        // Once something was handed in, registered or finished, or while it is being created: refused, unchanged,
+        // with a sentence saying what to do instead.
+        for (stage, words) in [
+            (Stage::Creating, "choose Continue first"),
+            (Stage::TxHandedIn, "money may have moved"),
+            (Stage::Registering, "money may have moved"),
+            (Stage::Registered, "money moved"),
+            (Stage::Finished, "finished"),
+        ] {
+            let id = order_at(&j, stage);
+            let events = j.events(id).unwrap().len();
+            let err = j.abandon_by_person(id).unwrap_err();
+            assert!(
+                matches!(&err, JournalError::Refused { local_id, reason } if *local_id == id && reason.contains(words)),
+                "{stage:?}: {err}"
+            );
+            assert!(!may_abandon(&j.order(id).unwrap()));
+            assert_eq!(j.order(id).unwrap().stage, stage);
+            assert_eq!(
+                j.events(id).unwrap().len(),
+                events,
+                "{stage:?}: nothing journaled"
+            );
+            assert!(j.abandon(id, "the app's reason").is_err(), "{stage:?}");
+        }
+    }
+
+    #[test]
+    fn a_signed_payment_or_a_reported_source_transaction_refuses_abandoning_but_an_approval_does_not()
+     {
+        let j = journal();
+        // The payment signed (journaled before broadcast), sent or mined: refused. Reverted: it moved nothing.
+        for state in [
+            WalletTxState::Signed,
+            WalletTxState::Sent,
+            WalletTxState::Mined,
+        ] {
+            let id = order_at(&j, Stage::Verified);
+            j.wallet_tx_signed(
+                id,
+                &wallet_tx(WalletTxKind::Pay, "0xpay", WalletTxState::Signed),
+            )
+            .unwrap();
+            if state != WalletTxState::Signed {
+                j.wallet_tx_update(id, "0xpay", state, Some(1), None)
+                    .unwrap();
+            }
+            let err = j.abandon_by_person(id).unwrap_err().to_string();
+            assert!(
+                err.contains("signed this order's payment (0xpay)"),
+                "{state:?}: {err}"
+            );
+            assert!(err.contains("Continue"), "{err}");
+        }
+        let id = order_at(&j, Stage::Verified);
+        j.wallet_tx_signed(
+            id,
+            &wallet_tx(WalletTxKind::Pay, "0xpay", WalletTxState::Signed),
+        )
+        .unwrap();
+        j.wallet_tx_update(
+            id,
+            "0xpay",
+            WalletTxState::Reverted,
+            Some(1),
+            Some("out of gas"),
+        )
+        .unwrap();
+        assert_eq!(j.abandon_by_person(id).unwrap().stage, Stage::Abandoned);
+
+        // An approval waiting for its receipt: finish it first. Mined: allowed, and the reason says it stays.
+        let id = order_at(&j, Stage::Verified);
+        j.wallet_tx_signed(
+            id,
+            &wallet_tx(WalletTxKind::Approve, "0xapprove", WalletTxState::Signed),
+        )
+        .unwrap();
+        j.wallet_tx_update(id, "0xapprove", WalletTxState::Sent, None, None)
+            .unwrap();
+        let err = j.abandon_by_person(id).unwrap_err().to_string();
+        assert!(
+            err.contains("approve transaction 0xapprove is still waiting"),
+            "{err}"
+        );
+        j.wallet_tx_update(id, "0xapprove", WalletTxState::Mined, Some(3), None)
+            .unwrap();
+        let reason = j.abandon_by_person(id).unwrap().last_error.unwrap();
+        assert!(reason.contains("will expire unpaid"), "{reason}");
+        assert!(
+            reason.contains("approval you signed (0xapprove) stays on chain"),
+            "{reason}"
+        );
+        // Once abandoned, the wallet takes no transaction for it.
+        assert!(
+            j.wallet_tx_signed(
+                id,
+                &wallet_tx(WalletTxKind::Pay, "0xlate", WalletTxState::Signed)
+            )
+            .is_err()
+        );
+
+        // The gateway reports a source transaction (paid from another wallet, not handed in): refused.
+        let id = order_at(&j, Stage::Verified);
+        let paid = json!({"id": format!("o-{id}"), "srcInfo": {"txHash": "0xsrc"}, "status": {"inProgress": {}}});
+        j.status_seen(id, &paid, "inProgress", false).unwrap();
+        let err = j.abandon_by_person(id).unwrap_err().to_string();
+        assert!(
+            err.contains("reports a payment for this order (0xsrc)"),
+            "{err}"
+        );
+        assert_eq!(gateway_payment(None), None);
+        assert_eq!(
+            gateway_payment(Some(
+                &json!({"status": {"inProgress": {"pending_btc_payment": null}}})
+            )),
+            None
+        );
+        assert!(gateway_payment(Some(&json!({"status": "refunded"}))).is_some());
+    }
+
+    #[test]
+    fn an_order_found_after_an_uncertain_creation_is_given_up_unpaid_or_watched_when_paid() {
+        let j = journal();
+        let listed = json!({"id": "g-1", "status": {"inProgress": {"refund_tx": null}}});
+        let reason = "The gateway created this order (g-1) ... will expire.";
+        // Only an uncertain creation takes it.
+        let created = order_at(&j, Stage::Created);
+        assert!(
+            j.order_found(
+                created,
+                "g-1",
+                &listed,
+                "inProgress",
+                Found::Unpaid { reason }
+            )
+            .is_err()
+        );
+
+        let id = order_at(&j, Stage::CreateUnknown);
+        let o = j
+            .order_found(id, "g-1", &listed, "inProgress", Found::Unpaid { reason })
+            .unwrap();
+        assert_eq!(
+            (o.stage, o.order_id.as_deref(), o.last_error.as_deref()),
+            (Stage::Abandoned, Some("g-1"), Some(reason))
+        );
+        assert_eq!(o.status.as_ref(), Some(&listed));
+        let kinds: Vec<String> = j.events(id).unwrap().into_iter().map(|e| e.kind).collect();
+        assert!(
+            kinds.ends_with(&["orderFound".into(), "abandoned".into()]),
+            "{kinds:?}"
+        );
+        assert_eq!(j.find("sandbox", "g-1").unwrap().unwrap().local_id, id);
+        // It expires on the gateway: it stays abandoned, and that is not news.
+        let expired = json!({"id": "g-1", "status": {"failed": {"refund_tx": null}}});
+        let events = j.events(id).unwrap().len();
+        let (o, changed) = j.status_seen(id, &expired, "failed", true).unwrap();
+        assert!(!changed);
+        assert_eq!(
+            (o.stage, o.status.as_ref()),
+            (Stage::Abandoned, Some(&listed))
+        );
+        assert_eq!(j.events(id).unwrap().len(), events);
+
+        let id = order_at(&j, Stage::CreateUnknown);
+        let paid =
+            json!({"id": "g-2", "srcInfo": {"txHash": "0xsrc"}, "status": {"inProgress": {}}});
+        let o = j
+            .order_found(
+                id,
+                "g-2",
+                &paid,
+                "inProgress",
+                Found::Paid { terminal: false },
+            )
+            .unwrap();
+        assert_eq!(
+            (o.stage, o.next_step()),
+            (Stage::Registered, Some(NextStep::Watch))
+        );
+        assert_eq!(o.last_error, None);
+        let id = order_at(&j, Stage::CreateUnknown);
+        let o = j
+            .order_found(id, "g-3", &paid, "success", Found::Paid { terminal: true })
+            .unwrap();
+        assert_eq!(o.stage, Stage::Finished);
+    }
+
+    #[test]
+    fn an_abandoned_order_the_gateway_shows_paid_after_all_is_followed() {
+        let j = journal();
+        let id = order_at(&j, Stage::Verified);
+        j.abandon_by_person(id).unwrap();
+        let paid = json!({"id": format!("o-{id}"), "srcInfo": {"txHash": "0xsrc"}, "status": {"inProgress": {}}});
+        let (o, _) = j.status_seen(id, &paid, "inProgress", false).unwrap();
+        assert_eq!(o.stage, Stage::Registered);
+        let done = json!({"id": format!("o-{id}"), "srcInfo": {"txHash": "0xsrc"}, "status": {"refunded": {"refunded_tokens": []}}});
+        let (o, _) = j.status_seen(id, &done, "refunded", true).unwrap();
+        assert_eq!(o.stage, Stage::Finished);
+    }
+
+    #[test]
+    fn only_a_failed_or_refunded_order_is_acknowledged_and_only_once() {
+        let j = journal();
+        for stage in [Stage::Verified, Stage::Registered] {
+            let id = order_at(&j, stage);
+            let err = j.acknowledge(id).unwrap_err();
+            assert!(matches!(err, JournalError::Refused { .. }), "{err}");
+        }
+        let id = order_at(&j, Stage::Registered);
+        let done = json!({"id": format!("o-{id}"), "status": {"success": {"received_tokens": []}}});
+        j.status_seen(id, &done, "success", true).unwrap();
+        assert!(
+            j.acknowledge(id).is_err(),
+            "a success needs no acknowledgement"
+        );
+
+        let id = order_at(&j, Stage::Finished); // failed
+        assert!(!is_acknowledged(&j.events(id).unwrap()));
+        let o = j.acknowledge(id).unwrap();
+        assert_eq!(o.stage, Stage::Finished);
+        let events = j.events(id).unwrap();
+        assert!(is_acknowledged(&events));
+        assert_eq!(events.last().unwrap().kind, "acknowledged");
+        j.acknowledge(id).unwrap();
+        assert_eq!(j.events(id).unwrap().len(), events.len(), "journaled once");
+    }
+
+    #[test]
+    fn unresolved_creations_are_those_being_created_or_uncertain() {
+        let j = journal();
+        let creating = order_at(&j, Stage::Creating);
+        let unknown = order_at(&j, Stage::CreateUnknown);
+        order_at(&j, Stage::Verified);
+        order_at(&j, Stage::Quoted);
+        let ids: Vec<i64> = j
+            .unresolved_creations("sandbox")
+            .unwrap()
+            .into_iter()
+            .map(|o| o.local_id)
+            .collect();
+        assert_eq!(ids, [creating, unknown]);
+        assert!(j.unresolved_creations("production").unwrap().is_empty());
+        j.abandon_by_person(unknown).unwrap();
+        assert_eq!(j.unresolved_creations("sandbox").unwrap().len(), 1);
     }
 
     #[test]

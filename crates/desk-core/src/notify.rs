@@ -148,10 +148,15 @@ mod tests {
             last_error: None,
             created_at: None,
             updated_at: None,
+            acknowledged: None,
+            can_abandon: None,
+            refund_address: None,
+            owner_address: None,
             verified: None,
             created: None,
             raw: None,
             wallet_txs: None,
+            estimated_secs: None,
         }
     }
 

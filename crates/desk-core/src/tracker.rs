@@ -153,6 +153,8 @@ enum Command {
     Watch(String),
     Unwatch(String),
     RefreshNow,
+    /// When the order is next read (see [`State::next_check`]).
+    NextCheck(String, tokio::sync::oneshot::Sender<Option<Duration>>),
     Shutdown,
     /// Makes the tracker task panic, to test that it is restarted.
     #[cfg(test)]
@@ -216,6 +218,17 @@ impl TrackerHandle {
             .map_err(|_| TrackerStopped)
     }
 
+    /// How long until the order is next read; `None` when it is not tracked (or finished).
+    pub async fn next_check(
+        &self,
+        order_id: impl Into<String>,
+    ) -> Result<Option<Duration>, TrackerStopped> {
+        let (reply, answer) = tokio::sync::oneshot::channel();
+        self.send(Command::NextCheck(order_id.into(), reply))
+            .await?;
+        answer.await.map_err(|_| TrackerStopped)
+    }
+
     /// Keeps an order up to date (again, with new facts such as a registration, if it is tracked already).
     pub async fn track(&self, order: TrackedOrder) -> Result<(), TrackerStopped> {
         self.send(Command::Track(order)).await
@@ -271,6 +284,9 @@ fn apply(
         Some(Command::Watch(address)) => state.watch(&address, now),
         Some(Command::Unwatch(address)) => state.unwatch(&address),
         Some(Command::RefreshNow) => state.refresh_now(now),
+        Some(Command::NextCheck(id, reply)) => {
+            let _ = reply.send(state.next_check(&id, now));
+        }
         #[cfg(test)]
         Some(Command::Crash) => panic!("the tracker was asked to crash"),
     }

@@ -246,12 +246,7 @@ impl QuoteCard {
     /// The card of `quote`.
     pub fn new(quote: &Quote) -> Self {
         let view = quote.view();
-        let inner = quote
-            .raw()
-            .as_object()
-            .and_then(|m| m.values().next())
-            .cloned()
-            .unwrap_or_default();
+        let inner = crate::flow::quote_inner(quote);
         let text = |field: &str| {
             inner
                 .get(field)
@@ -440,10 +435,32 @@ pub struct OrderView {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional, type = "unknown")]
     pub raw: Option<Value>,
+    /// For the app's own order that failed or was refunded: whether the person read what happened ("I've read
+    /// this"); until then it needs their attention. Absent for every other order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub acknowledged: Option<bool>,
+    /// For the app's own unfinished order: whether the person may abandon it now (nothing signed or handed in that
+    /// could move money). Absent for every other order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub can_abandon: Option<bool>,
+    /// The Bitcoin refund address the quote named (an onramp's `refundAddress`), when it named one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub refund_address: Option<String>,
+    /// The EVM owner the quote named (`ownerAddress`: the order's refund claimant), when it named one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub owner_address: Option<String>,
     /// The transactions the app's wallet signed for the order, each journaled before it was broadcast.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub wallet_txs: Option<Vec<crate::journal::WalletTx>>,
+    /// The quote's estimate of how long the order takes, in seconds (the app's own orders).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "number")]
+    pub estimated_secs: Option<u64>,
 }
 
 /// The block explorers the app links to, per chain: the page of a transaction is the prefix plus its hash.
@@ -574,9 +591,14 @@ impl OrderView {
             last_error: None,
             created_at: Some(info.timestamp),
             updated_at: None,
+            acknowledged: None,
+            can_abandon: None,
+            refund_address: None,
+            owner_address: None,
             verified: None,
             created: None,
             wallet_txs: None,
+            estimated_secs: None,
             raw: Some(raw.clone()),
         };
         view.apply_status(&info.status, None, sandbox);
@@ -669,9 +691,14 @@ impl OrderView {
                 last_error: None,
                 created_at: None,
                 updated_at: None,
+                acknowledged: None,
+                can_abandon: None,
+                refund_address: None,
+                owner_address: None,
                 verified: None,
                 created: None,
                 wallet_txs: None,
+                estimated_secs: None,
                 raw: None,
             },
         };
@@ -691,6 +718,30 @@ impl OrderView {
         view.verified = order.verified.clone();
         view.created = order.created.clone();
         view.wallet_txs = (!order.wallet_txs.is_empty()).then(|| order.wallet_txs.clone());
+        let ended = matches!(order.status_label.as_deref(), Some("failed" | "refunded"));
+        view.acknowledged = (order.stage == Stage::Finished && ended)
+            .then(|| crate::journal::is_acknowledged(events));
+        view.can_abandon = order
+            .next_step()
+            .map(|_| crate::journal::may_abandon(order))
+            .or_else(|| {
+                (order.stage == Stage::Refused).then(|| crate::journal::may_abandon(order))
+            });
+        let named = |field: &str| {
+            order
+                .quote
+                .as_object()
+                .and_then(|m| m.values().next())
+                .and_then(|q| q.get(field))
+                .and_then(Value::as_str)
+                .filter(|a| !a.trim().is_empty())
+                .map(str::to_owned)
+        };
+        view.refund_address = named("refundAddress");
+        view.owner_address = named("ownerAddress");
+        view.estimated_secs = quote
+            .as_ref()
+            .and_then(|q| q.view().estimated_time_in_secs());
         if view.deposit_address.is_none() {
             view.deposit_address = order
                 .created
@@ -721,6 +772,11 @@ impl OrderView {
             registered |= event.kind == "registerAnswered";
             let entry = match event.kind.as_str() {
                 "createAnswered" => Some(("created", "Order created".to_owned())),
+                "orderFound" => Some((
+                    "created",
+                    "Order created (its answer was lost; found among the address's orders)"
+                        .to_owned(),
+                )),
                 "registerAnswered" => Some(("registered", "Transaction registered".to_owned())),
                 "statusSeen" => {
                     let status = event

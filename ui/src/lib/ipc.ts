@@ -161,6 +161,20 @@ export function discardOrder(localId: number): Promise<OrderView> {
   return call<OrderView>("discard_order", { localId });
 }
 
+/**
+ * Abandons an unfinished order at the person's request (confirm first): nothing is sent to the gateway, whose order
+ * is left to expire unpaid. Rejects with a DeskError of kind `refused` (its message says why and what to do instead,
+ * its details carry `localId`) once money may have moved.
+ */
+export function abandonOrder(localId: number): Promise<OrderView> {
+  return call<OrderView>("abandon_order", { localId });
+}
+
+/** The person read what happened to a failed or refunded order ("I've read this"): it leaves "Needs your attention". */
+export function acknowledgeOrder(localId: number): Promise<OrderView> {
+  return call<OrderView>("acknowledge_order", { localId });
+}
+
 /** The app's own orders on the current network, then those of watched addresses. */
 export function listOrders(): Promise<OrderView[]> {
   return call<OrderView[]>("list_orders");
@@ -169,6 +183,11 @@ export function listOrders(): Promise<OrderView[]> {
 /** Reads every watched address and unfinished order now. */
 export function refreshOrders(): Promise<void> {
   return call<void>("refresh_orders");
+}
+
+/** Seconds until the app next reads the gateway's order; null when it does not follow it. */
+export function orderNextCheck(orderId: string): Promise<number | null> {
+  return call<number | null>("order_next_check", { orderId });
 }
 
 /** Follows the orders of an address on the current network. */
@@ -406,8 +425,11 @@ export interface DeskApi {
   handIn(localId: number, text: string): Promise<OrderView>;
   resumeOrder(localId: number): Promise<OrderView>;
   discardOrder(localId: number): Promise<OrderView>;
+  abandonOrder(localId: number): Promise<OrderView>;
+  acknowledgeOrder(localId: number): Promise<OrderView>;
   listOrders(): Promise<OrderView[]>;
   refreshOrders(): Promise<void>;
+  orderNextCheck(orderId: string): Promise<number | null>;
   watchAddress(address: string): Promise<SettingsView>;
   unwatchAddress(address: string): Promise<SettingsView>;
   setApiKey(key: string): Promise<SettingsView>;
@@ -460,8 +482,11 @@ export const deskApi: DeskApi = {
   handIn,
   resumeOrder,
   discardOrder,
+  abandonOrder,
+  acknowledgeOrder,
   listOrders,
   refreshOrders,
+  orderNextCheck,
   watchAddress,
   unwatchAddress,
   setApiKey,

@@ -376,6 +376,37 @@ impl State {
         }
     }
 
+    /// How long until the order is next read: its own read, or a listing of one of its watched addresses, whichever
+    /// comes first, not before a pause ends. `None` for an order not tracked or finished.
+    pub(crate) fn next_check(&self, order_id: &str, now: Instant) -> Option<Duration> {
+        let order = self.orders.get(order_id)?;
+        if order.terminal {
+            return None;
+        }
+        // An order a watched address's listing covers is read with that listing (its own due time is then not
+        // used); otherwise with get-order, or a listing of its address first.
+        let covering = order
+            .addresses
+            .iter()
+            .filter_map(|key| self.addresses.get(key))
+            .filter(|a| a.listed.contains(order_id))
+            .map(|a| a.due)
+            .min();
+        let mut due = match covering {
+            Some(due) => due,
+            None => order
+                .addresses
+                .iter()
+                .filter_map(|key| self.addresses.get(key))
+                .map(|a| a.due)
+                .fold(order.due, Instant::min),
+        };
+        if let Some(pause) = &self.pause {
+            due = due.max(pause.until);
+        }
+        Some(due.saturating_duration_since(now))
+    }
+
     /// Makes every address and every unfinished uncovered order due now. A pause a 429 asked for stays.
     pub(crate) fn refresh_now(&mut self, now: Instant) {
         if self.pause.is_some_and(|p| !p.rate_limited) {
@@ -906,10 +937,22 @@ mod tests {
         );
         state.finish(&job, listing(vec![pending("o1")]), now);
         assert_eq!(due_in(&mut state, now), t.fast, "not shown yet: fast");
+        assert_eq!(
+            state.next_check("o1", now),
+            Some(t.fast),
+            "the window is told the same"
+        );
+        assert_eq!(
+            state.next_check("o1", now + t.fast + t.fast),
+            Some(Duration::ZERO),
+            "due, not negative"
+        );
+        assert_eq!(state.next_check("nope", now), None);
         let (order, mut raw) = pending("o1");
         raw["srcInfo"]["txHash"] = json!("ab".repeat(32));
         state.finish(&job, listing(vec![(order, raw)]), now);
         assert_eq!(due_in(&mut state, now), t.normal, "shown: normal pace");
+        assert_eq!(state.next_check("o1", now), Some(t.normal));
 
         // An old registration (a restart) is not fast.
         let mut old = tracked("o2", &[B]);

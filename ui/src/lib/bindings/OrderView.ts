@@ -50,6 +50,28 @@ created?: unknown,
  */
 raw?: unknown, 
 /**
+ * For the app's own order that failed or was refunded: whether the person read what happened ("I've read
+ * this"); until then it needs their attention. Absent for every other order.
+ */
+acknowledged?: boolean, 
+/**
+ * For the app's own unfinished order: whether the person may abandon it now (nothing signed or handed in that
+ * could move money). Absent for every other order.
+ */
+canAbandon?: boolean, 
+/**
+ * The Bitcoin refund address the quote named (an onramp's `refundAddress`), when it named one.
+ */
+refundAddress?: string, 
+/**
+ * The EVM owner the quote named (`ownerAddress`: the order's refund claimant), when it named one.
+ */
+ownerAddress?: string, 
+/**
  * The transactions the app's wallet signed for the order, each journaled before it was broadcast.
  */
-walletTxs?: Array<WalletTx>, };
+walletTxs?: Array<WalletTx>, 
+/**
+ * The quote's estimate of how long the order takes, in seconds (the app's own orders).
+ */
+estimatedSecs?: number, };

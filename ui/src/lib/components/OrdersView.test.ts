@@ -162,6 +162,133 @@ describe("the Orders view", () => {
     expect(store.signingLocalId).toBe(3);
   });
 
+  it("abandons an unfinished order only after the person confirms, and keeps it when they do not", async () => {
+    const verified = own(3, {
+      stage: "verified",
+      status: undefined,
+      statusText: "Waiting for your signature",
+      nextStep: { step: "signAndHandIn", sentence: "Sign the transaction the gateway prepared." },
+      canAbandon: true,
+    });
+    const reason = "Abandoned by you: nothing was paid, and the gateway's order order-3-3f2a9c1077e1a0b2 will expire unpaid.";
+    const api = stubApi({
+      listOrders: vi.fn(async () => [verified, own(1)]),
+      abandonOrder: vi.fn(async (id: number) =>
+        own(id, { stage: "abandoned", nextStep: undefined, status: undefined, statusText: "Given up", lastError: reason }),
+      ),
+    });
+    start(api);
+    await settle();
+    // Only the order that may be abandoned offers it.
+    expect(allById("attention-abandon")).toHaveLength(1);
+    expect(byId("attention-abandon-question")).toBeNull();
+
+    (byId("attention-abandon") as HTMLButtonElement).click();
+    flushSync();
+    const question = byId("attention-abandon-question")!;
+    expect(text(question)).toBe(
+      "Abandon this order? The gateway's order will expire unpaid; nothing is sent to the gateway. Abandon Keep it",
+    );
+    expect(api.abandonOrder).not.toHaveBeenCalled();
+    (byId("attention-abandon-keep") as HTMLButtonElement).click();
+    flushSync();
+    expect(byId("attention-abandon-question")).toBeNull();
+    expect(api.abandonOrder).not.toHaveBeenCalled();
+
+    (byId("attention-abandon") as HTMLButtonElement).click();
+    flushSync();
+    (byId("attention-abandon-confirm") as HTMLButtonElement).click();
+    await settle();
+    expect(api.abandonOrder).toHaveBeenCalledTimes(1);
+    expect(api.abandonOrder).toHaveBeenCalledWith(3);
+    expect(byId("attention-section")).toBeNull();
+    const row = allById("order-row").find((r) => r.dataset.localId === "3")!;
+    expect(text(byId("order-status", row))).toBe("Given up");
+    (byId("order-toggle", row) as HTMLButtonElement).click();
+    flushSync();
+    expect(text(byId("order-last-error", row))).toBe(`Why it was given up ${reason}`);
+  });
+
+  it("shows why abandoning was refused on the order's row", async () => {
+    const message =
+      "The app's wallet signed this order's payment (0xpay), so money may have moved: it cannot be abandoned. Choose Continue to finish and register it.";
+    start(
+      stubApi({
+        listOrders: vi.fn(async () => [own(3, { stage: "verified", nextStep: { step: "signAndHandIn", sentence: "Sign." }, canAbandon: true })]),
+        abandonOrder: vi.fn(async () => Promise.reject({ kind: "refused", message, details: { localId: 3 } })),
+      }),
+    );
+    await settle();
+    (byId("attention-abandon") as HTMLButtonElement).click();
+    flushSync();
+    (byId("attention-abandon-confirm") as HTMLButtonElement).click();
+    await settle();
+    expect(text(byId("attention-error"))).toBe(message);
+    expect(allById("attention-row")).toHaveLength(1);
+  });
+
+  it("explains a failed or refunded order and keeps it under attention until it is read", async () => {
+    const refunded = own(5, {
+      stage: "finished",
+      nextStep: undefined,
+      status: "refunded",
+      statusText: "Refunded",
+      acknowledged: false,
+      refunded: [
+        {
+          amount: { ...own(5).send, text: "0.0025 BTC" },
+          txHash: "3f2a9c1077e1a0b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f6a7b8c9d0",
+        },
+      ],
+      refundAddress: "bcrt1qrefund",
+    });
+    const failed = own(4, {
+      stage: "finished",
+      nextStep: undefined,
+      status: "failed",
+      statusText: "Failed",
+      acknowledged: false,
+      sourceTx: { amount: own(4).send, txHash: "aa".repeat(32) },
+    });
+    const api = stubApi({
+      listOrders: vi.fn(async () => [refunded, failed]),
+      acknowledgeOrder: vi.fn(async (id: number) => ({ ...(id === 5 ? refunded : failed), acknowledged: true })),
+    });
+    start(api);
+    await settle();
+    const rows = allById("attention-row");
+    expect(rows.map((r) => r.dataset.localId)).toEqual(["5", "4"]);
+    expect(text(byId("attention-outcome-happened", rows[0]))).toBe(
+      "The gateway reports this order refunded: the swap did not happen and what was sent came back.",
+    );
+    expect(text(byId("attention-outcome-where", rows[0]))).toBe(
+      "Where the money is: The gateway returned 0.0025 BTC on bitcoin (transaction 3f2a9c10…b8c9d0). The quote named " +
+        "bcrt1qrefund as the Bitcoin refund address.",
+    );
+    expect(text(byId("attention-outcome-next", rows[0]))).toContain("What to do: Nothing more will happen to this order.");
+    expect(text(byId("attention-outcome-happened", rows[1]))).toBe(
+      "The gateway reports this order failed after 0.0025 BTC was sent (transaction aaaaaaaa…aaaaaa).",
+    );
+    expect(text(byId("attention-outcome-next", rows[1]))).toContain("Contact the gateway's support about the refund");
+    expect(byId("attention-abandon")).toBeNull();
+
+    (byId("attention-acknowledge", rows[0]) as HTMLButtonElement).click();
+    await settle();
+    expect(api.acknowledgeOrder).toHaveBeenCalledWith(5);
+    expect(allById("attention-row").map((r) => r.dataset.localId)).toEqual(["4"]);
+    // Still listed, with its explanation in the details.
+    const row = allById("order-row").find((r) => r.dataset.localId === "5")!;
+    expect(text(byId("order-status", row))).toBe("Refunded");
+    (byId("order-toggle", row) as HTMLButtonElement).click();
+    flushSync();
+    expect(text(byId("order-outcome-happened", row))).toContain("The gateway reports this order refunded");
+
+    emit({ type: "orderChanged", order: { ...failed, acknowledged: true } });
+    flushSync();
+    expect(byId("attention-section")).toBeNull();
+    expect(allById("order-row")).toHaveLength(2);
+  });
+
   it("shows an action's failure on its row", async () => {
     start(
       stubApi({

@@ -11,6 +11,7 @@ import { allById, byId, choose, click, settle, stubApi, text, type, chainFacts }
 import { desk } from "../stores.svelte";
 import { SwapState } from "../swap/state.svelte";
 import SwapView from "./SwapView.svelte";
+import { wallet } from "../wallet/state.svelte";
 import {
   BTC,
   DEPOSIT,
@@ -23,6 +24,7 @@ import {
   offrampOrder,
   onrampCard,
   onrampOrder,
+  SENDER_BTC,
 } from "../swap/testdata";
 
 const SETTINGS: SettingsView = {
@@ -76,6 +78,9 @@ beforeEach(() => {
 
 afterEach(() => {
   leave();
+  wallet.view = null;
+  wallet.balance = null;
+  localStorage.clear();
   vi.restoreAllMocks();
 });
 
@@ -119,7 +124,10 @@ describe("the Swap view", () => {
     type("swap-recipient", "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq");
     expect(document.getElementById("swap-recipient-error")?.textContent).toMatch(/needs an EVM address/);
     type("swap-slippage-custom", "20");
-    expect(text("swap-slippage-warning")).toMatch(/Below 0.5%/);
+    // Below the route's documented floor: an error beside the field, not just a warning.
+    expect(text("swap-slippage-error")).toMatch(/This route takes at least 0.5% \(50 bps\)/);
+    expect(byId("swap-slippage-warning")).toBeNull();
+    expect(text("swap-slippage-hint")).toContain("This route takes 0.5% to 100%");
     type("swap-slippage-custom", "500");
     expect(text("swap-slippage-warning")).toMatch(/Above 3%/);
     await click("swap-slippage-100");
@@ -209,11 +217,18 @@ describe("the Swap view", () => {
     expect(text("quote-send")).toBe("0.0025 BTC ≈ $240.10");
     expect(text("quote-receive")).toBe("238.5 USDC ≈ $238.50");
     expect(allById("quote-fee-line").map((l) => l.textContent?.replace(/\s+/g, " ").trim())).toEqual([
-      "solver fee 0.00001 BTC ≈ $0.97",
-      "protocol fee 0.0000065 BTC ≈ $0.63",
+      "solver fee 1,000 sats ≈ $0.97",
+      "protocol fee 650 sats ≈ $0.63",
     ]);
-    expect(text("quote-price-impact")).toContain("-0.66%");
+    // The app's impact leaves the fees out; the gateway's own figure (fees counted) is shown as such.
+    expect(text("quote-price-impact")).toContain("0.00% (fees not counted)");
+    expect(text("quote-gateway-impact")).toContain("-0.66%");
     expect(byId("quote-impact-warning")).toBeNull();
+    expect(text("quote-min-receive")).toContain("231.345 USDC");
+    expect(text("quote-rate")).toContain("1 BTC = 95,400 USDC");
+    expect(text("quote-rate")).toContain("1 USDC = 0.0000104821 BTC");
+    expect(byId("quote-receive")?.getAttribute("title")).toBe("238.5 USDC");
+    expect(text("swap-receive-amount")).toBe("238.5 USDC");
     expect(text("quote-countdown")).toBe("refreshes in 30 s");
     expect(byId("quote-refresh")).not.toBeNull();
     expect(document.activeElement?.id).toBe("quote-heading");
@@ -278,7 +293,7 @@ describe("the Swap view", () => {
     });
     await click("quote-refresh");
     expect(text("quote-affiliates-requested")).toBe(`${partner}: 0.5% (50 bps)`);
-    expect(text("quote-affiliates-carried")).toBe(`${partner}: 0.0000125 BTC ≈ $1.20`);
+    expect(text("quote-affiliates-carried")).toBe(`${partner}: 1,250 sats ≈ $1.20`);
     expect(byId("quote-affiliate-note")).toBeNull();
 
     requestQuote.mockResolvedValueOnce({
@@ -436,9 +451,41 @@ describe("the Swap view", () => {
     await settle();
     await fillOnramp();
     await click("swap-get-quote");
-    expect(text("swap-error")).toBe("The gateway has no liquidity for this route right now. Try a smaller amount.");
+    expect(text("swap-error")).toContain("The gateway has no liquidity for this route right now. Try a smaller amount.");
     expect(byId("swap-error")?.getAttribute("role")).toBe("alert");
     expect(document.body.textContent).not.toContain('{"');
+  });
+
+  it("quotes again after a refused quote, a refused order and Start over", async () => {
+    let calls = 0;
+    const requestQuote = vi.fn(async (): Promise<QuoteResult> => {
+      calls += 1;
+      if (calls === 1) throw { kind: "refused", message: "The gateway's quote has another recipient. Do not accept it." };
+      return { type: "quote", card: onrampCard() };
+    });
+    const reason = "The gateway's transaction takes 10 times the amount. Do not sign it.";
+    render(
+      new SwapState(
+        api({ requestQuote, startOrder: async () => onrampOrder({ stage: "refused", lastError: reason, verified: undefined }) }),
+      ),
+    );
+    await settle();
+    await fillOnramp();
+    await click("swap-get-quote");
+    await settle();
+    expect(text("swap-error")).toContain("another recipient");
+    await click("swap-get-quote");
+    await settle();
+    await click("swap-confirm");
+    await click("confirm-go");
+    await settle();
+    expect(text("order-refused")).toContain(reason);
+    await click("swap-start-over");
+    await settle();
+    await click("swap-get-quote");
+    await settle();
+    expect(requestQuote).toHaveBeenCalledTimes(3);
+    expect(byId("quote-card")).not.toBeNull();
   });
 
   it("shows a refused order prominently, with Start over", async () => {
@@ -455,6 +502,110 @@ describe("the Swap view", () => {
     await click("swap-start-over");
     expect(byId("swap-get-quote")).not.toBeNull();
     expect(byId<HTMLInputElement>("swap-amount")!.value).toBe("0.0025");
+    // Get quote works again at once.
+    await click("swap-get-quote");
+    await settle();
+    expect(byId("quote-card")).not.toBeNull();
+  });
+
+  it("abandons an unfinished order after a confirm step, and shows it as abandoned", async () => {
+    const reason = "Abandoned by you. The gateway's order expires unpaid; nothing was paid.";
+    const abandonOrder = vi.fn(async () => onrampOrder({ stage: "abandoned", lastError: reason, canAbandon: false }));
+    render(new SwapState(api({ startOrder: async () => onrampOrder({ canAbandon: true }), abandonOrder })));
+    await settle();
+    await fillOnramp();
+    await click("swap-get-quote");
+    await click("swap-confirm");
+    await click("confirm-go");
+    await click("swap-abandon");
+    expect(abandonOrder).not.toHaveBeenCalled();
+    expect(text("swap-abandon-area")).toContain("its order expires unpaid");
+    await click("swap-abandon-keep");
+    expect(byId("swap-abandon-confirm")).toBeNull();
+    await click("swap-abandon");
+    await click("swap-abandon-confirm");
+    expect(abandonOrder).toHaveBeenCalledWith(7);
+    expect(text("order-refused")).toContain(reason);
+    expect(byId("swap-abandon")).toBeNull();
+  });
+
+  it("shows an order whose creation was lost at the step, with Continue, as Orders does", async () => {
+    const lost =
+      "The connection dropped before the gateway answered. The app looked for the order among your orders and has " +
+      "not found it yet. It is in Orders: Continue looks again (and asks the gateway), Abandon gives it up; no other " +
+      "order can be started until then.";
+    const unresolved = onrampOrder({
+      stage: "createUnknown",
+      orderId: undefined,
+      verified: undefined,
+      created: undefined,
+      depositAddress: undefined,
+      canAbandon: true,
+    });
+    const found = "The gateway created this order (ord-1), but its answer with what to sign was lost, so it cannot be signed.";
+    const resumeOrder = vi.fn(async () => onrampOrder({ stage: "abandoned", lastError: found, canAbandon: false }));
+    render(
+      new SwapState(
+        api({
+          startOrder: async () => {
+            throw { kind: "transport", message: lost, details: { localId: 7 } };
+          },
+          listOrders: async () => [unresolved],
+          resumeOrder,
+        }),
+      ),
+    );
+    await settle();
+    await fillOnramp();
+    await click("swap-get-quote");
+    await click("swap-confirm");
+    await click("confirm-go");
+    await settle();
+    // The step shows the unresolved order with the error beside Continue and Abandon; nothing to sign or pay.
+    expect(document.getElementById("execute-heading")?.textContent).toContain("answer was lost");
+    expect(text("swap-error")).toContain("has not found it yet");
+    expect(byId("swap-abandon")).not.toBeNull();
+    expect(byId("signed-input")).toBeNull();
+    expect(byId("psbt-base64")).toBeNull();
+    await click("swap-resume");
+    expect(resumeOrder).toHaveBeenCalledWith(7);
+    expect(text("order-refused")).toContain(found);
+    expect(byId("swap-resume")).toBeNull();
+  });
+
+  it("keeps an error without an order beside Confirm", async () => {
+    render(
+      new SwapState(
+        api({
+          startOrder: async () => {
+            throw { kind: "refused", message: "The quote has expired." };
+          },
+        }),
+      ),
+    );
+    await settle();
+    await fillOnramp();
+    await click("swap-get-quote");
+    await click("swap-confirm");
+    await click("confirm-go");
+    await settle();
+    expect(byId("confirm-go")).not.toBeNull();
+    expect(text("swap-error")).toContain("The quote has expired.");
+  });
+
+  it("says beside Abandon why an order can no longer be abandoned", async () => {
+    const abandonOrder = vi.fn(async () => {
+      throw { kind: "refused", message: "A payment for this order was already sent, so it cannot be abandoned: follow it in Orders." };
+    });
+    render(new SwapState(api({ startOrder: async () => onrampOrder({ canAbandon: true }), abandonOrder })));
+    await settle();
+    await fillOnramp();
+    await click("swap-get-quote");
+    await click("swap-confirm");
+    await click("confirm-go");
+    await click("swap-abandon");
+    await click("swap-abandon-confirm");
+    expect(byId("swap-abandon-area")?.querySelector("[data-testid=swap-error]")?.textContent).toContain("cannot be abandoned");
   });
 
   it("shows an offramp's call to sign and checks the transaction hash", async () => {
@@ -513,5 +664,105 @@ describe("the Swap view", () => {
     await click("confirm-go");
     await click("psbt-copy");
     expect(byId("psbt-copy")?.parentElement?.textContent).toContain("Could not copy: select the text and press Ctrl+C.");
+  });
+
+  it("is one card: logos, the quote's amount in “You receive”, a flip to the reverse route, and the wallet's Max", async () => {
+    wallet.view = {
+      state: "unlocked",
+      idleLockSecs: 300,
+      accounts: { bitcoin: { address: SENDER_BTC, path: "m/84'/0'/0'/0/0" }, evm: { address: EVM_ADDRESS, path: "m/44'/60'/0'/0/0" } },
+    };
+    const flow = new SwapState(api());
+    render(flow);
+    await settle();
+    choose("swap-src-chain", "bitcoin");
+    choose("swap-dst-chain", "bob");
+    await settle();
+    // The logos: bundled SVGs for BTC and WBTC on their chains.
+    const logos = allById("token-logo");
+    expect(logos.length).toBeGreaterThanOrEqual(2);
+    expect(logos[0].querySelector("svg")).not.toBeNull();
+    expect(logos[0].getAttribute("data-fallback")).toBeNull();
+    // The addresses come from the wallet and stay folded away.
+    expect(byId<HTMLInputElement>("swap-recipient")!.value).toBe(EVM_ADDRESS);
+    expect(byId<HTMLInputElement>("swap-sender")!.value).toBe(SENDER_BTC);
+    expect(text("swap-addresses-summary")).toContain("To your wallet 0x5aAeb6…1BeAed");
+    expect(document.getElementById("swap-address-fields")?.hidden).toBe(true);
+    await click("swap-addresses-change");
+    expect(document.getElementById("swap-address-fields")?.hidden).toBe(false);
+    // Max fills what the wallet can spend.
+    wallet.balance = { units: "0.5", maxUnits: "0.49990000", symbol: "BTC", source: "after the network fee" };
+    flushSync();
+    await click("swap-max");
+    expect(byId<HTMLInputElement>("swap-amount")!.value).toBe("0.49990000");
+    // BTC → WBTC on bob has a route back, so the card flips; the wallet's addresses follow the chains.
+    expect(byId<HTMLButtonElement>("swap-flip")!.disabled).toBe(false);
+    await click("swap-flip");
+    expect(byId<HTMLSelectElement>("swap-src-chain")!.value).toBe("bob");
+    expect(byId<HTMLSelectElement>("swap-dst-chain")!.value).toBe("bitcoin");
+    await settle();
+    expect(byId<HTMLInputElement>("swap-recipient")!.value).toBe(SENDER_BTC);
+    // BTC → USDC on base has none: the flip says so instead of doing nothing.
+    await click("swap-flip");
+    choose("swap-dst-chain", "base");
+    await settle();
+    expect(byId<HTMLButtonElement>("swap-flip")!.disabled).toBe(true);
+    expect(byId("swap-flip")?.getAttribute("title")).toBe("The gateway offers no route back");
+  });
+
+  it("learns a route's slippage limit from the gateway and keeps its presets within it; the question clears on edit", async () => {
+    let asks = 0;
+    const requestQuote = vi.fn(async (): Promise<QuoteResult> => {
+      asks++;
+      return asks === 1
+        ? {
+            type: "ask",
+            question: {
+              field: "slippage",
+              message: "This route takes at most 1.00% slippage (100 bps); the gateway suggests 0.50% (50 bps).",
+              suggestion: "50",
+              code: "MAX_SLIPPAGE_EXCEEDED",
+              maxBps: 100,
+            },
+          }
+        : { type: "quote", card: onrampCard() };
+    });
+    render(new SwapState(api({ requestQuote })));
+    await settle();
+    await fillOnramp();
+    await click("swap-get-quote");
+    expect(text("question")).toContain("at most 1.00% slippage");
+    // 3% is now known to be too much for this route: the preset is off, and the chosen one is flagged beside the field.
+    expect(byId<HTMLButtonElement>("swap-slippage-300")!.disabled).toBe(true);
+    expect(byId("swap-slippage-300")?.getAttribute("title")).toMatch(/at most 1%/);
+    expect(text("swap-slippage-error")).toMatch(/This route takes at most 1% \(100 bps\)/);
+    // Editing the slippage clears the stale question.
+    await click("swap-slippage-100");
+    expect(byId("question")).toBeNull();
+    expect(byId("swap-slippage-error")).toBeNull();
+    await click("swap-get-quote");
+    expect(byId("quote-card")).not.toBeNull();
+    // Remembered for the route in the window's storage.
+    expect(localStorage.getItem("gateway-desk.slippage-limits.v1")).toContain('"maxBps":100');
+  });
+
+  it("shows a quote error beside Get quote, scrolled into view and announced", async () => {
+    const scrolled = vi.fn();
+    Element.prototype.scrollIntoView = scrolled;
+    const requestQuote = vi.fn(async (): Promise<QuoteResult> => {
+      throw { kind: "gateway", message: "The gateway lacks liquidity for this amount now: it can pay out at most 2,500 USDC on base.", code: "INSUFFICIENT_SOLVER_BALANCE" };
+    });
+    render(new SwapState(api({ requestQuote })));
+    await settle();
+    await fillOnramp();
+    await click("swap-get-quote");
+    const error = byId("swap-error")!;
+    expect(error.getAttribute("role")).toBe("alert");
+    expect(error.closest("form")?.getAttribute("aria-labelledby")).toBe("swap-form-heading");
+    expect(scrolled).toHaveBeenCalled();
+    // Editing the amount makes the error stale: it goes.
+    type("swap-amount", "0.001");
+    flushSync();
+    expect(byId("swap-error")).toBeNull();
   });
 });

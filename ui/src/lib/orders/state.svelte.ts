@@ -51,7 +51,7 @@ export class OrdersState {
   filter = $state<OrderFilter>("all");
   /** The page asked for; `current.page` is the one shown (kept within range). */
   page = $state(1);
-  /** Local ids of orders whose action (continue, discard) is running. */
+  /** Local ids of orders whose action (continue, discard, abandon, acknowledge) is running. */
   busy = $state<Record<number, true>>({});
   /** The failure of the latest action on an order, by local id. */
   actionErrors = $state<Record<number, DeskError>>({});
@@ -178,6 +178,19 @@ export class OrdersState {
   /** Gives up an order of the app (one refused by verification). */
   discard(localId: number): Promise<void> {
     return this.#act(localId, () => this.api.discardOrder(localId));
+  }
+
+  /**
+   * Abandons an unfinished order of the app, after the person confirmed: nothing is sent to the gateway, whose order
+   * expires unpaid. A refusal (money may have moved) is shown on the order's row.
+   */
+  abandon(localId: number): Promise<void> {
+    return this.#act(localId, () => this.api.abandonOrder(localId));
+  }
+
+  /** The person read what happened to a failed or refunded order: it leaves "Needs your attention". */
+  acknowledge(localId: number): Promise<void> {
+    return this.#act(localId, () => this.api.acknowledgeOrder(localId));
   }
 
   /** Puts an order the app sent (or returned from an action) into the list. */

@@ -153,6 +153,26 @@ describe("OrdersState", () => {
     expect(state.actionErrors[1]?.message).toBe("Could not write. Try again.");
   });
 
+  it("abandons and acknowledges orders through their commands, showing a refusal on the order", async () => {
+    const refusal = {
+      kind: "refused",
+      message: "The app's wallet signed this order's payment (0xpay), so money may have moved: it cannot be abandoned.",
+      details: { localId: 2 },
+    };
+    const { state, api } = setup({
+      abandonOrder: vi.fn(async () => Promise.reject(refusal)),
+      acknowledgeOrder: vi.fn(async (id: number) => own(id, { stage: "finished", status: "failed", acknowledged: true })),
+    });
+    await state.show("sandbox");
+    await state.abandon(2);
+    expect(api.abandonOrder).toHaveBeenCalledWith(2);
+    expect(state.actionErrors[2]).toEqual(refusal);
+    await state.acknowledge(1);
+    expect(api.acknowledgeOrder).toHaveBeenCalledWith(1);
+    expect(state.list?.find((o) => o.localId === 1)?.acknowledged).toBe(true);
+    expect(state.busy).toEqual({});
+  });
+
   it("refreshes by asking for reads, then listing again", async () => {
     const refreshed = deferred<void>();
     const { state, api } = setup({ refreshOrders: vi.fn(() => refreshed.promise) });

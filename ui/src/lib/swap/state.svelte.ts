@@ -45,7 +45,7 @@ export const FLOW_STEPS: readonly { id: FlowStep; label: string }[] = [
 /** A quote is asked for again this often while it is shown. */
 export const REFRESH_SECS = 30;
 
-export type ErrorSource = "routes" | "quote" | "order" | "handIn" | "psbt";
+export type ErrorSource = "routes" | "quote" | "order" | "handIn" | "psbt" | "abandon";
 
 export interface SwapError {
   source: ErrorSource;
@@ -102,6 +102,11 @@ export class SwapState {
   savedPath = $state<string | null>(null);
 
   error = $state<SwapError | null>(null);
+  /** The person asked to abandon the order and is asked to confirm. */
+  abandonAsked = $state(false);
+  abandoning = $state(false);
+  /** Continue on an unresolved creation is running. */
+  resuming = $state(false);
   /** What the gateway taught about each route's slippage limits (remembered in the window's storage). */
   learnedSlippage = $state<Record<string, Learned>>(loadLearned());
 
@@ -196,6 +201,9 @@ export class SwapState {
     this.savedPath = null;
     this.serverField = null;
     this.error = null;
+    this.abandonAsked = false;
+    this.abandoning = false;
+    this.resuming = false;
   }
 
   #fail(source: ErrorSource, err: unknown): DeskError {
@@ -491,9 +499,43 @@ export class SwapState {
       this.savedPath = null;
       this.step = "execute";
     } catch (err) {
-      this.#fail("order", err);
+      const error = this.#fail("order", err);
+      // An order whose creation is unresolved (this one's answer lost, or an earlier one's): the step shows that
+      // order, as Orders does, with Continue and Abandon, and the error beside them.
+      const localId = unresolvedOrderOf(error);
+      if (localId !== null) {
+        const unresolved = (await this.#api.listOrders().catch(() => [])).find((o) => o.localId === localId);
+        if (unresolved && this.step === "confirm" && this.card === card) {
+          this.order = unresolved;
+          this.feeAccepted = false;
+          this.signed = "";
+          this.signedError = null;
+          this.savedPath = null;
+          this.step = "execute";
+        }
+      }
     } finally {
       this.starting = false;
+    }
+  }
+
+  /**
+   * Continue on an order whose creation is unresolved: desk-core looks it up among the address's orders, then asks
+   * the gateway again; the step then shows what became of it (found and given up, created, or still unresolved).
+   */
+  async resume(): Promise<void> {
+    const order = this.order;
+    if (!order || order.localId === undefined || this.resuming) return;
+    this.resuming = true;
+    this.clearError();
+    try {
+      const next = await this.#api.resumeOrder(order.localId);
+      if (this.order?.localId !== order.localId) return;
+      this.order = next;
+    } catch (err) {
+      this.#fail("order", err);
+    } finally {
+      this.resuming = false;
     }
   }
 
@@ -572,11 +614,41 @@ export class SwapState {
     this.step = "execute";
   }
 
+  /**
+   * Abandons the order after the person confirmed: journaled, nothing sent to the gateway (its order expires unpaid).
+   * Refused by the app, with why, once money may have moved. The order then shows as abandoned here and in Orders.
+   */
+  async abandon(): Promise<void> {
+    const order = this.order;
+    if (!order || order.localId === undefined || this.abandoning) return;
+    this.abandoning = true;
+    this.clearError();
+    try {
+      const next = await this.#api.abandonOrder(order.localId);
+      if (this.order?.localId !== order.localId) return;
+      this.order = next;
+      this.abandonAsked = false;
+    } catch (err) {
+      this.#fail("abandon", err);
+    } finally {
+      this.abandoning = false;
+    }
+  }
+
   /** Back to the form for a new quote; the form keeps what was typed. */
   startOver(): void {
     this.#clearFlow();
     this.submitted = false;
   }
+}
+
+/**
+ * The order an error is about when it concerns an unresolved creation: desk-core names it in the details
+ * (`localId`) of a creation whose answer was lost and of a refusal to start another order meanwhile.
+ */
+export function unresolvedOrderOf(error: DeskError): number | null {
+  const details = error.details as { localId?: unknown } | null | undefined;
+  return typeof details?.localId === "number" ? details.localId : null;
 }
 
 /** The window's one swap. */
