@@ -536,6 +536,7 @@ describe("the Swap view", () => {
       "order can be started until then.";
     const unresolved = onrampOrder({
       stage: "createUnknown",
+      nextStep: { step: "confirmCreation", sentence: "The gateway's answer to creating this order was lost." },
       orderId: undefined,
       verified: undefined,
       created: undefined,
