@@ -292,6 +292,39 @@ pub enum RouteKind {
     TokenSwap,
 }
 
+/// The one word list of the routes: every place in Rust that names a route in text takes its words from here.
+impl RouteKind {
+    /// The three, in the order the app lists them.
+    pub const ALL: [Self; 3] = [Self::Onramp, Self::Offramp, Self::TokenSwap];
+
+    /// The interface's key: `onramp`, `offramp`, `tokenSwap` (the CSV's route column, the command line's output).
+    pub fn key(self) -> &'static str {
+        match self {
+            Self::Onramp => "onramp",
+            Self::Offramp => "offramp",
+            Self::TokenSwap => "tokenSwap",
+        }
+    }
+
+    /// The route in a sentence: `onramp`, `offramp`, `token swap`.
+    pub fn noun(self) -> &'static str {
+        match self {
+            Self::Onramp => "onramp",
+            Self::Offramp => "offramp",
+            Self::TokenSwap => "token swap",
+        }
+    }
+
+    /// The route in a sentence, with its article and what it does: `an onramp (Bitcoin to a token)`.
+    pub fn described(self) -> &'static str {
+        match self {
+            Self::Onramp => "an onramp (Bitcoin to a token)",
+            Self::Offramp => "an offramp (a token to Bitcoin)",
+            Self::TokenSwap => "a token swap",
+        }
+    }
+}
+
 impl From<gateway_client::wire::RouteKind> for RouteKind {
     fn from(kind: gateway_client::wire::RouteKind) -> Self {
         match kind {

@@ -29,7 +29,6 @@
 
 use std::path::Path;
 use std::sync::Mutex;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use gateway_client::ApiVersion;
 use gateway_client::wire::RouteKind;
@@ -351,9 +350,7 @@ pub enum JournalError {
 }
 
 fn now() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
+    crate::calendar::now_secs()
 }
 
 fn route_text(route: RouteKind) -> &'static str {

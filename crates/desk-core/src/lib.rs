@@ -5,11 +5,13 @@
 #![deny(unsafe_code)]
 
 pub mod api;
+pub mod calendar;
 pub mod chains;
 pub mod desk;
 pub mod execute;
 pub mod fees;
 pub mod flow;
+pub mod ids;
 pub mod journal;
 pub mod logs;
 pub mod network;
@@ -22,6 +24,7 @@ pub mod secrets;
 pub mod settings;
 pub mod support;
 pub mod tracker;
+pub mod usd;
 pub mod verify;
 pub mod views;
 pub mod wallet;

@@ -45,6 +45,7 @@
 //! test addresses are shortened like real ones.
 //! Shortening is idempotent: the output contains no run that matches again.
 
+use crate::ids::short_id;
 use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::fs::File;
@@ -282,7 +283,7 @@ pub struct BudgetMakeWriter<M> {
 struct Budget {
     limit: u64,
     /// The UTC day, the bytes written that day, and whether the "budget reached" line was written.
-    state: std::sync::Mutex<(u64, u64, bool)>,
+    state: std::sync::Mutex<(i64, u64, bool)>,
 }
 
 impl<M> BudgetMakeWriter<M> {
@@ -325,9 +326,7 @@ pub struct BudgetWriter<W: Write> {
 
 impl<W: Write> Write for BudgetWriter<W> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        let day = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs() / 86_400);
+        let day = crate::calendar::now_secs().div_euclid(crate::calendar::DAY_SECS);
         let verdict = {
             let mut state = self.budget.state.lock().unwrap_or_else(|p| p.into_inner());
             if state.0 != day {
@@ -490,7 +489,7 @@ impl Redactor {
                 map.iter()
                     .map(|(key, item)| {
                         let item = match item {
-                            Value::String(s) if !s.is_empty() && is_key_field(key) => {
+                            Value::String(s) if !s.is_empty() && is_credential_field(key) => {
                                 Value::String(API_KEY_MASK.to_owned())
                             }
                             other => self.redact_json(other, options),
@@ -566,13 +565,19 @@ fn looks_like_key(token: &str, from: &str) -> bool {
     !is_auth_param
 }
 
-fn is_key_field(name: &str) -> bool {
+/// The one list of credential fields, for logs and support bundles alike: a field whose value is a credential
+/// whatever it holds (`apiKey`, `api_key`, `x-api-key`, `Authorization`, `proxy-authorization`, `api_token`,
+/// `accessToken`), compared without case and without anything but letters and digits.
+pub fn is_credential_field(name: &str) -> bool {
     let normalized: String = name
         .chars()
-        .filter(|c| *c != '-' && *c != '_')
+        .filter(char::is_ascii_alphanumeric)
         .flat_map(char::to_lowercase)
         .collect();
-    matches!(normalized.as_str(), "apikey" | "xapikey" | "authorization")
+    matches!(
+        normalized.as_str(),
+        "apikey" | "xapikey" | "authorization" | "proxyauthorization" | "apitoken" | "accesstoken"
+    )
 }
 
 /// Shortens every run of ASCII letters and digits that is an address or transaction id `options` asks for; `None`
@@ -633,8 +638,8 @@ fn shorten_run(run: &str, options: &RedactOptions) -> Option<String> {
         && all_hex(hex)
     {
         return match hex.len() {
-            40 if wanted(Kind::Address) => Some(format!("0x{}", first_last(hex))),
-            64 if wanted(Kind::TxId) => Some(format!("0x{}", first_last(hex))),
+            40 if wanted(Kind::Address) => Some(format!("0x{}", short_id(hex))),
+            64 if wanted(Kind::TxId) => Some(format!("0x{}", short_id(hex))),
             n if n >= LONG_HEX && wanted(Kind::TxId) => Some(format!("0x<{n} hex chars>")),
             _ => None,
         };
@@ -642,7 +647,7 @@ fn shorten_run(run: &str, options: &RedactOptions) -> Option<String> {
     // Bare hex: Bitcoin txid / Tron transaction id, or long data.
     if all_hex(run) {
         return match run.len() {
-            64 if wanted(Kind::TxId) => Some(first_last(run)),
+            64 if wanted(Kind::TxId) => Some(short_id(run)),
             n if n >= LONG_HEX && wanted(Kind::TxId) => Some(format!("<{n} hex chars>")),
             _ => None,
         };
@@ -652,12 +657,7 @@ fn shorten_run(run: &str, options: &RedactOptions) -> Option<String> {
     } else {
         base58_kind(run)?
     };
-    wanted(kind).then(|| first_last(run))
-}
-
-/// `first4…last4` of an ASCII run.
-fn first_last(run: &str) -> String {
-    format!("{}…{}", &run[..4], &run[run.len() - 4..])
+    wanted(kind).then(|| short_id(run))
 }
 
 /// A segwit or taproot address: `bc1`, `tb1` or `bcrt1`, then 11 to 87 bech32 characters, all in one case.
@@ -1091,11 +1091,11 @@ mod tests {
             let mut tron = vec![0x41];
             tron.extend(rng.bytes::<20>());
             let tron = bitcoin::base58::encode_check(&tron);
-            assert_eq!(all(&tron), first_last(&tron), "{tron}");
+            assert_eq!(all(&tron), short_id(&tron), "{tron}");
 
             let solana = bitcoin::base58::encode(&rng.bytes::<32>());
             let expected = if solana.bytes().any(|b| b.is_ascii_digit()) {
-                first_last(&solana)
+                short_id(&solana)
             } else {
                 solana.clone() // the documented gap: no digit, no shortening
             };
@@ -1114,7 +1114,7 @@ mod tests {
         .take(100_000)
         .find(|a| !a.bytes().any(|b| b.is_ascii_digit()))
         .expect("one in a few hundred has no digit");
-        assert_eq!(all(&tron), first_last(&tron));
+        assert_eq!(all(&tron), short_id(&tron));
     }
 
     #[test]

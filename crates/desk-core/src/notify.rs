@@ -1,6 +1,7 @@
 //! Which updates deserve a desktop notification, and what it says: one per own order and terminal status, never
 //! old news. The window side (`src-tauri`) only shows what this decides.
 
+use crate::ids::short_id;
 use std::collections::HashSet;
 
 use crate::desk::DeskEvent;
@@ -65,7 +66,7 @@ impl Notifier {
 /// came back for a refund.
 fn body(order: &OrderView, status: &str) -> String {
     let order_ref = match (&order.order_id, order.local_id) {
-        (Some(id), _) => format!("order {}", shorten(id)),
+        (Some(id), _) => format!("order {}", short_id(id)),
         (None, Some(local)) => format!("order #{local}"),
         (None, None) => "order".to_owned(),
     };
@@ -88,17 +89,6 @@ fn body(order: &OrderView, status: &str) -> String {
         }
         _ => format!("{send} → {} ({order_ref})", order.receive.text),
     }
-}
-
-/// `first4…last4` for long ids.
-fn shorten(id: &str) -> String {
-    let chars: Vec<char> = id.chars().collect();
-    if chars.len() <= 12 {
-        return id.to_owned();
-    }
-    let head: String = chars[..4].iter().collect();
-    let tail: String = chars[chars.len() - 4..].iter().collect();
-    format!("{head}…{tail}")
 }
 
 #[cfg(test)]
@@ -225,11 +215,5 @@ mod tests {
             note.body,
             "0.0025 BTC refunded as 0.002459 BTC (order 1234…cdef)"
         );
-    }
-
-    #[test]
-    fn short_ids_stay_whole() {
-        assert_eq!(shorten("abc"), "abc");
-        assert_eq!(shorten("0x1234567890abcdef"), "0x12…cdef");
     }
 }

@@ -16,9 +16,11 @@ use serde_json::json;
 use ts_rs::TS;
 
 use crate::api::{DeskError, ErrorKind, RouteKind, SettingsView, TokenView};
+use crate::calendar::{DAY_SECS, civil_from_days, days_from_civil, iso_week, utc_text};
 use crate::desk::{Desk, token_view};
 use crate::journal::{Journal, JournalError, JournalOrder, Stage};
 use crate::settings::{self, AffiliateEntry, NetworkKind, Settings};
+use crate::usd::Usd;
 use crate::views::{OrderView, status_text};
 
 /// The gateway's limits on onramp and offramp affiliates.
@@ -271,100 +273,30 @@ impl AffiliateRates {
     }
 }
 
-// ---------------------------------------------------------------------------------------------------------------
-// Exact USD: integer micro-dollars.
+// Exact USD is `crate::usd::Usd`; the dashboard sums its micro-dollars as `u128`.
 
-/// Micro-dollars in one dollar.
-const MICRO: u128 = 1_000_000;
-
-/// A USD value written as a decimal (`"96.12"`, `"3"`, `".5"`) in micro-dollars; digits past the sixth decimal are
-/// dropped (the gateway writes two). `None` for anything else (a sign, letters, an empty string).
-pub fn parse_usd(text: &str) -> Option<u128> {
-    let text = text.trim();
-    let (int, frac) = text.split_once('.').unwrap_or((text, ""));
-    if (int.is_empty() && frac.is_empty())
-        || !int.bytes().all(|b| b.is_ascii_digit())
-        || !frac.bytes().all(|b| b.is_ascii_digit())
-    {
-        return None;
-    }
-    let whole: u128 = if int.is_empty() { 0 } else { int.parse().ok()? };
-    let mut micro: u128 = 0;
-    for digit in frac.bytes().chain(std::iter::repeat(b'0')).take(6) {
-        micro = micro * 10 + u128::from(digit - b'0');
-    }
-    whole.checked_mul(MICRO)?.checked_add(micro)
+/// A USD text in micro-dollars ([`Usd::parse`]).
+fn parse_usd(text: &str) -> Option<u128> {
+    Usd::parse(text).map(Usd::micros)
 }
 
-/// Micro-dollars as dollars and cents, rounded down to the cent: `"96.12"`.
-pub fn format_usd(micro: u128) -> String {
-    format!("{}.{:02}", micro / MICRO, (micro % MICRO) / 10_000)
+/// Micro-dollars as dollars and cents, rounded down ([`Usd::cents_text`]).
+fn format_usd(micro: u128) -> String {
+    Usd::from_micros(micro).cents_text()
 }
 
-/// Micro-dollars with all six decimals: `"0.123456"` (the CSV's earnings, so that its column adds up exactly).
-pub fn format_usd_micro(micro: u128) -> String {
-    format!("{}.{:06}", micro / MICRO, micro % MICRO)
+/// Micro-dollars with all six decimals ([`Usd::exact_text`]).
+fn format_usd_micro(micro: u128) -> String {
+    Usd::from_micros(micro).exact_text()
 }
 
-/// `bps` of `usd_micro`, rounded down to the micro-dollar.
+/// `bps` of `usd_micro`, rounded down to the micro-dollar ([`Usd::bps`]).
 fn bps_of_usd(usd_micro: u128, bps: u32) -> u128 {
-    usd_micro * u128::from(bps) / 10_000
+    Usd::from_micros(usd_micro).bps(bps).micros()
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// The calendar, in UTC, from unix seconds (proleptic Gregorian; H. Hinnant's days-from-civil algorithms).
-
-const DAY_SECS: i64 = 86_400;
-
-/// Days since 1970-01-01 of the date `year`-`month`-`day`.
-pub fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
-    let (month, day) = (i64::from(month), i64::from(day));
-    let year = if month <= 2 { year - 1 } else { year };
-    let era = year.div_euclid(400);
-    let year_of_era = year - era * 400;
-    let day_of_year = (153 * ((month + 9) % 12) + 2) / 5 + day - 1;
-    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
-    era * 146_097 + day_of_era - 719_468
-}
-
-/// The date (`year`, `month`, `day`) of `days` since 1970-01-01.
-pub fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let day_of_era = z - era * 146_097;
-    let year_of_era =
-        (day_of_era - day_of_era / 1_460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let mp = (5 * day_of_year + 2) / 153;
-    let day = day_of_year - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = year_of_era + era * 400 + i64::from(month <= 2);
-    // Both fit: a month is 1..=12 and a day 1..=31.
-    (year, month as u32, day as u32)
-}
-
-/// The ISO 8601 week of the day `days` since 1970-01-01: (ISO year, week 1..=53, the Monday's day number).
-pub fn iso_week(days: i64) -> (i64, u32, i64) {
-    // 1970-01-01 was a Thursday: Monday is 0.
-    let monday = days - (days + 3).rem_euclid(7);
-    let thursday = monday + 3;
-    let (year, _, _) = civil_from_days(thursday);
-    let week = (thursday - days_from_civil(year, 1, 1)) / 7 + 1;
-    (year, week as u32, monday)
-}
-
-/// A moment as `2026-11-21T14:03:05Z`.
-pub fn utc_text(unix_secs: i64) -> String {
-    let days = unix_secs.div_euclid(DAY_SECS);
-    let secs = unix_secs.rem_euclid(DAY_SECS);
-    let (y, m, d) = civil_from_days(days);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
-        secs / 3_600,
-        secs / 60 % 60,
-        secs % 60
-    )
-}
+// The dashboard's buckets, on the one calendar (`crate::calendar`).
 
 /// The earliest date the dashboard places an order at: 2009-01-01 (before any Bitcoin order could exist).
 pub const EARLIEST_DATE: i64 = 1_230_768_000;
@@ -734,7 +666,7 @@ fn route_rank(route: RouteKind) -> usize {
     }
 }
 
-const ROUTES: [RouteKind; 3] = [RouteKind::Onramp, RouteKind::Offramp, RouteKind::TokenSwap];
+const ROUTES: [RouteKind; 3] = RouteKind::ALL;
 
 /// The earnings of a completed order of the app's own, from its accepted quote.
 fn quote_earnings(view: &QuoteView, input: &Side, input_usd: Option<u128>) -> Earnings {
@@ -1116,14 +1048,7 @@ pub fn build(facts: &[OrderFacts], query: &DashboardQuery) -> Dashboard {
         plural(all.orders, "order", "orders")
     )];
     if let Some(route) = query.route {
-        basis.push(format!(
-            "Only {} orders are shown.",
-            match route {
-                RouteKind::Onramp => "onramp",
-                RouteKind::Offramp => "offramp",
-                RouteKind::TokenSwap => "token-swap",
-            }
-        ));
+        basis.push(format!("Only {} orders are shown.", route.noun()));
     }
     basis.push(
         "Volume and earnings count completed orders only. Volume is what the users sent: the input amount of the \
@@ -1232,7 +1157,7 @@ pub fn csv_text(facts: &[OrderFacts], query: &DashboardQuery) -> Result<String, 
                 utc_text(f.created_at).as_str(),
                 &bucket_label(query.period, bucket_start(query.period, f.created_at)),
                 &f.order_id,
-                route_word(f.route),
+                RouteKind::key(f.route),
                 &f.status,
                 &f.src.chain,
                 &f.src.token,
@@ -1252,14 +1177,6 @@ pub fn csv_text(facts: &[OrderFacts], query: &DashboardQuery) -> Result<String, 
         .into_inner()
         .map_err(|e| failed(csv::Error::from(e.into_error())))?;
     Ok(String::from_utf8(bytes).expect("the CSV is written from strings"))
-}
-
-fn route_word(route: RouteKind) -> &'static str {
-    match route {
-        RouteKind::Onramp => "onramp",
-        RouteKind::Offramp => "offramp",
-        RouteKind::TokenSwap => "tokenSwap",
-    }
 }
 
 /// The facts of one network's journaled orders as last read, each with the journal's stamp: reading the dashboard
@@ -1648,63 +1565,7 @@ mod tests {
     }
 
     #[test]
-    fn usd_values_are_exact_micro_dollars_shown_rounded_down() {
-        assert_eq!(parse_usd("96.12"), Some(96_120_000));
-        assert_eq!(parse_usd("3"), Some(3_000_000));
-        assert_eq!(parse_usd(".5"), Some(500_000));
-        assert_eq!(parse_usd(" 0.000001 "), Some(1));
-        assert_eq!(
-            parse_usd("1.2345678"),
-            Some(1_234_567),
-            "past micro-dollars: dropped"
-        );
-        for bad in ["", ".", "-1.00", "1e3", "1,00", "$5", "1.2.3"] {
-            assert_eq!(parse_usd(bad), None, "{bad:?}");
-        }
-        assert_eq!(format_usd(0), "0.00");
-        assert_eq!(format_usd(1_999_999), "1.99", "rounded down, never up");
-        assert_eq!(format_usd(123_456_789_000_000), "123456789.00");
-        assert_eq!(format_usd_micro(6_666), "0.006666");
-        assert_eq!(bps_of_usd(usd("33.33"), 2), 6_666);
-    }
-
-    #[test]
-    fn the_calendar_is_utc_with_iso_weeks() {
-        // Against known dates, including before 1970 and a leap day.
-        for (date, days) in [
-            ((1970, 1, 1), 0),
-            ((1969, 12, 31), -1),
-            ((2024, 2, 29), 19_782),
-            ((2026, 12, 31), 20_818),
-            ((2000, 3, 1), 11_017),
-        ] {
-            assert_eq!(days_from_civil(date.0, date.1, date.2), days, "{date:?}");
-            assert_eq!(civil_from_days(days), date);
-        }
-        // Every day of 1600–2400 goes there and back, one day after another.
-        let mut previous = days_from_civil(1600, 1, 1) - 1;
-        for days in days_from_civil(1600, 1, 1)..days_from_civil(2400, 1, 1) {
-            let (y, m, d) = civil_from_days(days);
-            assert_eq!(days_from_civil(y, m, d), days);
-            assert_eq!(days, previous + 1);
-            previous = days;
-        }
-        // ISO weeks, against the definition: week 1 starts on the Monday on or before 4 January.
-        let week_one = |year: i64| {
-            let jan4 = days_from_civil(year, 1, 4);
-            jan4 - (jan4 + 3).rem_euclid(7)
-        };
-        for days in days_from_civil(1990, 1, 1)..days_from_civil(2050, 1, 1) {
-            let (y, _, _) = civil_from_days(days);
-            let year = [y + 1, y, y - 1]
-                .into_iter()
-                .find(|&year| days >= week_one(year))
-                .unwrap();
-            let week = (days - week_one(year)) / 7 + 1;
-            assert_eq!(iso_week(days).0, year);
-            assert_eq!(i64::from(iso_week(days).1), week);
-        }
-
+    fn buckets_follow_the_calendar_in_utc_with_iso_weeks() {
         let at = |y, m, d, secs: i64| days_from_civil(y, m, d) * DAY_SECS + secs;
         let label = |p, t| bucket_label(p, bucket_start(p, t));
         let last_second = at(2026, 12, 31, DAY_SECS - 1);
@@ -1742,7 +1603,6 @@ mod tests {
             at(2027, 1, 4, 0)
         );
         assert_eq!(utc_text(NOV_21), "2026-11-21T14:03:05Z");
-        assert_eq!(utc_text(-1), "1969-12-31T23:59:59Z");
     }
 
     #[test]

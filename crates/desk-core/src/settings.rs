@@ -7,7 +7,6 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use gateway_client::ApiVersion;
 use gateway_client::address::BitcoinNetwork;
@@ -304,10 +303,7 @@ pub fn load(path: &Path) -> Loaded {
 
 /// Renames an unreadable file to `<name>.unreadable-<unix secs>` beside it, so nothing overwrites it.
 pub(crate) fn set_aside(path: &Path) -> io::Result<PathBuf> {
-    let stamp = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
+    let stamp = crate::calendar::now_secs();
     let aside = path.with_extension(format!("json.unreadable-{stamp}"));
     fs::rename(path, &aside)?;
     Ok(aside)

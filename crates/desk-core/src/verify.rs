@@ -529,7 +529,7 @@ pub enum VerifyError {
     /// The answer is for another kind of order than the quote.
     #[error(
         "The gateway created {} order, but the quote you accepted is for {}. Do not sign anything; ask for a new quote.",
-        route_words(*answered), route_words(*quoted)
+        crate::api::RouteKind::from(*answered).described(), crate::api::RouteKind::from(*quoted).described()
     )]
     RouteMismatch {
         /// The quote's route.
@@ -1016,7 +1016,7 @@ pub enum VerifyError {
     #[error(
         "The gateway's transaction calls {function}, which is not the function of {}. Do not sign it; ask for a new \
          quote.",
-        route_words(*route)
+        crate::api::RouteKind::from(*route).described()
     )]
     WrongFunction {
         /// The function called.
@@ -1157,15 +1157,6 @@ pub enum VerifyError {
         /// The cap.
         cap: u64,
     },
-}
-
-/// A route as a sentence names it, with its article.
-fn route_words(route: RouteKind) -> &'static str {
-    match route {
-        RouteKind::Onramp => "an onramp (Bitcoin to a token)",
-        RouteKind::Offramp => "an offramp (a token to Bitcoin)",
-        RouteKind::TokenSwap => "a token swap",
-    }
 }
 
 /// The first sentence of a message (validation errors end with advice that does not fit here).

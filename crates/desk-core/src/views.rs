@@ -463,38 +463,29 @@ pub struct OrderView {
     pub estimated_secs: Option<u64>,
 }
 
-/// The block explorers the app links to, per chain: the page of a transaction is the prefix plus its hash.
-const EXPLORERS: &[(&str, &str)] = &[
-    ("bitcoin", "https://mempool.space/tx/"),
-    ("ethereum", "https://etherscan.io/tx/"),
-    ("base", "https://basescan.org/tx/"),
-    ("bsc", "https://bscscan.com/tx/"),
-    ("arbitrum", "https://arbiscan.io/tx/"),
-    ("optimism", "https://optimistic.etherscan.io/tx/"),
-    ("polygon", "https://polygonscan.com/tx/"),
-    ("bob", "https://explorer.gobob.xyz/tx/"),
-    ("tron", "https://tronscan.org/#/transaction/"),
-    ("solana", "https://solscan.io/tx/"),
-];
-
 /// A block explorer's page for transaction `hash` on `chain`; `None` for the Sandbox (its transactions exist only
 /// there) and for chains without a known explorer.
 pub fn explorer_url(chain: &str, hash: &str, sandbox: bool) -> Option<String> {
     if sandbox {
         return None;
     }
-    let (_, base) = EXPLORERS.iter().find(|(c, _)| *c == chain)?;
+    let base = gateway_client::chains::chain(chain)?.explorer_tx?;
     Some(format!("{base}{hash}"))
 }
 
 /// True for a link the app itself makes with [`explorer_url`]: a known explorer's prefix followed by a hash of
 /// letters and digits only (so the window can ask to open nothing else).
 pub fn is_explorer_url(url: &str) -> bool {
-    EXPLORERS.iter().any(|(_, base)| {
-        url.strip_prefix(base).is_some_and(|hash| {
-            !hash.is_empty() && hash.len() <= 100 && hash.chars().all(|c| c.is_ascii_alphanumeric())
+    gateway_client::chains::CHAINS
+        .iter()
+        .filter_map(|c| c.explorer_tx)
+        .any(|base| {
+            url.strip_prefix(base).is_some_and(|hash| {
+                !hash.is_empty()
+                    && hash.len() <= 100
+                    && hash.chars().all(|c| c.is_ascii_alphanumeric())
+            })
         })
-    })
 }
 
 /// A status in words.

@@ -416,7 +416,7 @@ async fn endpoints_are_chosen_per_network_and_checked_to_be_their_chain() {
     assert!(!bob.custom && bob.urls.len() >= 2, "{bob:?}");
     assert!(custom.evm_endpoints.iter().all(|e| e.urls.len() >= 2));
     // Every EVM chain the gateway names has its defaults.
-    for chain in gateway_client::address::EVM_CHAINS {
+    for chain in gateway_client::chains::evm_chains() {
         assert!(
             custom.evm_endpoints.iter().any(|e| e.chain == *chain),
             "{chain}"

@@ -3,7 +3,7 @@
 //! Its own test binary with a single test, because `init` installs the process's global subscriber (once).
 
 use std::path::Path;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime};
 
 use desk_core::logs::{self, LogError, RedactOptions};
 use tracing::{debug, info, warn};
@@ -153,16 +153,5 @@ fn the_log_file_carries_no_key_and_rotates_by_day() {
 
 /// `YYYY-MM-DD` of `time` in UTC (the appender names files by the UTC date).
 fn utc_date(time: SystemTime) -> String {
-    let days = (time.duration_since(UNIX_EPOCH).unwrap().as_secs() / 86_400) as i64;
-    // Howard Hinnant's days-to-civil.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}-{day:02}")
+    desk_core::calendar::utc_date_text(desk_core::calendar::utc_now_secs(time))
 }

@@ -1,9 +1,6 @@
 //! The readable (non-`--json`) output: every fee line, amounts with decimals where the token is known, statuses in
 //! words.
 
-use std::time::{Duration, UNIX_EPOCH};
-
-use desk_core::api::RouteKind;
 use desk_core::support::{BundleFile, ImportedBundle, LookupKind, LookupResult};
 use desk_core::views::{AmountView, OrderView};
 use gateway_client::display::{amount_with_usd, duration_text, fraction_as_percent, usd_text};
@@ -223,11 +220,7 @@ fn status(status: &OrderStatus) -> String {
 }
 
 fn when(timestamp: i64) -> String {
-    u64::try_from(timestamp)
-        .map(|secs| {
-            humantime::format_rfc3339_seconds(UNIX_EPOCH + Duration::from_secs(secs)).to_string()
-        })
-        .unwrap_or_else(|_| timestamp.to_string())
+    desk_core::calendar::utc_text(timestamp)
 }
 
 pub fn order(order: &OrderInfo) {
@@ -324,7 +317,7 @@ fn order_view(out: &mut String, order: &OrderView) {
         ),
         (None, None) => put!(out, "Order:       unknown"),
     }
-    put!(out, "Route:       {}", route_word(order.route));
+    put!(out, "Route:       {}", order.route.key());
     put!(out, "Sends:       {}", amount_view(&order.send));
     put!(
         out,
@@ -379,14 +372,6 @@ fn order_view(out: &mut String, order: &OrderView) {
             entry.key,
             entry.text
         );
-    }
-}
-
-fn route_word(route: RouteKind) -> &'static str {
-    match route {
-        RouteKind::Onramp => "onramp",
-        RouteKind::Offramp => "offramp",
-        RouteKind::TokenSwap => "tokenSwap",
     }
 }
 

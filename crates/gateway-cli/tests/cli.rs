@@ -390,8 +390,7 @@ async fn orders_routes_and_registration_read_well() {
 
 /// `2025-11-21T04:40:00Z`, as the readable output writes times.
 fn utc_text(at: i64) -> String {
-    let (y, mo, d, h, mi, s) = desk_core::support::utc_parts(at);
-    format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}Z")
+    desk_core::calendar::utc_text(at)
 }
 
 /// Creates a V3 token swap on the gateway at `base` for `RECIPIENT` and gives its id.

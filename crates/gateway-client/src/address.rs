@@ -31,42 +31,12 @@ impl fmt::Display for ChainFamily {
     }
 }
 
-/// The gateway's EVM chain slugs.
-pub const EVM_CHAINS: &[&str] = &[
-    "bob",
-    "ethereum",
-    "base",
-    "bsc",
-    "arbitrum",
-    "avalanche",
-    "bera",
-    "sei",
-    "soneium",
-    "sonic",
-    "unichain",
-    "optimism",
-    "plasma",
-    "polygon",
-    "hyperevm",
-    "bob-sepolia",
-    "sepolia",
-    "swellchain",
-    "telos",
-];
-
 /// The family of a gateway chain slug ("bitcoin", "tron", "solana", "base", ...), or `None` for an unknown chain.
 ///
 /// Matching ignores ASCII case and surrounding whitespace. Only "bitcoin" names Bitcoin: which Bitcoin network is
 /// meant is a property of the gateway deployment, passed separately as a [`BitcoinNetwork`].
 pub fn chain_family(chain: &str) -> Option<ChainFamily> {
-    let chain = chain.trim().to_ascii_lowercase();
-    match chain.as_str() {
-        "bitcoin" => Some(ChainFamily::Bitcoin),
-        "tron" => Some(ChainFamily::Tron),
-        "solana" => Some(ChainFamily::Solana),
-        slug if EVM_CHAINS.contains(&slug) => Some(ChainFamily::Evm),
-        _ => None,
-    }
+    crate::chains::chain(chain).map(|c| c.family)
 }
 
 /// The Bitcoin network a gateway deployment settles on; addresses of other networks are refused.
@@ -487,10 +457,10 @@ mod tests {
         assert_eq!(chain_family("bitcoin"), Some(ChainFamily::Bitcoin));
         assert_eq!(chain_family("tron"), Some(ChainFamily::Tron));
         assert_eq!(chain_family("solana"), Some(ChainFamily::Solana));
-        for slug in EVM_CHAINS {
+        for slug in crate::chains::evm_chains() {
             assert_eq!(chain_family(slug), Some(ChainFamily::Evm), "{slug}");
         }
-        assert_eq!(EVM_CHAINS.len(), 19);
+        assert_eq!(crate::chains::evm_chains().count(), 19);
         assert_eq!(chain_family(" Base "), Some(ChainFamily::Evm));
         assert_eq!(chain_family("dogecoin"), None);
         assert_eq!(chain_family(""), None);

@@ -5,6 +5,7 @@
 
 pub mod address;
 pub mod amount;
+pub mod chains;
 pub mod client;
 pub mod display;
 pub mod error;

@@ -55,7 +55,7 @@ fn rpc_error(e: impl std::fmt::Display) -> ChainError {
 pub fn chain_id_of(chain: &str) -> Option<u64> {
     (gateway_client::address::chain_family(chain)
         == Some(gateway_client::address::ChainFamily::Evm))
-    .then(|| gateway_sim::payload::evm::chain_id(chain))
+    .then(|| gateway_client::chains::chain_id(chain))
     .flatten()
 }
 
@@ -202,16 +202,10 @@ pub(crate) fn revert_reason(text: &str) -> String {
 /// it is deployed, the gateway's own deployment on BOB. A chain not listed has no known spender: nothing is approved
 /// there.
 pub fn known_gateway_spender(chain: &str) -> Option<Address> {
-    const CANONICAL_0X: Address =
-        alloy::primitives::address!("0x0000000000001fF3684f28c67538d4D072C22734");
-    const GATEWAY_BOB: Address =
-        alloy::primitives::address!("0x8fd545b348e84deb145f0179a00c671f0b9519c3");
-    match chain {
-        "bob" => Some(GATEWAY_BOB),
-        "ethereum" | "base" | "bsc" | "arbitrum" | "avalanche" | "unichain" | "plasma"
-        | "polygon" | "hyperevm" | "hyperliquid" => Some(CANONICAL_0X),
-        _ => None,
-    }
+    gateway_client::chains::chain(chain)?
+        .approval_spender?
+        .parse()
+        .ok()
 }
 
 /// `wei` of `chain`'s native coin as a person reads it.

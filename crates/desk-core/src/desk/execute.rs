@@ -3,7 +3,6 @@
 //! The window asks "sign order X, this step"; desk-core holds the key ([`crate::execute::evm`]).
 
 use alloy::primitives::{Address, U256};
-use gateway_client::address::EVM_CHAINS;
 use gateway_client::wire::NATIVE_TOKEN;
 use serde::Serialize;
 use tracing::info;
@@ -27,82 +26,7 @@ use crate::wallet;
 /// must answer the chain's id (Solana: mainnet-beta's genesis hash) before anything is signed. Never probed beyond
 /// this list.
 pub fn default_endpoints(chain: &str) -> &'static [&'static str] {
-    match chain {
-        "ethereum" => &[
-            "https://ethereum-rpc.publicnode.com",
-            "https://eth.llamarpc.com",
-        ],
-        "bob" => &[
-            "https://rpc.gobob.xyz",
-            "https://bob-mainnet.public.blastapi.io",
-        ],
-        "base" => &[
-            "https://mainnet.base.org",
-            "https://base-rpc.publicnode.com",
-        ],
-        "bsc" => &[
-            "https://bsc-dataseed.bnbchain.org",
-            "https://bsc-rpc.publicnode.com",
-        ],
-        "arbitrum" => &[
-            "https://arb1.arbitrum.io/rpc",
-            "https://arbitrum-one-rpc.publicnode.com",
-        ],
-        "optimism" => &[
-            "https://mainnet.optimism.io",
-            "https://optimism-rpc.publicnode.com",
-        ],
-        "avalanche" => &[
-            "https://api.avax.network/ext/bc/C/rpc",
-            "https://avalanche-c-chain-rpc.publicnode.com",
-        ],
-        "polygon" => &[
-            "https://polygon-rpc.com",
-            "https://polygon-bor-rpc.publicnode.com",
-        ],
-        "sonic" => &[
-            "https://rpc.soniclabs.com",
-            "https://sonic-rpc.publicnode.com",
-        ],
-        "unichain" => &[
-            "https://mainnet.unichain.org",
-            "https://unichain-rpc.publicnode.com",
-        ],
-        "bera" => &[
-            "https://rpc.berachain.com",
-            "https://berachain-rpc.publicnode.com",
-        ],
-        "hyperevm" => &[
-            "https://rpc.hyperliquid.xyz/evm",
-            "https://hyperliquid.drpc.org",
-        ],
-        "sei" => &[
-            "https://evm-rpc.sei-apis.com",
-            "https://sei-evm-rpc.publicnode.com",
-        ],
-        "soneium" => &["https://rpc.soneium.org", "https://soneium.drpc.org"],
-        "swellchain" => &[
-            "https://swell-mainnet.alt.technology",
-            "https://swell.drpc.org",
-        ],
-        "telos" => &["https://rpc.telos.net", "https://telos.drpc.org"],
-        "plasma" => &["https://rpc.plasma.to", "https://plasma.drpc.org"],
-        "sepolia" => &[
-            "https://ethereum-sepolia-rpc.publicnode.com",
-            "https://rpc.sepolia.org",
-        ],
-        "bob-sepolia" => &[
-            "https://bob-sepolia.rpc.gobob.xyz",
-            "https://bob-sepolia.drpc.org",
-        ],
-        "solana" => &[
-            "https://api.mainnet-beta.solana.com",
-            "https://solana-rpc.publicnode.com",
-        ],
-        // Tron's HTTP API (java-tron's /wallet/… endpoints).
-        "tron" => &["https://api.trongrid.io", "https://tron-rpc.publicnode.com"],
-        _ => &[],
-    }
+    gateway_client::chains::chain(chain).map_or(&[], |c| c.public_rpcs)
 }
 
 /// The endpoints of `chain` on the current network: those chosen in Settings, else the public defaults.
@@ -130,9 +54,8 @@ pub(crate) fn endpoints_view(state: &State) -> Vec<EvmEndpointsView> {
     if state.network.sandbox_chains.is_some() {
         return Vec::new();
     }
-    EVM_CHAINS
-        .iter()
-        .chain(&["solana", "tron"])
+    gateway_client::chains::evm_chains()
+        .chain(["solana", "tron"])
         .map(|chain| {
             let (urls, custom) = endpoints_of(state, chain);
             EvmEndpointsView {
@@ -296,7 +219,7 @@ impl Desk {
         chain: &str,
         urls: &[String],
     ) -> Result<crate::api::SettingsView, DeskError> {
-        if !EVM_CHAINS.contains(&chain) && chain != "solana" && chain != "tron" {
+        if default_endpoints(chain).is_empty() {
             return Err(invalid(
                 "chain",
                 format!(

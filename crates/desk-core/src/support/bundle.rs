@@ -14,7 +14,7 @@
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::{LazyLock, Mutex};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use gateway_client::TokenRegistry;
 use serde::{Deserialize, Serialize};
@@ -23,6 +23,7 @@ use tracing::info;
 use ts_rs::TS;
 
 use crate::api::{DeskError, ErrorKind};
+use crate::calendar::{now_secs, utc_parts};
 use crate::desk::Desk;
 use crate::journal::{JournalEvent, JournalOrder};
 use crate::logs::{self, RedactOptions};
@@ -292,37 +293,6 @@ pub fn os_description() -> String {
     }
 }
 
-fn now_secs() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
-}
-
-/// `(year, month, day, hour, minute, second)` of unix seconds, in UTC.
-pub fn utc_parts(secs: i64) -> (i64, u32, u32, u32, u32, u32) {
-    let days = secs.div_euclid(86_400);
-    let rest = secs.rem_euclid(86_400);
-    // Howard Hinnant's days-to-civil.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    let small = |v: i64| u32::try_from(v).unwrap_or(0);
-    (
-        year,
-        small(month),
-        small(day),
-        small(rest / 3600),
-        small(rest / 60 % 60),
-        small(rest % 60),
-    )
-}
-
 /// The bundle's file name: `order-<order id or local-N>-<UTC yyyymmdd-hhmmss>.json`, safe on every file system;
 /// a Sandbox order's begins `sandbox-SIMULATED-`.
 fn file_name(order: &JournalOrder, created_at: i64) -> String {
@@ -354,26 +324,13 @@ fn is_sandbox(network: &str) -> bool {
     network == crate::settings::NetworkKind::Sandbox.slug()
 }
 
-/// A field whose value is a credential whatever it holds: `apiKey`, `api_key`, `x-api-key`, `authorization`, ….
-fn is_key_name(name: &str) -> bool {
-    let normalized: String = name
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric())
-        .flat_map(char::to_lowercase)
-        .collect();
-    matches!(
-        normalized.as_str(),
-        "apikey" | "xapikey" | "authorization" | "proxyauthorization" | "apitoken" | "accesstoken"
-    )
-}
-
-/// `value` without the fields [`is_key_name`] names; counts them in `dropped`.
+/// `value` without the fields [`logs::is_credential_field`] names; counts them in `dropped`.
 fn drop_key_fields(value: &Value, dropped: &mut usize) -> Value {
     match value {
         Value::Object(map) => {
             let mut out = Map::new();
             for (key, item) in map {
-                if is_key_name(key) {
+                if logs::is_credential_field(key) {
                     *dropped += 1;
                 } else {
                     out.insert(key.clone(), drop_key_fields(item, dropped));
@@ -1502,12 +1459,5 @@ mod tests {
         )
         .unwrap();
         assert!(!plain.redactions.iter().any(|r| r.contains("file path")));
-    }
-
-    #[test]
-    fn utc_parts_are_calendar_dates() {
-        assert_eq!(utc_parts(0), (1970, 1, 1, 0, 0, 0));
-        assert_eq!(utc_parts(1_763_700_000), (2025, 11, 21, 4, 40, 0));
-        assert_eq!(utc_parts(951_827_696), (2000, 2, 29, 12, 34, 56));
     }
 }

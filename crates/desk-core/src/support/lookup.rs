@@ -2,6 +2,7 @@
 //! transaction hash, or all orders of an address — without touching the user's journal, with the answer exactly as
 //! received and what each status means for the user.
 
+use std::collections::HashMap;
 use std::str::FromStr;
 
 use gateway_client::address::{BitcoinNetwork, ChainFamily, validate_address, validate_evm};
@@ -12,6 +13,7 @@ use gateway_client::{
 };
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use serde_json::value::RawValue;
 use tracing::{info, warn};
 use ts_rs::TS;
 use url::Url;
@@ -311,132 +313,22 @@ fn looked_up(network: &str, info: &OrderInfo, raw: &Value, raw_text: String) -> 
     }
 }
 
-/// The exact text of each order in a get-orders body: the elements of `orders` (V2, V3) or of the bare array (V1).
-/// `None` when the body is not shaped so (it parsed as JSON already; this only finds where each element is).
+/// The exact text of each order in a get-orders body: the elements of `orders` (V2, V3) or of the bare array (V1),
+/// as `serde_json`'s [`RawValue`] finds them. `None` when the body is not shaped so (it parsed as JSON already; this
+/// only finds where each element is). A repeated `orders` key: the last one is what the parser kept, so the last one
+/// wins here too.
 fn order_texts(body: &str) -> Option<Vec<&str>> {
-    let bytes = body.as_bytes();
-    let start = skip_ws(bytes, 0);
-    match bytes.get(start)? {
-        b'[' => array_elements(body, start),
+    fn elements(list: &str) -> Option<Vec<&str>> {
+        let list: Vec<&RawValue> = serde_json::from_str(list).ok()?;
+        Some(list.into_iter().map(RawValue::get).collect())
+    }
+    match body.trim_start().as_bytes().first()? {
+        b'[' => elements(body),
         b'{' => {
-            let mut i = skip_ws(bytes, start + 1);
-            if bytes.get(i) == Some(&b'}') {
-                return None;
-            }
-            let mut found = None;
-            loop {
-                let key_end = string_end(bytes, i)?;
-                let key: String = serde_json::from_str(&body[i..key_end]).ok()?;
-                i = skip_ws(bytes, key_end);
-                if bytes.get(i) != Some(&b':') {
-                    return None;
-                }
-                i = skip_ws(bytes, i + 1);
-                let end = value_end(bytes, i)?;
-                if key == "orders" {
-                    // A repeated key: the last one is what the parser kept, so the last one wins here too.
-                    found = Some(array_elements(body, i)?);
-                }
-                i = skip_ws(bytes, end);
-                match bytes.get(i)? {
-                    b',' => i = skip_ws(bytes, i + 1),
-                    b'}' => return found,
-                    _ => return None,
-                }
-            }
+            let page: HashMap<String, &RawValue> = serde_json::from_str(body).ok()?;
+            elements(page.get("orders")?.get())
         }
         _ => None,
-    }
-}
-
-fn skip_ws(bytes: &[u8], mut i: usize) -> usize {
-    while matches!(bytes.get(i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
-        i += 1;
-    }
-    i
-}
-
-/// With `i` at a string's opening quote: the index just past its closing quote.
-fn string_end(bytes: &[u8], i: usize) -> Option<usize> {
-    if bytes.get(i) != Some(&b'"') {
-        return None;
-    }
-    let mut j = i + 1;
-    loop {
-        match bytes.get(j)? {
-            b'\\' => j += 2,
-            b'"' => return Some(j + 1),
-            _ => j += 1,
-        }
-    }
-}
-
-/// The index just past the JSON value that starts at `i`.
-fn value_end(bytes: &[u8], i: usize) -> Option<usize> {
-    match bytes.get(i)? {
-        b'"' => string_end(bytes, i),
-        b'{' | b'[' => {
-            let mut depth = 0usize;
-            let mut j = i;
-            loop {
-                match bytes.get(j)? {
-                    b'"' => {
-                        j = string_end(bytes, j)?;
-                        continue;
-                    }
-                    b'{' | b'[' => depth += 1,
-                    b'}' | b']' => {
-                        depth = depth.checked_sub(1)?;
-                        if depth == 0 {
-                            return Some(j + 1);
-                        }
-                    }
-                    _ => {}
-                }
-                j += 1;
-            }
-        }
-        _ => {
-            let mut j = i;
-            while let Some(c) = bytes.get(j) {
-                if matches!(c, b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r') {
-                    break;
-                }
-                j += 1;
-            }
-            (j > i).then_some(j)
-        }
-    }
-}
-
-/// The text of each element of the array that starts at `i`.
-fn array_elements(body: &str, i: usize) -> Option<Vec<&str>> {
-    let bytes = body.as_bytes();
-    if bytes.get(i) != Some(&b'[') {
-        return None;
-    }
-    let mut out = Vec::new();
-    let mut j = skip_ws(bytes, i + 1);
-    if bytes.get(j) == Some(&b']') {
-        return Some(out);
-    }
-    loop {
-        let end = value_end(bytes, j)?;
-        out.push(&body[j..end]);
-        j = skip_ws(bytes, end);
-        match bytes.get(j)? {
-            b',' => j = skip_ws(bytes, j + 1),
-            b']' => return Some(out),
-            _ => return None,
-        }
-    }
-}
-
-fn route_name(route: RouteKind) -> &'static str {
-    match route {
-        RouteKind::Onramp => "onramp",
-        RouteKind::Offramp => "offramp",
-        RouteKind::TokenSwap => "token swap",
     }
 }
 
@@ -463,7 +355,7 @@ pub fn explain(order: &OrderInfo, route: RouteKind) -> Explanation {
     let send = amount_text(registry, &src.chain, &src.token, &src.amount);
     let receive = amount_text(registry, &dst.chain, &dst.token, &dst.amount);
     let id = &order.id;
-    let name = route_name(route);
+    let name = RouteKind::noun(route);
     let source_tx = src.tx_hash.as_deref().filter(|h| !h.trim().is_empty());
     let typical = order
         .estimated_time_in_secs
@@ -977,7 +869,7 @@ mod tests {
                     // The source transaction changes what to do only while in progress or after a failure.
                     let varies = matches!(key, "inProgress" | "failed");
                     groups
-                        .entry((key, route_name(route), varies && source_tx))
+                        .entry((key, RouteKind::noun(route), varies && source_tx))
                         .or_default()
                         .insert(e.next_step);
                 }

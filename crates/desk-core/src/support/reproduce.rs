@@ -446,16 +446,9 @@ enum Derived {
     Unknown,
 }
 
-/// A decimal USD string in millionths, exactly; `None` when it is not a plain decimal.
+/// A decimal USD string in millionths, exactly ([`crate::usd::Usd`]); `None` when it is not a plain decimal.
 fn micro_usd(text: &str) -> Option<u128> {
-    let (int, frac) = text.trim().split_once('.').unwrap_or((text.trim(), ""));
-    if frac.len() > 6
-        || int.is_empty()
-        || !int.bytes().chain(frac.bytes()).all(|b| b.is_ascii_digit())
-    {
-        return None;
-    }
-    Some(int.parse::<u128>().ok()? * 1_000_000 + format!("{frac:0<6}").parse::<u128>().ok()?)
+    crate::usd::Usd::parse(text).map(crate::usd::Usd::micros)
 }
 
 fn derive_bps(fee: &TokenAmount, input: &TokenAmount) -> Derived {

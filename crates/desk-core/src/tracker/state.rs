@@ -100,16 +100,7 @@ pub(crate) fn address_key(address: &str) -> String {
     }
 }
 
-/// A shortened address for logs: `0x5aAe…BeAed`.
-pub(crate) fn short(address: &str) -> String {
-    let chars: Vec<char> = address.chars().collect();
-    if chars.len() <= 14 {
-        return address.to_owned();
-    }
-    let head: String = chars[..6].iter().collect();
-    let tail: String = chars[chars.len() - 5..].iter().collect();
-    format!("{head}…{tail}")
-}
+pub(crate) use crate::ids::short_id as short;
 
 fn is_terminal(raw: &Value) -> bool {
     OrderStatus::from_value(&raw["status"]).is_ok_and(|s| s.is_terminal())
@@ -985,7 +976,7 @@ mod tests {
         assert_eq!(address_key(A), A.to_ascii_lowercase());
         assert_eq!(address_key(" BC1QXY2 "), "bc1qxy2");
         assert_eq!(address_key("TXYZabc"), "TXYZabc");
-        assert_eq!(short(A), "0x5aAe…BeAed");
+        assert_eq!(short(A), "0x5aAe…eAed");
     }
 
     #[test]

@@ -22,7 +22,7 @@ use ts_rs::TS;
 
 use super::calldata::bitcoin_script;
 use super::{VerifyError, percent};
-use crate::partner::{format_usd, parse_usd};
+use crate::usd::Usd;
 
 /// A loss (sent value less received value) above this share, in bps, must be confirmed by the person: 5 %.
 pub const CONFIRM_LOSS_BPS: u64 = 500;
@@ -260,18 +260,18 @@ pub fn fees_mismatch(quote: &Quote) -> Option<String> {
     }
     // No total in the lines' token (a V2/V3 offramp): compare in USD, a cent of rounding a line.
     let inner = quote.raw().as_object()?.values().next()?.as_object()?;
-    let stated = parse_usd(inner.get("totalFeeUsd")?.as_str()?)?;
-    let mut sum: u128 = 0;
+    let stated = Usd::parse(inner.get("totalFeeUsd")?.as_str()?)?;
+    let mut sum = Usd::ZERO;
     for (_, line) in &lines {
-        sum = sum.checked_add(line.usd.as_deref().and_then(parse_usd)?)?;
+        sum = sum.checked_add(line.usd.as_deref().and_then(Usd::parse)?)?;
     }
     let slack = 10_000 * u128::try_from(lines.len()).ok()?;
-    (sum.abs_diff(stated) > slack).then(|| {
+    (sum.micros().abs_diff(stated.micros()) > slack).then(|| {
         format!(
             "The quote's fee lines add up to ${}, but its total fee says ${}: the gateway's figures are \
              inconsistent. Check what you receive before you go on.",
-            format_usd(sum),
-            format_usd(stated)
+            sum.cents_text(),
+            stated.cents_text()
         )
     })
 }
@@ -425,8 +425,8 @@ fn same_account_any_chain(a: &str, b: &str) -> bool {
 /// The loss from `input` to `output` (see the module docs), `None` when it cannot be computed.
 fn loss_of(input: &TokenAmount, output: &TokenAmount) -> Option<Loss> {
     if let (Some(sent), Some(got)) = (
-        input.usd.as_deref().and_then(parse_usd),
-        output.usd.as_deref().and_then(parse_usd),
+        input.usd.as_deref().and_then(Usd::parse).map(Usd::micros),
+        output.usd.as_deref().and_then(Usd::parse).map(Usd::micros),
     ) && sent > 0
     {
         return Some(Loss::of(share_bps(sent, got), "usd"));
@@ -550,7 +550,8 @@ mod tests {
     }
 
     #[test]
-    fn usd_text_reads_as_micros_through_the_partner_reader() {
+    fn usd_text_reads_as_micros_through_the_one_usd_type() {
+        let parse_usd = |text: &str| Usd::parse(text).map(Usd::micros);
         assert_eq!(parse_usd("1.5"), Some(1_500_000));
         assert_eq!(parse_usd("0.0000019"), Some(1));
         assert_eq!(parse_usd("12"), Some(12_000_000));

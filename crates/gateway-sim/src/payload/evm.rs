@@ -59,30 +59,7 @@ pub const TRON_FEE_LIMIT_SUN: u64 = 100_000_000;
 /// chains. EVM chains use their EIP-155 id; Tron uses 728126428 (its mainnet id as EVM tooling reports it, `0x2b6653dc`);
 /// Solana uses 792703809, the id the published gateway puts in its Solana transactions.
 pub fn chain_id(chain: &str) -> Option<u64> {
-    Some(match chain.trim().to_ascii_lowercase().as_str() {
-        "ethereum" => 1,
-        "optimism" => 10,
-        "telos" => 40,
-        "bsc" => 56,
-        "unichain" => 130,
-        "polygon" => 137,
-        "sonic" => 146,
-        "hyperevm" => 999,
-        "sei" => 1329,
-        "soneium" => 1868,
-        "swellchain" => 1923,
-        "base" => 8453,
-        "plasma" => 9745,
-        "arbitrum" => 42161,
-        "avalanche" => 43114,
-        "bob" => 60808,
-        "bera" => 80094,
-        "bob-sepolia" => 808813,
-        "sepolia" => 11155111,
-        "tron" => 728126428,
-        "solana" => 792703809,
-        _ => return None,
-    })
+    gateway_client::chains::chain_id(chain)
 }
 
 /// A call to the gateway contract: what create-order puts in `tx` (`type` `evm` or `tron`; for Tron the server adds

@@ -1,0 +1,111 @@
+//! The one exact-USD type: a US dollar value as whole micro-dollars ([`Usd`]). The gateway writes USD values as
+//! decimal strings; the partner dashboard sums them, the verifier checks a quote's fee total and price impact with
+//! them, support's reproduction derives fee rates from them. All read and write them here, never as floats.
+
+use std::fmt;
+
+/// Micro-dollars in one dollar.
+const MICRO: u128 = 1_000_000;
+
+/// A non-negative USD value in whole micro-dollars (exact; a gateway writes two decimals, six are kept).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Usd(u128);
+
+impl Usd {
+    /// Nothing.
+    pub const ZERO: Self = Self(0);
+
+    /// `micros` micro-dollars.
+    pub const fn from_micros(micros: u128) -> Self {
+        Self(micros)
+    }
+
+    /// The value in micro-dollars.
+    pub const fn micros(self) -> u128 {
+        self.0
+    }
+
+    /// A USD value written as a decimal (`"96.12"`, `"3"`, `".5"`); digits past the sixth decimal are dropped (the
+    /// gateway writes two). `None` for anything else (a sign, letters, an empty string, more than fits).
+    pub fn parse(text: &str) -> Option<Self> {
+        let text = text.trim();
+        let (int, frac) = text.split_once('.').unwrap_or((text, ""));
+        if (int.is_empty() && frac.is_empty())
+            || !int.bytes().all(|b| b.is_ascii_digit())
+            || !frac.bytes().all(|b| b.is_ascii_digit())
+        {
+            return None;
+        }
+        let whole: u128 = if int.is_empty() { 0 } else { int.parse().ok()? };
+        let mut micro: u128 = 0;
+        for digit in frac.bytes().chain(std::iter::repeat(b'0')).take(6) {
+            micro = micro * 10 + u128::from(digit - b'0');
+        }
+        whole.checked_mul(MICRO)?.checked_add(micro).map(Self)
+    }
+
+    /// Dollars and cents, rounded down to the cent: `"96.12"` (never rounded up).
+    pub fn cents_text(self) -> String {
+        format!("{}.{:02}", self.0 / MICRO, (self.0 % MICRO) / 10_000)
+    }
+
+    /// All six decimals: `"0.123456"` (the CSV's earnings, so that its column adds up exactly).
+    pub fn exact_text(self) -> String {
+        format!("{}.{:06}", self.0 / MICRO, self.0 % MICRO)
+    }
+
+    /// `bps` basis points of this value, rounded down to the micro-dollar.
+    pub fn bps(self, bps: u32) -> Self {
+        Self(self.0.saturating_mul(u128::from(bps)) / 10_000)
+    }
+
+    /// The sum, or `None` past `u128`.
+    pub fn checked_add(self, other: Self) -> Option<Self> {
+        self.0.checked_add(other.0).map(Self)
+    }
+}
+
+impl fmt::Display for Usd {
+    /// `$96.12`, rounded down to the cent.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "${}", self.cents_text())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Option<u128> {
+        Usd::parse(text).map(Usd::micros)
+    }
+
+    #[test]
+    fn usd_values_are_exact_micro_dollars_shown_rounded_down() {
+        assert_eq!(parse("96.12"), Some(96_120_000));
+        assert_eq!(parse("3"), Some(3_000_000));
+        assert_eq!(parse(".5"), Some(500_000));
+        assert_eq!(parse(" 0.000001 "), Some(1));
+        assert_eq!(
+            parse("1.2345678"),
+            Some(1_234_567),
+            "past micro-dollars: dropped"
+        );
+        for bad in ["", ".", "-1.00", "1e3", "1,00", "$5", "1.2.3"] {
+            assert_eq!(parse(bad), None, "{bad:?}");
+        }
+        assert_eq!(Usd::ZERO.cents_text(), "0.00");
+        assert_eq!(
+            Usd::from_micros(1_999_999).cents_text(),
+            "1.99",
+            "rounded down, never up"
+        );
+        assert_eq!(
+            Usd::from_micros(123_456_789_000_000).cents_text(),
+            "123456789.00"
+        );
+        assert_eq!(Usd::from_micros(6_666).exact_text(), "0.006666");
+        assert_eq!(Usd::parse("33.33").unwrap().bps(2).micros(), 6_666);
+        assert_eq!(Usd::from_micros(1_999_999).to_string(), "$1.99");
+    }
+}

@@ -1,0 +1,327 @@
+//! The one list of chains the app knows: each gateway chain slug with its family, its chain id, its block explorer,
+//! its public JSON-RPC endpoints and the contract tokens are approved to there. Address validation, the verifier's
+//! chain ids, explorer links, default endpoints and the window's chain lists all read this table; no other list of
+//! chain names exists in the Rust code.
+
+use crate::address::ChainFamily;
+
+/// What the app knows of one chain.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Chain {
+    /// The gateway's slug (`bitcoin`, `bob`, `tron`, …), lower case.
+    pub slug: &'static str,
+    /// Which addresses and transactions it has.
+    pub family: ChainFamily,
+    /// The chain id: EIP-155 on EVM chains; Tron 728126428 (its mainnet id as EVM tooling reports it, `0x2b6653dc`);
+    /// Solana 792703809, the id the published gateway puts in its Solana transactions; none for Bitcoin.
+    pub chain_id: Option<u64>,
+    /// The page of a transaction on the chain's block explorer is this prefix and the hash.
+    pub explorer_tx: Option<&'static str>,
+    /// Public JSON-RPC endpoints (Tron: its HTTP API), tried in order; each must answer the chain's id before
+    /// anything is signed. Never probed beyond this list.
+    pub public_rpcs: &'static [&'static str],
+    /// The only contract the app approves tokens to on this chain: the address the gateway's own SDK pins for the
+    /// same check (bob-collective/bob, `sdk/src/gateway/allowance-holder.ts`): 0x Protocol's canonical
+    /// AllowanceHolder where it is deployed, the gateway's own deployment on BOB. None: nothing is approved there.
+    pub approval_spender: Option<&'static str>,
+}
+
+const CANONICAL_0X: Option<&str> = Some("0x0000000000001fF3684f28c67538d4D072C22734");
+const GATEWAY_BOB: Option<&str> = Some("0x8fd545b348e84deb145f0179a00c671f0b9519c3");
+
+const fn evm(
+    slug: &'static str,
+    chain_id: u64,
+    explorer_tx: Option<&'static str>,
+    public_rpcs: &'static [&'static str],
+    approval_spender: Option<&'static str>,
+) -> Chain {
+    Chain {
+        slug,
+        family: ChainFamily::Evm,
+        chain_id: Some(chain_id),
+        explorer_tx,
+        public_rpcs,
+        approval_spender,
+    }
+}
+
+/// Every chain the app knows, Bitcoin first, then the EVM chains, then Tron and Solana.
+pub const CHAINS: &[Chain] = &[
+    Chain {
+        slug: "bitcoin",
+        family: ChainFamily::Bitcoin,
+        chain_id: None,
+        explorer_tx: Some("https://mempool.space/tx/"),
+        public_rpcs: &[],
+        approval_spender: None,
+    },
+    evm(
+        "bob",
+        60808,
+        Some("https://explorer.gobob.xyz/tx/"),
+        &[
+            "https://rpc.gobob.xyz",
+            "https://bob-mainnet.public.blastapi.io",
+        ],
+        GATEWAY_BOB,
+    ),
+    evm(
+        "ethereum",
+        1,
+        Some("https://etherscan.io/tx/"),
+        &[
+            "https://ethereum-rpc.publicnode.com",
+            "https://eth.llamarpc.com",
+        ],
+        CANONICAL_0X,
+    ),
+    evm(
+        "base",
+        8453,
+        Some("https://basescan.org/tx/"),
+        &[
+            "https://mainnet.base.org",
+            "https://base-rpc.publicnode.com",
+        ],
+        CANONICAL_0X,
+    ),
+    evm(
+        "bsc",
+        56,
+        Some("https://bscscan.com/tx/"),
+        &[
+            "https://bsc-dataseed.bnbchain.org",
+            "https://bsc-rpc.publicnode.com",
+        ],
+        CANONICAL_0X,
+    ),
+    evm(
+        "arbitrum",
+        42161,
+        Some("https://arbiscan.io/tx/"),
+        &[
+            "https://arb1.arbitrum.io/rpc",
+            "https://arbitrum-one-rpc.publicnode.com",
+        ],
+        CANONICAL_0X,
+    ),
+    evm(
+        "avalanche",
+        43114,
+        None,
+        &[
+            "https://api.avax.network/ext/bc/C/rpc",
+            "https://avalanche-c-chain-rpc.publicnode.com",
+        ],
+        CANONICAL_0X,
+    ),
+    evm(
+        "bera",
+        80094,
+        None,
+        &[
+            "https://rpc.berachain.com",
+            "https://berachain-rpc.publicnode.com",
+        ],
+        None,
+    ),
+    evm(
+        "sei",
+        1329,
+        None,
+        &[
+            "https://evm-rpc.sei-apis.com",
+            "https://sei-evm-rpc.publicnode.com",
+        ],
+        None,
+    ),
+    evm(
+        "soneium",
+        1868,
+        None,
+        &["https://rpc.soneium.org", "https://soneium.drpc.org"],
+        None,
+    ),
+    evm(
+        "sonic",
+        146,
+        None,
+        &[
+            "https://rpc.soniclabs.com",
+            "https://sonic-rpc.publicnode.com",
+        ],
+        None,
+    ),
+    evm(
+        "unichain",
+        130,
+        None,
+        &[
+            "https://mainnet.unichain.org",
+            "https://unichain-rpc.publicnode.com",
+        ],
+        CANONICAL_0X,
+    ),
+    evm(
+        "optimism",
+        10,
+        Some("https://optimistic.etherscan.io/tx/"),
+        &[
+            "https://mainnet.optimism.io",
+            "https://optimism-rpc.publicnode.com",
+        ],
+        None,
+    ),
+    evm(
+        "plasma",
+        9745,
+        None,
+        &["https://rpc.plasma.to", "https://plasma.drpc.org"],
+        CANONICAL_0X,
+    ),
+    evm(
+        "polygon",
+        137,
+        Some("https://polygonscan.com/tx/"),
+        &[
+            "https://polygon-rpc.com",
+            "https://polygon-bor-rpc.publicnode.com",
+        ],
+        CANONICAL_0X,
+    ),
+    evm(
+        "hyperevm",
+        999,
+        None,
+        &[
+            "https://rpc.hyperliquid.xyz/evm",
+            "https://hyperliquid.drpc.org",
+        ],
+        CANONICAL_0X,
+    ),
+    evm(
+        "bob-sepolia",
+        808813,
+        None,
+        &[
+            "https://bob-sepolia.rpc.gobob.xyz",
+            "https://bob-sepolia.drpc.org",
+        ],
+        None,
+    ),
+    evm(
+        "sepolia",
+        11155111,
+        None,
+        &[
+            "https://ethereum-sepolia-rpc.publicnode.com",
+            "https://rpc.sepolia.org",
+        ],
+        None,
+    ),
+    evm(
+        "swellchain",
+        1923,
+        None,
+        &[
+            "https://swell-mainnet.alt.technology",
+            "https://swell.drpc.org",
+        ],
+        None,
+    ),
+    evm(
+        "telos",
+        40,
+        None,
+        &["https://rpc.telos.net", "https://telos.drpc.org"],
+        None,
+    ),
+    Chain {
+        slug: "tron",
+        family: ChainFamily::Tron,
+        chain_id: Some(728126428),
+        explorer_tx: Some("https://tronscan.org/#/transaction/"),
+        // Tron's HTTP API (java-tron's /wallet/… endpoints).
+        public_rpcs: &["https://api.trongrid.io", "https://tron-rpc.publicnode.com"],
+        approval_spender: None,
+    },
+    Chain {
+        slug: "solana",
+        family: ChainFamily::Solana,
+        chain_id: Some(792703809),
+        explorer_tx: Some("https://solscan.io/tx/"),
+        public_rpcs: &[
+            "https://api.mainnet-beta.solana.com",
+            "https://solana-rpc.publicnode.com",
+        ],
+        approval_spender: None,
+    },
+];
+
+/// The chain named `slug` (case and surrounding whitespace ignored), if the app knows it.
+pub fn chain(slug: &str) -> Option<&'static Chain> {
+    let slug = slug.trim();
+    CHAINS.iter().find(|c| c.slug.eq_ignore_ascii_case(slug))
+}
+
+/// The chain id of `slug` ([`Chain::chain_id`]), or `None` for Bitcoin and unknown chains.
+pub fn chain_id(slug: &str) -> Option<u64> {
+    chain(slug)?.chain_id
+}
+
+/// The slugs of the EVM chains, in the table's order.
+pub fn evm_chains() -> impl Iterator<Item = &'static str> {
+    CHAINS
+        .iter()
+        .filter(|c| c.family == ChainFamily::Evm)
+        .map(|c| c.slug)
+}
+
+/// The chains whose RPC endpoints a person may set (every chain with public endpoints: EVM chains, Tron, Solana).
+pub fn chains_with_endpoints() -> impl Iterator<Item = &'static str> {
+    CHAINS
+        .iter()
+        .filter(|c| !c.public_rpcs.is_empty())
+        .map(|c| c.slug)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_has_each_chain_once_with_what_its_family_needs() {
+        for (i, c) in CHAINS.iter().enumerate() {
+            assert_eq!(c.slug, c.slug.to_ascii_lowercase());
+            assert!(
+                CHAINS[i + 1..].iter().all(|o| o.slug != c.slug),
+                "{}",
+                c.slug
+            );
+            assert_eq!(
+                c.chain_id.is_none(),
+                c.family == ChainFamily::Bitcoin,
+                "{}",
+                c.slug
+            );
+            assert_eq!(
+                c.public_rpcs.is_empty(),
+                c.family == ChainFamily::Bitcoin,
+                "{}",
+                c.slug
+            );
+            assert!(c.public_rpcs.iter().all(|u| u.starts_with("https://")));
+            assert!(
+                c.approval_spender.is_none() || c.family == ChainFamily::Evm,
+                "{}",
+                c.slug
+            );
+        }
+        assert_eq!(evm_chains().count(), 19);
+        assert_eq!(chain(" Base ").map(|c| c.slug), Some("base"));
+        assert_eq!(chain_id("bitcoin"), None);
+        assert_eq!(chain_id("BOB"), Some(60808));
+        assert_eq!(chains_with_endpoints().count(), 21);
+    }
+}
