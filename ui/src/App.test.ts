@@ -23,7 +23,13 @@ const LABELS = { production: "Production", staging: "Staging", custom: "Custom U
 
 function settings(kind: keyof typeof LABELS, notices: string[] = [], customUrl: string | null = null): SettingsView {
   return {
-    network: { kind, label: LABELS[kind], baseUrl: customUrl ?? `https://${kind}.example`, apiVersion: "v2", ...chainFacts(kind) },
+    network: {
+      kind,
+      label: LABELS[kind],
+      baseUrl: customUrl ?? `https://${kind}.example`,
+      apiVersion: "v2",
+      ...chainFacts(kind),
+    },
     customUrl,
     settingsPath: "/tmp/settings.toml",
     keychainAvailable: true,
@@ -37,12 +43,24 @@ function settings(kind: keyof typeof LABELS, notices: string[] = [], customUrl: 
 const ROUTES: RouteView[] = [
   {
     kind: "tokenSwap",
-    src: { chain: "ethereum", address: "0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48", symbol: "USDC", name: null, decimals: 6 },
+    src: {
+      chain: "ethereum",
+      address: "0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48",
+      symbol: "USDC",
+      name: null,
+      decimals: 6,
+    },
     dst: { chain: "bitcoin", address: "native", symbol: "BTC", name: null, decimals: 8 },
   },
   {
     kind: "offramp",
-    src: { chain: "arbitrum", address: "0x1234567890abcdef1234567890abcdef12345678", symbol: null, name: null, decimals: null },
+    src: {
+      chain: "arbitrum",
+      address: "0x1234567890abcdef1234567890abcdef12345678",
+      symbol: null,
+      name: null,
+      decimals: null,
+    },
     dst: { chain: "fiat", address: "eur", symbol: "EUR", name: null, decimals: 2 },
   },
 ];
@@ -71,7 +89,8 @@ beforeEach(async () => {
   vi.resetModules();
   invoke.mockClear();
   for (const k of Object.keys(handlers)) delete handlers[k];
-  handlers.get_settings = async () => settings("sandbox", ["Your settings file was unreadable and was set aside. Check the settings."]);
+  handlers.get_settings = async () =>
+    settings("sandbox", ["Your settings file was unreadable and was set aside. Check the settings."]);
   handlers.list_routes = async () => ROUTES;
   handlers.wallet_status = async () => ({ state: "none", idleLockSecs: 300 });
   handlers.select_network = async (args) => {
@@ -133,7 +152,10 @@ describe("the window", () => {
     expect(invoke).toHaveBeenCalledWith("list_routes", undefined);
     expect(allById("route-group").map((g) => g.querySelector("h2")?.textContent)).toEqual(["arbitrum", "ethereum"]);
     const rows = allById("route-row").map((r) => r.textContent?.replace(/\s+/g, " ").trim());
-    expect(rows).toEqual(["Offramp 0x1234…5678 on arbitrum → EUR on fiat", "Token swap USDC on ethereum → BTC on bitcoin"]);
+    expect(rows).toEqual([
+      "Offramp 0x1234…5678 on arbitrum → EUR on fiat",
+      "Token swap USDC on ethereum → BTC on bitcoin",
+    ]);
     expect(text("routes-count")).toBe("2 routes");
 
     const filter = byId("routes-filter") as HTMLInputElement;

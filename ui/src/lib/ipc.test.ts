@@ -125,7 +125,12 @@ const calls: [string, () => Promise<unknown>, string, Record<string, unknown> | 
     "partner_dashboard",
     { query: { period: "week", route: "onramp" } },
   ],
-  ["saveDashboardCsv", () => ipc.saveDashboardCsv({ period: "month" }), "save_dashboard_csv", { query: { period: "month" } }],
+  [
+    "saveDashboardCsv",
+    () => ipc.saveDashboardCsv({ period: "month" }),
+    "save_dashboard_csv",
+    { query: { period: "month" } },
+  ],
   [
     "supportLookup",
     () => ipc.supportLookup({ network: "custom", customUrl: "https://gw.example", apiVersion: "v2", query: "ab12" }),
@@ -138,7 +143,12 @@ const calls: [string, () => Promise<unknown>, string, Record<string, unknown> | 
     "bundle_preview",
     { localId: 7, options: { includeIdentifiers: false } },
   ],
-  ["saveBundle", () => ipc.saveBundle(7, { includeIdentifiers: true }), "save_bundle", { localId: 7, options: { includeIdentifiers: true } }],
+  [
+    "saveBundle",
+    () => ipc.saveBundle(7, { includeIdentifiers: true }),
+    "save_bundle",
+    { localId: 7, options: { includeIdentifiers: true } },
+  ],
   ["importBundle", () => ipc.importBundle('{"format":1}'), "import_bundle", { text: '{"format":1}' }],
   ["openBundleFile", () => ipc.openBundleFile(), "open_bundle_file", undefined],
   [
@@ -147,7 +157,12 @@ const calls: [string, () => Promise<unknown>, string, Record<string, unknown> | 
     "reproduce_quote",
     { source: { kind: "quote", text: "{}" } },
   ],
-  ["revealPath", () => ipc.revealPath("/data/support-bundles/b.json"), "reveal_path", { path: "/data/support-bundles/b.json" }],
+  [
+    "revealPath",
+    () => ipc.revealPath("/data/support-bundles/b.json"),
+    "reveal_path",
+    { path: "/data/support-bundles/b.json" },
+  ],
   ["walletStatus", () => ipc.walletStatus(), "wallet_status", undefined],
   ["walletNew", () => ipc.walletNew(24), "wallet_new", { words: 24 }],
   [

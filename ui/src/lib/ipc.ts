@@ -363,7 +363,10 @@ export function walletRemove(): Promise<WalletView> {
 
 /** Signs an order with the app's wallet, registers it and follows it; `acceptedFeeSats`: a high fee accepted. */
 export function signWithWallet(localId: number, acceptedFeeSats: string | null = null): Promise<OrderView> {
-  return call<OrderView>("sign_with_wallet", { localId, acceptedFeeSats: acceptedFeeSats === null ? null : Number(acceptedFeeSats) });
+  return call<OrderView>("sign_with_wallet", {
+    localId,
+    acceptedFeeSats: acceptedFeeSats === null ? null : Number(acceptedFeeSats),
+  });
 }
 
 /** What the unlocked wallet can spend on `chain` (Bitcoin for now), for the swap form's "Max". */

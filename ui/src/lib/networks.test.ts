@@ -40,12 +40,21 @@ describe("customChoice", () => {
   });
 
   it("leaves every other judgement of the URL to desk-core", () => {
-    expect(customChoice("gw.example.com")).toEqual({ ok: true, choice: { kind: "custom", customUrl: "gw.example.com" } });
+    expect(customChoice("gw.example.com")).toEqual({
+      ok: true,
+      choice: { kind: "custom", customUrl: "gw.example.com" },
+    });
   });
 });
 
 describe("network text", () => {
-  const network = { kind: "sandbox", label: "Sandbox", baseUrl: "https://sandbox.example", apiVersion: "v2", ...chainFacts("sandbox") } as const;
+  const network = {
+    kind: "sandbox",
+    label: "Sandbox",
+    baseUrl: "https://sandbox.example",
+    apiVersion: "v2",
+    ...chainFacts("sandbox"),
+  } as const;
 
   it("shows base URL and API version", () => {
     expect(networkDetail(network)).toBe("https://sandbox.example · API v2");

@@ -83,9 +83,7 @@ function tokenText(token: TokenView): string[] {
 
 /** Everything a filter term can match in a route, lower-cased. */
 export function routeSearchText(route: RouteView): string {
-  return [kindLabel(route.kind), route.kind, ...tokenText(route.src), ...tokenText(route.dst)]
-    .join("\n")
-    .toLowerCase();
+  return [kindLabel(route.kind), route.kind, ...tokenText(route.src), ...tokenText(route.dst)].join("\n").toLowerCase();
 }
 
 /**
@@ -93,7 +91,10 @@ export function routeSearchText(route: RouteView): string {
  * in the route's chain names, symbols, token names, addresses or kind. An empty query keeps all.
  */
 export function filterRoutes(routes: readonly RouteView[], query: string): RouteView[] {
-  const terms = query.toLowerCase().split(/\s+/).filter((t) => t !== "");
+  const terms = query
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((t) => t !== "");
   if (terms.length === 0) return [...routes];
   return routes.filter((route) => {
     const text = routeSearchText(route);

@@ -15,7 +15,13 @@ import OrdersView from "./OrdersView.svelte";
 
 function settings(watchedAddresses: string[] = []): SettingsView {
   return {
-    network: { kind: "sandbox", label: "Sandbox", baseUrl: "http://127.0.0.1:9999", apiVersion: "v3", ...chainFacts("sandbox") },
+    network: {
+      kind: "sandbox",
+      label: "Sandbox",
+      baseUrl: "http://127.0.0.1:9999",
+      apiVersion: "v3",
+      ...chainFacts("sandbox"),
+    },
     customUrl: null,
     settingsPath: "/tmp/settings.json",
     keychainAvailable: true,
@@ -134,7 +140,9 @@ describe("the Orders view", () => {
     const api = stubApi({
       listOrders: vi.fn(async () => ATTENTION),
       resumeOrder: vi.fn(() => resumed.promise),
-      discardOrder: vi.fn(async (id: number) => own(id, { stage: "abandoned", nextStep: undefined, statusText: "Given up" })),
+      discardOrder: vi.fn(async (id: number) =>
+        own(id, { stage: "abandoned", nextStep: undefined, statusText: "Given up" }),
+      ),
     });
     const store = start(api);
     await settle();
@@ -170,11 +178,18 @@ describe("the Orders view", () => {
       nextStep: { step: "signAndHandIn", sentence: "Sign the transaction the gateway prepared." },
       canAbandon: true,
     });
-    const reason = "Abandoned by you: nothing was paid, and the gateway's order order-3-3f2a9c1077e1a0b2 will expire unpaid.";
+    const reason =
+      "Abandoned by you: nothing was paid, and the gateway's order order-3-3f2a9c1077e1a0b2 will expire unpaid.";
     const api = stubApi({
       listOrders: vi.fn(async () => [verified, own(1)]),
       abandonOrder: vi.fn(async (id: number) =>
-        own(id, { stage: "abandoned", nextStep: undefined, status: undefined, statusText: "Given up", lastError: reason }),
+        own(id, {
+          stage: "abandoned",
+          nextStep: undefined,
+          status: undefined,
+          statusText: "Given up",
+          lastError: reason,
+        }),
       ),
     });
     start(api);
@@ -214,7 +229,9 @@ describe("the Orders view", () => {
       "The app's wallet signed this order's payment (0xpay), so money may have moved: it cannot be abandoned. Choose Continue to finish and register it.";
     start(
       stubApi({
-        listOrders: vi.fn(async () => [own(3, { stage: "verified", nextStep: { step: "signAndHandIn", sentence: "Sign." }, canAbandon: true })]),
+        listOrders: vi.fn(async () => [
+          own(3, { stage: "verified", nextStep: { step: "signAndHandIn", sentence: "Sign." }, canAbandon: true }),
+        ]),
         abandonOrder: vi.fn(async () => Promise.reject({ kind: "refused", message, details: { localId: 3 } })),
       }),
     );
@@ -265,7 +282,9 @@ describe("the Orders view", () => {
       "Where the money is: The gateway returned 0.0025 BTC on bitcoin (transaction 3f2a9c10…b8c9d0). The quote named " +
         "bcrt1qrefund as the Bitcoin refund address.",
     );
-    expect(text(byId("attention-outcome-next", rows[0]))).toContain("What to do: Nothing more will happen to this order.");
+    expect(text(byId("attention-outcome-next", rows[0]))).toContain(
+      "What to do: Nothing more will happen to this order.",
+    );
     expect(text(byId("attention-outcome-happened", rows[1]))).toBe(
       "The gateway reports this order failed after 0.0025 BTC was sent (transaction aaaaaaaa…aaaaaa).",
     );
@@ -344,7 +363,11 @@ describe("the Orders view", () => {
   it("filters finished and unfinished orders", async () => {
     start(
       stubApi({
-        listOrders: vi.fn(async () => [own(2), own(1, { stage: "finished", status: "success" }), watched("w", 1, { status: "failed" })]),
+        listOrders: vi.fn(async () => [
+          own(2),
+          own(1, { stage: "finished", status: "success" }),
+          watched("w", 1, { status: "failed" }),
+        ]),
       }),
     );
     await settle();
@@ -407,7 +430,13 @@ describe("the Orders view", () => {
   });
 
   it("shows why the list cannot be read", async () => {
-    start(stubApi({ listOrders: vi.fn(async () => Promise.reject({ kind: "journal", message: "The journal cannot be used. Restart the app." })) }));
+    start(
+      stubApi({
+        listOrders: vi.fn(async () =>
+          Promise.reject({ kind: "journal", message: "The journal cannot be used. Restart the app." }),
+        ),
+      }),
+    );
     await settle();
     expect(text(byId("orders-error"))).toBe("The journal cannot be used. Restart the app.");
     expect(byId("orders-error")?.getAttribute("role")).toBe("alert");
@@ -481,7 +510,11 @@ describe("the Orders view", () => {
       listOrders: vi.fn(async () => []),
       watchAddress: vi.fn(async (a: string) =>
         a === "nope"
-          ? Promise.reject({ kind: "invalid_input", message: '"nope" is not an address. Check it.', details: { field: "address" } })
+          ? Promise.reject({
+              kind: "invalid_input",
+              message: '"nope" is not an address. Check it.',
+              details: { field: "address" },
+            })
           : settings([address, a]),
       ),
       unwatchAddress: vi.fn(async () => settings([other])),

@@ -18,7 +18,13 @@ const AFFILIATE = "0x1111111111111111111111111111111111111111";
 
 function settings(over: Partial<SettingsView> = {}): SettingsView {
   return {
-    network: { kind: "sandbox", label: "Sandbox", baseUrl: "http://127.0.0.1:9999", apiVersion: "v3", ...chainFacts("sandbox") },
+    network: {
+      kind: "sandbox",
+      label: "Sandbox",
+      baseUrl: "http://127.0.0.1:9999",
+      apiVersion: "v3",
+      ...chainFacts("sandbox"),
+    },
     customUrl: null,
     settingsPath: "/tmp/settings.json",
     keychainAvailable: true,
@@ -99,7 +105,12 @@ describe("the Partner view", () => {
     expect(byId("partner-route-total-tokenSwap")).not.toBeNull();
 
     const wbtc = byId("partner-token-bob-0x03c7054bcb39f7b2e5b2c7acb37583e32d70cfa3")!;
-    expect([...wbtc.children].map((c) => c.textContent?.trim())).toEqual(["WBTC on bob", "1", "0.01 WBTC", "$1,000.07"]);
+    expect([...wbtc.children].map((c) => c.textContent?.trim())).toEqual([
+      "WBTC on bob",
+      "1",
+      "0.01 WBTC",
+      "$1,000.07",
+    ]);
     expect(byId("partner-token-bitcoin-native")).not.toBeNull();
   });
 
@@ -122,9 +133,13 @@ describe("the Partner view", () => {
     );
     expect(bars[0].querySelectorAll("rect")).toHaveLength(3);
     expect(allById("partner-chart-label", chart).map((l) => l.textContent)).toEqual(["W45", "W46", "W47"]);
-    const volumeAxis = [...byId("partner-chart-volume-axis", chart)!.querySelectorAll("text")].map((t) => t.textContent);
+    const volumeAxis = [...byId("partner-chart-volume-axis", chart)!.querySelectorAll("text")].map(
+      (t) => t.textContent,
+    );
     expect(volumeAxis).toEqual(["$0", "$2k", "$4k", "$6k", "$8k", "Volume"]);
-    const earningsAxis = [...byId("partner-chart-earnings-axis", chart)!.querySelectorAll("text")].map((t) => t.textContent);
+    const earningsAxis = [...byId("partner-chart-earnings-axis", chart)!.querySelectorAll("text")].map(
+      (t) => t.textContent,
+    );
     expect(earningsAxis.at(-1)).toBe("Earnings");
     expect(earningsAxis[0]).toBe("$0");
     expect(text("partner-basis")).toContain("Volume and earnings count completed orders only");
@@ -143,7 +158,9 @@ describe("the Partner view", () => {
     const rows = Array.from({ length: 365 }, (_, i) =>
       row(`2026-${String(i).padStart(3, "0")}`, 1_700_000_000 - i * 86_400, "onramp", 1, 1, "10.00", "0.05", "0.00"),
     );
-    const chart = rows.map((r) => bar(r.bucket, r.start, r.volumeUsd, r.earningsExactUsd, r.earningsEstimatedUsd)).reverse();
+    const chart = rows
+      .map((r) => bar(r.bucket, r.start, r.volumeUsd, r.earningsExactUsd, r.earningsEstimatedUsd))
+      .reverse();
     start(stubApi({ partnerDashboard: async () => dashboard({ period: "day", rows, chart }) }));
     await settle();
     expect(allById("partner-row")).toHaveLength(100);

@@ -11,7 +11,13 @@ import SettingsPanel from "./SettingsPanel.svelte";
 
 function settings(overrides: Partial<SettingsView> = {}): SettingsView {
   return {
-    network: { kind: "staging", label: "Staging", baseUrl: "https://gateway-api-staging.gobob.xyz", apiVersion: "v3", ...chainFacts("staging") },
+    network: {
+      kind: "staging",
+      label: "Staging",
+      baseUrl: "https://gateway-api-staging.gobob.xyz",
+      apiVersion: "v3",
+      ...chainFacts("staging"),
+    },
     customUrl: null,
     settingsPath: "/home/me/.config/gateway-desk/settings.json",
     journalPath: "/home/me/.local/share/gateway-desk/journal.sqlite3",
@@ -143,7 +149,9 @@ describe("the Settings view", () => {
   it("says that no keychain is reachable and disables the key field", () => {
     desk.settings = settings({ keychainAvailable: false });
     start(stubApi());
-    expect(text("api-key-no-keychain")).toMatch(/^No keychain is reachable on this computer, so a key cannot be stored\./);
+    expect(text("api-key-no-keychain")).toMatch(
+      /^No keychain is reachable on this computer, so a key cannot be stored\./,
+    );
     expect((byId("api-key-input") as HTMLInputElement).disabled).toBe(true);
     expect((byId("api-key-save") as HTMLButtonElement).disabled).toBe(true);
   });
@@ -166,7 +174,11 @@ describe("the Settings view", () => {
 
   it("puts the theme back when it cannot be saved", async () => {
     desk.settings = settings({ theme: "light" });
-    start(stubApi({ setTheme: vi.fn(async () => Promise.reject({ kind: "settings", message: "Could not save. Check the disk." })) }));
+    start(
+      stubApi({
+        setTheme: vi.fn(async () => Promise.reject({ kind: "settings", message: "Could not save. Check the disk." })),
+      }),
+    );
     const dark = byId("theme-dark") as HTMLInputElement;
     dark.checked = true;
     dark.dispatchEvent(new Event("change", { bubbles: true }));
@@ -236,7 +248,13 @@ describe("the Settings view", () => {
     expect(desk.settings?.network.bitcoinNetwork).toBe("signet");
 
     desk.settings = settings({
-      network: { kind: "sandbox", label: "Sandbox", baseUrl: "http://127.0.0.1:1", apiVersion: "v3", ...chainFacts("sandbox") },
+      network: {
+        kind: "sandbox",
+        label: "Sandbox",
+        baseUrl: "http://127.0.0.1:1",
+        apiVersion: "v3",
+        ...chainFacts("sandbox"),
+      },
     });
     await settle();
     expect(select.value).toBe("regtest");
@@ -259,7 +277,10 @@ const SWAP = "0x3333333333333333333333333333333333333333";
 
 describe("the affiliates section", () => {
   it("shows the saved entries, the limits and the running total", () => {
-    desk.settings = settings({ affiliates: [{ address: A1, bps: 50 }], tokenSwapAffiliate: { address: SWAP, bps: 30 } });
+    desk.settings = settings({
+      affiliates: [{ address: A1, bps: 50 }],
+      tokenSwapAffiliate: { address: SWAP, bps: 30 },
+    });
     start(stubApi());
     expect(document.getElementById("heading-affiliates")?.textContent).toBe("Affiliates (partner)");
     expect((byId("affiliate-address-0") as HTMLInputElement).value).toBe(A1);
@@ -355,7 +376,12 @@ describe("the affiliates section", () => {
   it("shows the app's refusal next to the entry its details name", async () => {
     const message = "Entry 2 has the same address as entry 1. Remove one of them.";
     const setAffiliates = vi.fn(async () =>
-      Promise.reject({ kind: "invalid_input", message, code: "DUPLICATE_AFFILIATE", details: { field: "affiliates", index: 1 } }),
+      Promise.reject({
+        kind: "invalid_input",
+        message,
+        code: "DUPLICATE_AFFILIATE",
+        details: { field: "affiliates", index: 1 },
+      }),
     );
     start(stubApi({ setAffiliates }));
     await click("affiliate-add");
@@ -389,7 +415,10 @@ describe("the affiliates section", () => {
     expect(byId("token-swap-affiliate-bps")?.getAttribute("aria-describedby")).toBe("token-swap-affiliate-error");
     expect(byId("affiliate-entry-1")?.contains(swapError)).toBe(false);
 
-    setAffiliates.mockRejectedValueOnce({ kind: "settings", message: "The settings file could not be written. Check the disk." });
+    setAffiliates.mockRejectedValueOnce({
+      kind: "settings",
+      message: "The settings file could not be written. Check the disk.",
+    });
     await click("affiliates-save");
     expect(byId("affiliates-error")?.id).toBe("affiliates-section-error");
   });
@@ -399,7 +428,13 @@ describe("the affiliates section", () => {
     start(stubApi());
     type("affiliate-bps-0", "70");
     desk.settings = settings({
-      network: { kind: "sandbox", label: "Sandbox", baseUrl: "http://127.0.0.1:1", apiVersion: "v3", ...chainFacts("sandbox") },
+      network: {
+        kind: "sandbox",
+        label: "Sandbox",
+        baseUrl: "http://127.0.0.1:1",
+        apiVersion: "v3",
+        ...chainFacts("sandbox"),
+      },
       affiliates: [{ address: A2, bps: 20 }],
     });
     await settle();

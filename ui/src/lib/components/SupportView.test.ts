@@ -9,14 +9,29 @@ import type { DeskApi } from "../ipc";
 import { own, watched } from "../orders/fixtures";
 import { OrdersState } from "../orders/state.svelte";
 import { desk } from "../stores.svelte";
-import { BUNDLE_TEXT, ORDER_ID, ORDER_RAW, TXID, imported, lookupResult, preview, quoteDiff } from "../support/fixtures";
+import {
+  BUNDLE_TEXT,
+  ORDER_ID,
+  ORDER_RAW,
+  TXID,
+  imported,
+  lookupResult,
+  preview,
+  quoteDiff,
+} from "../support/fixtures";
 import { SupportState } from "../support/state.svelte";
 import { allById, byId, choose, click, settle, stubApi, text, type, chainFacts } from "../testing";
 import SupportView from "./SupportView.svelte";
 
 function settings(over: Partial<SettingsView> = {}): SettingsView {
   return {
-    network: { kind: "staging", label: "Staging", baseUrl: "https://gateway-api-staging.gobob.xyz", apiVersion: "v2", ...chainFacts("staging") },
+    network: {
+      kind: "staging",
+      label: "Staging",
+      baseUrl: "https://gateway-api-staging.gobob.xyz",
+      apiVersion: "v2",
+      ...chainFacts("staging"),
+    },
     customUrl: "https://gw.example.org",
     settingsPath: "/tmp/settings.json",
     keychainAvailable: true,
@@ -100,15 +115,19 @@ describe("the Support view's lookup", () => {
 
   it("lists every order of an address, folded, each with its explanation and raw element", async () => {
     const base = lookupResult();
-    const second = { ...base.orders[0], rawText: '{"id":"other"}', order: { ...base.orders[0].order, orderId: "other" } };
+    const second = {
+      ...base.orders[0],
+      rawText: '{"id":"other"}',
+      order: { ...base.orders[0].order, orderId: "other" },
+    };
     const body = `[${ORDER_RAW},{"id":"other"}]`;
-    start({ supportLookup: async () => lookupResult({ kind: "address", orders: [base.orders[0], second], rawText: body }) });
+    start({
+      supportLookup: async () => lookupResult({ kind: "address", orders: [base.orders[0], second], rawText: body }),
+    });
     await settle();
     type("support-query", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed");
     await click("support-lookup");
-    expect(text("support-result-summary")).toBe(
-      "2 orders for this address on Sandbox (http://127.0.0.1:9999, API v3)",
-    );
+    expect(text("support-result-summary")).toBe("2 orders for this address on Sandbox (http://127.0.0.1:9999, API v3)");
     expect(allById("order-row")).toHaveLength(2);
     expect(byId("order-timeline")).toBeNull();
     expect(allById("support-explanation")).toHaveLength(2);
@@ -152,7 +171,9 @@ describe("the Support view's bundle", () => {
     await settle();
     const select = byId<HTMLSelectElement>("support-bundle-order")!;
     expect([...select.options].map((o) => o.value)).toEqual(["", "3", "2"]);
-    expect(select.options[1].text).toBe("#3 · Onramp: BTC on bitcoin → USDC on base · 0.0025 BTC ($96.12) · In progress");
+    expect(select.options[1].text).toBe(
+      "#3 · Onramp: BTC on bitcoin → USDC on base · 0.0025 BTC ($96.12) · In progress",
+    );
     expect(byId<HTMLButtonElement>("support-bundle-preview")!.disabled).toBe(true);
     expect(byId("support-bundle-save")).toBeNull();
 
@@ -163,7 +184,9 @@ describe("the Support view's bundle", () => {
     expect(shown.tagName).toBe("PRE");
     expect(shown.textContent).toBe(BUNDLE_TEXT);
     expect(allById("support-bundle-redactions")[0].querySelectorAll("li")).toHaveLength(2);
-    expect(text("support-bundle-preview-panel")).toContain("6 journal events, 14 log lines; addresses and transaction ids shortened.");
+    expect(text("support-bundle-preview-panel")).toContain(
+      "6 journal events, 14 log lines; addresses and transaction ids shortened.",
+    );
 
     await click("support-bundle-save");
     expect(saveBundle).toHaveBeenCalledWith(3, { includeIdentifiers: false });
@@ -217,7 +240,10 @@ describe("the Support view's import and reproduce", () => {
     expect(timeline.querySelector('[aria-current="step"]')?.textContent).toContain("Transaction registered");
     expect(text("order-status", shown)).toBe("Registered; waiting for the gateway");
     const events = byId("support-imported-events")!;
-    expect([...events.querySelectorAll(".kind")].map((k) => k.textContent)).toEqual(["quoteAccepted", "createAnswered"]);
+    expect([...events.querySelectorAll(".kind")].map((k) => k.textContent)).toEqual([
+      "quoteAccepted",
+      "createAnswered",
+    ]);
     expect(events.querySelector("pre")?.textContent).toBe('{\n  "onramp": {\n    "quoteId": "q-1"\n  }\n}');
     expect(byId("support-imported-logs")?.textContent).toBe(imported().logLines.join("\n"));
   });
@@ -268,7 +294,7 @@ describe("the Support view's import and reproduce", () => {
 
   it("reproduces a bundle opened from a file, and a pasted quote", async () => {
     const reproduceQuote = vi.fn(async () => quoteDiff({ notes: [] }));
-    const openBundleFile = vi.fn(async () => imported({ text: "{\"from\": \"the file\"}" }));
+    const openBundleFile = vi.fn(async () => imported({ text: '{"from": "the file"}' }));
     start({ reproduceQuote, openBundleFile });
     await settle();
     await click("support-open-bundle");

@@ -28,7 +28,13 @@ import {
 } from "../swap/testdata";
 
 const SETTINGS: SettingsView = {
-  network: { kind: "sandbox", label: "Sandbox", baseUrl: "http://127.0.0.1:1", apiVersion: "v3", ...chainFacts("sandbox") },
+  network: {
+    kind: "sandbox",
+    label: "Sandbox",
+    baseUrl: "http://127.0.0.1:1",
+    apiVersion: "v3",
+    ...chainFacts("sandbox"),
+  },
   customUrl: null,
   settingsPath: "/tmp/settings.json",
   keychainAvailable: true,
@@ -140,7 +146,8 @@ describe("the Swap view", () => {
       loss: { bps: 120, percent: "1.20", basis: "usd" },
       lossSentence: "You receive 1.20 % less than you send (by the quote's own USD values), computed by the app.",
       needsConfirmation: false,
-      feesMismatch: "The quote's fee lines add up to $1.60, but its total fee says $9.00: the gateway's figures are inconsistent. Check what you receive before you go on.",
+      feesMismatch:
+        "The quote's fee lines add up to $1.60, but its total fee says $9.00: the gateway's figures are inconsistent. Check what you receive before you go on.",
     };
     render(new SwapState(api({ requestQuote: async () => ({ type: "quote", card: onrampCard({ check }) }) })));
     await settle();
@@ -286,9 +293,7 @@ describe("the Swap view", () => {
       type: "quote",
       card: onrampCard({
         affiliatesRequested: [{ address: partner, bps: 50 }],
-        affiliates: [
-          { address: partner, fee: { token: BTC, amount: "1250", text: "0.0000125 BTC", usd: "1.20" } },
-        ],
+        affiliates: [{ address: partner, fee: { token: BTC, amount: "1250", text: "0.0000125 BTC", usd: "1.20" } }],
       }),
     });
     await click("quote-refresh");
@@ -354,7 +359,9 @@ describe("the Swap view", () => {
     // The app (Rust) draws them; here a stand-in answers for it.
     const drawn = vi
       .spyOn(deskApi, "qrSvg")
-      .mockImplementation(async (text) => `<svg xmlns="http://www.w3.org/2000/svg"><title>${text.length}</title></svg>`);
+      .mockImplementation(
+        async (text) => `<svg xmlns="http://www.w3.org/2000/svg"><title>${text.length}</title></svg>`,
+      );
     const flow = new SwapState(api({ startOrder: async () => onrampOrder() }));
     render(flow);
     await settle();
@@ -451,7 +458,9 @@ describe("the Swap view", () => {
     await settle();
     await fillOnramp();
     await click("swap-get-quote");
-    expect(text("swap-error")).toContain("The gateway has no liquidity for this route right now. Try a smaller amount.");
+    expect(text("swap-error")).toContain(
+      "The gateway has no liquidity for this route right now. Try a smaller amount.",
+    );
     expect(byId("swap-error")?.getAttribute("role")).toBe("alert");
     expect(document.body.textContent).not.toContain('{"');
   });
@@ -460,13 +469,17 @@ describe("the Swap view", () => {
     let calls = 0;
     const requestQuote = vi.fn(async (): Promise<QuoteResult> => {
       calls += 1;
-      if (calls === 1) throw { kind: "refused", message: "The gateway's quote has another recipient. Do not accept it." };
+      if (calls === 1)
+        throw { kind: "refused", message: "The gateway's quote has another recipient. Do not accept it." };
       return { type: "quote", card: onrampCard() };
     });
     const reason = "The gateway's transaction takes 10 times the amount. Do not sign it.";
     render(
       new SwapState(
-        api({ requestQuote, startOrder: async () => onrampOrder({ stage: "refused", lastError: reason, verified: undefined }) }),
+        api({
+          requestQuote,
+          startOrder: async () => onrampOrder({ stage: "refused", lastError: reason, verified: undefined }),
+        }),
       ),
     );
     await settle();
@@ -490,7 +503,11 @@ describe("the Swap view", () => {
 
   it("shows a refused order prominently, with Start over", async () => {
     const reason = "The PSBT pays another address than the order's. Do not sign it.";
-    render(new SwapState(api({ startOrder: async () => onrampOrder({ stage: "refused", lastError: reason, verified: undefined }) })));
+    render(
+      new SwapState(
+        api({ startOrder: async () => onrampOrder({ stage: "refused", lastError: reason, verified: undefined }) }),
+      ),
+    );
     await settle();
     await fillOnramp();
     await click("swap-get-quote");
@@ -543,7 +560,8 @@ describe("the Swap view", () => {
       depositAddress: undefined,
       canAbandon: true,
     });
-    const found = "The gateway created this order (ord-1), but its answer with what to sign was lost, so it cannot be signed.";
+    const found =
+      "The gateway created this order (ord-1), but its answer with what to sign was lost, so it cannot be signed.";
     const resumeOrder = vi.fn(async () => onrampOrder({ stage: "abandoned", lastError: found, canAbandon: false }));
     render(
       new SwapState(
@@ -596,7 +614,10 @@ describe("the Swap view", () => {
 
   it("says beside Abandon why an order can no longer be abandoned", async () => {
     const abandonOrder = vi.fn(async () => {
-      throw { kind: "refused", message: "A payment for this order was already sent, so it cannot be abandoned: follow it in Orders." };
+      throw {
+        kind: "refused",
+        message: "A payment for this order was already sent, so it cannot be abandoned: follow it in Orders.",
+      };
     });
     render(new SwapState(api({ startOrder: async () => onrampOrder({ canAbandon: true }), abandonOrder })));
     await settle();
@@ -606,7 +627,9 @@ describe("the Swap view", () => {
     await click("confirm-go");
     await click("swap-abandon");
     await click("swap-abandon-confirm");
-    expect(byId("swap-abandon-area")?.querySelector("[data-testid=swap-error]")?.textContent).toContain("cannot be abandoned");
+    expect(byId("swap-abandon-area")?.querySelector("[data-testid=swap-error]")?.textContent).toContain(
+      "cannot be abandoned",
+    );
   });
 
   it("shows an offramp's call to sign and checks the transaction hash", async () => {
@@ -664,14 +687,19 @@ describe("the Swap view", () => {
     await click("swap-confirm");
     await click("confirm-go");
     await click("psbt-copy");
-    expect(byId("psbt-copy")?.parentElement?.textContent).toContain("Could not copy: select the text and press Ctrl+C.");
+    expect(byId("psbt-copy")?.parentElement?.textContent).toContain(
+      "Could not copy: select the text and press Ctrl+C.",
+    );
   });
 
   it("is one card: logos, the quote's amount in “You receive”, a flip to the reverse route, and the wallet's Max", async () => {
     wallet.view = {
       state: "unlocked",
       idleLockSecs: 300,
-      accounts: { bitcoin: { address: SENDER_BTC, path: "m/84'/0'/0'/0/0" }, evm: { address: EVM_ADDRESS, path: "m/44'/60'/0'/0/0" } },
+      accounts: {
+        bitcoin: { address: SENDER_BTC, path: "m/84'/0'/0'/0/0" },
+        evm: { address: EVM_ADDRESS, path: "m/44'/60'/0'/0/0" },
+      },
     };
     const flow = new SwapState(api());
     render(flow);
@@ -751,7 +779,11 @@ describe("the Swap view", () => {
     const scrolled = vi.fn();
     Element.prototype.scrollIntoView = scrolled;
     const requestQuote = vi.fn(async (): Promise<QuoteResult> => {
-      throw { kind: "gateway", message: "The gateway lacks liquidity for this amount now: it can pay out at most 2,500 USDC on base.", code: "INSUFFICIENT_SOLVER_BALANCE" };
+      throw {
+        kind: "gateway",
+        message: "The gateway lacks liquidity for this amount now: it can pay out at most 2,500 USDC on base.",
+        code: "INSUFFICIENT_SOLVER_BALANCE",
+      };
     });
     render(new SwapState(api({ requestQuote })));
     await settle();

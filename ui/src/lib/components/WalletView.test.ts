@@ -35,7 +35,13 @@ async function start(api: DeskApi) {
 beforeEach(() => {
   document.body.innerHTML = '<div id="app"></div>';
   desk.settings = {
-    network: { kind: "sandbox", label: "Sandbox", baseUrl: "http://127.0.0.1:1", apiVersion: "v3", ...chainFacts("sandbox") },
+    network: {
+      kind: "sandbox",
+      label: "Sandbox",
+      baseUrl: "http://127.0.0.1:1",
+      apiVersion: "v3",
+      ...chainFacts("sandbox"),
+    },
     customUrl: null,
     settingsPath: "/s",
     journalPath: "/j",
@@ -114,7 +120,9 @@ describe("the Wallet view", () => {
     const walletLock = vi.fn(async () => LOCKED);
     const walletReveal = vi.fn(async () => WORDS);
     const walletRemove = vi.fn(async () => NONE);
-    await start(stubApi({ walletStatus: async () => NONE, walletImport, walletUnlock, walletLock, walletReveal, walletRemove }));
+    await start(
+      stubApi({ walletStatus: async () => NONE, walletImport, walletUnlock, walletLock, walletReveal, walletRemove }),
+    );
     await click("wallet-import-start");
     type("wallet-phrase", WORDS.join(" "));
     type("wallet-passphrase", "TREZOR");

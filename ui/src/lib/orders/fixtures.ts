@@ -4,7 +4,13 @@ import type { OrderView } from "../bindings/OrderView";
 
 export function amount(text: string, usd?: string, chain = "bitcoin", symbol: string | null = "BTC"): AmountView {
   return {
-    token: { chain, address: symbol === "BTC" ? "native" : "0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48", symbol, name: null, decimals: 8 },
+    token: {
+      chain,
+      address: symbol === "BTC" ? "native" : "0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48",
+      symbol,
+      name: null,
+      decimals: 8,
+    },
     amount: "250000",
     text,
     ...(usd === undefined ? {} : { usd }),

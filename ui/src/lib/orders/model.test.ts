@@ -51,9 +51,9 @@ describe("finished or not", () => {
 
 describe("needs attention", () => {
   it("offers one action per next step, and discard for refused orders", () => {
-    expect(attentionAction(own(1, { stage: "createUnknown", nextStep: { step: "confirmCreation", sentence: "" } }))).toBe(
-      "continue",
-    );
+    expect(
+      attentionAction(own(1, { stage: "createUnknown", nextStep: { step: "confirmCreation", sentence: "" } })),
+    ).toBe("continue");
     expect(attentionAction(own(1, { stage: "registering", nextStep: { step: "register", sentence: "" } }))).toBe(
       "continue",
     );
@@ -141,9 +141,7 @@ describe("what happened to a failed or refunded order", () => {
     expect(unpaid?.where).toBe("Nothing left your wallet for this order.");
     expect(unpaid?.next).toBe("Nothing to do. Start a new swap if you still want one.");
 
-    const onramp = outcomeOf(
-      own(2, { stage: "finished", status: "failed", sourceTx, refundAddress: "bcrt1qrefund" }),
-    );
+    const onramp = outcomeOf(own(2, { stage: "finished", status: "failed", sourceTx, refundAddress: "bcrt1qrefund" }));
     expect(onramp?.happened).toBe(
       `The gateway reports this order failed after 0.0025 BTC was sent (transaction aaaaaaaa…aaaaaa).`,
     );
@@ -218,7 +216,13 @@ describe("merging an update into the list", () => {
 
   it("puts a new order of the app among the app's own, newest first", () => {
     expect(mergeOrder(list, own(9)).map(orderKey)[0]).toBe("local:9");
-    expect(mergeOrder(list, own(4)).map(orderKey)).toEqual(["local:5", "local:4", "local:3", "order:w-new", "order:w-old"]);
+    expect(mergeOrder(list, own(4)).map(orderKey)).toEqual([
+      "local:5",
+      "local:4",
+      "local:3",
+      "order:w-new",
+      "order:w-old",
+    ]);
     expect(mergeOrder([watched("w", 1)], own(1)).map(orderKey)).toEqual(["local:1", "order:w"]);
   });
 

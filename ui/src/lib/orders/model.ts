@@ -225,9 +225,7 @@ export function mergeOrder(orders: readonly OrderView[], incoming: OrderView): O
     return next;
   }
   const created = incoming.createdAt ?? Number.NEGATIVE_INFINITY;
-  let at = next.findIndex(
-    (o) => o.localId === undefined && (o.createdAt ?? Number.NEGATIVE_INFINITY) < created,
-  );
+  let at = next.findIndex((o) => o.localId === undefined && (o.createdAt ?? Number.NEGATIVE_INFINITY) < created);
   if (at < 0) at = next.length;
   next.splice(at, 0, incoming);
   return next;

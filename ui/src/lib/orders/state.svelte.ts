@@ -5,14 +5,7 @@ import type { DeskError } from "../bindings/DeskError";
 import type { DeskEvent } from "../bindings/DeskEvent";
 import type { OrderView } from "../bindings/OrderView";
 import { deskApi, onDeskEvent, toDeskError, type DeskApi } from "../ipc";
-import {
-  filterOrders,
-  mergeOrder,
-  needsAttention,
-  paginate,
-  PAGE_SIZE,
-  type OrderFilter,
-} from "./model";
+import { filterOrders, mergeOrder, needsAttention, paginate, PAGE_SIZE, type OrderFilter } from "./model";
 
 export type Subscribe = (handler: (event: DeskEvent) => void) => Promise<() => void>;
 

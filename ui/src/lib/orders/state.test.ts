@@ -161,7 +161,9 @@ describe("OrdersState", () => {
     };
     const { state, api } = setup({
       abandonOrder: vi.fn(async () => Promise.reject(refusal)),
-      acknowledgeOrder: vi.fn(async (id: number) => own(id, { stage: "finished", status: "failed", acknowledged: true })),
+      acknowledgeOrder: vi.fn(async (id: number) =>
+        own(id, { stage: "finished", status: "failed", acknowledged: true }),
+      ),
     });
     await state.show("sandbox");
     await state.abandon(2);

@@ -13,7 +13,13 @@ describe("affiliate entries as typed", () => {
     expect(parseBps("2.5")).toBeNull();
     expect(parseBps("-5")).toBeNull();
     expect(parseBps("")).toBeNull();
-    expect(totalBps([{ address: A, bps: "600" }, { address: B, bps: "500" }, { address: "", bps: "x" }])).toBe(1100);
+    expect(
+      totalBps([
+        { address: A, bps: "600" },
+        { address: B, bps: "500" },
+        { address: "", bps: "x" },
+      ]),
+    ).toBe(1100);
     expect(draftOf({ address: A, bps: 50 })).toEqual({ address: A, bps: "50" });
     expect(draftOf(undefined)).toEqual(none);
   });
@@ -32,13 +38,25 @@ describe("affiliate entries as typed", () => {
   });
 
   it("puts each problem at the field it is about", () => {
-    const emptyAddress = checkAffiliates([{ address: A, bps: "10" }, { address: " ", bps: "10" }], none);
+    const emptyAddress = checkAffiliates(
+      [
+        { address: A, bps: "10" },
+        { address: " ", bps: "10" },
+      ],
+      none,
+    );
     expect(emptyAddress).toMatchObject({ ok: false, at: { field: "affiliates", index: 1 } });
     const badShare = checkAffiliates([{ address: A, bps: "1.5" }], none);
     expect(badShare).toMatchObject({ ok: false, at: { field: "affiliates", index: 0 } });
     if (!badShare.ok) expect(badShare.error.message).toMatch(/whole number of basis points.*Correct it\.$/);
 
-    const tooMuch = checkAffiliates([{ address: A, bps: "600" }, { address: B, bps: "401" }], none);
+    const tooMuch = checkAffiliates(
+      [
+        { address: A, bps: "600" },
+        { address: B, bps: "401" },
+      ],
+      none,
+    );
     expect(tooMuch).toMatchObject({ ok: false, at: { field: "affiliates" } });
     if (!tooMuch.ok) {
       expect(tooMuch.at).toEqual({ field: "affiliates" });
@@ -46,7 +64,15 @@ describe("affiliate entries as typed", () => {
         "The entries add up to 1,001 bps; the gateway takes at most 1000 bps in all. Lower some shares.",
       );
     }
-    expect(checkAffiliates([{ address: A, bps: "600" }, { address: B, bps: "400" }], none).ok).toBe(true);
+    expect(
+      checkAffiliates(
+        [
+          { address: A, bps: "600" },
+          { address: B, bps: "400" },
+        ],
+        none,
+      ).ok,
+    ).toBe(true);
 
     const six = Array.from({ length: 6 }, (_, i) => ({ address: `0x${String(i).repeat(40)}`, bps: "1" }));
     expect(checkAffiliates(six, none)).toMatchObject({ ok: false, at: { field: "affiliates" } });

@@ -134,7 +134,8 @@ describe("the chart", () => {
     const labelled = layout.bars.filter((b) => b.label !== null);
     expect(labelled.length).toBeLessThanOrEqual(MAX_LABELS);
     expect(labelled.length).toBeGreaterThan(1);
-    for (const b of layout.bars) expect(b.volume.x + b.volume.width).toBeLessThanOrEqual(layout.plot.x + layout.plot.width + 1e-9);
+    for (const b of layout.bars)
+      expect(b.volume.x + b.volume.width).toBeLessThanOrEqual(layout.plot.x + layout.plot.width + 1e-9);
   });
 
   it("sums the chart up in a sentence", () => {

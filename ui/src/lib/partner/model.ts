@@ -256,7 +256,8 @@ export function chartSummary(bars: readonly ChartBar[], period: Period): string 
   const last = bars[bars.length - 1].bucket;
   let top = bars[0];
   for (const b of bars) if ((usdCents(b.volumeUsd) ?? 0n) > (usdCents(top.volumeUsd) ?? 0n)) top = b;
-  const span = bars.length === 1 ? `One ${period}, ${first}` : `${bars.length} ${periodNoun(period, 2)} from ${first} to ${last}`;
+  const span =
+    bars.length === 1 ? `One ${period}, ${first}` : `${bars.length} ${periodNoun(period, 2)} from ${first} to ${last}`;
   const volume = usdSumText(...bars.map((b) => b.volumeUsd));
   const earnings = usdSumText(...bars.flatMap((b) => [b.earningsExactUsd, b.earningsEstimatedUsd]));
   return `${span}: volume ${volume} in all, highest ${usdText(top.volumeUsd)} in ${top.bucket}; earnings ${earnings} in all (exact and estimated).`;

@@ -56,7 +56,10 @@ describe("PartnerState", () => {
   it("keeps the dashboard and says why when it cannot be read, and forgets it on a network change", async () => {
     const { api, state } = setup();
     await state.show("sandbox");
-    vi.mocked(api.partnerDashboard).mockRejectedValueOnce({ kind: "journal", message: "The journal is locked. Restart." });
+    vi.mocked(api.partnerDashboard).mockRejectedValueOnce({
+      kind: "journal",
+      message: "The journal is locked. Restart.",
+    });
     await state.load();
     expect(state.error?.message).toBe("The journal is locked. Restart.");
     expect(state.dashboard?.orders).toBe(7);

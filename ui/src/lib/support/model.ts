@@ -28,8 +28,7 @@ export interface LookupForm {
 }
 
 export type LookupCheck =
-  | { ok: true; query: LookupQuery }
-  | { ok: false; field: "query" | "customUrl"; error: DeskError };
+  { ok: true; query: LookupQuery } | { ok: false; field: "query" | "customUrl"; error: DeskError };
 
 /**
  * The lookup to send, or what is missing. What the query is (an order id, a txid, a hash or an address) and whether

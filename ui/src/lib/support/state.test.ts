@@ -21,7 +21,10 @@ describe("the Support view's rules", () => {
     });
     expect(
       lookupQueryOf({ network: "custom", customUrl: " https://gw.example ", apiVersion: "v1", query: "bc1q" }),
-    ).toEqual({ ok: true, query: { network: "custom", customUrl: "https://gw.example", apiVersion: "v1", query: "bc1q" } });
+    ).toEqual({
+      ok: true,
+      query: { network: "custom", customUrl: "https://gw.example", apiVersion: "v1", query: "bc1q" },
+    });
     expect(lookupQueryOf({ network: "custom", customUrl: " ", apiVersion: "v3", query: "x" })).toMatchObject({
       ok: false,
       field: "customUrl",
@@ -51,7 +54,10 @@ describe("the Support view's rules", () => {
 describe("SupportState", () => {
   it("keeps only the latest lookup's answer, and says why one failed", async () => {
     const first = deferred<LookupResult>();
-    const supportLookup = vi.fn().mockReturnValueOnce(first.promise).mockResolvedValueOnce(lookupResult({ kind: "address" }));
+    const supportLookup = vi
+      .fn()
+      .mockReturnValueOnce(first.promise)
+      .mockResolvedValueOnce(lookupResult({ kind: "address" }));
     const state = new SupportState(stubApi({ supportLookup }));
     const slow = state.lookup({ network: "sandbox", apiVersion: "v3", query: "a" });
     await state.lookup({ network: "sandbox", apiVersion: "v3", query: "b" });
@@ -60,7 +66,10 @@ describe("SupportState", () => {
     expect(state.result?.kind).toBe("address");
     expect(state.looking).toBe(false);
 
-    supportLookup.mockRejectedValueOnce({ kind: "not_found", message: "No order has that id. Check it and try again." });
+    supportLookup.mockRejectedValueOnce({
+      kind: "not_found",
+      message: "No order has that id. Check it and try again.",
+    });
     await state.lookup({ network: "staging", apiVersion: "v2", query: "zz" });
     expect(state.result).toBeNull();
     expect(state.lookupError?.message).toBe("No order has that id. Check it and try again.");

@@ -84,7 +84,11 @@ describe("checkAddress", () => {
 
 describe("PSBTs handed back", () => {
   it("takes a PSBT in base64 or hex, and says when base64 is broken", () => {
-    expect(checkHandIn("onramp", "bitcoin", " cHNidP8BAHECAAAAAQ==\n")).toEqual({ ok: true, text: "cHNidP8BAHECAAAAAQ==", kind: "psbt" });
+    expect(checkHandIn("onramp", "bitcoin", " cHNidP8BAHECAAAAAQ==\n")).toEqual({
+      ok: true,
+      text: "cHNidP8BAHECAAAAAQ==",
+      kind: "psbt",
+    });
     const hex = "70736274ff" + "00".repeat(40);
     expect(checkHandIn("onramp", "bitcoin", hex)).toEqual({ ok: true, text: hex, kind: "psbt" });
     const broken = checkHandIn("onramp", "bitcoin", "cHNidP8B*AHE");

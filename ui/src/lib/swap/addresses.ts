@@ -109,12 +109,14 @@ function checkBitcoin(a: string): string | null {
     const data = lower.slice(hrp.length);
     const bad = [...data].find((c) => !BECH32_CHARSET.test(c));
     if (bad !== undefined) return `“${bad}” cannot appear in a bech32 Bitcoin address (after ${hrp}). Check for typos.`;
-    if (data.length < 6 || data.length > 87) return "This bech32 Bitcoin address has the wrong length. Check that it is complete.";
+    if (data.length < 6 || data.length > 87)
+      return "This bech32 Bitcoin address has the wrong length. Check that it is complete.";
     return null;
   }
   if (/^[13mn2]/.test(a)) {
     const bad = [...a].find((c) => !BASE58.test(c));
-    if (bad !== undefined) return `“${bad}” cannot appear in a Bitcoin address (0, O, I and l are never used). Check for typos.`;
+    if (bad !== undefined)
+      return `“${bad}” cannot appear in a Bitcoin address (0, O, I and l are never used). Check for typos.`;
     if (a.length < 26 || a.length > 35) return "This Bitcoin address has the wrong length. Check that it is complete.";
     return null;
   }
@@ -124,14 +126,16 @@ function checkBitcoin(a: string): string | null {
 function checkTron(a: string): string | null {
   if (!a.startsWith("T")) return "A Tron address starts with T and has 34 characters.";
   const bad = [...a].find((c) => !BASE58.test(c));
-  if (bad !== undefined) return `“${bad}” cannot appear in a Tron address (0, O, I and l are never used). Check for typos.`;
+  if (bad !== undefined)
+    return `“${bad}” cannot appear in a Tron address (0, O, I and l are never used). Check for typos.`;
   if (a.length !== 34) return `A Tron address has 34 characters; this one has ${a.length}.`;
   return null;
 }
 
 function checkSolana(a: string): string | null {
   const bad = [...a].find((c) => !BASE58.test(c));
-  if (bad !== undefined) return `“${bad}” cannot appear in a Solana address (0, O, I and l are never used). Check for typos.`;
+  if (bad !== undefined)
+    return `“${bad}” cannot appear in a Solana address (0, O, I and l are never used). Check for typos.`;
   if (a.length < 32 || a.length > 44) return `A Solana address has 32 to 44 characters; this one has ${a.length}.`;
   return null;
 }
@@ -168,8 +172,7 @@ export function checkAddress(chain: string, address: string): string | null {
 
 /** What the person hands in after signing, checked: the text to send, or why it cannot be right. */
 export type HandInCheck =
-  | { ok: true; text: string; kind: "bitcoinTx" | "bitcoinTxid" | "psbt" | "txHash" }
-  | { ok: false; message: string };
+  { ok: true; text: string; kind: "bitcoinTx" | "bitcoinTxid" | "psbt" | "txHash" } | { ok: false; message: string };
 
 /** BIP-174's text form of a PSBT starts with these characters (base64 of `psbt\xff`). */
 const PSBT_BASE64_START = "cHNidP8";
@@ -217,7 +220,9 @@ export function checkHandIn(route: "onramp" | "offramp" | "tokenSwap", chain: st
     }
     if (body.length === 64) return { ok: true, text: body, kind: "bitcoinTxid" };
     if (body.length % 2 !== 0) {
-      return fail(`Transaction hex has an even number of characters; this has ${body.length}. Check that it is complete.`);
+      return fail(
+        `Transaction hex has an even number of characters; this has ${body.length}. Check that it is complete.`,
+      );
     }
     if (body.length < 64) {
       return fail("This is too short: a txid has 64 hexadecimal characters and a signed transaction is longer.");

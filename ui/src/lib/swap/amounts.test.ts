@@ -2,9 +2,27 @@ import { describe, expect, it } from "vitest";
 import type { TokenView } from "../bindings/TokenView";
 import { bpsToPercent, checkAmount, formatTokenAmount, formatUnits, parseUnits, satsToBtcFixed } from "./amounts";
 
-const BTC: TokenView = { chain: "bitcoin", address: "0x0000000000000000000000000000000000000000", symbol: "BTC", name: "Bitcoin", decimals: 8 };
-const USDC: TokenView = { chain: "base", address: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", symbol: "USDC", name: null, decimals: 6 };
-const UNKNOWN: TokenView = { chain: "bob", address: "0x1234567890abcdef1234567890abcdef12345678", symbol: null, name: null, decimals: null };
+const BTC: TokenView = {
+  chain: "bitcoin",
+  address: "0x0000000000000000000000000000000000000000",
+  symbol: "BTC",
+  name: "Bitcoin",
+  decimals: 8,
+};
+const USDC: TokenView = {
+  chain: "base",
+  address: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+  symbol: "USDC",
+  name: null,
+  decimals: 6,
+};
+const UNKNOWN: TokenView = {
+  chain: "bob",
+  address: "0x1234567890abcdef1234567890abcdef12345678",
+  symbol: null,
+  name: null,
+  decimals: null,
+};
 
 const units = (text: string, decimals: number) => {
   const r = parseUnits(text, decimals);
@@ -27,7 +45,9 @@ describe("formatUnits", () => {
 
   it("is exact far beyond floating point", () => {
     const big = "115792089237316195423570985008687907853269984665640564039457584007913129639935";
-    expect(formatUnits(big, 18)).toBe("115792089237316195423570985008687907853269984665640564039457.584007913129639935");
+    expect(formatUnits(big, 18)).toBe(
+      "115792089237316195423570985008687907853269984665640564039457.584007913129639935",
+    );
     expect(formatUnits("9007199254740993", 0)).toBe("9007199254740993");
     expect(formatUnits("10000000000000000001", 18)).toBe("10.000000000000000001");
   });

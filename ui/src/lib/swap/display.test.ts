@@ -3,9 +3,27 @@ import type { AmountView } from "../bindings/AmountView";
 import type { TokenView } from "../bindings/TokenView";
 import { groupThousands, rateBothWays, shortDecimal, showAmount, showUnits, usdShort } from "./display";
 
-const BTC: TokenView = { chain: "bitcoin", address: "0x0000000000000000000000000000000000000000", symbol: "BTC", name: "Bitcoin", decimals: 8 };
-const USDC: TokenView = { chain: "base", address: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", symbol: "USDC", name: null, decimals: 6 };
-const ETH: TokenView = { chain: "ethereum", address: "0x0000000000000000000000000000000000000000", symbol: "ETH", name: null, decimals: 18 };
+const BTC: TokenView = {
+  chain: "bitcoin",
+  address: "0x0000000000000000000000000000000000000000",
+  symbol: "BTC",
+  name: "Bitcoin",
+  decimals: 8,
+};
+const USDC: TokenView = {
+  chain: "base",
+  address: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+  symbol: "USDC",
+  name: null,
+  decimals: 6,
+};
+const ETH: TokenView = {
+  chain: "ethereum",
+  address: "0x0000000000000000000000000000000000000000",
+  symbol: "ETH",
+  name: null,
+  decimals: 18,
+};
 const UNKNOWN: TokenView = { chain: "bob", address: "0x12345678", symbol: null, name: null, decimals: null };
 
 const amount = (token: TokenView, units: string): AmountView => ({ token, amount: units, text: "" });

@@ -121,7 +121,11 @@ describe("checkFields and toSwapForm", () => {
   it("reports problems as typed, and empty required fields only when submitting", () => {
     const empty = fields();
     expect(checkFields(empty, choices(ROUTES, empty), rules(empty), false)).toEqual({});
-    expect(Object.keys(checkFields(empty, choices(ROUTES, empty), rules(empty), true))).toEqual(["srcToken", "amount", "recipient"]);
+    expect(Object.keys(checkFields(empty, choices(ROUTES, empty), rules(empty), true))).toEqual([
+      "srcToken",
+      "amount",
+      "recipient",
+    ]);
 
     const f = { ...onramp, amount: "0.000000001", recipient: BTC_ADDRESS, slippagePreset: null, slippageCustom: "x" };
     const errors = checkFields(f, choices(ROUTES, f), rules(f), false);

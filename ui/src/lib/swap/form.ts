@@ -36,7 +36,10 @@ export function tokenOptionLabel(token: TokenView): string {
 
 /** True when every whitespace-separated term of `query` occurs in the token's chain, symbol, name or address. */
 export function tokenMatches(token: TokenView, query: string): boolean {
-  const terms = query.toLowerCase().split(/\s+/).filter((t) => t !== "");
+  const terms = query
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((t) => t !== "");
   if (terms.length === 0) return true;
   const text = [token.chain, token.address, token.symbol ?? "", token.name ?? ""].join("\n").toLowerCase();
   return terms.every((t) => text.includes(t));
@@ -140,15 +143,7 @@ export interface FormFields extends Selection {
   refund: string;
 }
 
-export type FieldName =
-  | "srcToken"
-  | "dstToken"
-  | "amount"
-  | "slippage"
-  | "recipient"
-  | "sender"
-  | "owner"
-  | "refund";
+export type FieldName = "srcToken" | "dstToken" | "amount" | "slippage" | "recipient" | "sender" | "owner" | "refund";
 
 export type FieldErrors = Partial<Record<FieldName, string>>;
 
@@ -201,12 +196,7 @@ export function slippageBps(fields: FormFields): number | null {
  * Checks every field as typed. Empty optional fields are fine; empty required ones are reported only when
  * `submitting` (so a fresh form is not covered in red).
  */
-export function checkFields(
-  fields: FormFields,
-  picked: Choices,
-  rules: FieldRules,
-  submitting: boolean,
-): FieldErrors {
+export function checkFields(fields: FormFields, picked: Choices, rules: FieldRules, submitting: boolean): FieldErrors {
   const errors: FieldErrors = {};
   if (!picked.src) {
     if (submitting) errors.srcToken = "Choose the chain and token you send.";

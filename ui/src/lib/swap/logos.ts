@@ -46,27 +46,27 @@ import tok_WBTC from "@web3icons/core/svgs/tokens/branded/WBTC.svg.js";
 import tok_XAUT from "@web3icons/core/svgs/tokens/branded/XAUT.svg.js";
 
 const CHAINS: Record<string, string> = {
-  "arbitrum": net_arbitrum_one,
-  "avalanche": net_avalanche,
-  "base": net_base,
-  "bera": net_berachain,
-  "bitcoin": net_bitcoin,
-  "bob": net_bob,
+  arbitrum: net_arbitrum_one,
+  avalanche: net_avalanche,
+  base: net_base,
+  bera: net_berachain,
+  bitcoin: net_bitcoin,
+  bob: net_bob,
   "bob-sepolia": net_bob,
-  "bsc": net_binance_smart_chain,
-  "ethereum": net_ethereum,
-  "sepolia": net_ethereum,
-  "optimism": net_optimism,
-  "plasma": net_plasma,
-  "polygon": net_polygon,
-  "sei": net_sei_network,
-  "solana": net_solana,
-  "soneium": net_soneium,
-  "sonic": net_sonic,
-  "swellchain": net_swell,
-  "telos": net_telos,
-  "tron": net_tron,
-  "unichain": net_unichain,
+  bsc: net_binance_smart_chain,
+  ethereum: net_ethereum,
+  sepolia: net_ethereum,
+  optimism: net_optimism,
+  plasma: net_plasma,
+  polygon: net_polygon,
+  sei: net_sei_network,
+  solana: net_solana,
+  soneium: net_soneium,
+  sonic: net_sonic,
+  swellchain: net_swell,
+  telos: net_telos,
+  tron: net_tron,
+  unichain: net_unichain,
 };
 
 const TOKENS: Record<string, string> = {
@@ -98,11 +98,11 @@ const TOKENS: Record<string, string> = {
 /** Symbols that are another token's logo: bridged and wrapped forms of the same coin. */
 const SAME_AS: Record<string, string> = {
   "USDC.E": "USDC",
-  "USDT0": "USDT",
+  USDT0: "USDT",
   "USD₮0": "USDT",
-  "OUSDT": "USDT",
-  "WETH": "ETH",
-  "WBNB": "BNB",
+  OUSDT: "USDT",
+  WETH: "ETH",
+  WBNB: "BNB",
 };
 
 /** The logo of a chain (by the gateway's chain name), or null. */

@@ -19,9 +19,18 @@ describe("reading an onramp order", () => {
 
   it("falls back to the create-order answer, and reads an order without a PSBT", () => {
     const deposit = readOnramp(
-      onrampOrder({ verified: undefined, created: { onramp: { order_id: "x", address: "bc1qdeposit", op_return_data: null } } }),
+      onrampOrder({
+        verified: undefined,
+        created: { onramp: { order_id: "x", address: "bc1qdeposit", op_return_data: null } },
+      }),
     );
-    expect(deposit).toMatchObject({ orderId: "x", address: "bc1qdeposit", amountSats: "250000", opReturnHex: null, psbtHex: null });
+    expect(deposit).toMatchObject({
+      orderId: "x",
+      address: "bc1qdeposit",
+      amountSats: "250000",
+      opReturnHex: null,
+      psbtHex: null,
+    });
     expect(readOnramp(onrampOrder({ verified: undefined, created: undefined, depositAddress: undefined }))).toBeNull();
   });
 
@@ -54,7 +63,12 @@ describe("reading the call to sign", () => {
 
   it("reads a V1/V2 call without a type, a Tron call with its fee limit, and a Solana transaction", () => {
     const v2 = readTxCall(
-      offrampOrder({ verified: undefined, created: { layerZero: { order_id: "x", tx: { to: "0xabc", data: "0x", value: "184532011230000", chain: "bob" } } } }),
+      offrampOrder({
+        verified: undefined,
+        created: {
+          layerZero: { order_id: "x", tx: { to: "0xabc", data: "0x", value: "184532011230000", chain: "bob" } },
+        },
+      }),
     );
     expect(v2).toMatchObject({ kind: "evm", to: "0xabc", value: "184532011230000", valueText: null });
 
@@ -65,7 +79,14 @@ describe("reading the call to sign", () => {
         created: {
           tokenSwap: {
             order_id: "x",
-            tx: { type: "tron", to: "TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf", data: "0xa9059cbb", value: "0", chain: "tron", feeLimit: "150000000" },
+            tx: {
+              type: "tron",
+              to: "TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf",
+              data: "0xa9059cbb",
+              value: "0",
+              chain: "tron",
+              feeLimit: "150000000",
+            },
           },
         },
       }),
@@ -90,7 +111,12 @@ describe("reading the call to sign", () => {
         created: { tokenSwap: { order_id: "x", tx: { type: "solana", chainId: 792703809, transaction: "AQAAAA==" } } },
       }),
     );
-    expect(solana).toMatchObject({ kind: "solana", chainId: "792703809", transaction: "AQAAAA==", instructionCount: 2 });
+    expect(solana).toMatchObject({
+      kind: "solana",
+      chainId: "792703809",
+      transaction: "AQAAAA==",
+      instructionCount: 2,
+    });
   });
 
   it("returns null when there is nothing to read", () => {

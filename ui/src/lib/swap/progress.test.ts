@@ -37,7 +37,11 @@ describe("progress", () => {
   });
 
   it("is full and done when the order ended, and says how it ended", () => {
-    expect(progressOf(base({ status: "success", stage: "finished" }), 600, 0)).toMatchObject({ fraction: 1, remaining: "Done", succeeded: true });
+    expect(progressOf(base({ status: "success", stage: "finished" }), 600, 0)).toMatchObject({
+      fraction: 1,
+      remaining: "Done",
+      succeeded: true,
+    });
     const refunded = progressOf(base({ status: "refunded", stage: "finished", statusText: "Refunded" }), 600, 0);
     expect(refunded).toMatchObject({ fraction: 1, remaining: "Refunded", succeeded: false, ended: true });
   });

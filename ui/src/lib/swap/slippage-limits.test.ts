@@ -13,7 +13,11 @@ describe("slippage limits", () => {
   });
 
   it("learns the maximum MAX_SLIPPAGE_EXCEEDED names", () => {
-    const learned = learnFrom(q("MAX_SLIPPAGE_EXCEEDED", "This route takes at most 10.00% slippage", 1000), 2000, undefined);
+    const learned = learnFrom(
+      q("MAX_SLIPPAGE_EXCEEDED", "This route takes at most 10.00% slippage", 1000),
+      2000,
+      undefined,
+    );
     expect(learned).toEqual({ maxBps: 1000 });
     const limits = limitsFor("offramp", learned ?? undefined);
     expect(outsideLimits(1500, limits)).toMatch(/at most 10% \(1000 bps\)/);
@@ -21,7 +25,9 @@ describe("slippage limits", () => {
   });
 
   it("learns from a too-low refusal, from its stated minimum or else from the value asked", () => {
-    expect(learnFrom(q("SLIPPAGE_TOO_LOW", "refused (slippage 20 bps is below the minimum of 75 bps)"), 20, undefined)).toEqual({
+    expect(
+      learnFrom(q("SLIPPAGE_TOO_LOW", "refused (slippage 20 bps is below the minimum of 75 bps)"), 20, undefined),
+    ).toEqual({
       minBps: 75,
     });
     expect(learnFrom(q("SLIPPAGE_TOO_LOW", "too low"), 60, undefined)).toEqual({ minBps: 61 });
@@ -31,7 +37,10 @@ describe("slippage limits", () => {
 
   it("remembers per route in storage and survives a broken store", () => {
     const store = new Map<string, string>();
-    const storage = { getItem: (k: string) => store.get(k) ?? null, setItem: (k: string, v: string) => void store.set(k, v) };
+    const storage = {
+      getItem: (k: string) => store.get(k) ?? null,
+      setItem: (k: string, v: string) => void store.set(k, v),
+    };
     const key = routeKey({
       src: { chain: "bitcoin", address: "0x00", symbol: "BTC", name: null, decimals: 8 },
       dst: { chain: "base", address: "0xABC", symbol: "USDC", name: null, decimals: 6 },

@@ -31,7 +31,8 @@ const STORAGE_KEY = "gateway-desk.slippage-limits.v1";
 
 /** A route's key: source and destination token on their chains. */
 export function routeKey(route: Pick<RouteView, "src" | "dst">): string {
-  const t = (chain: string, address: string) => `${chain}:${address.startsWith("0x") ? address.toLowerCase() : address}`;
+  const t = (chain: string, address: string) =>
+    `${chain}:${address.startsWith("0x") ? address.toLowerCase() : address}`;
   return `${t(route.src.chain, route.src.address)}>${t(route.dst.chain, route.dst.address)}`;
 }
 
@@ -49,7 +50,9 @@ export function limitsFor(kind: RouteKind | null, learned: Learned | undefined):
     maxBps: Math.max(max, min),
     minWhy: min === floor ? floorWhy : `The gateway refused less than ${bpsToPercent(min)} on this route.`,
     maxWhy:
-      max === ABSOLUTE_MAX_BPS ? "100% is the most any tolerance can be." : `The gateway takes at most ${bpsToPercent(max)} on this route.`,
+      max === ABSOLUTE_MAX_BPS
+        ? "100% is the most any tolerance can be."
+        : `The gateway takes at most ${bpsToPercent(max)} on this route.`,
   };
 }
 
@@ -85,7 +88,9 @@ export function outsideLimits(bps: number, limits: SlippageLimits): string | nul
 }
 
 /** The remembered limits of every route (empty when the storage cannot be read). */
-export function loadLearned(storage: Pick<Storage, "getItem"> | null = globalThis.localStorage ?? null): Record<string, Learned> {
+export function loadLearned(
+  storage: Pick<Storage, "getItem"> | null = globalThis.localStorage ?? null,
+): Record<string, Learned> {
   try {
     const parsed: unknown = JSON.parse(storage?.getItem(STORAGE_KEY) ?? "{}");
     if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return {};
@@ -93,7 +98,8 @@ export function loadLearned(storage: Pick<Storage, "getItem"> | null = globalThi
     for (const [key, value] of Object.entries(parsed as Record<string, unknown>)) {
       if (value === null || typeof value !== "object") continue;
       const v = value as Record<string, unknown>;
-      const ok = (n: unknown) => (typeof n === "number" && Number.isInteger(n) && n > 0 && n <= ABSOLUTE_MAX_BPS ? n : undefined);
+      const ok = (n: unknown) =>
+        typeof n === "number" && Number.isInteger(n) && n > 0 && n <= ABSOLUTE_MAX_BPS ? n : undefined;
       out[key] = { minBps: ok(v.minBps), maxBps: ok(v.maxBps) };
     }
     return out;

@@ -27,7 +27,15 @@ import {
   type FormFields,
 } from "./form";
 import { isRegistered } from "./order";
-import { learnFrom, limitsFor, loadLearned, outsideLimits, routeKey, saveLearned, type Learned } from "./slippage-limits";
+import {
+  learnFrom,
+  limitsFor,
+  loadLearned,
+  outsideLimits,
+  routeKey,
+  saveLearned,
+  type Learned,
+} from "./slippage-limits";
 
 /** Where the person is: filling the form and reading the card, confirming, or signing and handing in. */
 export type SwapStep = "form" | "confirm" | "execute";
@@ -51,7 +59,6 @@ export interface SwapError {
   source: ErrorSource;
   error: DeskError;
 }
-
 
 export class SwapState {
   // Routes of the network in use.
@@ -135,7 +142,11 @@ export class SwapState {
     this.picked.src !== null &&
       this.picked.dst !== null &&
       (this.routes ?? []).some(
-        (r) => this.picked.dst !== null && this.picked.src !== null && sameToken(r.src, this.picked.dst) && sameToken(r.dst, this.picked.src),
+        (r) =>
+          this.picked.dst !== null &&
+          this.picked.src !== null &&
+          sameToken(r.src, this.picked.dst) &&
+          sameToken(r.dst, this.picked.src),
       ),
   );
   /** What Get quote would send, when the form reads right. */

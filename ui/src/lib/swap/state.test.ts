@@ -84,7 +84,9 @@ describe("SwapState: choosing the route", () => {
   });
 
   it("shows a routes failure as the swap error", async () => {
-    const { s } = setup({ listRoutes: async () => Promise.reject({ kind: "transport", message: "No answer. Try again." }) });
+    const { s } = setup({
+      listRoutes: async () => Promise.reject({ kind: "transport", message: "No answer. Try again." }),
+    });
     await ready(s);
     expect(s.error).toEqual({ source: "routes", error: { kind: "transport", message: "No answer. Try again." } });
     expect(s.routesLoading).toBe(false);
@@ -235,11 +237,20 @@ describe("SwapState: questions", () => {
       .fn<DeskApi["requestQuote"]>()
       .mockResolvedValueOnce({
         type: "ask",
-        question: { field: "ownerAddress", message: "This offramp needs an owner address.", code: "MISSING_OWNER_ADDRESS" },
+        question: {
+          field: "ownerAddress",
+          message: "This offramp needs an owner address.",
+          code: "MISSING_OWNER_ADDRESS",
+        },
       })
       .mockResolvedValueOnce({
         type: "ask",
-        question: { field: "slippage", message: "Slippage too low. Choose another slippage tolerance.", suggestion: "75", code: "SLIPPAGE" },
+        question: {
+          field: "slippage",
+          message: "Slippage too low. Choose another slippage tolerance.",
+          suggestion: "75",
+          code: "SLIPPAGE",
+        },
       })
       .mockResolvedValueOnce({ type: "quote", card: offrampCard() });
     const { s } = setup({ requestQuote });
@@ -302,7 +313,12 @@ describe("SwapState: confirm, sign, register", () => {
   it("keeps the pasted text and shows the error when registration fails", async () => {
     const { s } = setup({
       startOrder: async () => onrampOrder(),
-      handIn: async () => Promise.reject({ kind: "gateway", message: "The gateway refused the transaction. Check it and try again.", code: "INVALID_REQUEST" }),
+      handIn: async () =>
+        Promise.reject({
+          kind: "gateway",
+          message: "The gateway refused the transaction. Check it and try again.",
+          code: "INVALID_REQUEST",
+        }),
     });
     await ready(s);
     fillOnramp(s);
@@ -319,7 +335,8 @@ describe("SwapState: confirm, sign, register", () => {
 
   it("shows a refused order and starts over keeping the form", async () => {
     const { s } = setup({
-      startOrder: async () => onrampOrder({ stage: "refused", lastError: "The PSBT pays another address. Do not sign it." }),
+      startOrder: async () =>
+        onrampOrder({ stage: "refused", lastError: "The PSBT pays another address. Do not sign it." }),
     });
     await ready(s);
     fillOnramp(s);
@@ -335,7 +352,10 @@ describe("SwapState: confirm, sign, register", () => {
   });
 
   it("saves the PSBT and says where", async () => {
-    const savePsbt = vi.fn<DeskApi["savePsbt"]>().mockResolvedValueOnce("/home/me/order.psbt").mockResolvedValueOnce(null);
+    const savePsbt = vi
+      .fn<DeskApi["savePsbt"]>()
+      .mockResolvedValueOnce("/home/me/order.psbt")
+      .mockResolvedValueOnce(null);
     const { s } = setup({ startOrder: async () => onrampOrder(), savePsbt });
     await ready(s);
     fillOnramp(s);

@@ -68,7 +68,11 @@ export function onrampCard(over: Partial<QuoteCard> = {}): QuoteCard {
     totalFeesUsd: "1.60",
     feeLines: [
       { name: "solver fee", amount: { token: BTC, amount: "1000", text: "0.00001 BTC", usd: "0.97" }, network: false },
-      { name: "protocol fee", amount: { token: BTC, amount: "650", text: "0.0000065 BTC", usd: "0.63" }, network: false },
+      {
+        name: "protocol fee",
+        amount: { token: BTC, amount: "650", text: "0.0000065 BTC", usd: "0.63" },
+        network: false,
+      },
     ],
     priceImpact: "-0.66%",
     priceImpactUsd: "-1.60",
@@ -92,7 +96,9 @@ export function offrampCard(over: Partial<QuoteCard> = {}): QuoteCard {
     route: "offramp",
     send: { token: WBTC_BOB, amount: "1000000", text: "0.01 WBTC" },
     receive: { token: BTC, amount: "990000", text: "0.0099 BTC" },
-    feeLines: [{ name: "solver fee", amount: { token: WBTC_BOB, amount: "10000", text: "0.0001 WBTC" }, network: false }],
+    feeLines: [
+      { name: "solver fee", amount: { token: WBTC_BOB, amount: "10000", text: "0.0001 WBTC" }, network: false },
+    ],
     largeImpact: true,
     impact: { bps: -420, text: "-4.20%" },
     minReceive: { token: BTC, amount: "980100", text: "0.009801 BTC" },
@@ -149,7 +155,9 @@ export function onrampOrder(over: Partial<OrderView> = {}): OrderView {
     refunded: [],
     depositAddress: DEPOSIT,
     verified: ONRAMP_VERIFIED,
-    created: { onramp: { order_id: ORDER_ID, address: DEPOSIT, op_return_data: `6a20${OP_RETURN}`, psbt_hex: PSBT_HEX } },
+    created: {
+      onramp: { order_id: ORDER_ID, address: DEPOSIT, op_return_data: `6a20${OP_RETURN}`, psbt_hex: PSBT_HEX },
+    },
     ...over,
   };
 }

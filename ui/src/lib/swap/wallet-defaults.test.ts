@@ -39,7 +39,11 @@ describe("the swap form's addresses from the wallet", () => {
   });
 
   it("leaves what the person typed, and follows the chains where it filled", () => {
-    const typed = fields({ srcChain: "bitcoin", dstChain: "bob", recipient: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed" });
+    const typed = fields({
+      srcChain: "bitcoin",
+      dstChain: "bob",
+      recipient: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+    });
     expect(walletFill(typed, fieldRules("onramp", "bitcoin", "v2"), ACCOUNTS)).toEqual({ sender: "bcrt1qwallet" });
     // The route turned around: the fields the wallet filled follow it.
     const turned = fields({
@@ -56,7 +60,13 @@ describe("the swap form's addresses from the wallet", () => {
       refund: "",
     });
     // Nothing left to change.
-    const settled = fields({ srcChain: "bob", dstChain: "bitcoin", recipient: "bcrt1qwallet", sender: ACCOUNTS.evm.address, owner: ACCOUNTS.evm.address });
+    const settled = fields({
+      srcChain: "bob",
+      dstChain: "bitcoin",
+      recipient: "bcrt1qwallet",
+      sender: ACCOUNTS.evm.address,
+      owner: ACCOUNTS.evm.address,
+    });
     expect(walletFill(settled, fieldRules("offramp", "bob", "v3"), ACCOUNTS)).toEqual({});
   });
 });

@@ -14,7 +14,11 @@ export function walletAddressFor(chain: string, accounts: Accounts): string | nu
 type AddressField = "recipient" | "sender" | "owner" | "refund";
 
 /** The changes that fill the form's address fields from the wallet; empty when nothing changes. */
-export function walletFill(fields: FormFields, rules: FieldRules, accounts: Accounts): Partial<Pick<FormFields, AddressField>> {
+export function walletFill(
+  fields: FormFields,
+  rules: FieldRules,
+  accounts: Accounts,
+): Partial<Pick<FormFields, AddressField>> {
   const ours = new Set(
     Object.values(accounts)
       .filter((a) => a !== undefined)

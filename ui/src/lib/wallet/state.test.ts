@@ -34,8 +34,7 @@ describe("the balance of the form's source token", () => {
     const answers: Record<string, { ok: (b: EvmBalance) => void; fail: (e: unknown) => void }> = {};
     const api = stubApi({
       walletStatus: async () => UNLOCKED,
-      walletEvmBalance: (chain: string) =>
-        new Promise<EvmBalance>((ok, fail) => (answers[chain] = { ok, fail })),
+      walletEvmBalance: (chain: string) => new Promise<EvmBalance>((ok, fail) => (answers[chain] = { ok, fail })),
     });
     const store = new WalletStore(api);
     await store.load();

@@ -11,7 +11,13 @@ import EvmEndpoints from "./EvmEndpoints.svelte";
 
 function settings(evmEndpoints: EvmEndpointsView[]): SettingsView {
   return {
-    network: { kind: "production", label: "Production", baseUrl: "https://gateway.example", apiVersion: "v3", ...chainFacts("production") },
+    network: {
+      kind: "production",
+      label: "Production",
+      baseUrl: "https://gateway.example",
+      apiVersion: "v3",
+      ...chainFacts("production"),
+    },
     customUrl: null,
     settingsPath: "/s.json",
     keychainAvailable: true,

@@ -121,7 +121,10 @@ describe("paying an EVM order with the app's wallet", () => {
 
   it("says what desk-core refused and shows each transaction's progress", async () => {
     const walletEvmStep = vi.fn(async () => {
-      throw { kind: "refused", message: "The order's transaction would fail (order already paid), so it was not signed." };
+      throw {
+        kind: "refused",
+        message: "The order's transaction would fail (order already paid), so it was not signed.",
+      };
     });
     await start(UNLOCKED, [plan([PAY]), plan([PAY])], { walletEvmStep });
     await click("evm-sign-button");
@@ -129,7 +132,10 @@ describe("paying an EVM order with the app's wallet", () => {
     emit({ type: "walletTx", progress: { localId: 1, kind: "pay", hash: "0xabc", state: "sent", confirmations: 0 } });
     await settle();
     expect(text("evm-sign-progress")).toBe("The payment 0xabc is sent; waiting for it to be mined…");
-    emit({ type: "walletTx", progress: { localId: 2, kind: "pay", hash: "0xother", state: "mined", confirmations: 1 } });
+    emit({
+      type: "walletTx",
+      progress: { localId: 2, kind: "pay", hash: "0xother", state: "mined", confirmations: 1 },
+    });
     await settle();
     expect(text("evm-sign-progress")).toContain("0xabc");
   });

@@ -127,9 +127,7 @@ describe("the animated BC-UR QR code", () => {
     expect(shownFrame()).toBe("UR:CRYPTO-PSBT/1-3/LPAD");
     const frame = byId("psbt-qr-frame")!;
     expect(frame.getAttribute("role")).toBe("img");
-    expect(frame.getAttribute("aria-label")).toBe(
-      "Animated QR code of the PSBT (BC-UR, ur:crypto-psbt), part 1 of 3",
-    );
+    expect(frame.getAttribute("aria-label")).toBe("Animated QR code of the PSBT (BC-UR, ur:crypto-psbt), part 1 of 3");
     expect(text("psbt-qr-hint")).toContain(
       "Scan with Sparrow, Keystone, Passport, Jade or any wallet that reads BC-UR PSBTs",
     );

@@ -92,7 +92,9 @@ describe("paying a Solana order with the app's wallet", () => {
     unmount(app!);
     app = null;
     document.body.innerHTML = '<div id="app"></div>';
-    await start([plan({ shortfall: "The order pays 25 USDC but the wallet holds 1 USDC on Solana: add at least 24 USDC." })]);
+    await start([
+      plan({ shortfall: "The order pays 25 USDC but the wallet holds 1 USDC on Solana: add at least 24 USDC." }),
+    ]);
     expect(text("solana-sign-shortfall")).toBe(
       "The order pays 25 USDC but the wallet holds 1 USDC on Solana: add at least 24 USDC. Nothing is signed.",
     );
@@ -108,7 +110,10 @@ describe("paying a Solana order with the app's wallet", () => {
     app = null;
     document.body.innerHTML = '<div id="app"></div>';
     const walletSolanaStep = vi.fn(async () => {
-      throw { kind: "refused", message: "What is to be signed changed since you read it (its fee is now 0.00001 SOL)." };
+      throw {
+        kind: "refused",
+        message: "What is to be signed changed since you read it (its fee is now 0.00001 SOL).",
+      };
     });
     await start([plan()], { walletSolanaStep });
     await click("solana-sign-button");
