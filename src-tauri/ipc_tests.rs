@@ -2,7 +2,7 @@
 //! argument names the window sends (`ui/src/lib/ipc.ts`) reach the commands, errors come back as `DeskError`s, and
 //! the window may call nothing else.
 
-use desk_core::{AppPaths, Desk, DeskEvent};
+use desk_core::{AppPaths, DeskEvent};
 use serde_json::{Value, json};
 use tauri::test::{INVOKE_KEY, MockRuntime, get_ipc_response, mock_builder};
 use tauri::webview::InvokeRequest;
@@ -19,7 +19,9 @@ struct Window {
 /// The app with a fresh home folder (on the Sandbox) and its main window.
 fn open() -> Window {
     let home = tempfile::tempdir().unwrap();
-    let desk = tauri::async_runtime::block_on(Desk::open(AppPaths::under(home.path()))).unwrap();
+    let desk =
+        tauri::async_runtime::block_on(desk_sandbox::open_desk(AppPaths::under(home.path())))
+            .unwrap();
     let app = with_commands(mock_builder())
         .build(tauri::generate_context!())
         .unwrap();

@@ -104,7 +104,8 @@ pub fn run() {
                     .is_some_and(|v| v == "1"),
                 ..Default::default()
             };
-            let desk = tauri::async_runtime::block_on(Desk::open_with(paths, options))?;
+            let desk =
+                tauri::async_runtime::block_on(desk_sandbox::open_desk_with(paths, options))?;
             let updates = desk.subscribe();
             app.manage(desk);
             events::forward(app.handle().clone(), updates, since);

@@ -309,12 +309,17 @@ pub fn test() -> Result<()> {
             "warnings",
         ])),
     );
-    check("cargo test", status(cargo().args(["test", "--workspace"])));
+    // With the command line's embedded Sandbox, so its whole-swap tests run too.
+    check(
+        "cargo test",
+        status(cargo().args(["test", "--workspace", "--features", "gateway-cli/sandbox"])),
+    );
     check(
         "conformance (schemathesis vs the published document)",
         crate::conformance::conformance(),
     );
     check("svelte-check", status(&mut npm("check")));
+    check("prettier (the UI's formatting)", status(&mut npm("format:check")));
     check("vitest", status(&mut npm("test")));
     check(
         "keychain (Secret Service)",

@@ -43,8 +43,11 @@ pub const SANDBOX_STATE_FILE: &str = "sandbox-gateway.json";
 pub const JOURNAL_FILE: &str = "journal.sqlite3";
 
 /// How a [`Desk`] runs.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct DeskOptions {
+    /// The local gateway the Sandbox network starts (the app's and the tests' is gateway-sim with local nodes, from
+    /// the `desk-sandbox` crate); `None`: this build has no Sandbox, and choosing it says so.
+    pub sandbox: Option<Arc<dyn crate::sandbox::LocalGateway>>,
     /// The tracker's pace.
     pub timing: Timing,
     /// Serve the Sandbox gateway's admin interface (its clock, liquidity and faults) to loopback callers, so tests
@@ -136,7 +139,8 @@ pub struct Desk {
     /// Orders of watched addresses as last read, per network, by order id.
     pub(crate) seen: Arc<std::sync::Mutex<HashMap<String, BTreeMap<String, OrderView>>>>,
     pub(crate) timing: Timing,
-    pub(crate) sandbox_admin: bool,
+    /// How the Sandbox network is started (the port, and its admin interface for tests).
+    pub(crate) sandbox: crate::sandbox::SandboxAccess,
     /// The partner dashboard's reading of the journal, kept between calls.
     pub(crate) partner_cache: Arc<std::sync::Mutex<crate::partner::FactsCache>>,
     /// The wallet while the app runs (locked, or unlocked in zeroizing memory).
@@ -177,11 +181,16 @@ impl Desk {
     /// [`Self::open`] with options (tests, and the Sandbox's admin interface for WebDriver tests).
     pub async fn open_with(paths: AppPaths, options: DeskOptions) -> Result<Self, DeskError> {
         let DeskOptions {
+            sandbox,
             timing,
             sandbox_admin,
             wallet_idle,
             kdf,
         } = options;
+        let sandbox = crate::sandbox::SandboxAccess {
+            gateway: sandbox,
+            admin: sandbox_admin,
+        };
         let loaded = settings::load(&paths.settings_file());
         let mut notices: Vec<String> = loaded.notice.into_iter().collect();
         // The keychain's client blocks on its own runtime, so it runs on a blocking thread.
@@ -205,17 +214,31 @@ impl Desk {
             }
         };
         let mut settings = loaded.settings;
-        let chosen = match connect(&paths, &settings, settings.network, sandbox_admin).await {
+        let chosen = match connect(&paths, &settings, settings.network, &sandbox).await {
             Ok(network) => network.checked().await,
             Err(e) => Err(e),
         };
         let network = match chosen {
             Ok(network) => network,
             Err(e) => {
-                warn!(error = %e, "chosen network unavailable; using the Sandbox");
-                notices.push(format!("{} The app switched to the Sandbox.", e.message));
-                settings.network = NetworkKind::Sandbox;
-                connect(&paths, &settings, NetworkKind::Sandbox, sandbox_admin).await?
+                // The Sandbox when this build has one; otherwise production, which connects to nothing until asked.
+                let fallback = if sandbox.gateway.is_some() {
+                    NetworkKind::Sandbox
+                } else {
+                    NetworkKind::Production
+                };
+                warn!(error = %e, fallback = fallback.slug(), "chosen network unavailable");
+                notices.push(format!(
+                    "{} The app switched to {}.",
+                    e.message,
+                    if fallback == NetworkKind::Sandbox {
+                        "the Sandbox"
+                    } else {
+                        "Production"
+                    }
+                ));
+                settings.network = fallback;
+                connect(&paths, &settings, fallback, &sandbox).await?
             }
         };
         let (events, _) = broadcast::channel(1024);
@@ -232,7 +255,7 @@ impl Desk {
             events,
             seen: Arc::default(),
             timing,
-            sandbox_admin,
+            sandbox,
             partner_cache: Arc::default(),
             wallet: Arc::new(Keeper::new(wallet_idle.unwrap_or(DEFAULT_IDLE))),
             kdf: kdf.unwrap_or(KdfProfile::STANDARD),
@@ -387,7 +410,7 @@ impl Desk {
                     .to_owned(),
             );
         }
-        let network = connect(&self.paths, &next, choice.kind, self.sandbox_admin)
+        let network = connect(&self.paths, &next, choice.kind, &self.sandbox)
             .await?
             .checked()
             .await
@@ -459,7 +482,7 @@ impl Desk {
         let mut next = state.settings.clone();
         let kind = state.network.kind;
         next.prefs_mut(kind).api_version = version;
-        let network = connect(&self.paths, &next, kind, self.sandbox_admin)
+        let network = connect(&self.paths, &next, kind, &self.sandbox)
             .await?
             .checked()
             .await
@@ -496,7 +519,7 @@ impl Desk {
         }
         let mut next = state.settings.clone();
         next.prefs_mut(kind).bitcoin_network = Some(bitcoin);
-        let network = connect(&self.paths, &next, kind, self.sandbox_admin).await?;
+        let network = connect(&self.paths, &next, kind, &self.sandbox).await?;
         self.replace_network(&mut state, network).await;
         state.settings = next;
         settings::save(&self.paths.settings_file(), &state.settings)?;
@@ -529,7 +552,7 @@ impl Desk {
             .await
             .unwrap_or_else(|e| Err(secrets::SecretsError::Keychain(e.to_string())))?;
         let kind = state.network.kind;
-        let network = connect(&self.paths, &state.settings, kind, self.sandbox_admin).await?;
+        let network = connect(&self.paths, &state.settings, kind, &self.sandbox).await?;
         self.replace_network(&mut state, network).await;
         info!(network = kind.slug(), "API key set");
         Ok(self.view(&state))
@@ -543,7 +566,7 @@ impl Desk {
             .await
             .unwrap_or_else(|e| Err(secrets::SecretsError::Keychain(e.to_string())))?;
         let kind = state.network.kind;
-        let network = connect(&self.paths, &state.settings, kind, self.sandbox_admin).await?;
+        let network = connect(&self.paths, &state.settings, kind, &self.sandbox).await?;
         self.replace_network(&mut state, network).await;
         Ok(self.view(&state))
     }
@@ -723,11 +746,7 @@ impl Desk {
         if source == "solana" || source == "tron" {
             let chains = self.state.lock().await.network.sandbox_chains.clone();
             if let Some(chains) = chains {
-                if source == "solana" {
-                    chains.solana_node().await?;
-                } else {
-                    chains.tron_node().await?;
-                }
+                chains.url_for(&source, None).await?;
             }
         }
         let (client, key, checks) = self.client_key_and_policy().await;
@@ -1090,7 +1109,7 @@ pub(crate) async fn connect(
     paths: &AppPaths,
     settings: &Settings,
     kind: NetworkKind,
-    sandbox_admin: bool,
+    sandbox: &crate::sandbox::SandboxAccess,
 ) -> Result<ActiveNetwork, DeskError> {
     let custom_url = settings.custom_url.as_deref();
     let account = secrets::account(kind, custom_url);
@@ -1108,7 +1127,7 @@ pub(crate) async fn connect(
         settings.api_version(kind),
         key,
         Some(&sandbox_state),
-        sandbox_admin,
+        sandbox,
         settings.bitcoin_network(kind),
     )
     .await

@@ -20,6 +20,7 @@ pub mod partner;
 pub mod paths;
 pub mod psbt_export;
 pub mod quote_errors;
+pub mod sandbox;
 pub mod secrets;
 pub mod settings;
 pub mod support;

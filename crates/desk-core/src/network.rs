@@ -1,23 +1,18 @@
-//! The network in use: its base URL, its client, and for the Sandbox the embedded gateway-sim itself.
+//! The network in use: its base URL, its client, and for the Sandbox the local gateway started through
+//! [`crate::sandbox`]'s port.
 
-use std::net::{Ipv4Addr, SocketAddr};
-use std::path::{Path, PathBuf};
+use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
 
 use gateway_client::address::BitcoinNetwork;
 use gateway_client::{ApiKey, ApiVersion, Client, ClientConfig, ClientError, deployments};
-use std::collections::{BTreeMap, BTreeSet};
-use std::sync::Arc;
 
-use gateway_sim::evm_check::EvmChains;
-use gateway_sim::evm_node::EvmNode;
-use gateway_sim::solana_node::SolanaNode;
-use gateway_sim::tron_node::TronNode;
-use gateway_sim::{RunningSim, Sim, SimConfig};
 use tracing::{info, warn};
 use url::Url;
 
 use crate::api::{DeskError, ErrorKind, NetworkView};
+use crate::sandbox::{LocalChains, RunningGateway, SandboxAccess, SandboxStart};
 use crate::settings::NetworkKind;
 
 /// Checks a custom gateway URL: absolute, http or https, with a host, and no query or credentials.
@@ -214,221 +209,23 @@ pub struct ActiveNetwork {
     pub client: Client,
     /// The Bitcoin network of this gateway's addresses and transactions (regtest on the Sandbox).
     pub bitcoin: BitcoinNetwork,
-    /// The embedded gateway when the network is the Sandbox; dropping it stops the server.
-    sandbox: Option<RunningSim>,
-    /// The Sandbox's local EVM chains (started when first used); `None` off the Sandbox.
-    pub sandbox_chains: Option<SandboxChains>,
-}
-
-/// The environment variable naming EVM nodes the Sandbox uses instead of starting its own
-/// (`bob=http://127.0.0.1:8545,ethereum=…`): for tests whose nodes must outlive the process under test.
-pub const SANDBOX_EVM_NODES_ENV: &str = "GATEWAY_DESK_SANDBOX_EVM_NODES";
-
-/// The Sandbox's EVM chains: a real anvil node per chain, started when the chain is first used, with the
-/// Sandbox's gateway contract and test tokens placed; the embedded gateway checks registered transactions on it.
-#[derive(Debug, Clone, Default)]
-pub struct SandboxChains {
-    nodes: Arc<tokio::sync::Mutex<BTreeMap<String, Arc<EvmNode>>>>,
-    /// The Solana chain (LiteSVM behind JSON-RPC), started when first used.
-    solana: Arc<tokio::sync::Mutex<Option<Arc<SolanaNode>>>>,
-    /// The Tron chain (the HTTP API stand-in over a real EVM), started when first used.
-    tron: Arc<tokio::sync::Mutex<Option<Arc<TronNode>>>>,
-    funded: Arc<std::sync::Mutex<BTreeSet<(String, String)>>>,
-    sim_chains: EvmChains,
-}
-
-/// The URL [`SANDBOX_EVM_NODES_ENV`] names for `chain`, if any.
-fn external_node(chain: &str) -> Option<String> {
-    std::env::var(SANDBOX_EVM_NODES_ENV).ok().and_then(|all| {
-        all.split(',')
-            .filter_map(|pair| pair.split_once('='))
-            .find(|(c, _)| c.trim() == chain)
-            .map(|(_, url)| url.trim().to_owned())
-    })
-}
-
-impl SandboxChains {
-    /// The node of `chain`, started (or attached, see [`SANDBOX_EVM_NODES_ENV`]) on first use.
-    pub async fn node(&self, chain: &str) -> Result<Arc<EvmNode>, DeskError> {
-        let mut nodes = self.nodes.lock().await;
-        if let Some(node) = nodes.get(chain) {
-            return Ok(node.clone());
-        }
-        let external = external_node(chain);
-        let failed = |e: gateway_sim::evm_node::NodeError| {
-            DeskError::new(
-                ErrorKind::Sandbox,
-                format!(
-                    "The Sandbox's local {chain} chain could not start ({e}). Run `cargo xtask setup`, then try again."
-                ),
-            )
-        };
-        let node = match external {
-            Some(url) => EvmNode::attach(chain, &url).await.map_err(failed)?,
-            None => {
-                let node = EvmNode::start(chain).await.map_err(failed)?;
-                node.place_sandbox_contracts().await.map_err(failed)?;
-                node
-            }
-        };
-        info!(chain, url = node.url(), "Sandbox chain started");
-        self.sim_chains.set(chain, node.url());
-        let node = Arc::new(node);
-        nodes.insert(chain.to_owned(), node.clone());
-        Ok(node)
-    }
-
-    /// The Sandbox's Solana node (LiteSVM), started (or attached: `solana=URL` in [`SANDBOX_EVM_NODES_ENV`]) on first
-    /// use; the embedded gateway builds Solana transactions on its blockhash and checks registered signatures on it.
-    pub async fn solana_node(&self) -> Result<Arc<SolanaNode>, DeskError> {
-        self.started(
-            &self.solana,
-            "Solana",
-            SolanaNode::url,
-            SolanaNode::start,
-            |url| async move { SolanaNode::attach(&url).await },
-        )
-        .await
-    }
-
-    /// The Solana node, with `address` funded on it once (10 SOL and the catalogue's SPL tokens).
-    pub async fn funded_solana(&self, address: &str) -> Result<Arc<SolanaNode>, DeskError> {
-        let node = self.solana_node().await?;
-        self.fund_once(
-            ("solana".to_owned(), address.to_owned()),
-            node.fund_sandbox_wallet(address),
-        )
-        .await?;
-        Ok(node)
-    }
-
-    /// The Sandbox's Tron node (the HTTP API stand-in), started (or attached: `tron=URL` in
-    /// [`SANDBOX_EVM_NODES_ENV`]) on first use; the embedded gateway checks registered Tron transactions on it.
-    pub async fn tron_node(&self) -> Result<Arc<TronNode>, DeskError> {
-        self.started(
-            &self.tron,
-            "Tron",
-            TronNode::url,
-            TronNode::start,
-            |url| async move { TronNode::attach(&url).await },
-        )
-        .await
-    }
-
-    /// The node held in `slot` for the chain `name` (Solana, Tron): started, or attached to the URL
-    /// [`SANDBOX_EVM_NODES_ENV`] names for it, on first use, and named to the embedded gateway.
-    async fn started<N, E, S, SF, A, AF>(
-        &self,
-        slot: &tokio::sync::Mutex<Option<Arc<N>>>,
-        name: &str,
-        url_of: fn(&N) -> &str,
-        start: S,
-        attach: A,
-    ) -> Result<Arc<N>, DeskError>
-    where
-        E: std::fmt::Display,
-        S: FnOnce() -> SF,
-        SF: std::future::Future<Output = Result<N, E>>,
-        A: FnOnce(String) -> AF,
-        AF: std::future::Future<Output = Result<N, E>>,
-    {
-        let mut held = slot.lock().await;
-        if let Some(node) = held.as_ref() {
-            return Ok(node.clone());
-        }
-        let chain = name.to_ascii_lowercase();
-        let node = match external_node(&chain) {
-            Some(url) => attach(url).await,
-            None => start().await,
-        }
-        .map_err(|e| {
-            DeskError::new(
-                ErrorKind::Sandbox,
-                format!(
-                    "The Sandbox's local {name} chain could not start ({e}). Run `cargo xtask setup`, then try again."
-                ),
-            )
-        })?;
-        info!(chain, url = url_of(&node), "Sandbox chain started");
-        self.sim_chains.set(&chain, url_of(&node));
-        let node = Arc::new(node);
-        *held = Some(node.clone());
-        Ok(node)
-    }
-
-    /// The Tron node, with `address` funded on it once (1,000 TRX and the catalogue's TRC-20 tokens).
-    pub async fn funded_tron(&self, address: &str) -> Result<Arc<TronNode>, DeskError> {
-        let node = self.tron_node().await?;
-        self.fund_once(
-            ("tron".to_owned(), address.to_owned()),
-            node.fund_sandbox_wallet(address),
-        )
-        .await?;
-        Ok(node)
-    }
-
-    /// The URL of `chain`'s node (an EVM chain, `solana` or `tron`), started on first use; with `owner`, that address
-    /// funded on it once.
-    pub async fn url_for(&self, chain: &str, owner: Option<&str>) -> Result<String, DeskError> {
-        Ok(match (chain, owner) {
-            ("solana", Some(owner)) => self.funded_solana(owner).await?.url().to_owned(),
-            ("solana", None) => self.solana_node().await?.url().to_owned(),
-            ("tron", Some(owner)) => self.funded_tron(owner).await?.url().to_owned(),
-            ("tron", None) => self.tron_node().await?.url().to_owned(),
-            (_, Some(owner)) => self.funded_node(chain, owner).await?.url().to_owned(),
-            (_, None) => self.node(chain).await?.url().to_owned(),
-        })
-    }
-
-    /// Runs `fund` the first time `key` (chain, address) is seen; after a failure it is tried again next time.
-    async fn fund_once<E: std::fmt::Display>(
-        &self,
-        key: (String, String),
-        fund: impl std::future::Future<Output = Result<(), E>>,
-    ) -> Result<(), DeskError> {
-        let first = self
-            .funded
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .insert(key.clone());
-        if first && let Err(e) = fund.await {
-            self.funded
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .remove(&key);
-            return Err(DeskError::new(
-                ErrorKind::Sandbox,
-                format!(
-                    "The Sandbox could not fund {} on {} ({e}). Try again.",
-                    key.1, key.0
-                ),
-            ));
-        }
-        Ok(())
-    }
-
-    /// The node of `chain`, with `address` funded on it once (test coins and tokens).
-    pub async fn funded_node(&self, chain: &str, address: &str) -> Result<Arc<EvmNode>, DeskError> {
-        let node = self.node(chain).await?;
-        self.fund_once(
-            (chain.to_owned(), address.to_ascii_lowercase()),
-            node.fund_sandbox_wallet(address),
-        )
-        .await?;
-        Ok(node)
-    }
+    /// The local gateway when the network is the Sandbox; dropping it stops the server.
+    sandbox: Option<Box<dyn RunningGateway>>,
+    /// The Sandbox's local chains (each started when first used); `None` off the Sandbox.
+    pub sandbox_chains: Option<Arc<dyn LocalChains>>,
 }
 
 impl ActiveNetwork {
     /// Connects to `kind`, whose Bitcoin network is `bitcoin` (the Sandbox's is always regtest): for the Sandbox
-    /// this starts gateway-sim on a free loopback port, keeping its orders in `sandbox_state` when given.
+    /// this starts the local gateway `sandbox` has (on a free loopback port), keeping its orders in `sandbox_state`
+    /// when given.
     pub async fn connect(
         kind: NetworkKind,
         custom_url: Option<&str>,
         version: ApiVersion,
         api_key: Option<ApiKey>,
         sandbox_state: Option<&Path>,
-        sandbox_admin: bool,
+        sandbox: &SandboxAccess,
         bitcoin: BitcoinNetwork,
     ) -> Result<Self, DeskError> {
         let bitcoin = if kind == NetworkKind::Sandbox {
@@ -436,8 +233,7 @@ impl ActiveNetwork {
         } else {
             bitcoin
         };
-        let sandbox_chains = (kind == NetworkKind::Sandbox).then(SandboxChains::default);
-        let (base_url, sandbox) = match kind {
+        let (base_url, running) = match kind {
             NetworkKind::Production => (Url::parse(deployments::PRODUCTION).expect("valid"), None),
             NetworkKind::Staging => (Url::parse(deployments::STAGING).expect("valid"), None),
             NetworkKind::Custom => {
@@ -450,15 +246,14 @@ impl ActiveNetwork {
                 (parse_custom_url(text)?, None)
             }
             NetworkKind::Sandbox => {
-                let running =
-                    sandbox_sim(sandbox_state, sandbox_admin, api_key.as_ref(), sandbox_chains.as_ref().map(|c| c.sim_chains.clone()).unwrap_or_default()).spawn(SocketAddr::from((Ipv4Addr::LOCALHOST, 0))).await.map_err(|e| {
-                        DeskError::new(
-                            ErrorKind::Sandbox,
-                            format!("The Sandbox gateway could not start ({e}). Restart the app, or choose another network."),
-                        )
-                    })?;
-                let url = Url::parse(&running.base_url()).expect("a socket address makes a URL");
-                (url, Some(running))
+                let running = sandbox
+                    .start(SandboxStart {
+                        state_file: sandbox_state.map(Path::to_path_buf),
+                        admin: sandbox.admin,
+                        api_key: api_key.clone(),
+                    })
+                    .await?;
+                (running.base_url(), Some(running))
             }
         };
         let mut config = ClientConfig::new(base_url);
@@ -469,11 +264,12 @@ impl ActiveNetwork {
         }
         let client = Client::new(config)?;
         info!(network = kind.slug(), url = %client.config().base_url, %version, "network connected");
+        let sandbox_chains = running.as_ref().map(|running| running.chains());
         Ok(Self {
             kind,
             client,
             bitcoin,
-            sandbox,
+            sandbox: running,
             sandbox_chains,
         })
     }
@@ -505,7 +301,7 @@ impl ActiveNetwork {
     /// Stops the embedded gateway, if this is the Sandbox.
     pub async fn close(&mut self) {
         if let Some(sim) = self.sandbox.take() {
-            let _ = sim.shutdown().await;
+            sim.stop().await;
         }
     }
 }
@@ -516,38 +312,6 @@ pub const SANDBOX_MARK: &str = "Sandbox — simulated, no real money moves";
 
 /// How the names of files the Sandbox's orders export begin (PSBTs, support bundles).
 pub const SANDBOX_FILE_PREFIX: &str = "sandbox-SIMULATED-";
-
-/// The Sandbox's gateway, its orders kept in `state` (when given). A state file that cannot be read is set aside
-/// (renamed, never overwritten) and the Sandbox starts empty: a sandbox must not keep the app from starting.
-fn sandbox_sim(
-    state: Option<&Path>,
-    admin: bool,
-    key: Option<&ApiKey>,
-    evm_chains: EvmChains,
-) -> Sim {
-    // The Sandbox accepts the key stored for it, so a partner can try their key's flow without a real gateway.
-    let access = gateway_sim::access::AccessConfig {
-        keys: key.map(|k| vec![k.expose().to_owned()]).unwrap_or_default(),
-        ..gateway_sim::access::AccessConfig::default()
-    };
-    // Regtest: the Sandbox's deposit addresses, PSBTs and QR codes can never be paid with real money.
-    let config = |state_file: Option<PathBuf>| SimConfig {
-        state_file,
-        admin,
-        access: access.clone(),
-        network: BitcoinNetwork::Regtest,
-        evm_chains: evm_chains.clone(),
-        ..SimConfig::default()
-    };
-    match Sim::with_config(config(state.map(Path::to_path_buf))) {
-        Ok(sim) => sim,
-        Err(e) => {
-            let aside = state.map(crate::settings::set_aside);
-            warn!(error = %e, aside = ?aside, "the Sandbox's saved state was set aside; starting empty");
-            Sim::with_config(config(state.map(Path::to_path_buf))).unwrap_or_default()
-        }
-    }
-}
 
 #[cfg(test)]
 mod tests {

@@ -302,7 +302,7 @@ pub fn load(path: &Path) -> Loaded {
 }
 
 /// Renames an unreadable file to `<name>.unreadable-<unix secs>` beside it, so nothing overwrites it.
-pub(crate) fn set_aside(path: &Path) -> io::Result<PathBuf> {
+pub fn set_aside(path: &Path) -> io::Result<PathBuf> {
     let stamp = crate::calendar::now_secs();
     let aside = path.with_extension(format!("json.unreadable-{stamp}"));
     fs::rename(path, &aside)?;

@@ -92,7 +92,7 @@ pub const MAX_PRIORITY_FEE_LAMPORTS: u64 = 5_000_000;
 /// Which gateway contracts and programs the network's calls must go to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum GatewayContracts {
-    /// The Sandbox's contract on every chain (`gateway_sim::quote::gateway_contract`): pinned.
+    /// The Sandbox's contract on every chain (`gateway_payload::sandbox::gateway_contract`): pinned.
     Sandbox,
     /// Not known to the app: the quote's `txTo` is followed.
     Unknown,
@@ -131,7 +131,7 @@ impl VerifyPolicy {
             bitcoin,
             contracts: GatewayContracts::Sandbox,
             blind_signing: false,
-            max_fee_rate_sat_vb: gateway_sim::payload::bitcoin::FEE_RATE_SAT_PER_VB
+            max_fee_rate_sat_vb: gateway_payload::bitcoin::FEE_RATE_SAT_PER_VB
                 .saturating_mul(FEE_RATE_HEADROOM),
         }
     }

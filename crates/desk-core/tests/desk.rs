@@ -4,7 +4,7 @@ use std::net::{Ipv4Addr, SocketAddr};
 
 use desk_core::api::{NetworkChoice, RouteKind};
 use desk_core::settings::NetworkKind;
-use desk_core::{AppPaths, Desk, ErrorKind};
+use desk_core::{AppPaths, ErrorKind};
 use gateway_sim::Sim;
 
 mod common;
@@ -22,7 +22,9 @@ fn choice(kind: NetworkKind, url: Option<&str>) -> NetworkChoice {
 async fn a_fresh_install_runs_on_the_sandbox_and_lists_its_routes() {
     mock_keychain();
     let home = tempfile::tempdir().unwrap();
-    let desk = Desk::open(AppPaths::under(home.path())).await.unwrap();
+    let desk = desk_sandbox::open_desk(AppPaths::under(home.path()))
+        .await
+        .unwrap();
     let view = desk.settings().await;
     assert_eq!(view.network.kind, NetworkKind::Sandbox);
     assert!(
@@ -72,7 +74,7 @@ async fn the_network_choice_is_remembered_and_bad_input_changes_nothing() {
         .unwrap();
     let home = tempfile::tempdir().unwrap();
     let paths = AppPaths::under(home.path());
-    let desk = Desk::open(paths.clone()).await.unwrap();
+    let desk = desk_sandbox::open_desk(paths.clone()).await.unwrap();
 
     let err = desk
         .select_network(choice(NetworkKind::Custom, Some("not a url")))
@@ -106,7 +108,7 @@ async fn the_network_choice_is_remembered_and_bad_input_changes_nothing() {
     desk.shutdown().await;
     drop(desk);
 
-    let reopened = Desk::open(paths.clone()).await.unwrap();
+    let reopened = desk_sandbox::open_desk(paths.clone()).await.unwrap();
     let view = reopened.settings().await;
     assert_eq!(
         view.network.kind,
@@ -144,7 +146,9 @@ async fn an_unreachable_gateway_is_a_transport_error_with_a_next_step() {
         .await
         .unwrap();
     let home = tempfile::tempdir().unwrap();
-    let desk = Desk::open(AppPaths::under(home.path())).await.unwrap();
+    let desk = desk_sandbox::open_desk(AppPaths::under(home.path()))
+        .await
+        .unwrap();
     desk.select_network(choice(NetworkKind::Custom, Some(&gone.base_url())))
         .await
         .unwrap();
@@ -167,7 +171,7 @@ async fn a_corrupt_settings_file_is_reported_and_kept() {
     let paths = AppPaths::under(home.path());
     std::fs::create_dir_all(&paths.config_dir).unwrap();
     std::fs::write(paths.settings_file(), "{ half a file").unwrap();
-    let desk = Desk::open(paths.clone()).await.unwrap();
+    let desk = desk_sandbox::open_desk(paths.clone()).await.unwrap();
     let view = desk.settings().await;
     assert_eq!(view.network.kind, NetworkKind::Sandbox);
     assert_eq!(view.notices.len(), 1, "{:?}", view.notices);
@@ -195,7 +199,7 @@ async fn the_sandbox_keeps_its_orders_across_restarts_and_sets_a_damaged_state_a
     mock_keychain();
     let home = tempfile::tempdir().unwrap();
     let paths = AppPaths::under(home.path());
-    let desk = Desk::open(paths.clone()).await.unwrap();
+    let desk = desk_sandbox::open_desk(paths.clone()).await.unwrap();
     let url = desk.settings().await.network.base_url;
     let id = create_order_directly(&url, &swap_request()).await;
     desk.shutdown().await;
@@ -206,7 +210,7 @@ async fn the_sandbox_keeps_its_orders_across_restarts_and_sets_a_damaged_state_a
     );
 
     // A new app session: a new port, the same orders.
-    let desk = Desk::open(paths.clone()).await.unwrap();
+    let desk = desk_sandbox::open_desk(paths.clone()).await.unwrap();
     let url = desk.settings().await.network.base_url;
     let order = common::client(&url, gateway_client::ApiVersion::V3)
         .get_order(&id)
@@ -218,7 +222,7 @@ async fn the_sandbox_keeps_its_orders_across_restarts_and_sets_a_damaged_state_a
 
     // A damaged state file is renamed, not overwritten, and the Sandbox starts empty.
     std::fs::write(&state, b"not json").unwrap();
-    let desk = Desk::open(paths.clone()).await.unwrap();
+    let desk = desk_sandbox::open_desk(paths.clone()).await.unwrap();
     let url = desk.settings().await.network.base_url;
     create_order_directly(&url, &swap_request()).await;
     desk.shutdown().await;

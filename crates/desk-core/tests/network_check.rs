@@ -11,7 +11,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::any;
 use desk_core::api::NetworkChoice;
 use desk_core::settings::{self, NetworkKind, Settings};
-use desk_core::{AppPaths, Desk, ErrorKind};
+use desk_core::{AppPaths, ErrorKind};
 use gateway_client::ApiVersion;
 use gateway_sim::Sim;
 use tokio::net::TcpListener;
@@ -63,7 +63,7 @@ async fn refused(url: &str) -> desk_core::DeskError {
     mock_keychain();
     let home = tempfile::tempdir().unwrap();
     let paths = AppPaths::under(home.path());
-    let desk = Desk::open(paths.clone()).await.unwrap();
+    let desk = desk_sandbox::open_desk(paths.clone()).await.unwrap();
     let err = desk.select_network(custom(url)).await.unwrap_err();
     let view = desk.settings().await;
     assert_eq!(view.network.kind, NetworkKind::Sandbox, "{url}: kept");
@@ -95,7 +95,7 @@ async fn a_gateway_that_lists_its_routes_is_saved() {
         .unwrap();
     let home = tempfile::tempdir().unwrap();
     let paths = AppPaths::under(home.path());
-    let desk = Desk::open(paths.clone()).await.unwrap();
+    let desk = desk_sandbox::open_desk(paths.clone()).await.unwrap();
     let view = desk.select_network(custom(&sim.base_url())).await.unwrap();
     assert_eq!(view.network.kind, NetworkKind::Custom);
     assert_eq!(view.custom_url.as_deref(), Some(sim.base_url().as_str()));
@@ -229,7 +229,7 @@ async fn another_api_version_is_checked_before_it_is_kept() {
     .await;
     let home = tempfile::tempdir().unwrap();
     let paths = AppPaths::under(home.path());
-    let desk = Desk::open(paths.clone()).await.unwrap();
+    let desk = desk_sandbox::open_desk(paths.clone()).await.unwrap();
     desk.select_network(custom(&url)).await.unwrap();
     let err = desk.set_api_version(ApiVersion::V1).await.unwrap_err();
     assert!(
@@ -271,7 +271,7 @@ async fn a_saved_custom_network_that_no_longer_answers_opens_the_sandbox_with_th
             ..Settings::default()
         };
         settings::save(&paths.settings_file(), &saved).unwrap();
-        let desk = Desk::open(paths.clone()).await.unwrap();
+        let desk = desk_sandbox::open_desk(paths.clone()).await.unwrap();
         let view = desk.settings().await;
         assert_eq!(view.network.kind, NetworkKind::Sandbox, "{url}");
         assert_eq!(view.notices.len(), 1, "{:?}", view.notices);

@@ -6,9 +6,9 @@
 
 use std::time::Duration;
 
+use desk_core::AppPaths;
 use desk_core::logs;
 use desk_core::support::{BUNDLE_DIR, BundleOptions};
-use desk_core::{AppPaths, Desk};
 use gateway_sim::payload::testkit::TestWallet;
 
 mod common;
@@ -213,7 +213,7 @@ async fn a_bundle_is_previewed_saved_without_the_key_and_imported_as_the_user_sa
 
     // Another installation imports it without a trace in its own journal.
     let other_home = tempfile::tempdir().unwrap();
-    let other = Desk::open(AppPaths::under(other_home.path()))
+    let other = desk_sandbox::open_desk(AppPaths::under(other_home.path()))
         .await
         .unwrap();
     let imported = other.import_bundle(&saved).unwrap();

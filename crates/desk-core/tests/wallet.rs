@@ -98,7 +98,7 @@ async fn an_imported_wallet_with_a_passphrase_has_its_own_addresses_and_locks_wh
     let _turn = TURN.lock().await;
     let home = tempfile::tempdir().unwrap();
     common::mock_keychain();
-    let desk = desk_core::Desk::open_with(
+    let desk = desk_sandbox::open_desk_with(
         desk_core::AppPaths::under(home.path()),
         desk_core::DeskOptions {
             kdf: Some(desk_core::wallet::vault::KdfProfile::TEST_ONLY),

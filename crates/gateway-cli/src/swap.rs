@@ -108,6 +108,9 @@ async fn open_desk() -> Result<Desk, Failure> {
     Desk::open_with(
         paths,
         DeskOptions {
+            // The embedded Sandbox only in a build with the `sandbox` feature; without it `--network sandbox` says so.
+            #[cfg(feature = "sandbox")]
+            sandbox: Some(desk_sandbox::EmbeddedSandbox::port()),
             sandbox_admin: std::env::var("GATEWAY_DESK_SANDBOX_ADMIN").is_ok_and(|v| v == "1"),
             ..DeskOptions::default()
         },

@@ -490,15 +490,15 @@ async fn lookup_finds_an_order_by_id_and_by_address_with_what_to_do_next() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_saved_bundle_reads_with_its_timeline_events_and_log_lines() {
+    use desk_core::AppPaths;
     use desk_core::desk::{DeskOptions, QuoteResult, SwapForm};
     use desk_core::support::BundleOptions;
-    use desk_core::{AppPaths, Desk};
     use gateway_sim::payload::testkit::TestWallet;
 
     keyring_core::set_default_store(keyring_core::mock::Store::new().unwrap());
     let home = tempfile::tempdir().unwrap();
     let paths = AppPaths::under(home.path());
-    let desk = Desk::open_with(paths.clone(), DeskOptions::default())
+    let desk = desk_sandbox::open_desk_with(paths.clone(), DeskOptions::default())
         .await
         .unwrap();
     let wallet = TestWallet::from_seed([5; 32]);
@@ -1062,6 +1062,10 @@ fn creating_or_importing_needs_a_keychain_and_never_takes_the_phrase_as_an_argum
 /// from GATEWAY_MNEMONIC funded there on first use; an offramp quoted, confirmed, approved, paid, registered (the
 /// gateway checks the payment on the node) and followed to its end, every address defaulted to the wallet's. Without
 /// `--yes` and with no "y" typed, nothing is created.
+#[cfg_attr(
+    not(feature = "sandbox"),
+    ignore = "the Sandbox inside the command needs `--features sandbox`"
+)]
 #[tokio::test(flavor = "multi_thread")]
 async fn a_whole_offramp_runs_from_the_terminal_on_the_sandbox_with_its_local_chain() {
     use std::io::{BufRead, BufReader};
@@ -1172,6 +1176,10 @@ async fn a_whole_offramp_runs_from_the_terminal_on_the_sandbox_with_its_local_ch
 /// `gateway --network sandbox swap` from Solana: the Sandbox's Solana chain (LiteSVM) inside the command, the
 /// wallet's Solana account funded there on first use; the transaction shown with its fee, signed, sent, confirmed
 /// and registered (the gateway found it executed). `wallet balance --chain solana` reads the same chain.
+#[cfg_attr(
+    not(feature = "sandbox"),
+    ignore = "the Sandbox inside the command needs `--features sandbox`"
+)]
 #[test]
 fn a_swap_from_solana_runs_from_the_terminal_and_its_balance_is_read_from_the_chain() {
     let home = tempfile::tempdir().unwrap();
@@ -1236,6 +1244,10 @@ fn a_swap_from_solana_runs_from_the_terminal_and_its_balance_is_read_from_the_ch
 
 /// The command line checks what it is asked to sign as the window does (the same desk-core): a hostile Sandbox whose
 /// Solana transaction is paid by another account is refused after "Create this order?", exit 5, nothing signed.
+#[cfg_attr(
+    not(feature = "sandbox"),
+    ignore = "the Sandbox inside the command needs `--features sandbox`"
+)]
 #[tokio::test(flavor = "multi_thread")]
 async fn a_hostile_solana_transaction_is_refused_by_the_command_line_before_anything_is_signed() {
     use std::io::{BufRead, BufReader};
@@ -1308,6 +1320,10 @@ async fn a_hostile_solana_transaction_is_refused_by_the_command_line_before_anyt
 /// `gateway --network sandbox swap` from Tron: the Sandbox's Tron chain inside the command, the wallet's Tron
 /// account funded there on first use; an exact approval and the order's call, each shown with its estimated energy
 /// and fee limit, signed, broadcast, executed and registered. `wallet balance --chain tron` reads the same chain.
+#[cfg_attr(
+    not(feature = "sandbox"),
+    ignore = "the Sandbox inside the command needs `--features sandbox`"
+)]
 #[test]
 fn a_swap_from_tron_runs_from_the_terminal_and_its_balance_is_read_from_the_chain() {
     let home = tempfile::tempdir().unwrap();

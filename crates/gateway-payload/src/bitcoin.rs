@@ -493,7 +493,7 @@ fn op_return_pushes(script: &bitcoin::Script) -> Option<(Vec<u8>, bool)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::payload::testkit::TestWallet;
+    use crate::testkit::TestWallet;
     use bitcoin::consensus::encode::serialize_hex;
 
     const SECRET: [u8; 32] = [42; 32];
@@ -657,7 +657,7 @@ mod tests {
         // The wallet refuses to sign what is not its own.
         assert!(matches!(
             wallet().sign_psbt(payload.psbt_hex.as_deref().unwrap()),
-            Err(crate::payload::testkit::SignError::NotMine(0))
+            Err(crate::testkit::SignError::NotMine(0))
         ));
     }
 
@@ -710,14 +710,6 @@ mod tests {
                 }
             ));
         }
-    }
-
-    #[test]
-    fn the_offramp_quotes_state_the_chains_fee_rate() {
-        assert_eq!(
-            crate::quote::FASTEST_FEE_RATE,
-            FEE_RATE_SAT_PER_VB.to_string()
-        );
     }
 
     #[test]

@@ -1,5 +1,7 @@
-//! The real payloads the simulated gateway hands back from create-order, and the check of a Bitcoin transaction
-//! handed in to register-tx.
+//! What a gateway asks a client to sign, built and read the same way on both sides: the real payloads the simulated
+//! gateway hands back from create-order (and its check of a Bitcoin transaction handed in to register-tx), which
+//! desk-core's verifier rebuilds and compares before anything is signed. A crate of its own so that the app and the
+//! `gateway` command line verify against the same encoders without compiling the simulated server.
 //!
 //! - [`bitcoin`]: the onramp deposit address, the 32-byte OP_RETURN commitment to the order, a PSBT
 //!   (v0) paying both when the quote named a sender, and [`check_onramp_tx`], which accepts a signed transaction
@@ -8,13 +10,17 @@
 //!   and the chain ids of the catalogue's chains.
 //! - [`solana`]: an unsigned `VersionedTransaction` (v0 message) calling the simulated gateway program, base64 of
 //!   its bincode form, and a decoder for it.
-//! - [`testkit`]: a fixed-key P2WPKH wallet that signs the onramp PSBT, **for tests and the sandbox only**.
+//! - [`sandbox`]: the Sandbox's gateway contracts and its local chains' genesis.
+//! - `testkit` (feature `test-utils`): a fixed-key P2WPKH wallet that signs the onramp PSBT, **for tests and the
+//!   sandbox only**.
 //!
 //! Everything here is deterministic: the same inputs give the same bytes. Amounts are integers throughout.
 
 pub mod bitcoin;
 pub mod evm;
+pub mod sandbox;
 pub mod solana;
+#[cfg(any(test, feature = "test-utils"))]
 pub mod testkit;
 
 /// Bitcoin network of the simulated gateway (mainnet, `Network::Bitcoin`, by default).

@@ -357,7 +357,7 @@ pub fn decode_solana_tx(b64: &str) -> Result<DecodedSolanaTx, PayloadError> {
 }
 
 /// bincode as Solana uses it: fixed-width integers, little-endian, the packet size as limit, nothing left over.
-pub(crate) fn wire_options() -> impl bincode::Options {
+pub fn wire_options() -> impl bincode::Options {
     bincode::DefaultOptions::new()
         .with_fixint_encoding()
         .with_limit(PACKET_DATA_SIZE)

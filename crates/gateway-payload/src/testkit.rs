@@ -127,7 +127,7 @@ impl TestWallet {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::payload::bitcoin::onramp_payload;
+    use crate::bitcoin::onramp_payload;
     use bitcoin::Transaction;
     use bitcoin::secp256k1::PublicKey;
 

@@ -12,7 +12,8 @@ pub mod faults;
 pub mod integrity;
 mod jsonrpc;
 pub mod orders;
-pub mod payload;
+/// What the gateway asks a client to sign: its own crate, shared with desk-core's verifier.
+pub use gateway_payload as payload;
 pub mod pricing;
 pub mod quote;
 pub mod script_node;

@@ -111,26 +111,7 @@ impl QuoteError {
     }
 }
 
-/// The gateway contract a user's offramp or swap transaction goes to, per chain: EIP-55 on EVM chains, a
-/// Base58Check address on Tron, a base58 public key on Solana.
-pub fn gateway_contract(chain: &str) -> String {
-    // 20 fixed bytes: "gateway-sim" padded, plus a chain-independent tail.
-    const BYTES: [u8; 20] = *b"gateway-sim-contract";
-    match chain {
-        "tron" => {
-            let mut raw = vec![0x41u8];
-            raw.extend_from_slice(&BYTES);
-            bs58::encode(raw).with_check().into_string()
-        }
-        "solana" => {
-            let mut key = [0u8; 32];
-            key[..20].copy_from_slice(&BYTES);
-            key[20..].copy_from_slice(b"-solana-pub!");
-            bs58::encode(key).into_string()
-        }
-        _ => Address::from(BYTES).to_checksum(None),
-    }
-}
+pub use crate::payload::sandbox::gateway_contract;
 
 /// Reads `address:bps,…` with the interface's rules: the entry format and bps above 0 through the client's reader
 /// (the wire format is shared), and no address twice (EVM addresses compared without case).
@@ -677,6 +658,14 @@ impl<'a> Ctx<'a> {
 mod tests {
     use super::*;
     use gateway_client::wire::NATIVE_TOKEN;
+
+    #[test]
+    fn the_offramp_quotes_state_the_chains_fee_rate() {
+        assert_eq!(
+            FASTEST_FEE_RATE,
+            crate::payload::FEE_RATE_SAT_PER_VB.to_string()
+        );
+    }
 
     const WBTC_BOB: &str = "0x0555E30da8f98308EdB960aa94C0Db47230d2B9c";
     const USDT_ETH: &str = "0xdac17f958d2ee523a2206206994597c13d831ec7";

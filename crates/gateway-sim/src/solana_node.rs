@@ -11,9 +11,8 @@ use serde_json::{Value, json};
 
 use crate::catalogue::{AssetClass, Catalogue};
 
+pub use crate::payload::sandbox::SANDBOX_GENESIS;
 pub use crate::script_node::NODE_ENV;
-/// The genesis hash the Sandbox's Solana node answers: Base58 of SHA-256("gateway-desk sandbox solana").
-pub const SANDBOX_GENESIS: &str = "ArjALFFG9CVTzGFkA92W5fz9qPqANahT1Qgy3Hv84tFt";
 
 /// Why the node could not be started or used.
 #[derive(Debug, thiserror::Error)]

@@ -12,9 +12,7 @@ use serde_json::{Value, json};
 
 use crate::catalogue::{AssetClass, Catalogue};
 
-/// Block 0's id on the Sandbox's Tron chain: SHA-256("gateway-desk sandbox tron") with its first 8 bytes zeroed.
-pub const SANDBOX_GENESIS_BLOCK: &str =
-    "0000000000000000064608ec723fb844b78cf8898a648e0b2e82d94d143e73e9";
+pub use crate::payload::sandbox::SANDBOX_GENESIS_BLOCK;
 
 /// Why the node could not be started or used.
 #[derive(Debug, thiserror::Error)]

@@ -145,7 +145,7 @@ impl SolanaEndpoint {
 
     /// The balance of the SPL token `mint` in `owner`'s associated token account (0 when it has none).
     pub async fn token_balance(&self, owner: &Pubkey, mint: &Pubkey) -> Result<u64, ChainError> {
-        let account = gateway_sim::payload::solana::associated_token_account(owner, mint);
+        let account = gateway_payload::solana::associated_token_account(owner, mint);
         match self
             .call(
                 "getTokenAccountBalance",

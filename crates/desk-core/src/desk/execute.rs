@@ -130,7 +130,9 @@ fn exec_error(e: impl Into<ExecError>) -> DeskError {
 fn pay_call(order: &JournalOrder, sandbox: bool) -> Result<(String, PayCall), DeskError> {
     evm::pay_call_of(order, |chain| {
         if sandbox {
-            gateway_sim::quote::gateway_contract(chain).parse().ok()
+            gateway_payload::sandbox::gateway_contract(chain)
+                .parse()
+                .ok()
         } else {
             known_gateway_spender(chain)
         }
@@ -495,7 +497,7 @@ impl Desk {
     ) -> Result<SolanaEndpoint, DeskError> {
         let (urls, sandbox) = self.chain_urls("solana", owner).await?;
         let genesis = if sandbox {
-            gateway_sim::solana_node::SANDBOX_GENESIS
+            gateway_payload::sandbox::SANDBOX_GENESIS
         } else {
             solana_chain::MAINNET_GENESIS
         };
@@ -644,7 +646,7 @@ impl Desk {
     ) -> Result<TronEndpoint, DeskError> {
         let (urls, sandbox) = self.chain_urls("tron", owner).await?;
         let genesis = if sandbox {
-            gateway_sim::tron_node::SANDBOX_GENESIS_BLOCK
+            gateway_payload::sandbox::SANDBOX_GENESIS_BLOCK
         } else {
             tron_chain::MAINNET_GENESIS_BLOCK
         };
@@ -724,7 +726,9 @@ impl Desk {
         let sandbox = self.state.lock().await.network.sandbox_chains.is_some();
         let known = sandbox
             .then(|| {
-                gateway_client::tron::parse_account(&gateway_sim::quote::gateway_contract("tron"))
+                gateway_client::tron::parse_account(&gateway_payload::sandbox::gateway_contract(
+                    "tron",
+                ))
             })
             .flatten();
         tron_exec::tron_pay_of(order, known)

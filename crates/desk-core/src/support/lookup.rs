@@ -624,7 +624,11 @@ impl Desk {
                     version,
                     key,
                     Some(&state_file),
-                    false, // a lookup only reads: no admin interface
+                    // A lookup only reads: no admin interface.
+                    &crate::sandbox::SandboxAccess {
+                        admin: false,
+                        ..self.sandbox.clone()
+                    },
                     BitcoinNetwork::Regtest,
                 )
                 .await?;

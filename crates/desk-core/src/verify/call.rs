@@ -174,7 +174,7 @@ fn pinned(
 ) -> Result<(), VerifyError> {
     match policy.contracts {
         GatewayContracts::Sandbox => {
-            let expected = gateway_sim::quote::gateway_contract(source.chain.trim());
+            let expected = gateway_payload::sandbox::gateway_contract(source.chain.trim());
             if matches(&expected) {
                 Ok(())
             } else {

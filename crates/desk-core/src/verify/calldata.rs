@@ -1,7 +1,7 @@
 //! The calldata of an offramp or token-swap call, decoded against the gateway contract's ABI and compared with the
 //! quote, field by field.
 //!
-//! The known contract is the Sandbox's (`gateway_sim::payload::evm::IGatewaySim`, on EVM chains and Tron): the
+//! The known contract is the Sandbox's (`gateway_payload::evm::IGatewaySim`, on EVM chains and Tron): the
 //! function must fit the route (`offrampToBitcoin` for an offramp, `swapCrossChain` for a token swap), and its order
 //! id, token, amount, destination chain, destination token and recipient must be the order's and the quote's; its
 //! minimum output may not be below the quote's output less the quoted slippage. A token call as the main call
@@ -15,7 +15,7 @@ use alloy_primitives::{Address, B256, U256};
 use alloy_sol_types::SolCall;
 use gateway_client::address::ChainFamily;
 use gateway_client::wire::RouteKind;
-use gateway_sim::payload::evm::{IGatewaySim, chain_id, destination_bytes32, order_id_hash};
+use gateway_payload::evm::{IGatewaySim, chain_id, destination_bytes32, order_id_hash};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 

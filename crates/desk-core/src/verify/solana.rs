@@ -113,7 +113,7 @@ pub(super) fn verify(
         return Err(VerifyError::SolanaLookupTables);
     }
     if policy.contracts == super::GatewayContracts::Sandbox {
-        let expected = gateway_sim::quote::gateway_contract("solana");
+        let expected = gateway_payload::sandbox::gateway_contract("solana");
         if program.to_string() != expected {
             return Err(VerifyError::NotTheGatewayContract {
                 found: program.to_string(),
@@ -275,7 +275,7 @@ fn resolve(message: &VersionedMessage) -> Result<Vec<Resolved>, VerifyError> {
 }
 
 /// The deposit the quote calls for (gateway-sim's layout: the quoted amount moved from the sender to the gateway's
-/// vault, [`gateway_sim::payload::solana::deposit_instruction`]), when it can be built.
+/// vault, [`gateway_payload::solana::deposit_instruction`]), when it can be built.
 fn expected_deposit(source: &QuotedSource, sender: &str) -> Result<Option<Resolved>, VerifyError> {
     let amount = gateway_client::amount::parse_base_units(source.amount.trim()).map_err(|_| {
         VerifyError::QuoteUnreadable {
@@ -283,7 +283,7 @@ fn expected_deposit(source: &QuotedSource, sender: &str) -> Result<Option<Resolv
             value: source.amount.clone(),
         }
     })?;
-    Ok(gateway_sim::payload::solana::deposit_instruction(
+    Ok(gateway_payload::solana::deposit_instruction(
         source.tx_to.trim(),
         sender.trim(),
         source.token.trim(),
@@ -310,7 +310,7 @@ fn expected_instruction(
     found: &Resolved,
 ) -> Result<Vec<Pubkey>, VerifyError> {
     let differs = |difference: String| VerifyError::SolanaInstructionDiffers { difference };
-    let min_out = gateway_sim::payload::gateway_instruction_min_out(&found.data)
+    let min_out = gateway_payload::gateway_instruction_min_out(&found.data)
         .ok_or_else(|| differs("its data is of no gateway function the app knows".into()))?;
     let floor = floor_out(source)?;
     if min_out < floor {
@@ -325,7 +325,7 @@ fn expected_instruction(
             value: source.amount.clone(),
         }
     })?;
-    let expected = gateway_sim::payload::gateway_instruction(
+    let expected = gateway_payload::gateway_instruction(
         &source.order_id,
         source.tx_to.trim(),
         sender.trim(),

@@ -8,12 +8,12 @@ use bitcoin::sighash::EcdsaSighashType;
 use bitcoin::{Amount, ScriptBuf, TxOut};
 use gateway_client::address::BitcoinNetwork;
 use gateway_client::wire::{CreateOrderResponse, NATIVE_TOKEN, Quote, RouteKind};
-use gateway_sim::payload::testkit::TestWallet;
-use gateway_sim::payload::{
+use gateway_payload::sandbox::gateway_contract;
+use gateway_payload::testkit::TestWallet;
+use gateway_payload::{
     Network, OnrampPayload, TRON_FEE_LIMIT_SUN, deposit_fee_sats, initial_coin, offramp_call,
     onramp_payload, solana_tx, swap_call,
 };
-use gateway_sim::quote::gateway_contract;
 use serde_json::{Value, json};
 use solana_message::VersionedMessage;
 use solana_transaction::versioned::VersionedTransaction;
@@ -1438,7 +1438,7 @@ type ExtraInstruction = (
 
 /// The gateway instruction of [`solana_swap`]'s transaction.
 fn usdc_swap_instruction() -> solana_instruction::Instruction {
-    gateway_sim::payload::gateway_instruction(
+    gateway_payload::gateway_instruction(
         ORDER,
         &gateway_contract("solana"),
         SOL_SENDER,
@@ -1569,7 +1569,7 @@ fn verify_solana_allows_a_capped_compute_budget_and_the_orders_token_account_onl
 fn verify_solana_takes_one_exact_deposit_to_the_vault_only() {
     let (q, _) = solana_swap(Some(SOL_SENDER));
     let deposit = |amount: u64| {
-        gateway_sim::payload::solana::deposit_instruction(
+        gateway_payload::solana::deposit_instruction(
             &gateway_contract("solana"),
             SOL_SENDER,
             USDC_SOL,

@@ -42,7 +42,8 @@ impl KdfProfile {
         iterations: 3,
         parallelism: 1,
     };
-    /// For tests only: 8 KiB, 1 pass. Release builds refuse it.
+    /// For tests only (feature `test-utils`): 8 KiB, 1 pass. Release builds refuse it.
+    #[cfg(any(test, feature = "test-utils"))]
     pub const TEST_ONLY: Self = Self {
         memory_kib: 8,
         iterations: 1,

@@ -33,7 +33,7 @@ pub fn mock_keychain() {
 /// endpoints on.
 pub async fn open(home: &Path) -> Desk {
     mock_keychain();
-    Desk::open_with(
+    desk_sandbox::open_desk_with(
         AppPaths::under(home),
         DeskOptions {
             timing: Timing::default().scaled(0.01),
@@ -186,7 +186,7 @@ pub fn name_nodes_to_sandbox(nodes: &[(&str, &str)]) {
     // after this.
     #[allow(unsafe_code)]
     unsafe {
-        std::env::set_var(desk_core::network::SANDBOX_EVM_NODES_ENV, named.join(","));
+        std::env::set_var(desk_sandbox::SANDBOX_EVM_NODES_ENV, named.join(","));
     }
 }
 

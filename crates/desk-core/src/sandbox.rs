@@ -1,0 +1,110 @@
+//! The port through which desk-core gets a local gateway: the Sandbox network, with its local chains.
+//!
+//! desk-core does not compile a gateway. Whoever opens a [`crate::Desk`] hands it a [`LocalGateway`] in
+//! [`crate::DeskOptions::sandbox`]: the app and the tests hand it the embedded gateway-sim with its local nodes (the
+//! `desk-sandbox` crate); a build without one leaves it out, and choosing the Sandbox then says so instead of starting
+//! anything.
+
+use std::fmt;
+use std::future::Future;
+use std::path::PathBuf;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use gateway_client::ApiKey;
+use url::Url;
+
+use crate::api::{DeskError, ErrorKind};
+
+/// A future the port's methods return (boxed, so the traits can be used as `dyn`).
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// How to start the local gateway.
+#[derive(Debug, Clone, Default)]
+pub struct SandboxStart {
+    /// Where it keeps its orders between runs; an unreadable file is set aside, never overwritten.
+    pub state_file: Option<PathBuf>,
+    /// Serve its admin interface (clock, liquidity, faults) to loopback callers, for tests.
+    pub admin: bool,
+    /// The API key stored for the Sandbox, which it then accepts (so a partner can try their key's flow).
+    pub api_key: Option<ApiKey>,
+}
+
+/// A way to start a local gateway on a free loopback port.
+pub trait LocalGateway: Send + Sync + fmt::Debug {
+    /// Starts one; a failure is a [`DeskError`] of kind [`ErrorKind::Sandbox`] that says what to do.
+    fn start(&self, how: SandboxStart)
+    -> BoxFuture<'_, Result<Box<dyn RunningGateway>, DeskError>>;
+}
+
+/// A local gateway that is running; dropping it stops it.
+pub trait RunningGateway: Send + Sync + fmt::Debug {
+    /// Its base URL (`http://127.0.0.1:<port>`).
+    fn base_url(&self) -> Url;
+    /// Its local chains, which it checks registered transactions on.
+    fn chains(&self) -> Arc<dyn LocalChains>;
+    /// Stops it and waits until it has.
+    fn stop(self: Box<Self>) -> BoxFuture<'static, ()>;
+}
+
+/// The local chains behind a local gateway: a node per chain, started when first used.
+pub trait LocalChains: Send + Sync + fmt::Debug {
+    /// The JSON-RPC URL of `chain`'s node (an EVM chain, `solana` or `tron`; for Tron its HTTP API), started on first
+    /// use; with `owner`, that address funded on it once with test coins and the catalogue's tokens.
+    fn url_for<'a>(
+        &'a self,
+        chain: &'a str,
+        owner: Option<&'a str>,
+    ) -> BoxFuture<'a, Result<String, DeskError>>;
+}
+
+/// How desk-core reaches the Sandbox: the port, when this build has one, and whether its admin interface is served.
+#[derive(Clone, Default)]
+pub struct SandboxAccess {
+    /// The local gateway this build can start; `None`: choosing the Sandbox is refused with the reason.
+    pub gateway: Option<Arc<dyn LocalGateway>>,
+    /// Serve the admin interface (tests only).
+    pub admin: bool,
+}
+
+impl fmt::Debug for SandboxAccess {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SandboxAccess")
+            .field("gateway", &self.gateway.is_some())
+            .field("admin", &self.admin)
+            .finish()
+    }
+}
+
+impl SandboxAccess {
+    /// Starts the local gateway, or says that this build has none.
+    pub async fn start(&self, how: SandboxStart) -> Result<Box<dyn RunningGateway>, DeskError> {
+        match &self.gateway {
+            Some(gateway) => gateway.start(how).await,
+            None => Err(DeskError::new(
+                ErrorKind::Sandbox,
+                "This build has no embedded Sandbox. Choose another network, or run the Sandbox gateway \
+                 (gateway-sim) and use its address as a custom URL.",
+            )),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn without_a_local_gateway_the_sandbox_is_refused_with_the_way_out() {
+        let err = SandboxAccess::default()
+            .start(SandboxStart::default())
+            .await
+            .unwrap_err();
+        assert_eq!(err.kind, ErrorKind::Sandbox);
+        assert!(
+            err.message.contains("Choose another network"),
+            "{}",
+            err.message
+        );
+    }
+}

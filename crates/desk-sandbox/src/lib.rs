@@ -1,0 +1,355 @@
+//! The embedded Sandbox: gateway-sim on a free loopback port with its local chains (anvil per EVM chain, LiteSVM for
+//! Solana, the Tron HTTP API over an EVM), handed to desk-core through its port ([`desk_core::sandbox`]).
+//!
+//! The app depends on this crate and desk-core's tests use it; desk-core itself and the `gateway` command line's
+//! default build do not compile the simulated server.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::net::{Ipv4Addr, SocketAddr};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use desk_core::api::{DeskError, ErrorKind};
+use desk_core::sandbox::{BoxFuture, LocalChains, LocalGateway, RunningGateway, SandboxStart};
+use gateway_client::ApiKey;
+use gateway_client::address::BitcoinNetwork;
+use gateway_sim::evm_check::EvmChains;
+use gateway_sim::evm_node::EvmNode;
+use gateway_sim::solana_node::SolanaNode;
+use gateway_sim::tron_node::TronNode;
+use gateway_sim::{RunningSim, Sim, SimConfig};
+use tracing::{info, warn};
+use url::Url;
+
+/// The embedded Sandbox, as desk-core's [`LocalGateway`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct EmbeddedSandbox;
+
+impl EmbeddedSandbox {
+    /// The port, ready for [`desk_core::DeskOptions::sandbox`].
+    pub fn port() -> Arc<dyn LocalGateway> {
+        Arc::new(Self)
+    }
+}
+
+impl LocalGateway for EmbeddedSandbox {
+    fn start(
+        &self,
+        how: SandboxStart,
+    ) -> BoxFuture<'_, Result<Box<dyn RunningGateway>, DeskError>> {
+        Box::pin(async move {
+            let chains = SandboxChains::default();
+            let running = sandbox_sim(
+                how.state_file.as_deref(),
+                how.admin,
+                how.api_key.as_ref(),
+                chains.sim_chains.clone(),
+            )
+            .spawn(SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
+            .await
+            .map_err(|e| {
+                DeskError::new(
+                    ErrorKind::Sandbox,
+                    format!(
+                        "The Sandbox gateway could not start ({e}). Restart the app, or choose another network."
+                    ),
+                )
+            })?;
+            let base_url = Url::parse(&running.base_url()).expect("a socket address makes a URL");
+            Ok(Box::new(Running {
+                sim: Some(running),
+                base_url,
+                chains: Arc::new(chains),
+            }) as Box<dyn RunningGateway>)
+        })
+    }
+}
+
+/// gateway-sim serving, with its chains.
+#[derive(Debug)]
+struct Running {
+    sim: Option<RunningSim>,
+    base_url: Url,
+    chains: Arc<SandboxChains>,
+}
+
+impl RunningGateway for Running {
+    fn base_url(&self) -> Url {
+        self.base_url.clone()
+    }
+
+    fn chains(&self) -> Arc<dyn LocalChains> {
+        self.chains.clone()
+    }
+
+    fn stop(mut self: Box<Self>) -> BoxFuture<'static, ()> {
+        let sim = self.sim.take();
+        Box::pin(async move {
+            if let Some(sim) = sim {
+                let _ = sim.shutdown().await;
+            }
+        })
+    }
+}
+
+impl LocalChains for SandboxChains {
+    fn url_for<'a>(
+        &'a self,
+        chain: &'a str,
+        owner: Option<&'a str>,
+    ) -> BoxFuture<'a, Result<String, DeskError>> {
+        Box::pin(SandboxChains::url_for(self, chain, owner))
+    }
+}
+
+/// The environment variable naming EVM nodes the Sandbox uses instead of starting its own
+/// (`bob=http://127.0.0.1:8545,ethereum=…`): for tests whose nodes must outlive the process under test.
+pub const SANDBOX_EVM_NODES_ENV: &str = "GATEWAY_DESK_SANDBOX_EVM_NODES";
+
+/// The Sandbox's EVM chains: a real anvil node per chain, started when the chain is first used, with the
+/// Sandbox's gateway contract and test tokens placed; the embedded gateway checks registered transactions on it.
+#[derive(Debug, Clone, Default)]
+pub struct SandboxChains {
+    nodes: Arc<tokio::sync::Mutex<BTreeMap<String, Arc<EvmNode>>>>,
+    /// The Solana chain (LiteSVM behind JSON-RPC), started when first used.
+    solana: Arc<tokio::sync::Mutex<Option<Arc<SolanaNode>>>>,
+    /// The Tron chain (the HTTP API stand-in over a real EVM), started when first used.
+    tron: Arc<tokio::sync::Mutex<Option<Arc<TronNode>>>>,
+    funded: Arc<std::sync::Mutex<BTreeSet<(String, String)>>>,
+    sim_chains: EvmChains,
+}
+
+/// The URL [`SANDBOX_EVM_NODES_ENV`] names for `chain`, if any.
+fn external_node(chain: &str) -> Option<String> {
+    std::env::var(SANDBOX_EVM_NODES_ENV).ok().and_then(|all| {
+        all.split(',')
+            .filter_map(|pair| pair.split_once('='))
+            .find(|(c, _)| c.trim() == chain)
+            .map(|(_, url)| url.trim().to_owned())
+    })
+}
+
+impl SandboxChains {
+    /// The node of `chain`, started (or attached, see [`SANDBOX_EVM_NODES_ENV`]) on first use.
+    pub async fn node(&self, chain: &str) -> Result<Arc<EvmNode>, DeskError> {
+        let mut nodes = self.nodes.lock().await;
+        if let Some(node) = nodes.get(chain) {
+            return Ok(node.clone());
+        }
+        let external = external_node(chain);
+        let failed = |e: gateway_sim::evm_node::NodeError| {
+            DeskError::new(
+                ErrorKind::Sandbox,
+                format!(
+                    "The Sandbox's local {chain} chain could not start ({e}). Run `cargo xtask setup`, then try again."
+                ),
+            )
+        };
+        let node = match external {
+            Some(url) => EvmNode::attach(chain, &url).await.map_err(failed)?,
+            None => {
+                let node = EvmNode::start(chain).await.map_err(failed)?;
+                node.place_sandbox_contracts().await.map_err(failed)?;
+                node
+            }
+        };
+        info!(chain, url = node.url(), "Sandbox chain started");
+        self.sim_chains.set(chain, node.url());
+        let node = Arc::new(node);
+        nodes.insert(chain.to_owned(), node.clone());
+        Ok(node)
+    }
+
+    /// The Sandbox's Solana node (LiteSVM), started (or attached: `solana=URL` in [`SANDBOX_EVM_NODES_ENV`]) on first
+    /// use; the embedded gateway builds Solana transactions on its blockhash and checks registered signatures on it.
+    pub async fn solana_node(&self) -> Result<Arc<SolanaNode>, DeskError> {
+        self.started(
+            &self.solana,
+            "Solana",
+            SolanaNode::url,
+            SolanaNode::start,
+            |url| async move { SolanaNode::attach(&url).await },
+        )
+        .await
+    }
+
+    /// The Solana node, with `address` funded on it once (10 SOL and the catalogue's SPL tokens).
+    pub async fn funded_solana(&self, address: &str) -> Result<Arc<SolanaNode>, DeskError> {
+        let node = self.solana_node().await?;
+        self.fund_once(
+            ("solana".to_owned(), address.to_owned()),
+            node.fund_sandbox_wallet(address),
+        )
+        .await?;
+        Ok(node)
+    }
+
+    /// The Sandbox's Tron node (the HTTP API stand-in), started (or attached: `tron=URL` in
+    /// [`SANDBOX_EVM_NODES_ENV`]) on first use; the embedded gateway checks registered Tron transactions on it.
+    pub async fn tron_node(&self) -> Result<Arc<TronNode>, DeskError> {
+        self.started(
+            &self.tron,
+            "Tron",
+            TronNode::url,
+            TronNode::start,
+            |url| async move { TronNode::attach(&url).await },
+        )
+        .await
+    }
+
+    /// The node held in `slot` for the chain `name` (Solana, Tron): started, or attached to the URL
+    /// [`SANDBOX_EVM_NODES_ENV`] names for it, on first use, and named to the embedded gateway.
+    async fn started<N, E, S, SF, A, AF>(
+        &self,
+        slot: &tokio::sync::Mutex<Option<Arc<N>>>,
+        name: &str,
+        url_of: fn(&N) -> &str,
+        start: S,
+        attach: A,
+    ) -> Result<Arc<N>, DeskError>
+    where
+        E: std::fmt::Display,
+        S: FnOnce() -> SF,
+        SF: std::future::Future<Output = Result<N, E>>,
+        A: FnOnce(String) -> AF,
+        AF: std::future::Future<Output = Result<N, E>>,
+    {
+        let mut held = slot.lock().await;
+        if let Some(node) = held.as_ref() {
+            return Ok(node.clone());
+        }
+        let chain = name.to_ascii_lowercase();
+        let node = match external_node(&chain) {
+            Some(url) => attach(url).await,
+            None => start().await,
+        }
+        .map_err(|e| {
+            DeskError::new(
+                ErrorKind::Sandbox,
+                format!(
+                    "The Sandbox's local {name} chain could not start ({e}). Run `cargo xtask setup`, then try again."
+                ),
+            )
+        })?;
+        info!(chain, url = url_of(&node), "Sandbox chain started");
+        self.sim_chains.set(&chain, url_of(&node));
+        let node = Arc::new(node);
+        *held = Some(node.clone());
+        Ok(node)
+    }
+
+    /// The Tron node, with `address` funded on it once (1,000 TRX and the catalogue's TRC-20 tokens).
+    pub async fn funded_tron(&self, address: &str) -> Result<Arc<TronNode>, DeskError> {
+        let node = self.tron_node().await?;
+        self.fund_once(
+            ("tron".to_owned(), address.to_owned()),
+            node.fund_sandbox_wallet(address),
+        )
+        .await?;
+        Ok(node)
+    }
+
+    /// The URL of `chain`'s node (an EVM chain, `solana` or `tron`), started on first use; with `owner`, that address
+    /// funded on it once.
+    pub async fn url_for(&self, chain: &str, owner: Option<&str>) -> Result<String, DeskError> {
+        Ok(match (chain, owner) {
+            ("solana", Some(owner)) => self.funded_solana(owner).await?.url().to_owned(),
+            ("solana", None) => self.solana_node().await?.url().to_owned(),
+            ("tron", Some(owner)) => self.funded_tron(owner).await?.url().to_owned(),
+            ("tron", None) => self.tron_node().await?.url().to_owned(),
+            (_, Some(owner)) => self.funded_node(chain, owner).await?.url().to_owned(),
+            (_, None) => self.node(chain).await?.url().to_owned(),
+        })
+    }
+
+    /// Runs `fund` the first time `key` (chain, address) is seen; after a failure it is tried again next time.
+    async fn fund_once<E: std::fmt::Display>(
+        &self,
+        key: (String, String),
+        fund: impl std::future::Future<Output = Result<(), E>>,
+    ) -> Result<(), DeskError> {
+        let first = self
+            .funded
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(key.clone());
+        if first && let Err(e) = fund.await {
+            self.funded
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .remove(&key);
+            return Err(DeskError::new(
+                ErrorKind::Sandbox,
+                format!(
+                    "The Sandbox could not fund {} on {} ({e}). Try again.",
+                    key.1, key.0
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The node of `chain`, with `address` funded on it once (test coins and tokens).
+    pub async fn funded_node(&self, chain: &str, address: &str) -> Result<Arc<EvmNode>, DeskError> {
+        let node = self.node(chain).await?;
+        self.fund_once(
+            (chain.to_owned(), address.to_ascii_lowercase()),
+            node.fund_sandbox_wallet(address),
+        )
+        .await?;
+        Ok(node)
+    }
+}
+
+/// The Sandbox's gateway, its orders kept in `state` (when given). A state file that cannot be read is set aside
+/// (renamed, never overwritten) and the Sandbox starts empty: a sandbox must not keep the app from starting.
+fn sandbox_sim(
+    state: Option<&Path>,
+    admin: bool,
+    key: Option<&ApiKey>,
+    evm_chains: EvmChains,
+) -> Sim {
+    // The Sandbox accepts the key stored for it, so a partner can try their key's flow without a real gateway.
+    let access = gateway_sim::access::AccessConfig {
+        keys: key.map(|k| vec![k.expose().to_owned()]).unwrap_or_default(),
+        ..gateway_sim::access::AccessConfig::default()
+    };
+    // Regtest: the Sandbox's deposit addresses, PSBTs and QR codes can never be paid with real money.
+    let config = |state_file: Option<PathBuf>| SimConfig {
+        state_file,
+        admin,
+        access: access.clone(),
+        network: BitcoinNetwork::Regtest,
+        evm_chains: evm_chains.clone(),
+        ..SimConfig::default()
+    };
+    match Sim::with_config(config(state.map(Path::to_path_buf))) {
+        Ok(sim) => sim,
+        Err(e) => {
+            let aside = state.map(desk_core::settings::set_aside);
+            warn!(error = %e, aside = ?aside, "the Sandbox's saved state was set aside; starting empty");
+            Sim::with_config(config(state.map(Path::to_path_buf))).unwrap_or_default()
+        }
+    }
+}
+
+/// Opens a [`desk_core::Desk`] on `paths` with the embedded Sandbox and `options` otherwise (the app's way, and the
+/// tests').
+pub async fn open_desk_with(
+    paths: desk_core::AppPaths,
+    options: desk_core::DeskOptions,
+) -> Result<desk_core::Desk, DeskError> {
+    desk_core::Desk::open_with(
+        paths,
+        desk_core::DeskOptions {
+            sandbox: Some(EmbeddedSandbox::port()),
+            ..options
+        },
+    )
+    .await
+}
+
+/// [`open_desk_with`] with the default options.
+pub async fn open_desk(paths: desk_core::AppPaths) -> Result<desk_core::Desk, DeskError> {
+    open_desk_with(paths, desk_core::DeskOptions::default()).await
+}

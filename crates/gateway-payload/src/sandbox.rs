@@ -1,0 +1,33 @@
+//! The Sandbox's fixed facts, which both sides know: the gateway contract a transaction goes to on each chain and the
+//! genesis of its local Solana and Tron chains. gateway-sim builds and serves them; desk-core pins them when it
+//! verifies and signs on the Sandbox (a wallet that signs for the Sandbox must never sign for a real chain).
+
+use alloy_primitives::Address;
+
+/// The genesis hash the Sandbox's Solana node answers: Base58 of SHA-256("gateway-desk sandbox solana").
+pub const SANDBOX_GENESIS: &str = "ArjALFFG9CVTzGFkA92W5fz9qPqANahT1Qgy3Hv84tFt";
+
+/// Block 0's id on the Sandbox's Tron chain: SHA-256("gateway-desk sandbox tron") with its first 8 bytes zeroed.
+pub const SANDBOX_GENESIS_BLOCK: &str =
+    "0000000000000000064608ec723fb844b78cf8898a648e0b2e82d94d143e73e9";
+
+/// The gateway contract a user's offramp or swap transaction goes to, per chain: EIP-55 on EVM chains, a
+/// Base58Check address on Tron, a base58 public key on Solana.
+pub fn gateway_contract(chain: &str) -> String {
+    // 20 fixed bytes: "gateway-sim" padded, plus a chain-independent tail.
+    const BYTES: [u8; 20] = *b"gateway-sim-contract";
+    match chain {
+        "tron" => {
+            let mut raw = vec![0x41u8];
+            raw.extend_from_slice(&BYTES);
+            bs58::encode(raw).with_check().into_string()
+        }
+        "solana" => {
+            let mut key = [0u8; 32];
+            key[..20].copy_from_slice(&BYTES);
+            key[20..].copy_from_slice(b"-solana-pub!");
+            bs58::encode(key).into_string()
+        }
+        _ => Address::from(BYTES).to_checksum(None),
+    }
+}
