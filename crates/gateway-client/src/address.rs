@@ -14,9 +14,13 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ChainFamily {
+    /// Bitcoin: Base58Check legacy addresses (P2PKH, P2SH) and bech32 SegWit and Taproot addresses.
     Bitcoin,
+    /// EVM chains (BOB, Ethereum, Base, …): `0x` and 40 hexadecimal characters, EIP-55 checksummed when mixed case.
     Evm,
+    /// Tron: Base58Check of `0x41` and 20 bytes, written as 34 characters starting with T.
     Tron,
+    /// Solana: a 32-byte public key written in Base58, with no checksum.
     Solana,
 }
 
@@ -43,9 +47,13 @@ pub fn chain_family(chain: &str) -> Option<ChainFamily> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum BitcoinNetwork {
+    /// Bitcoin's main network, where real value moves: addresses start with 1, 3 or bc1.
     Mainnet,
+    /// Bitcoin's public test network: addresses start with m, n, 2 or tb1.
     Testnet,
+    /// Signet, the test network whose blocks are signed: it shares testnet's address prefixes.
     Signet,
+    /// A local regression-test network: addresses start with m, n, 2 or bcrt1.
     Regtest,
 }
 
@@ -74,6 +82,7 @@ impl fmt::Display for BitcoinNetwork {
 /// An address that passed validation, in the form to send to the gateway and show to the user.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ValidAddress {
+    /// The family of the chain the address was validated for.
     pub family: ChainFamily,
     /// Bitcoin: as the `bitcoin` crate writes it (bech32 in lower case); EVM: EIP-55 checksummed; Tron and Solana:
     /// the Base58 text, trimmed.
@@ -84,101 +93,154 @@ pub struct ValidAddress {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum AddressError {
+    /// The chain slug is not one of the app's chains, so no validator applies.
     #[error(
         "'{chain}' is not a chain this app knows, so its addresses cannot be checked. Pick another chain or update the app."
     )]
-    UnknownChain { chain: String },
+    UnknownChain {
+        /// The slug as given.
+        chain: String,
+    },
+    /// The address is empty or only whitespace.
     #[error("The address is empty. Enter a {family} address.")]
-    Empty { family: ChainFamily },
+    Empty {
+        /// The family of address the chain needs.
+        family: ChainFamily,
+    },
+    /// The address fails for the chain but is a valid address of another family (an EVM address where Bitcoin is
+    /// needed, say), so the message can name the likely mix-up.
     #[error("This looks like {} {found} address, but {} {expected} address is needed here. Enter {} {expected} address.",
         article(*found), article(*expected), article(*expected)
     )]
     WrongFamily {
+        /// The family the chain needs.
         expected: ChainFamily,
+        /// The family the address is valid in.
         found: ChainFamily,
     },
 
+    /// A valid Bitcoin address, but of another network than the one the gateway deployment settles on.
     #[error(
         "This is a {found} address; the gateway needs a {required} address. Enter a Bitcoin {required} address."
     )]
     BitcoinWrongNetwork {
         /// "mainnet", "testnet or signet" or "regtest".
         found: &'static str,
+        /// The network the gateway deployment settles on.
         required: BitcoinNetwork,
     },
+    /// A Bitcoin address holds a character outside its encoding's alphabet (bech32 or Base58).
     #[error(
         "The Bitcoin address contains {}, which cannot appear in this kind of address. \
          Check for a mistyped character, or copy the address again from its source.",
         describe_char(*character)
     )]
-    BitcoinInvalidCharacter { character: char },
+    BitcoinInvalidCharacter {
+        /// The first such character.
+        character: char,
+    },
+    /// A bech32 address (bc1, tb1, bcrt1) mixes capital and small letters, which bech32 forbids.
     #[error(
         "The Bitcoin address mixes capital and small letters, which addresses starting with bc1 or tb1 never do. \
          Copy the address again from its source."
     )]
     BitcoinMixedCase,
+    /// A Bitcoin address does not match its checksum (bech32, or Base58Check of a plausible length).
     #[error(
         "The Bitcoin address does not match its checksum: a character may be mistyped, missing or extra. \
          Copy the address again from its source."
     )]
     BitcoinChecksum,
+    /// The text has no recognisable Bitcoin address shape.
     #[error(
         "This is not a Bitcoin {network} address: those start with {}. Copy the address again from its source.",
         bitcoin_prefixes(*network)
     )]
-    BitcoinNotAnAddress { network: BitcoinNetwork },
+    BitcoinNotAnAddress {
+        /// The deployment's network, whose address prefixes the message lists.
+        network: BitcoinNetwork,
+    },
 
+    /// An EVM address does not start with `0x`.
     #[error(
         "An EVM address starts with 0x followed by 40 hexadecimal characters. \
          Add 0x at the start if it is missing, or copy the address again from its source."
     )]
     EvmMissingPrefix,
+    /// An EVM address holds a character after `0x` that is not hexadecimal.
     #[error(
         "The EVM address contains {}, which is not a hexadecimal character (0-9, a-f). \
          Check for a mistyped character, or copy the address again from its source.",
         describe_char(*character)
     )]
-    EvmInvalidCharacter { character: char },
+    EvmInvalidCharacter {
+        /// The first such character.
+        character: char,
+    },
+    /// An EVM address does not have exactly 40 hexadecimal characters after `0x`.
     #[error(
         "An EVM address is 0x followed by 40 hexadecimal characters; this one has {found}. \
          A character may be missing or extra: copy the address again from its source."
     )]
-    EvmWrongLength { found: usize },
+    EvmWrongLength {
+        /// How many characters follow `0x`.
+        found: usize,
+    },
+    /// A mixed-case EVM address whose capital letters do not match its EIP-55 checksum.
     #[error(
         "The capital letters do not match the EIP-55 checksum: a character may be mistyped. \
          Copy the address again from its source."
     )]
     EvmChecksum,
 
+    /// A Tron address holds a character outside the Base58 alphabet.
     #[error(
         "The Tron address contains {}, which Tron addresses never use (0, O, I and l are left out). \
          Check for a mistyped character, or copy the address again from its source.",
         describe_char(*character)
     )]
-    TronInvalidCharacter { character: char },
+    TronInvalidCharacter {
+        /// The first such character.
+        character: char,
+    },
+    /// The text is not 34 characters starting with T, or does not decode to a Tron account (`0x41` and 20 bytes).
     #[error(
         "A Tron address is 34 characters starting with T; this one has {length} characters{}. \
          Copy the address again from its source.",
         if *starts_with_t { "" } else { " and does not start with T" }
     )]
-    TronNotAnAddress { length: usize, starts_with_t: bool },
+    TronNotAnAddress {
+        /// The text's length, in characters.
+        length: usize,
+        /// Whether it starts with T, as every Tron address does.
+        starts_with_t: bool,
+    },
+    /// A Tron address does not match its Base58Check checksum.
     #[error(
         "The Tron address does not match its checksum: a character may be mistyped. \
          Copy the address again from its source."
     )]
     TronChecksum,
 
+    /// A Solana address holds a character outside the Base58 alphabet.
     #[error(
         "The Solana address contains {}, which Solana addresses never use (0, O, I and l are left out). \
          Check for a mistyped character, or copy the address again from its source.",
         describe_char(*character)
     )]
-    SolanaInvalidCharacter { character: char },
+    SolanaInvalidCharacter {
+        /// The first such character.
+        character: char,
+    },
+    /// A Solana address does not decode to exactly 32 bytes.
     #[error(
         "A Solana address is 32 bytes, written as 32 to 44 characters; this one is {bytes} bytes. \
          A character may be missing or extra: copy the address again from its source."
     )]
-    SolanaWrongLength { bytes: usize },
+    SolanaWrongLength {
+        /// How many bytes it decodes to (estimated, for a text far too long to decode).
+        bytes: usize,
+    },
 }
 
 fn article(family: ChainFamily) -> &'static str {

@@ -15,33 +15,61 @@ use alloy_primitives::U256;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum AmountError {
+    /// The text is empty or only whitespace.
     #[error("The amount is empty. Enter an amount such as 0.5.")]
     Empty,
+    /// The text starts with a minus sign.
     #[error("Amounts cannot be negative. Enter the amount without the minus sign.")]
     Negative,
+    /// The text starts with a plus sign.
     #[error("Leave out the + sign and enter just the number, such as 0.5.")]
     PlusSign,
+    /// The text is in scientific notation, such as `1e-8`.
     #[error(
         "'{input}' uses scientific notation, which is not accepted. Write the number out in full, such as 0.00000001."
     )]
-    Exponent { input: String },
+    Exponent {
+        /// The text as read, without surrounding whitespace.
+        input: String,
+    },
+    /// The text contains a comma: a decimal comma or a thousands separator.
     #[error(
         "'{input}' contains a comma. Use a point for decimals and leave out thousands separators, such as 1000.5."
     )]
-    Comma { input: String },
+    Comma {
+        /// The text as read, without surrounding whitespace.
+        input: String,
+    },
+    /// The text has more than one decimal point.
     #[error(
         "'{input}' has more than one decimal point. Enter a number with at most one point, such as 1.5."
     )]
-    MultiplePoints { input: String },
+    MultiplePoints {
+        /// The text as read, without surrounding whitespace.
+        input: String,
+    },
+    /// The text has no digit on either side of the point (it is just `.`).
     #[error("'{input}' has no digits. Enter a number such as 0.5.")]
-    NoDigits { input: String },
+    NoDigits {
+        /// The text as read, without surrounding whitespace.
+        input: String,
+    },
+    /// The text holds a character other than digits and the point (a letter, an inner space, a currency sign).
     #[error(
         "'{input}' contains {}, which is not a digit. Enter only digits and at most one decimal point, such as 0.5.",
         describe_char(*character)
     )]
-    InvalidCharacter { input: String, character: char },
+    InvalidCharacter {
+        /// The text as read, without surrounding whitespace.
+        input: String,
+        /// The first such character.
+        character: char,
+    },
+    /// The text has more digits after the point than the token has decimals (even zeros), so it cannot be an exact
+    /// number of base units.
     #[error("{}", too_many_decimals(input, *max, *found, token.as_deref()))]
     TooManyDecimals {
+        /// The text as read, without surrounding whitespace.
         input: String,
         /// The token's number of decimals.
         max: u8,
@@ -50,13 +78,21 @@ pub enum AmountError {
         /// The token's symbol, when known, for the message.
         token: Option<String>,
     },
+    /// The amount does not fit in 256 bits, the most any token amount can hold.
     #[error("'{input}' is larger than any amount a token can hold. Check for extra digits.")]
-    TooLarge { input: String },
+    TooLarge {
+        /// The text as read, without surrounding whitespace.
+        input: String,
+    },
+    /// An amount in base units (as the gateway sends it) is not ASCII digits only.
     #[error(
         "'{input}' is not an amount in base units, which is digits only such as 100000. \
          The gateway's answer may be malformed; try again, and report it if it persists."
     )]
-    InvalidBaseUnits { input: String },
+    InvalidBaseUnits {
+        /// The text exactly as received.
+        input: String,
+    },
 }
 
 impl AmountError {

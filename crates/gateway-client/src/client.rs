@@ -25,8 +25,14 @@ use crate::wire::{
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ApiVersion {
+    /// The first version: a token swap is a `layerZero` quote, affiliates are one `affiliateId`, and get-orders answers
+    /// every order at once.
     V1,
+    /// Renames the token swap `tokenSwap`, takes an `affiliates` list (`address:bps`), pages get-orders (`cursor`,
+    /// `limit`) and adds USD values.
     V2,
+    /// The current version and the default: adds `ownerAddress` and `refundAddress` to get-quote, and create-order
+    /// answers tag their transaction as EVM, Tron or Solana.
     #[default]
     V3,
 }
@@ -70,8 +76,10 @@ pub struct ApiKey(String);
 /// Why a string is not an API key. Never carries the key itself.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum InvalidApiKey {
+    /// The key does not have exactly [`API_KEY_LEN`] characters; holds how many it has.
     #[error("an API key has exactly {API_KEY_LEN} characters; this one has {0}")]
     Length(usize),
+    /// The key holds a space, a control character or a non-ASCII character.
     #[error("an API key holds only visible ASCII characters (no spaces)")]
     Characters,
 }
@@ -115,8 +123,13 @@ impl fmt::Display for ApiKey {
 /// What a [`Client`] is made from.
 #[derive(Debug, Clone)]
 pub struct ClientConfig {
+    /// The gateway's address (for example [`crate::deployments::PRODUCTION`]); every endpoint is this URL with the
+    /// version and the endpoint's segments appended to its path.
     pub base_url: Url,
+    /// The API version every request speaks: the first path segment, and which parameters and answer shapes apply.
     pub version: ApiVersion,
+    /// The key sent as `Authorization: Bearer …` on every request, if any. With a key, a plain `http://` base URL is
+    /// refused unless it is loopback.
     pub api_key: Option<ApiKey>,
     /// Time allowed for one request, connection included.
     pub timeout: Duration,
@@ -823,7 +836,9 @@ fn unexpected(raw: &Value, err: serde_json::Error) -> ClientError {
 /// A gateway's answer: the typed view for reading, and the JSON exactly as received (for journals and `--json`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Answer<T> {
+    /// The typed view of the answer, for reading.
     pub value: T,
+    /// The JSON as received, before the typed view left anything out: what journals and `--json` keep.
     pub raw: Value,
 }
 
@@ -854,8 +869,11 @@ impl<T: DeserializeOwned> Answer<T> {
 /// [`Client::get_order_text`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct TextAnswer<T> {
+    /// The typed view of the answer, for reading.
     pub value: T,
+    /// The body parsed as JSON, as [`Answer::raw`] holds it.
     pub raw: Value,
+    /// The body's text exactly as received, byte for byte, for showing the raw answer.
     pub text: String,
 }
 

@@ -6,13 +6,13 @@ use std::time::Duration;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 macro_rules! error_codes {
-    ($($variant:ident => $wire:literal),+ $(,)?) => {
+    ($($(#[$doc:meta])* $variant:ident => $wire:literal),+ $(,)?) => {
         /// A stable error code of the gateway, V1 to V3 plus the published extras.
         ///
         /// A code this client does not know is kept as [`ErrorCode::Other`] rather than failing to parse.
         #[derive(Debug, Clone, PartialEq, Eq, Hash)]
         pub enum ErrorCode {
-            $($variant,)+
+            $($(#[$doc])* $variant,)+
             /// A code this client does not know, kept as sent.
             Other(String),
         }
@@ -41,38 +41,72 @@ macro_rules! error_codes {
 }
 
 error_codes! {
+    /// The amount is too small for the route; details: `expected` and `actual`, in the source token's smallest unit.
     InsufficientAmount => "INSUFFICIENT_AMOUNT",
+    /// The amount is below the route's minimum; details: `minimum` and `actual`, in the source token's smallest unit.
     QuoteAmountTooLow => "QUOTE_AMOUNT_TOO_LOW",
+    /// Too little is left to swap once fees are taken; details: `required` and `available`.
     InsufficientSwapAmount => "INSUFFICIENT_SWAP_AMOUNT",
+    /// The solver lacks the liquidity to deliver this amount now; details: `limit`, `token` and `chain_id`.
     InsufficientSolverBalance => "INSUFFICIENT_SOLVER_BALANCE",
+    /// The payment made for an order was smaller than the order asked for; details: `expected` and `actual`.
     InsufficientPaymentAmount => "INSUFFICIENT_PAYMENT_AMOUNT",
+    /// The fees are more than the amount; details: `total_fees` and `available_amount`.
     UnableToCoverFees => "UNABLE_TO_COVER_FEES",
+    /// The sending Bitcoin address has too few confirmed funds to pay the deposit and its network fee.
     InsufficientConfirmedFunds => "INSUFFICIENT_CONFIRMED_FUNDS",
+    /// The gateway simulated the transaction and it would fail on chain; details may link the simulation.
     SimulationFailed => "SIMULATION_FAILED",
+    /// The gateway could not estimate the transaction's gas, usually because it would revert; details may link a
+    /// simulation.
     GasEstimateFailed => "GAS_ESTIMATE_FAILED",
+    /// The request is over the limit one account may use.
     PerAccountLimitExceeded => "PER_ACCOUNT_LIMIT_EXCEEDED",
+    /// The request is over the limit of the whole gateway, across all accounts.
     GlobalLimitExceeded => "GLOBAL_LIMIT_EXCEEDED",
+    /// A limit was exceeded: an amount above the route's limit, or too many requests; details: `limit`.
     ExceededLimit => "EXCEEDED_LIMIT",
+    /// The request is malformed or a parameter is invalid; the message names it.
     InvalidRequest => "INVALID_REQUEST",
+    /// create-order refused the quote sent back: not issued by this gateway, changed since, or incomplete.
     InvalidOrderArgs => "INVALID_ORDER_ARGS",
+    /// An affiliate entry is invalid: a bad address, 0 bps, too many entries or too many bps in total.
     InvalidAffiliateFee => "INVALID_AFFILIATE_FEE",
+    /// The slippage tolerance is below the route's minimum.
     SlippageTooLow => "SLIPPAGE_TOO_LOW",
+    /// The slippage tolerance is above the maximum the gateway accepts.
     SlippageTooHigh => "SLIPPAGE_TOO_HIGH",
+    /// The gateway offers no route between these tokens and chains; details: the route asked for.
     NoRoute => "NO_ROUTE",
+    /// One of the chains is paused on the gateway.
     DisabledChain => "DISABLED_CHAIN",
+    /// The destination chain is not one the gateway serves.
     InvalidDestinationChainId => "INVALID_DESTINATION_CHAIN_ID",
+    /// No order has this id or source transaction.
     OrderNotFound => "ORDER_NOT_FOUND",
+    /// The quote is too old to create an order from; a new quote is needed.
     OrderExpired => "ORDER_EXPIRED",
+    /// An order was already created from this quote.
     DuplicateOrder => "DUPLICATE_ORDER",
+    /// The gateway failed internally.
     InternalError => "INTERNAL_ERROR",
+    /// The get-orders cursor is not one the gateway handed out, or no longer valid (V2 and later).
     InvalidCursor => "INVALID_CURSOR",
+    /// The route takes no affiliate fees (V2 token swaps, say); details: the route (V2 and later).
     AffiliateFeesNotSupportedForRoute => "AFFILIATE_FEES_NOT_SUPPORTED_FOR_ROUTE",
+    /// An error the gateway did not classify (V2 and later); details may carry a `message`.
     Unknown => "UNKNOWN",
+    /// The request needs `ownerAddress`, the EVM owner and refund claimant, as a V3 offramp does.
     MissingOwnerAddress => "MISSING_OWNER_ADDRESS",
+    /// A V3 token swap was given more than one affiliate.
     TooManyAffiliates => "TOO_MANY_AFFILIATES",
+    /// Bungee, the bridge aggregator behind some token swaps, found no route for this one (V3).
     BungeeNoRoute => "BUNGEE_NO_ROUTE",
+    /// The slippage tolerance is above the maximum (V3); details: `suggested_bps` and `max_bps`.
     MaxSlippageExceeded => "MAX_SLIPPAGE_EXCEEDED",
+    /// The gateway refuses addresses of the request on compliance grounds; details: `addresses` (V3).
     NonCompliantAddresses => "NON_COMPLIANT_ADDRESSES",
+    /// The gateway, or a service it depends on, is unavailable for now; details may carry a `message` (V3).
     ServiceUnavailable => "SERVICE_UNAVAILABLE",
 }
 
@@ -100,8 +134,12 @@ impl<'de> Deserialize<'de> for ErrorCode {
 /// `details` is kept as the gateway sent it; its shape depends on the code.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GatewayErrorBody {
+    /// The stable code, for deciding what to do (see [`ErrorCode::next_step`]).
     pub code: ErrorCode,
+    /// The gateway's own sentence, written for developers rather than end users.
     pub error: String,
+    /// Structured details whose shape depends on the code (read them with [`Self::typed_details`]); `None` when absent
+    /// or `null`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub details: Option<serde_json::Value>,
 }
@@ -119,45 +157,89 @@ impl GatewayErrorBody {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ErrorDetails {
     /// `INSUFFICIENT_AMOUNT`, `INSUFFICIENT_PAYMENT_AMOUNT`.
-    ExpectedActual { expected: String, actual: String },
+    ExpectedActual {
+        /// The amount the gateway expected, in the token's smallest unit.
+        expected: String,
+        /// The amount it got, in the same unit.
+        actual: String,
+    },
     /// `INSUFFICIENT_SWAP_AMOUNT`.
-    RequiredAvailable { required: String, available: String },
+    RequiredAvailable {
+        /// The amount the swap needs after fees, in the token's smallest unit.
+        required: String,
+        /// The amount left after fees, in the same unit.
+        available: String,
+    },
     /// `UNABLE_TO_COVER_FEES`.
     FeesExceedAmount {
+        /// The fees, in the source token's smallest unit.
         total_fees: String,
+        /// The amount the fees would come out of, in the same unit.
         available_amount: String,
     },
     /// `SIMULATION_FAILED`, `GAS_ESTIMATE_FAILED`: `simulation_url` in the specification, `tenderly_url` on the
     /// published service.
-    Simulation { url: Option<String> },
+    Simulation {
+        /// A link to the failed simulation (the gateway uses Tenderly), when it gave one.
+        url: Option<String>,
+    },
     /// `NO_ROUTE`, `AFFILIATE_FEES_NOT_SUPPORTED_FOR_ROUTE`.
     Route {
+        /// The source chain's slug.
         src_chain: String,
+        /// The source token's address.
         src_token: String,
+        /// The destination chain's slug.
         dst_chain: String,
+        /// The destination token's address.
         dst_token: String,
     },
     /// `EXCEEDED_LIMIT`.
-    Limit { limit: String },
+    Limit {
+        /// The limit, as the gateway writes it: an amount in the token's smallest unit, or a request rate when it is
+        /// rate limiting.
+        limit: String,
+    },
     /// `QUOTE_AMOUNT_TOO_LOW`.
-    MinimumActual { minimum: String, actual: String },
+    MinimumActual {
+        /// The route's minimum amount, in the source token's smallest unit.
+        minimum: String,
+        /// The amount asked for, in the same unit.
+        actual: String,
+    },
     /// A maximum that was exceeded (V3).
-    MaximumActual { max: String, actual: String },
+    MaximumActual {
+        /// The largest value allowed.
+        max: String,
+        /// The value given, in the same unit as `max`.
+        actual: String,
+    },
     /// `INSUFFICIENT_SOLVER_BALANCE`.
     SolverBalance {
+        /// The most the solver can deliver now, in `token`'s smallest unit.
         limit: String,
+        /// The address of the token that lacks liquidity.
         token: String,
+        /// The chain of `token`, as text: usually its chain id, such as "60808" for BOB.
         chain_id: String,
     },
     /// `MAX_SLIPPAGE_EXCEEDED`.
     MaxSlippage {
+        /// A slippage tolerance the gateway would accept, in basis points.
         suggested_bps: String,
+        /// The largest slippage tolerance it accepts, in basis points.
         max_bps: String,
     },
     /// `NON_COMPLIANT_ADDRESSES`.
-    Addresses { addresses: Vec<String> },
+    Addresses {
+        /// The addresses the gateway refuses.
+        addresses: Vec<String>,
+    },
     /// `SERVICE_UNAVAILABLE`, `UNKNOWN`.
-    Message { message: String },
+    Message {
+        /// The gateway's explanation.
+        message: String,
+    },
     /// An object of no known shape, kept as sent.
     Other(serde_json::Value),
 }
@@ -299,7 +381,12 @@ impl ErrorCode {
 pub enum ClientError {
     /// The gateway answered with its coded error body.
     #[error("the gateway refused the request ({}): {}", .body.code, .body.error)]
-    Gateway { status: u16, body: GatewayErrorBody },
+    Gateway {
+        /// The HTTP status of the answer: a 4xx other than 429.
+        status: u16,
+        /// The coded error body, as sent.
+        body: GatewayErrorBody,
+    },
     /// No answer within the time allowed.
     #[error("the gateway did not answer within {0:?}")]
     Timeout(Duration),
@@ -311,16 +398,30 @@ pub enum ClientError {
     NotFound,
     /// Too many requests; the gateway asked to wait.
     #[error("the gateway is rate limiting this client{}", retry_hint(.retry_after))]
-    RateLimited { retry_after: Option<Duration> },
+    RateLimited {
+        /// How long the gateway asked to wait (its `Retry-After` header, in whole seconds), if it said.
+        retry_after: Option<Duration>,
+    },
     /// The gateway (or something in front of it) failed with a 5xx status.
     #[error("the gateway failed with {}; try again in a minute", http_status(*.status))]
-    Server { status: u16, snippet: String },
+    Server {
+        /// The HTTP status of the answer (500 to 599).
+        status: u16,
+        /// The coded body's sentence when there is one; otherwise what the body shows: a web page named as one, or the
+        /// start of its text on one line.
+        snippet: String,
+    },
     /// The answer was not the JSON the interface describes (an HTML page from a CDN, say). `snippet` never holds
     /// markup: a web page is named as one, with its title ([`ClientError::is_web_page`]).
     #[error(
         "the gateway answered {} with a body that is not the expected JSON: {snippet}", http_status(*.status)
     )]
-    UnexpectedBody { status: u16, snippet: String },
+    UnexpectedBody {
+        /// The HTTP status of the answer (200 for a success whose body cannot be read).
+        status: u16,
+        /// What was wrong with the answer, or the start of the body, on one line; never markup.
+        snippet: String,
+    },
     /// Any other transport failure.
     #[error("transport failure: {0}")]
     Transport(String),

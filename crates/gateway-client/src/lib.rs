@@ -3,6 +3,8 @@
 //! `gateway-client` knows nothing of the desktop application: it speaks V1, V2 and V3 of the gateway interface, keeps
 //! gateway errors apart from transport failures, and carries the token facts a client needs to show amounts.
 
+#![warn(missing_docs)]
+
 pub mod address;
 pub mod amount;
 pub mod chains;

@@ -13,7 +13,9 @@ pub const MAX_SLIPPAGE_BPS: u32 = 10_000;
 /// One affiliate entry: who is paid, and how many basis points of the swap.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Affiliate {
+    /// The address the affiliate's fee is paid to (an EVM address, or Base58 on Tron and Solana).
     pub address: String,
+    /// The affiliate's share of the swap in basis points (25 is 0.25%); always above 0.
     pub bps: u32,
 }
 
@@ -64,25 +66,38 @@ pub fn parse_affiliates(list: &str) -> Result<Vec<Affiliate>, ParamError> {
 /// Why a request was not sent.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ParamError {
+    /// A required parameter is empty; holds what is missing (`recipient`, "the order id", …).
     #[error("{0} is required")]
     Missing(&'static str),
+    /// The amount is not a whole number of the token's smallest unit above 0; holds it as given.
     #[error("the amount {0:?} is not a whole number of the token's smallest unit above 0")]
     Amount(String),
+    /// The slippage is 0 or above [`MAX_SLIPPAGE_BPS`]; holds the basis points given.
     #[error("slippage of {0} bps is outside 1 to {MAX_SLIPPAGE_BPS} bps (0.01% to 100%)")]
     Slippage(u32),
+    /// An affiliate entry or list is malformed or not allowed (0 bps, an address listed twice, more than one on a V3
+    /// token swap); the sentence says which.
     #[error("{0}")]
     Affiliate(String),
+    /// A parameter the chosen API version does not take, or a deprecated one the gateway rejects.
     #[error("{name} is not accepted by API {version}: {why}")]
     NotInVersion {
+        /// What is not accepted: the parameter's wire name (`ownerAddress`, `cursor`, …) or a description such as "a
+        /// non-EVM source chain".
         name: &'static str,
+        /// The API version the request was for.
         version: ApiVersion,
+        /// Why that version does not take it, as the end of the sentence.
         why: &'static str,
     },
+    /// The transaction to register is malformed for its chain, or a txid is not the txid of the transaction hex given
+    /// with it; the sentence says which.
     #[error("{0}")]
     Transaction(String),
     /// An address argument is not a valid address of its chain (the sentence names the field).
     #[error("{0}")]
     Address(String),
+    /// An API key would be sent over plain http to a host that is not loopback; holds the host.
     #[error(
         "the API key would be sent unencrypted to {0}: use an https:// address (plain http is allowed only on this \
          computer's loopback)"
@@ -93,13 +108,23 @@ pub enum ParamError {
 /// The parameters of get-quote. Amounts are in the smallest unit of the source token.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct QuoteRequest {
+    /// `srcChain`: the gateway's slug of the source chain (`bitcoin`, `bob`, `base`, `tron`, …).
     pub src_chain: String,
+    /// `srcToken`: the source token's address on its chain; the all-zero EVM address for BTC and native tokens, Base58
+    /// on Tron and Solana.
     pub src_token: String,
+    /// `dstChain`: the gateway's slug of the destination chain.
     pub dst_chain: String,
+    /// `dstToken`: the destination token's address on its chain, written as for `src_token`.
     pub dst_token: String,
+    /// `amount`: how much to send, above 0, as a decimal string in the source token's smallest unit (sats, wei).
     pub amount: String,
+    /// `recipient`: the address on the destination chain that receives the funds.
     pub recipient: String,
+    /// `slippage`: the tolerated slippage in basis points (300 is 3%), from 1 to [`MAX_SLIPPAGE_BPS`].
     pub slippage_bps: u32,
+    /// `sender`: the address on the source chain that sends the funds, when given; some routes need it, such as a swap
+    /// from Solana, where it pays the fee and signs.
     pub sender: Option<String>,
     /// V2 and V3: the affiliates to pay.
     pub affiliates: Vec<Affiliate>,
@@ -111,7 +136,9 @@ pub struct QuoteRequest {
     pub refund_address: Option<String>,
     /// Deprecated (V1, V2); always refused by this client, kept so a caller's mistake is reported, not dropped.
     pub gas_refill: Option<String>,
+    /// Deprecated `strategyTarget` (V1, V2); always refused by this client, like `gas_refill`.
     pub strategy_target: Option<String>,
+    /// Deprecated `strategyMessage` (V1, V2); always refused by this client, like `gas_refill`.
     pub strategy_message: Option<String>,
 }
 

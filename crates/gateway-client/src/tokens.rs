@@ -14,10 +14,16 @@ use crate::wire::{NATIVE_TOKEN, is_native_token};
 /// What is known of one token.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TokenInfo {
+    /// The gateway's slug of the chain the token is on (`bitcoin`, `bob`, `tron`, …).
     pub chain: String,
+    /// The token's address on that chain: the all-zero EVM address for BTC and native tokens, Base58 on Tron and
+    /// Solana. EVM addresses match without regard to case.
     pub address: String,
+    /// The ticker shown next to amounts, such as `BTC` or `USDT`.
     pub symbol: String,
+    /// The token's full name, such as "Wrapped BTC".
     pub name: String,
+    /// How many decimals the token has: one whole token is 10^decimals of its smallest unit (8 for BTC).
     pub decimals: u8,
 }
 

@@ -21,8 +21,10 @@ pub const ADDRESS_PREFIX: u8 = 0x41;
 /// `protocol.Transaction`.
 #[derive(Clone, PartialEq, Message)]
 pub struct Transaction {
+    /// The part that is hashed into the id and signed.
     #[prost(message, optional, tag = "1")]
     pub raw_data: Option<Raw>,
+    /// One signature per signer, 65 bytes each (`r || s || v`) over the id.
     #[prost(bytes = "vec", repeated, tag = "2")]
     pub signature: Vec<Vec<u8>>,
 }
@@ -30,22 +32,32 @@ pub struct Transaction {
 /// `protocol.Transaction.raw`.
 #[derive(Clone, PartialEq, Message)]
 pub struct Raw {
+    /// TaPoS: bytes 6..8 of the reference block's number.
     #[prost(bytes = "vec", tag = "1")]
     pub ref_block_bytes: Vec<u8>,
+    /// The reference block's number; java-tron checks `ref_block_bytes` and `ref_block_hash` instead, and calls built
+    /// here leave it 0.
     #[prost(int64, tag = "3")]
     pub ref_block_num: i64,
+    /// TaPoS: bytes 8..16 of the reference block's id.
     #[prost(bytes = "vec", tag = "4")]
     pub ref_block_hash: Vec<u8>,
+    /// When the transaction stops being valid, in milliseconds since the Unix epoch.
     #[prost(int64, tag = "8")]
     pub expiration: i64,
+    /// A free-form memo; a call this app checks carries none.
     #[prost(bytes = "vec", tag = "10")]
     pub data: Vec<u8>,
+    /// The operations the transaction performs; Tron accepts exactly one.
     #[prost(message, repeated, tag = "11")]
     pub contract: Vec<Contract>,
+    /// Unused by Tron; a call this app checks carries none.
     #[prost(bytes = "vec", tag = "12")]
     pub scripts: Vec<u8>,
+    /// When the transaction was made, in milliseconds since the Unix epoch.
     #[prost(int64, tag = "14")]
     pub timestamp: i64,
+    /// The most TRX the transaction may burn for energy, in sun.
     #[prost(int64, tag = "18")]
     pub fee_limit: i64,
 }
@@ -53,14 +65,19 @@ pub struct Raw {
 /// `protocol.Transaction.Contract`.
 #[derive(Clone, PartialEq, Message)]
 pub struct Contract {
+    /// The `ContractType`: which operation this is ([`TRIGGER_SMART_CONTRACT`] for a contract call).
     #[prost(int32, tag = "1")]
     pub r#type: i32,
+    /// The operation's message, encoded and named by its type URL.
     #[prost(message, optional, tag = "2")]
     pub parameter: Option<Any>,
+    /// Unused by ordinary transactions; empty in a call this app checks.
     #[prost(bytes = "vec", tag = "3")]
     pub provider: Vec<u8>,
+    /// Unused by ordinary transactions; empty in a call this app checks.
     #[prost(bytes = "vec", tag = "4")]
     pub contract_name: Vec<u8>,
+    /// Which of the owner's permissions signs: 0 is the owner permission, the default.
     #[prost(int32, tag = "5")]
     pub permission_id: i32,
 }
@@ -68,8 +85,10 @@ pub struct Contract {
 /// `google.protobuf.Any`.
 #[derive(Clone, PartialEq, Message)]
 pub struct Any {
+    /// Names the message type of `value`, such as [`TRIGGER_TYPE_URL`].
     #[prost(string, tag = "1")]
     pub type_url: String,
+    /// The message, protobuf-encoded.
     #[prost(bytes = "vec", tag = "2")]
     pub value: Vec<u8>,
 }
@@ -77,16 +96,22 @@ pub struct Any {
 /// `protocol.TriggerSmartContract`.
 #[derive(Clone, PartialEq, Message)]
 pub struct TriggerSmartContract {
+    /// The caller, who signs and pays (`0x41` and 20 bytes).
     #[prost(bytes = "vec", tag = "1")]
     pub owner_address: Vec<u8>,
+    /// The contract called (`0x41` and 20 bytes).
     #[prost(bytes = "vec", tag = "2")]
     pub contract_address: Vec<u8>,
+    /// TRX sent with the call, in sun.
     #[prost(int64, tag = "3")]
     pub call_value: i64,
+    /// The ABI-encoded call: the 4-byte function selector and its arguments.
     #[prost(bytes = "vec", tag = "4")]
     pub data: Vec<u8>,
+    /// The amount of a TRC-10 token sent with the call; 0 in a call this app checks.
     #[prost(int64, tag = "5")]
     pub call_token_value: i64,
+    /// The id of that TRC-10 token; 0 in a call this app checks.
     #[prost(int64, tag = "6")]
     pub token_id: i64,
 }
@@ -100,6 +125,7 @@ pub struct TronCall {
     pub contract: [u8; 21],
     /// TRX sent, in sun.
     pub call_value: i64,
+    /// The ABI-encoded call: the 4-byte function selector and its arguments.
     pub data: Vec<u8>,
     /// The most the call may burn, in sun.
     pub fee_limit: i64,
@@ -108,6 +134,7 @@ pub struct TronCall {
 /// The block a transaction refers to (TaPoS): its number and id.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BlockRef {
+    /// The block's height.
     pub number: i64,
     /// The 32-byte block id.
     pub id: [u8; 32],
@@ -118,14 +145,20 @@ pub struct BlockRef {
 /// Why a transaction's bytes are not what was expected.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TronTxError {
+    /// The bytes are not a valid protobuf encoding of the expected message; holds the decoder's reason.
     #[error("its raw_data is not a Tron transaction ({0})")]
     Decode(String),
+    /// The bytes decode, but do not encode back to the same bytes: they carry fields this app does not read, or are not
+    /// in canonical form.
     #[error("its raw_data carries fields this app does not read, or is not encoded as written")]
     NotExact,
+    /// The transaction carries no contract or several; holds how many.
     #[error("it carries {0} contracts, not exactly one")]
     ContractCount(usize),
+    /// The contract is not a `TriggerSmartContract` (by type, or by its parameter's type URL); holds its type.
     #[error("its contract is of type {0}, not TriggerSmartContract")]
     ContractType(i32),
+    /// The call differs from the one that was checked; holds what differs.
     #[error("its contract differs from the call that was checked: {0}")]
     Differs(String),
 }

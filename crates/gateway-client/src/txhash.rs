@@ -15,10 +15,15 @@ use crate::address::{ChainFamily, chain_family, first_non_base58};
 /// What kind of identifier was expected, for error messages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum TxKind {
+    /// A Bitcoin transaction id: 64 hexadecimal characters, no `0x`.
     BitcoinTxid,
+    /// A whole raw Bitcoin transaction, in hexadecimal.
     BitcoinTxHex,
+    /// An EVM transaction hash: `0x` and 64 hexadecimal characters.
     EvmHash,
+    /// A Tron transaction id: 64 hexadecimal characters, the SHA-256 of its raw data.
     TronId,
+    /// A Solana transaction's first signature, which identifies it: 64 bytes in Base58.
     SolanaSignature,
 }
 
@@ -38,65 +43,107 @@ impl fmt::Display for TxKind {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum TxHashError {
+    /// The chain slug is not one of the app's chains, so no validator applies.
     #[error(
         "'{chain}' is not a chain this app knows, so its transactions cannot be checked. Pick another chain or update the app."
     )]
-    UnknownChain { chain: String },
+    UnknownChain {
+        /// The slug as given.
+        chain: String,
+    },
+    /// Nothing but whitespace was given.
     #[error("The {kind} is empty. Paste it from your wallet or a block explorer.")]
-    Empty { kind: TxKind },
+    Empty {
+        /// What kind of identifier was expected.
+        kind: TxKind,
+    },
+    /// A hexadecimal identifier holds a character that is not hexadecimal.
     #[error(
         "The {kind} contains {}, which is not a hexadecimal character (0-9, a-f). \
          Copy it again from your wallet or a block explorer.",
         describe_char(*character)
     )]
-    InvalidHexCharacter { kind: TxKind, character: char },
+    InvalidHexCharacter {
+        /// What kind of identifier was expected.
+        kind: TxKind,
+        /// The first such character.
+        character: char,
+    },
+    /// A hexadecimal identifier does not have exactly 64 characters.
     #[error(
         "{}; this one has {found}. A character may be missing or extra: copy it again from your wallet or a block explorer.",
         expected_shape(*kind)
     )]
-    WrongHexLength { kind: TxKind, found: usize },
+    WrongHexLength {
+        /// What kind of identifier was expected.
+        kind: TxKind,
+        /// How many characters it has, after any `0x`.
+        found: usize,
+    },
+    /// An EVM transaction hash does not start with `0x`.
     #[error(
         "An EVM transaction hash starts with 0x followed by 64 hexadecimal characters. \
          Add 0x at the start if it is missing, or copy it again from your wallet or a block explorer."
     )]
     EvmMissingPrefix,
+    /// A Bitcoin transaction id was written with `0x`, as EVM chains write hashes: perhaps the wrong chain is chosen.
     #[error(
         "A Bitcoin transaction id is 64 hexadecimal characters without 0x; 0x is how EVM chains write hashes. \
          Remove the 0x, or check that the right chain is chosen."
     )]
     BitcoinTxidWithPrefix,
+    /// A raw transaction's hex has an odd number of characters, so it cannot be whole bytes.
     #[error(
         "A raw transaction has two hexadecimal characters per byte, but this one has an odd number ({found}). \
          Copy the whole transaction again."
     )]
-    TxHexOddLength { found: usize },
+    TxHexOddLength {
+        /// How many characters it has.
+        found: usize,
+    },
+    /// 64 hexadecimal characters that do not decode as a transaction were given as a raw transaction: most likely a
+    /// transaction id.
     #[error(
         "This is a transaction id, not a raw transaction. \
          Enter it as a transaction id, or paste the whole raw transaction in hex."
     )]
     TxHexIsTxid,
+    /// The raw transaction's bytes end before the transaction does.
     #[error("The raw transaction ends before it is complete. Copy the whole transaction again.")]
     TxHexTruncated,
+    /// Bytes follow the end of the raw transaction.
     #[error(
         "The raw transaction has {extra} extra bytes after its end. \
          Paste exactly one transaction, copied again from your wallet."
     )]
-    TxHexTrailingBytes { extra: usize },
+    TxHexTrailingBytes {
+        /// How many bytes follow it.
+        extra: usize,
+    },
+    /// The hex does not decode as a Bitcoin transaction.
     #[error(
         "This hex does not decode as a Bitcoin transaction. Copy the whole raw transaction again from your wallet."
     )]
     TxHexMalformed,
+    /// A Solana signature holds a character outside the Base58 alphabet.
     #[error(
         "The Solana transaction signature contains {}, which Solana signatures never use (0, O, I and l are left out). \
          Copy it again from your wallet or a block explorer.",
         describe_char(*character)
     )]
-    SolanaInvalidCharacter { character: char },
+    SolanaInvalidCharacter {
+        /// The first such character.
+        character: char,
+    },
+    /// A Solana signature does not decode to exactly 64 bytes.
     #[error(
         "A Solana transaction signature is 64 bytes, written as 87 or 88 characters; this one is {bytes} bytes. \
          A character may be missing or extra: copy it again from your wallet or a block explorer."
     )]
-    SolanaWrongLength { bytes: usize },
+    SolanaWrongLength {
+        /// How many bytes it decodes to (estimated, for a text far too long to decode).
+        bytes: usize,
+    },
 }
 
 fn expected_shape(kind: TxKind) -> &'static str {

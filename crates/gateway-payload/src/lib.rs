@@ -16,6 +16,8 @@
 //!
 //! Everything here is deterministic: the same inputs give the same bytes. Amounts are integers throughout.
 
+#![warn(missing_docs)]
+
 pub mod bitcoin;
 pub mod evm;
 pub mod sandbox;

@@ -19,8 +19,12 @@ pub enum AssetClass {
 /// One token the simulated gateway trades.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ListedToken {
+    /// The chain's slug as the interface writes it (`bitcoin`, `ethereum`, `tron`, `solana`, …).
     pub chain: &'static str,
+    /// The token's address on that chain, spelled as in the token file; the all-zero address for Bitcoin and for a
+    /// chain's native coin.
     pub address: &'static str,
+    /// Its kind of asset, which decides the routes it takes part in.
     pub class: AssetClass,
 }
 

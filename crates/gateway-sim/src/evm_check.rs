@@ -50,11 +50,16 @@ impl EvmChains {
 /// What the order's source transaction must be.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ExpectedCall {
+    /// The contract the transaction must call: the `to` of the transaction create-order returned.
     pub to: Address,
+    /// The calldata create-order returned; the transaction must carry exactly these bytes.
     pub data: Vec<u8>,
+    /// The native value, in wei, the transaction must send (zero when create-order gave none).
     pub value: U256,
     /// The source token (the zero address for the native coin) and the quoted amount that must move.
     pub token: Address,
+    /// The quoted input in the token's smallest unit. For an ERC-20 source, the receipt must show a `Transfer` of
+    /// exactly this from the sender to the contract; a native source is checked through `value` instead.
     pub amount: U256,
 }
 

@@ -37,22 +37,39 @@ sol! {
 /// Why the node could not be started or used.
 #[derive(Debug, thiserror::Error)]
 pub enum NodeError {
+    /// Neither [`ANVIL_ENV`] nor `chains/node_modules` gives an anvil binary to run.
     #[error(
         "no anvil binary: run `cargo xtask setup` (it installs @foundry-rs/anvil in chains/), or set {ANVIL_ENV}"
     )]
     NoBinary,
+    /// Starting or attaching failed: no free port, the process did not spawn, the node answered another chain id,
+    /// or a set-up step around it failed (its HTTP client, its development account, an address that does not parse).
     #[error("anvil could not be started: {0}")]
     Start(String),
+    /// The node answered a JSON-RPC call with an error object.
     #[error("the local EVM node answered {method} with an error: {error}")]
-    Rpc { method: String, error: String },
+    Rpc {
+        /// The JSON-RPC method that was called.
+        method: String,
+        /// The node's error object, as text.
+        error: String,
+    },
+    /// The node could not be reached, or its answer was not the JSON expected.
     #[error("the local EVM node could not be reached: {0}")]
     Transport(String),
+    /// [`EvmNode::send_as`] simulated the transaction first and it reverted, so it was not sent.
     #[error("the transaction would revert ({reason}); it was not sent")]
-    Reverted { reason: String },
+    Reverted {
+        /// The node's error for the simulated call (the revert reason, when it gives one).
+        reason: String,
+    },
+    /// The transaction was mined but its receipt's status is not success; carries the receipt.
     #[error("the transaction was mined but failed: {0}")]
     Failed(String),
+    /// The chain slug has no chain id the Sandbox knows, so no node can be started for it.
     #[error("{0} is not an EVM chain the Sandbox knows")]
     UnknownChain(String),
+    /// The embedded [`CONTRACTS_JSON`] does not parse, or lacks a contract the Sandbox places.
     #[error("the compiled contracts are unreadable: {0}")]
     Contracts(String),
 }

@@ -80,16 +80,22 @@ pub const MALFORMED_JSON_BODY: &str = r#"{"onramp": {"inputAmount":"#;
 /// Which endpoint a rule applies to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 pub enum EndpointMatch {
+    /// `/{version}/get-routes`: the route list.
     #[serde(rename = "get-routes")]
     GetRoutes,
+    /// `/{version}/get-quote`.
     #[serde(rename = "get-quote")]
     GetQuote,
+    /// `/{version}/create-order`.
     #[serde(rename = "create-order")]
     CreateOrder,
+    /// `/{version}/register-tx`.
     #[serde(rename = "register-tx")]
     RegisterTx,
+    /// `/{version}/get-order/{id}`: one order.
     #[serde(rename = "get-order")]
     GetOrder,
+    /// `/{version}/get-orders/{user_address}`: the orders of an address.
     #[serde(rename = "get-orders")]
     GetOrders,
     /// Any path under a version.
@@ -116,8 +122,11 @@ impl EndpointMatch {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Version {
+    /// Requests under `/v1/`.
     V1,
+    /// Requests under `/v2/`.
     V2,
+    /// Requests under `/v3/`.
     V3,
 }
 
@@ -157,23 +166,34 @@ fn default_status_code() -> u16 {
 )]
 pub enum Fault {
     /// Wait `ms` milliseconds, then run the real handler.
-    Latency { ms: u64 },
+    Latency {
+        /// How long to wait before the handler runs, at most [`MAX_LATENCY_MS`].
+        ms: u64,
+    },
     /// Run the real handler at once (the write takes effect), then hold its answer for `ms` milliseconds.
-    DelayAnswer { ms: u64 },
+    DelayAnswer {
+        /// How long to hold the answer, at most [`MAX_LATENCY_MS`].
+        ms: u64,
+    },
     /// Answer with status `code` (500–599).
     Status {
+        /// The status to answer (default 500); 502 and 504 answer plain text, as a proxy in front of the service.
         #[serde(default = "default_status_code")]
         code: u16,
     },
     /// 429 with `Retry-After: retry_after_secs` and the `EXCEEDED_LIMIT` body.
     RateLimit {
+        /// The `Retry-After` to send, in seconds: 1 to [`MAX_RETRY_AFTER_SECS`], default 30.
         #[serde(default = "default_retry_after_secs")]
         retry_after_secs: u64,
+        /// The limit the body's message and `details` name, requests per minute (default: the keyless limit of
+        /// [`crate::access`]). Only the wording; nothing is counted.
         #[serde(default = "default_limit_per_minute")]
         limit_per_minute: u32,
     },
     /// Status `status` (default 403) with an HTML page, as a CDN in front of the service answers.
     Html {
+        /// The status of the HTML page, 200–599.
         #[serde(default = "default_html_status")]
         status: u16,
     },
@@ -205,10 +225,13 @@ impl Fault {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FaultRule {
+    /// The endpoint whose requests it hits; every endpoint (`"*"`) when left out.
     #[serde(default)]
     pub endpoint: EndpointMatch,
+    /// The API version it is limited to; `None`: every version.
     #[serde(default)]
     pub version: Option<Version>,
+    /// What a matching request gets.
     pub fault: Fault,
     /// How many more matching requests this rule hits; `None`: until cleared.
     #[serde(default)]
@@ -291,7 +314,9 @@ impl std::error::Error for InvalidRule {}
 /// A rule as stored: with its id, and `times` counting down.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct StoredRule {
+    /// Given by [`Faults::add`], counting from 1 and never reused; `DELETE /admin/faults/{id}` removes the rule.
     pub id: u64,
+    /// The rule as added (written beside `id` in JSON); its `times` counts down as requests match.
     #[serde(flatten)]
     pub rule: FaultRule,
 }

@@ -3,6 +3,8 @@
 //! It is the desktop app's Sandbox network (started inside the app on a free loopback port) and runs alone as
 //! `gateway-sim --listen 127.0.0.1:PORT`. It shares only the wire types with `gateway-client`.
 
+#![warn(missing_docs)]
+
 pub mod access;
 pub mod catalogue;
 pub mod clock;

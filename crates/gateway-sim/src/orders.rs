@@ -69,8 +69,11 @@ const STATE_FORMAT: u32 = 1;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Ending {
+    /// The order completes T after registration and the quoted output is paid out of the solver pool.
     Success,
+    /// An input ending in `404`: the order fails T/2 after registration and its reservation is released.
     Failed,
+    /// An input ending in `808`: T after registration the input goes back on the source chain.
     Refunded,
 }
 
@@ -90,8 +93,11 @@ impl Ending {
 /// One side of an order: what goes in or comes out.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Leg {
+    /// The chain's slug.
     pub chain: String,
+    /// The token's address on that chain, as the quote wrote it (the all-zero address for Bitcoin or a native coin).
     pub token: String,
+    /// The amount in the token's smallest unit, as a decimal string.
     pub amount: String,
     /// USD value at order time, `"d.cc"`.
     pub usd: Option<String>,
@@ -100,27 +106,42 @@ pub struct Leg {
 /// The transaction registered for an order.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Registration {
+    /// When register-tx accepted it, unix seconds on the gateway's clock; the order's timeline counts from here.
     pub at: u64,
+    /// The source transaction as registered: a Bitcoin txid (given, or of the `bitcoin_tx_hex` sent), an EVM hash,
+    /// a Tron transaction id or a Solana signature.
     pub tx_hash: String,
 }
 
 /// An order of the simulated gateway.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Order {
+    /// The id create-order gave it (a random UUID).
     pub id: String,
+    /// Onramp, offramp or token swap.
     pub route: RouteKind,
+    /// When create-order made it, unix seconds on the gateway's clock; the registration window counts from here.
     pub created_at: u64,
+    /// What the user pays in, on the source chain.
     pub src: Leg,
+    /// What the user gets, on the destination chain; this amount is reserved in the solver pool until the order
+    /// settles.
     pub dst: Leg,
     /// Where the user sends: the onramp's Bitcoin address, or the contract/program (`txTo`).
     pub deposit_address: String,
     /// The onramp's OP_RETURN data (hex).
     pub op_return_data: Option<String>,
+    /// T of the timeline in the module docs: the route's estimated time ([`quote::ONRAMP_SECS`] and its siblings),
+    /// not the quote's `estimatedTimeInSecs`, which a client may drop.
     pub estimated_secs: u64,
     /// Normalized addresses the order is listed under (recipient, sender, owner).
     pub addresses: Vec<String>,
+    /// Names the issue of the quote the order was made from (an onramp's quote material and signed nonce; another
+    /// route's material), so that a second order from the same issue is refused as `DUPLICATE_ORDER`.
     pub quote_digest: String,
+    /// How it ends, fixed at creation from the input amount ([`Ending::for_amount`]).
     pub ending: Ending,
+    /// The source transaction; `None` until register-tx accepts one.
     pub registration: Option<Registration>,
     /// The liquidity reservation has been paid out or released.
     pub settled: bool,
@@ -135,11 +156,15 @@ pub enum Phase {
     AwaitingTx,
     /// Not registered in time.
     Expired,
+    /// Registered; its ending is not reached yet.
     InProgress,
     /// An offramp whose Bitcoin payout is under way.
     PayingOut,
+    /// Done: the output was delivered on the destination chain.
     Success,
+    /// Registered but failed ([`Ending::Failed`]); nothing is paid out.
     Failed,
+    /// The input was sent back on the source chain.
     Refunded,
 }
 
@@ -261,7 +286,9 @@ pub fn synthetic_tx_hash(chain: &str, label: &str, order_id: &str) -> String {
 /// A solver pool of one token on one chain.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Pool {
+    /// What the solver holds, in the token's smallest unit; a successful order's output leaves it when it settles.
     pub balance: U256,
+    /// The part of `balance` promised to open orders, released or paid out as each settles.
     pub reserved: U256,
 }
 
@@ -368,10 +395,16 @@ fn insufficient(chain: &str, token: &str, pool: Pool) -> QuoteError {
 
 /// What a create-order needs besides the body.
 pub struct CreateContext<'a> {
+    /// The listed tokens: the solver pools' starting balances and the USD values of the order's legs.
     pub catalogue: &'a Catalogue,
+    /// The gateway's key: it verifies an onramp's `signedQuoteData`, and the onramp's deposit address is derived
+    /// from its secret.
     pub signer: &'a QuoteSigner,
+    /// The Bitcoin network an onramp's deposit address and PSBT are made for.
     pub network: payload::Network,
+    /// The API version of the request: which route keys it takes and how the answer and transaction are shaped.
     pub version: ApiVersion,
+    /// The gateway clock's time, unix seconds: the order's creation time, against which the quote's age is measured.
     pub now: u64,
     /// The latest blockhash of the Solana node behind the gateway, when there is one ([`crate::solana_node`]): a
     /// Solana transaction is built on it so that it can be executed as returned. Without a node, a made-up one.
@@ -1380,18 +1413,30 @@ struct Saved {
 /// Why a state file could not be used.
 #[derive(Debug, thiserror::Error)]
 pub enum StateError {
+    /// The file exists but could not be read.
     #[error("cannot read the gateway-sim state file {path}: {source}")]
     Read {
+        /// The state file.
         path: PathBuf,
+        /// Why reading it failed.
         source: std::io::Error,
     },
+    /// The file is not a state file's JSON, has another format version, or its key is not 32 bytes of hex.
     #[error(
         "the gateway-sim state file {path} is not a state file this version can read: {reason}"
     )]
-    Unreadable { path: PathBuf, reason: String },
+    Unreadable {
+        /// The state file.
+        path: PathBuf,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A snapshot could not be written (its directory, the temporary file, or replacing the file).
     #[error("cannot write the gateway-sim state file {path}: {source}")]
     Write {
+        /// The state file.
         path: PathBuf,
+        /// Why writing it failed.
         source: std::io::Error,
     },
 }

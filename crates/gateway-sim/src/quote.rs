@@ -56,26 +56,37 @@ pub const ONRAMP_MINIMUM_SATS: u64 = 10_000;
 pub const MINIMUM_USD_MICRO: u64 = 10_000_000;
 /// Slippage bounds in bps.
 pub const MIN_SLIPPAGE_BPS: u32 = 50;
+/// The smallest slippage a token swap takes, bps (onramps and offramps: [`MIN_SLIPPAGE_BPS`]); below it the quote
+/// is refused with `SLIPPAGE_TOO_LOW`.
 pub const MIN_TOKEN_SWAP_SLIPPAGE_BPS: u32 = 100;
+/// The largest slippage any route takes, bps; above it V3 answers `MAX_SLIPPAGE_EXCEEDED` (naming this limit and
+/// [`SUGGESTED_SLIPPAGE_BPS`]), V1 and V2 `SLIPPAGE_TOO_HIGH`.
 pub const MAX_SLIPPAGE_BPS: u32 = 1_000;
 /// What V3's `MAX_SLIPPAGE_EXCEEDED` suggests instead: the official client's default.
 pub const SUGGESTED_SLIPPAGE_BPS: u32 = 300;
 /// Affiliate limits (onramp, offramp; V3 tokenSwap takes one).
 pub const MAX_AFFILIATES: usize = 5;
+/// The most the affiliate fees of one quote may add up to, bps; above it the quote is refused with
+/// `INVALID_AFFILIATE_FEE`.
 pub const MAX_AFFILIATE_TOTAL_BPS: u32 = 1_000;
 /// Largest amount accepted, so that the exact arithmetic stays within 256 bits.
 const MAX_AMOUNT_DIGITS: usize = 36;
 
 /// Estimated completion times, seconds.
 pub const ONRAMP_SECS: u64 = 600;
+/// The offramp's `estimatedTimeInSecs`, and T of an offramp order's timeline in [`crate::orders`].
 pub const OFFRAMP_SECS: u64 = 1_800;
+/// The token swap's `estimatedTimeInSecs`, and T of a token-swap order's timeline in [`crate::orders`].
 pub const TOKEN_SWAP_SECS: u64 = 120;
 
 /// A refused quote: the 400 body.
 #[derive(Debug, Clone, PartialEq)]
 pub struct QuoteError {
+    /// The machine-readable code, the body's `code` (`INVALID_REQUEST`, `SLIPPAGE_TOO_LOW`, …).
     pub code: &'static str,
+    /// The sentence for the caller, the body's `error`.
     pub message: String,
+    /// Facts a client can act on (a limit, a suggested value), the body's `details`; left out when `None`.
     pub details: Option<Value>,
 }
 

@@ -38,9 +38,15 @@ pub enum SignatureError {
     /// The token is genuine but the quote's content differs from what was signed.
     Tampered,
     /// Older than the time allowed.
-    Expired { issued_at: u64 },
+    Expired {
+        /// The token's `issuedAt`, unix seconds.
+        issued_at: u64,
+    },
     /// Issued in the future.
-    NotYetValid { issued_at: u64 },
+    NotYetValid {
+        /// The token's `issuedAt`, unix seconds: further ahead of the gateway's clock than the skew allowed.
+        issued_at: u64,
+    },
 }
 
 impl fmt::Display for SignatureError {

@@ -17,12 +17,21 @@ pub use crate::script_node::NODE_ENV;
 /// Why the node could not be started or used.
 #[derive(Debug, thiserror::Error)]
 pub enum SolanaNodeError {
+    /// The node's script could not be started (or its HTTP client built), or the node answered a genesis hash that
+    /// is not the Sandbox's.
     #[error(
         "the Solana node could not be started ({0}); run `cargo xtask setup` (it installs litesvm in chains/)"
     )]
     Start(String),
+    /// The node answered a JSON-RPC call with an error object, or with a result that is not what was asked for.
     #[error("the local Solana node answered {method} with an error: {error}")]
-    Rpc { method: String, error: String },
+    Rpc {
+        /// The JSON-RPC method that was called.
+        method: String,
+        /// The node's error object as text, or what was wrong with its answer.
+        error: String,
+    },
+    /// The node could not be reached, or its answer was not JSON.
     #[error("the local Solana node could not be reached: {0}")]
     Transport(String),
 }

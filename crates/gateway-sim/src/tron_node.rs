@@ -17,12 +17,21 @@ pub use crate::payload::sandbox::SANDBOX_GENESIS_BLOCK;
 /// Why the node could not be started or used.
 #[derive(Debug, thiserror::Error)]
 pub enum TronNodeError {
+    /// The stand-in's script could not be started (or its HTTP client built), or the node answered a block 0 that is
+    /// not the Sandbox's.
     #[error(
         "the Tron stand-in could not be started ({0}); run `cargo xtask setup` (it installs its packages in chains/)"
     )]
     Start(String),
+    /// The node answered an HTTP API call with an `Error` field.
     #[error("the local Tron node answered {path} with an error: {error}")]
-    Api { path: String, error: String },
+    Api {
+        /// The API path that was called, such as `/wallet/gettransactionbyid`.
+        path: String,
+        /// The node's `Error` value, as JSON text.
+        error: String,
+    },
+    /// The node could not be reached, or its answer was not JSON.
     #[error("the local Tron node could not be reached: {0}")]
     Transport(String),
 }
@@ -200,11 +209,16 @@ pub async fn post(
 pub struct ExpectedTronCall {
     /// The Tron accounts the order is listed under (its sender among them): the signer must be one.
     pub owners: Vec<[u8; 21]>,
+    /// The contract the transaction must call (the `to` create-order returned), as a 21-byte Tron account.
     pub contract: [u8; 21],
+    /// The call data create-order returned; the transaction must carry exactly these bytes.
     pub data: Vec<u8>,
+    /// The TRX the call must send, in sun (0 when create-order gave no value).
     pub call_value: i64,
     /// The source token (`None` for TRX) and the quoted amount that must move to the contract.
     pub token: Option<[u8; 21]>,
+    /// The quoted input in the token's smallest unit. For a TRC-20 source, the receipt must show a `Transfer` of
+    /// exactly this from the signer to the contract; a TRX source is checked through `call_value` instead.
     pub amount: alloy_primitives::U256,
 }
 

@@ -8,9 +8,13 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RouteInfo {
+    /// `srcChain`: the gateway's slug of the source chain.
     pub src_chain: String,
+    /// `srcToken`: the source token's address on that chain.
     pub src_token: String,
+    /// `dstChain`: the gateway's slug of the destination chain.
     pub dst_chain: String,
+    /// `dstToken`: the destination token's address on that chain.
     pub dst_token: String,
 }
 
