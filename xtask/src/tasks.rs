@@ -319,7 +319,10 @@ pub fn test() -> Result<()> {
         crate::conformance::conformance(),
     );
     check("svelte-check", status(&mut npm("check")));
-    check("prettier (the UI's formatting)", status(&mut npm("format:check")));
+    check(
+        "prettier (the UI's formatting)",
+        status(&mut npm("format:check")),
+    );
     check("vitest", status(&mut npm("test")));
     check(
         "keychain (Secret Service)",

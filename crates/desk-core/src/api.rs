@@ -43,11 +43,16 @@ pub enum ErrorKind {
 #[error("{message}")]
 #[ts(export_to = "DeskError.ts")]
 pub struct DeskError {
+    /// The class of failure, which decides how the window presents it.
     pub kind: ErrorKind,
+    /// A sentence for a person that says what went wrong and ends with what to do next.
     pub message: String,
+    /// The gateway's error code (such as `QUOTE_AMOUNT_TOO_LOW`) when the gateway refused; absent otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub code: Option<String>,
+    /// Structured facts about the failure: the gateway's `details` as it sent them, or the app's own (such as
+    /// `{ "field": "customUrl" }`, naming the form field at fault).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional, type = "unknown")]
     pub details: Option<Box<serde_json::Value>>,
@@ -175,9 +180,13 @@ impl From<SecretsError> for DeskError {
 #[serde(rename_all = "camelCase")]
 #[ts(export_to = "NetworkView.ts")]
 pub struct NetworkView {
+    /// Which network it is.
     pub kind: NetworkKind,
+    /// Its name for a person: "Production", "Staging", "Custom URL" or "Sandbox".
     pub label: String,
+    /// The gateway's base URL, without a trailing slash (on the Sandbox, the local gateway's loopback address).
     pub base_url: String,
+    /// The version of the gateway's interface the app speaks to this network, chosen per network.
     #[ts(type = "\"v1\" | \"v2\" | \"v3\"")]
     pub api_version: String,
     /// The Bitcoin network of the gateway's addresses and transactions.
@@ -198,7 +207,9 @@ pub struct NetworkView {
 #[serde(rename_all = "camelCase")]
 #[ts(export_to = "SettingsView.ts")]
 pub struct SettingsView {
+    /// The network in use.
     pub network: NetworkView,
+    /// The custom gateway URL last saved, kept when another network is chosen so it can be chosen again.
     pub custom_url: Option<String>,
     /// Where the settings file lives.
     pub settings_path: String,
@@ -216,6 +227,7 @@ pub struct SettingsView {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub journal_path: Option<String>,
+    /// The window's colours as chosen.
     pub theme: Theme,
     /// The partner's affiliate entries on this network, sent with every onramp and offramp quote (V2, V3).
     pub affiliates: Vec<AffiliateEntry>,
@@ -240,7 +252,9 @@ pub struct SettingsView {
 #[serde(rename_all = "camelCase")]
 #[ts(export_to = "EvmEndpointsView.ts")]
 pub struct EvmEndpointsView {
+    /// The chain's slug (`ethereum`, `bob`, …; Solana's and Tron's endpoints are listed here too).
     pub chain: String,
+    /// The endpoint URLs in use, in the order they are tried.
     pub urls: Vec<String>,
     /// Chosen in Settings (else the public defaults).
     pub custom: bool,
@@ -251,9 +265,12 @@ pub struct EvmEndpointsView {
 #[serde(rename_all = "camelCase")]
 #[ts(export_to = "EndpointCheck.ts")]
 pub struct EndpointCheck {
+    /// The endpoint checked, as typed without surrounding spaces.
     pub url: String,
+    /// The chain id the endpoint answered (0 for Solana and Tron, which have none).
     #[ts(type = "number")]
     pub chain_id: u64,
+    /// The newest block the endpoint knows (on Solana, its slot): a stale endpoint shows an old one.
     #[ts(type = "number")]
     pub latest_block: u64,
 }
@@ -263,6 +280,7 @@ pub struct EndpointCheck {
 #[serde(rename_all = "camelCase")]
 #[ts(export_to = "NetworkChoice.ts")]
 pub struct NetworkChoice {
+    /// The network chosen.
     pub kind: NetworkKind,
     /// Required for the custom network: an http(s) URL.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -275,10 +293,15 @@ pub struct NetworkChoice {
 #[serde(rename_all = "camelCase")]
 #[ts(export_to = "TokenView.ts")]
 pub struct TokenView {
+    /// The chain's slug (`bitcoin`, `ethereum`, `tron`, `solana`, …).
     pub chain: String,
+    /// The token's address on its chain, as the gateway's route list gives it.
     pub address: String,
+    /// The ticker, such as `WBTC`, from the app's list of known tokens.
     pub symbol: Option<String>,
+    /// The token's full name, from the app's list of known tokens.
     pub name: Option<String>,
+    /// How many decimal places the token has, needed to turn smallest units into whole tokens.
     pub decimals: Option<u8>,
 }
 
@@ -287,8 +310,11 @@ pub struct TokenView {
 #[serde(rename_all = "camelCase")]
 #[ts(export_to = "RouteKind.ts")]
 pub enum RouteKind {
+    /// Bitcoin to a token on another chain.
     Onramp,
+    /// A token on another chain to Bitcoin.
     Offramp,
+    /// One token to another, neither of them Bitcoin itself.
     TokenSwap,
 }
 
@@ -340,8 +366,11 @@ impl From<gateway_client::wire::RouteKind> for RouteKind {
 #[serde(rename_all = "camelCase")]
 #[ts(export_to = "RouteView.ts")]
 pub struct RouteView {
+    /// Which kind of order the route makes.
     pub kind: RouteKind,
+    /// The token paid in.
     pub src: TokenView,
+    /// The token received.
     pub dst: TokenView,
 }
 

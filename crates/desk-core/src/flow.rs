@@ -41,6 +41,7 @@ pub enum QuestionField {
 #[serde(rename_all = "camelCase")]
 #[ts(export_to = "Question.ts")]
 pub struct Question {
+    /// Which field of the swap form the answer goes into.
     pub field: QuestionField,
     /// The question, as a sentence.
     pub message: String,
@@ -71,6 +72,7 @@ pub enum FlowError {
     /// The gateway or the connection failed; nothing the journal did not record happened.
     #[error(transparent)]
     Desk(#[from] DeskError),
+    /// The journal could not record the step, or refused it for this order.
     #[error(transparent)]
     Journal(#[from] JournalError),
     /// What the gateway asks to be signed does not match the quote: the order is refused, not to be signed.
@@ -112,14 +114,18 @@ impl From<JournalError> for DeskError {
 /// Where an order stands after a step: the journal's view, plus the verified summary when there is one.
 #[derive(Debug, Clone)]
 pub struct Step {
+    /// The order as the journal now holds it.
     pub order: JournalOrder,
+    /// What verification found of what is to be signed, when the order has been verified.
     pub verified: Option<Verified>,
 }
 
 /// The swap flow on one network.
 #[derive(Debug, Clone, Copy)]
 pub struct Flow<'a> {
+    /// The network's gateway client.
     pub client: &'a Client,
+    /// Where every step is written before it is sent and after it answers.
     pub journal: &'a Journal,
     /// The journal's name for the network (`sandbox`, `production`, `custom:<url>`, …).
     pub network: &'a str,

@@ -192,11 +192,24 @@ impl NextStep {
 #[ts(export_to = "HandedIn.ts")]
 pub enum HandedIn {
     /// A signed Bitcoin transaction, hex (the gateway broadcasts it), with its txid.
-    BitcoinTx { hex: String, txid: String },
+    BitcoinTx {
+        /// The signed transaction, hex-encoded.
+        hex: String,
+        /// Its transaction id.
+        txid: String,
+    },
     /// The id of a Bitcoin transaction the user broadcast.
-    BitcoinTxid { txid: String },
+    BitcoinTxid {
+        /// The transaction id handed in.
+        txid: String,
+    },
     /// The hash of a transaction on the source chain.
-    SourceTx { chain: String, hash: String },
+    SourceTx {
+        /// The source chain's slug (`ethereum`, `tron`, `solana`, …).
+        chain: String,
+        /// The transaction's hash (on Solana, its signature).
+        hash: String,
+    },
 }
 
 impl HandedIn {
@@ -216,10 +229,13 @@ pub struct JournalOrder {
     pub local_id: i64,
     /// The network it was made on (`production`, `staging`, `sandbox`, `custom:<url>`).
     pub network: String,
+    /// The version of the gateway's interface the order was made with.
     pub api_version: ApiVersion,
+    /// Which kind of order it is.
     pub route: RouteKind,
     /// The gateway's order id, once known.
     pub order_id: Option<String>,
+    /// Where the order is in the flow; it decides the one next step.
     pub stage: Stage,
     /// The addresses the gateway lists the order under (recipient, sender, owner).
     pub addresses: Vec<String>,
@@ -229,6 +245,7 @@ pub struct JournalOrder {
     pub created: Option<Value>,
     /// The verification's summary of what is to be signed.
     pub verified: Option<Value>,
+    /// What the user handed in to be registered (a signed transaction or its id), once they have.
     pub handed_in: Option<HandedIn>,
     /// The register-tx answer, as received.
     pub registration: Option<Value>,
@@ -238,7 +255,9 @@ pub struct JournalOrder {
     pub status_label: Option<String>,
     /// The last failure, as a sentence.
     pub last_error: Option<String>,
+    /// When the order was first journaled, in unix seconds.
     pub created_at: i64,
+    /// When the order last changed, in unix seconds.
     pub updated_at: i64,
     /// The transactions the app's wallet signed for this order (approvals, then the payment), each journaled
     /// before it was broadcast.
@@ -289,15 +308,19 @@ pub enum WalletTxState {
 #[serde(rename_all = "camelCase")]
 #[ts(export_to = "WalletTx.ts")]
 pub struct WalletTx {
+    /// What the transaction does for its order.
     pub kind: WalletTxKind,
+    /// The slug of the chain it is sent on.
     pub chain: String,
     /// The transaction hash (`0x…`; on Solana the fee payer's signature, Base58).
     pub hash: String,
     /// The signed raw transaction (`0x…`; on Solana base64), re-sent as it is after a restart: never a second,
     /// different one.
     pub raw: String,
+    /// The sender's nonce the transaction took (EVM); 0 on Solana and Tron, which have none.
     #[ts(type = "number")]
     pub nonce: u64,
+    /// Where the transaction is: signed, sent, mined or reverted.
     pub state: WalletTxState,
     /// The block it was mined in (on Solana, the slot).
     #[ts(type = "number | null")]
@@ -316,37 +339,61 @@ impl JournalOrder {
 /// One entry of the append-only log.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct JournalEvent {
+    /// The event's place in the whole log, increasing.
     pub seq: i64,
+    /// The journal id of the order it belongs to.
     pub local_id: i64,
+    /// When it was written, in unix seconds.
     pub at: i64,
+    /// What happened, as a camelCase word (`createAnswered`, `registerAnswered`, `statusSeen`, …).
     pub kind: String,
+    /// What goes with it (such as the gateway's answer), as JSON.
     pub payload: Value,
 }
 
 /// Why the journal could not do something.
 #[derive(Debug, thiserror::Error)]
 pub enum JournalError {
+    /// SQLite could not open, read or write the journal's file.
     #[error(
         "the order journal could not be opened or written ({0}); check that the data folder is writable and not full"
     )]
     Sqlite(#[from] rusqlite::Error),
+    /// The journal's schema is newer than this build knows, so it is not touched.
     #[error(
         "the order journal was written by a newer version of Gateway Desk (schema {found}, this version knows {known}); update the app"
     )]
-    Newer { found: i64, known: i64 },
+    Newer {
+        /// The schema version found in the file.
+        found: i64,
+        /// The newest schema version this build knows.
+        known: i64,
+    },
+    /// No order has this journal id.
     #[error("no order {0} in the journal")]
     NotFound(i64),
+    /// The step was asked for an order at a stage that does not allow it.
     #[error("order {local_id} is at the stage {stage:?}; it cannot {action} now")]
     WrongStage {
+        /// The order's journal id.
         local_id: i64,
+        /// The stage it is at.
         stage: Stage,
+        /// What was asked, as the end of a sentence ("take a second transaction …").
         action: &'static str,
     },
+    /// The journal holds something this build cannot read back (an unknown stage, route or API version, a wallet
+    /// transaction that is not there), with what it is.
     #[error("the journal holds a value it cannot read ({0})")]
     Corrupt(String),
     /// The step is not allowed for this order now; `reason` says why and what to do instead.
     #[error("{reason}")]
-    Refused { local_id: i64, reason: String },
+    Refused {
+        /// The order's journal id.
+        local_id: i64,
+        /// Why, and what to do instead, as sentences for a person.
+        reason: String,
+    },
 }
 
 fn now() -> i64 {
@@ -1108,9 +1155,15 @@ impl Journal {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Found<'a> {
     /// Nothing was paid: given up with this reason (it names the gateway's order and says it will expire).
-    Unpaid { reason: &'a str },
+    Unpaid {
+        /// Why the order was given up, as journaled and shown.
+        reason: &'a str,
+    },
     /// The gateway shows money moving: watched to its end (`terminal`: it has ended).
-    Paid { terminal: bool },
+    Paid {
+        /// The order has already reached an ending status (finished, not watched further).
+        terminal: bool,
+    },
 }
 
 /// The stages at which an order may be abandoned (while [`abandon_refusal`] finds nothing against it): nothing was

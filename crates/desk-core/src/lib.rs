@@ -3,7 +3,6 @@
 //! Settings and networks, the API key in the operating system's keychain, the embedded Sandbox gateway, and routes
 //! shown with token facts. `desk-core` knows nothing of Tauri: the window calls [`Desk`] and shows what it returns.
 #![deny(unsafe_code)]
-
 pub mod api;
 pub mod calendar;
 pub mod chains;

@@ -205,7 +205,9 @@ fn clone_error(err: &ClientError) -> ClientError {
 /// A network the app is connected to.
 #[derive(Debug)]
 pub struct ActiveNetwork {
+    /// Which network it is.
     pub kind: NetworkKind,
+    /// The gateway client for this network, with its base URL, API version and API key.
     pub client: Client,
     /// The Bitcoin network of this gateway's addresses and transactions (regtest on the Sandbox).
     pub bitcoin: BitcoinNetwork,

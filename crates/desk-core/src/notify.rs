@@ -10,7 +10,9 @@ use crate::views::OrderView;
 /// A desktop notification's text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Note {
+    /// What happened: "Swap completed", "Swap failed" or "Swap refunded".
     pub title: &'static str,
+    /// The amounts and the order, such as `0.0025 BTC → 0.00246 WBTC (order 1234…abcd)`.
     pub body: String,
 }
 

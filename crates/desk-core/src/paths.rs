@@ -8,8 +8,11 @@ pub const HOME_ENV: &str = "GATEWAY_DESK_HOME";
 /// The app's folders: configuration, data (journal, Sandbox state) and logs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AppPaths {
+    /// Where the settings file lives.
     pub config_dir: PathBuf,
+    /// Where the order journal, the Sandbox's saved state and support bundles live.
     pub data_dir: PathBuf,
+    /// Where the app writes its logs.
     pub log_dir: PathBuf,
 }
 

@@ -17,10 +17,15 @@ pub const SERVICE: &str = "gateway-desk";
 /// What went wrong with the keychain. Never carries a key.
 #[derive(Debug, thiserror::Error)]
 pub enum SecretsError {
+    /// No keychain can be reached (on Linux, no Secret Service answers), with the store's reason; the app works
+    /// on without a key.
     #[error("no keychain is available: {0}")]
     Unavailable(String),
+    /// What the keychain holds for the network is not a valid API key, with why.
     #[error("the key in the keychain is not a valid API key: {0}")]
     Corrupt(InvalidApiKey),
+    /// The keychain was reached but refused to read, store or remove the key (locked, access denied), with its
+    /// reason.
     #[error("the keychain refused the operation: {0}")]
     Keychain(String),
 }

@@ -24,8 +24,11 @@ pub const SETTINGS_VERSION: u32 = 1;
 #[serde(rename_all = "lowercase")]
 #[ts(export_to = "NetworkKind.ts")]
 pub enum NetworkKind {
+    /// The published production gateway: real money, Bitcoin mainnet.
     Production,
+    /// The published staging gateway (its Bitcoin network is chosen in Settings, mainnet unless set).
     Staging,
+    /// A gateway at a URL the person enters (checked before it is used).
     Custom,
     /// The embedded gateway-sim: works with no internet, moves no real money.
     #[default]
@@ -66,7 +69,9 @@ pub enum Theme {
     /// Follow the operating system.
     #[default]
     System,
+    /// Always light, whatever the operating system says.
     Light,
+    /// Always dark, whatever the operating system says.
     Dark,
 }
 
@@ -77,6 +82,7 @@ pub enum Theme {
 pub struct AffiliateEntry {
     /// An EVM, Tron or Solana address, in its canonical form (EIP-55 for EVM).
     pub address: String,
+    /// The affiliate's share of the swap in basis points (100 = 1%).
     pub bps: u32,
 }
 
@@ -84,6 +90,7 @@ pub struct AffiliateEntry {
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct NetworkPrefs {
+    /// The version of the gateway's interface spoken to this network (V3 unless set).
     #[serde(default)]
     pub api_version: ApiVersion,
     /// Addresses whose orders the app follows on this network (as typed, validated), in the order added.
@@ -117,12 +124,18 @@ pub struct NetworkPrefs {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Settings {
+    /// The file's format version ([`SETTINGS_VERSION`]); a file of another version is set aside, not read.
     pub version: u32,
+    /// The network chosen, which the app connects to when it starts.
     pub network: NetworkKind,
+    /// The gateway URL of the custom network, checked, without a trailing slash; kept when another network is
+    /// chosen.
     #[serde(default)]
     pub custom_url: Option<String>,
+    /// Each network's own preferences; a network never set has none and takes the defaults.
     #[serde(default)]
     pub networks: BTreeMap<NetworkKind, NetworkPrefs>,
+    /// The window's colours.
     #[serde(default)]
     pub theme: Theme,
 }
@@ -224,13 +237,20 @@ impl Settings {
 /// Why the settings file could not be used or written.
 #[derive(Debug, thiserror::Error)]
 pub enum SettingsError {
+    /// The file (or its temporary twin, or its folder) could not be written; the old file is left as it was.
     #[error("could not write the settings file {path}: {source}")]
-    Write { path: PathBuf, source: io::Error },
+    Write {
+        /// The settings file that was being written.
+        path: PathBuf,
+        /// What the operating system answered.
+        source: io::Error,
+    },
 }
 
 /// What loading found.
 #[derive(Debug)]
 pub struct Loaded {
+    /// The settings read, or the defaults when the file is missing or could not be used.
     pub settings: Settings,
     /// Set when the file on disk could not be used: what was wrong and where it was moved.
     pub notice: Option<String>,

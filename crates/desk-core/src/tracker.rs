@@ -46,6 +46,7 @@ const EVENT_CAPACITY: usize = 4096;
 /// An order to keep up to date.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TrackedOrder {
+    /// The gateway's order id.
     pub order_id: String,
     /// The addresses the gateway lists the order under (recipient, sender, owner). When one is watched, the order is
     /// read through that address's listing.
@@ -74,10 +75,13 @@ pub enum Via {
 pub enum TrackerEvent {
     /// An order differs from the last time it was seen (or is seen for the first time).
     OrderChanged {
+        /// The gateway's order id.
         order_id: String,
+        /// The order as read.
         order: OrderInfo,
         /// The order exactly as the gateway sent it.
         raw: Value,
+        /// Whether it came from a watched address's listing or from get-order.
         via: Via,
     },
     /// A read failed. Nothing about any order changed: this is about reading, not about the swap.
@@ -90,9 +94,17 @@ pub enum TrackerEvent {
         retry_in: Duration,
     },
     /// A watched address's listing was read in full and holds a different number of orders than before.
-    AddressListed { address: String, orders: usize },
+    AddressListed {
+        /// The watched address.
+        address: String,
+        /// How many orders its listing holds now.
+        orders: usize,
+    },
     /// The tracker stopped on an error and was restarted: a sentence saying so.
-    Restarted { error: String },
+    Restarted {
+        /// The sentence for the person: what stopped, and that no order changed.
+        error: String,
+    },
 }
 
 /// The tracker's pace. [`Timing::default`] is for people; [`Timing::scaled`] shrinks it for tests and benchmarks.

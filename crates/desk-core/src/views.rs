@@ -19,6 +19,7 @@ use crate::settings::AffiliateEntry;
 #[serde(rename_all = "camelCase")]
 #[ts(export_to = "AmountView.ts")]
 pub struct AmountView {
+    /// The token, with its symbol and decimals when the app knows it.
     pub token: TokenView,
     /// Smallest units, as the gateway wrote them.
     pub amount: String,
@@ -59,6 +60,7 @@ impl AmountView {
 pub struct FeeLine {
     /// `solver fee`, `protocol fee`, …
     pub name: String,
+    /// What the fee costs, in the token it is charged in.
     pub amount: AmountView,
     /// A chain's cost the gateway passes on (execution, messaging, inclusion), not a fee the gateway keeps.
     pub network: bool,
@@ -87,10 +89,13 @@ pub struct ImpactView {
 #[serde(rename_all = "camelCase")]
 #[ts(export_to = "AffiliateView.ts")]
 pub struct AffiliateView {
+    /// The address the affiliate is paid at.
     pub address: String,
+    /// What it earns on this quote, as the gateway resolved it (onramps and offramps).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub fee: Option<AmountView>,
+    /// Its share in basis points (a V3 token swap, where the gateway gives no amount).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub bps: Option<u32>,
@@ -104,6 +109,7 @@ pub const LARGE_IMPACT_BPS: i64 = 100;
 #[serde(rename_all = "camelCase")]
 #[ts(export_to = "QuoteCard.ts")]
 pub struct QuoteCard {
+    /// Which kind of order the quote makes.
     pub route: RouteKind,
     /// What the user sends.
     pub send: AmountView,
@@ -117,11 +123,13 @@ pub struct QuoteCard {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub total_fees_usd: Option<String>,
+    /// Each fee the quote names, with its amount.
     pub fee_lines: Vec<FeeLine>,
     /// `-0.50%`.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub price_impact: Option<String>,
+    /// The gateway's own price impact in USD (`priceImpactUsd`), as it wrote it (V2 and later, with a price feed).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub price_impact_usd: Option<String>,
@@ -139,6 +147,7 @@ pub struct QuoteCard {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub check: Option<crate::verify::request::QuoteCheck>,
+    /// The gateway's estimate of how long the order takes, in seconds.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional, type = "number")]
     pub estimated_secs: Option<u64>,
@@ -146,14 +155,19 @@ pub struct QuoteCard {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub estimated_text: Option<String>,
+    /// The slippage tolerance the quote states, in basis points (0 when it states none).
     pub slippage_bps: u32,
+    /// The address that receives the output.
     pub recipient: String,
+    /// The address that pays, when the quote names one (an onramp with a sender gets a PSBT to sign).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub sender: Option<String>,
+    /// The EVM owner the quote names (`ownerAddress`: who may claim a refund), when it names one.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub owner: Option<String>,
+    /// The affiliates the gateway put on the quote, with what each earns.
     pub affiliates: Vec<AffiliateView>,
     /// The affiliate entries the app asked for (from the network's settings).
     pub affiliates_requested: Vec<AffiliateEntry>,
@@ -337,7 +351,9 @@ impl QuoteCard {
 #[serde(rename_all = "camelCase")]
 #[ts(export_to = "NextStepView.ts")]
 pub struct NextStepView {
+    /// What the order needs next.
     pub step: NextStep,
+    /// The step explained for the person ([`NextStep::sentence`]).
     pub sentence: String,
 }
 
@@ -346,8 +362,11 @@ pub struct NextStepView {
 #[serde(rename_all = "camelCase")]
 #[ts(export_to = "TransferView.ts")]
 pub struct TransferView {
+    /// What moved.
     pub amount: AmountView,
+    /// The transaction that moved it (a txid on Bitcoin).
     pub tx_hash: String,
+    /// The transaction's page on a block explorer; absent on the Sandbox and for chains without a known explorer.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub explorer_url: Option<String>,
@@ -360,6 +379,7 @@ pub struct TransferView {
 pub struct TimelineEntry {
     /// `created`, `registered`, `inProgress`, `pendingBtcPayment`, `success`, `failed`, `refunded`.
     pub key: String,
+    /// The entry in words for a person ("Order created", "Completed", …).
     pub text: String,
     /// Unix seconds when the app saw it, when known.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -377,18 +397,23 @@ pub struct OrderView {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional, type = "number")]
     pub local_id: Option<i64>,
+    /// The gateway's order id; absent for the app's own order until create-order has answered.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub order_id: Option<String>,
+    /// The network the order is on (`production`, `staging`, `sandbox`, `custom:<url>`).
     pub network: String,
+    /// Which kind of order it is.
     pub route: RouteKind,
     /// Where the app's own order is in the flow.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub stage: Option<Stage>,
+    /// What the app's own unfinished order needs next; absent when nothing is left to do.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub next_step: Option<NextStepView>,
+    /// What is paid in.
     pub send: AmountView,
     /// The expected output.
     pub receive: AmountView,
@@ -398,9 +423,13 @@ pub struct OrderView {
     pub status: Option<String>,
     /// The status in words for a person.
     pub status_text: String,
+    /// What happened to the order so far, in the order of the flow (created, registered, in progress, payout, end).
     pub timeline: Vec<TimelineEntry>,
+    /// What reached the recipient, once the order succeeded.
     pub received: Vec<TransferView>,
+    /// What came back, once the order was refunded.
     pub refunded: Vec<TransferView>,
+    /// An offramp's Bitcoin payout while it confirms (the order is still in progress).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub pending_btc_payment: Option<TransferView>,
@@ -408,18 +437,23 @@ pub struct OrderView {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub source_tx: Option<TransferView>,
+    /// The Bitcoin address an onramp is paid at, when the gateway gave one.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub deposit_address: Option<String>,
+    /// What was handed in for registration (the app's own orders).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub handed_in: Option<HandedIn>,
+    /// The last failure of the app's own order, as a sentence.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub last_error: Option<String>,
+    /// When the order was made, in unix seconds (the journal's time for the app's own orders, else the gateway's).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional, type = "number")]
     pub created_at: Option<i64>,
+    /// When the journal last changed the app's own order, in unix seconds.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional, type = "number")]
     pub updated_at: Option<i64>,

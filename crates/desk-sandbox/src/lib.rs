@@ -4,6 +4,8 @@
 //! The app depends on this crate and desk-core's tests use it; desk-core itself and the `gateway` command line's
 //! default build do not compile the simulated server.
 
+#![warn(missing_docs)]
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::net::{Ipv4Addr, SocketAddr};
 use std::path::{Path, PathBuf};

@@ -25,24 +25,35 @@ alloy::sol! {
 /// Why a chain could not be read. Each message says what to do next.
 #[derive(Debug, thiserror::Error)]
 pub enum ChainError {
+    /// No endpoint of an EVM chain answered with the chain's id: each was unreachable, not a URL, or another chain.
     #[error(
         "No endpoint of {chain} answered as {chain} (chain id {chain_id}): {tried}. Nothing was signed. Check the chain's RPC endpoints in Settings."
     )]
     NoEndpoint {
+        /// The chain's slug.
         chain: String,
+        /// The chain id an endpoint had to answer.
         chain_id: u64,
+        /// Why each endpoint was passed over, in order ("none is set" when there were none).
         tried: String,
     },
+    /// No endpoint of Solana or Tron answered as the expected network (Solana's genesis hash, Tron's block 0).
     #[error(
         "No endpoint of {chain} answered as the expected network ({expected}): {tried}. Nothing was signed. Check the chain's RPC endpoints in Settings."
     )]
     NoCluster {
+        /// `solana` or `tron`.
         chain: String,
+        /// What identifies the expected network, in words (`genesis hash …`, `block 0 …`).
         expected: String,
+        /// Why each endpoint was passed over, in order ("none is set" when there were none).
         tried: String,
     },
+    /// The slug names no EVM chain the app knows the chain id of.
     #[error("{0} is not an EVM chain the app knows; nothing was signed.")]
     UnknownChain(String),
+    /// A node failed a request or gave an answer that cannot be read (or no HTTP client could be made), with what
+    /// went wrong.
     #[error("The chain's node failed: {0}. Nothing new was signed; try again in a moment.")]
     Rpc(String),
 }
@@ -62,8 +73,11 @@ pub fn chain_id_of(chain: &str) -> Option<u64> {
 /// A JSON-RPC endpoint of one chain, checked to be that chain.
 #[derive(Debug, Clone)]
 pub struct EvmEndpoint {
+    /// The chain's slug.
     pub chain: String,
+    /// The chain id the endpoint answered: always the chain's own.
     pub chain_id: u64,
+    /// The endpoint's URL.
     pub url: String,
     pub(crate) provider: RootProvider,
 }

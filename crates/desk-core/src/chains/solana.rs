@@ -19,6 +19,7 @@ pub const LAMPORTS_PER_SIGNATURE: u64 = 5_000;
 /// A Solana JSON-RPC endpoint, checked to serve the expected cluster.
 #[derive(Debug, Clone)]
 pub struct SolanaEndpoint {
+    /// The endpoint's URL.
     pub url: String,
     http: reqwest::Client,
 }
@@ -26,6 +27,7 @@ pub struct SolanaEndpoint {
 /// A transaction's status as `getSignatureStatuses` gives it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SignatureStatus {
+    /// The slot the transaction was processed in.
     pub slot: u64,
     /// The transaction's error, when it failed on chain.
     pub err: Option<String>,

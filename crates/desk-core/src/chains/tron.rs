@@ -23,6 +23,7 @@ pub const BANDWIDTH_OVERHEAD: u64 = 64;
 /// A Tron HTTP API endpoint, checked to serve the expected network.
 #[derive(Debug, Clone)]
 pub struct TronEndpoint {
+    /// The endpoint's URL.
     pub url: String,
     http: reqwest::Client,
 }
@@ -30,18 +31,23 @@ pub struct TronEndpoint {
 /// What the network charges: sun per unit of energy and per byte of bandwidth beyond the free allowance.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TronPrices {
+    /// Sun per unit of energy (the chain parameter `getEnergyFee`).
     pub energy_fee: u64,
+    /// Sun per byte of bandwidth (the chain parameter `getTransactionFee`).
     pub bandwidth_fee: u64,
 }
 
 /// The answer of a broadcast.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Broadcast {
+    /// The node accepted the transaction and passes it on; it is not in a block yet.
     Accepted,
     /// java-tron's code (`SIGERROR`, `TAPOS_ERROR`, `TRANSACTION_EXPIRATION_ERROR`, `DUP_TRANSACTION_ERROR`, …) and
     /// message.
     Refused {
+        /// java-tron's code for the refusal.
         code: String,
+        /// The node's message, as text.
         message: String,
     },
 }
@@ -49,6 +55,7 @@ pub enum Broadcast {
 /// A transaction's outcome on chain.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TronReceipt {
+    /// The number of the block it was mined in.
     pub block: u64,
     /// `SUCCESS`, `REVERT`, `OUT_OF_ENERGY`, …
     pub result: String,

@@ -18,7 +18,6 @@ use crate::execute::evm::{self, EvmPlan, ExecError, Executed, PayCall};
 use crate::execute::solana::{self as solana_exec, SolanaPlan};
 use crate::execute::tron as tron_exec;
 use crate::journal::{JournalOrder, WalletTxKind};
-use crate::settings;
 use crate::views::OrderView;
 use crate::wallet;
 
@@ -256,7 +255,7 @@ impl Desk {
         } else {
             next.prefs_mut(kind).evm_rpc.insert(chain.to_owned(), clean);
         }
-        settings::save(&self.paths.settings_file(), &next)?;
+        crate::settings::save(&self.paths.settings_file(), &next)?;
         state.settings = next;
         info!(network = kind.slug(), chain, "EVM endpoints set");
         Ok(self.view(&state))

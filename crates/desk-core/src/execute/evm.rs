@@ -56,12 +56,17 @@ fn rpc_error(e: impl std::fmt::Display) -> ExecError {
 /// The order's call, as verified.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PayCall {
+    /// The gateway's order id (empty when the journal has none).
     pub order_id: String,
+    /// The contract the call goes to: the quote's `txTo`, the gateway's contract.
     pub to: Address,
+    /// The calldata, as create-order returned it.
     pub data: Bytes,
+    /// The native value sent with the call, in wei.
     pub value: U256,
     /// The source token (the zero address for the native coin) and the quoted amount.
     pub token: Address,
+    /// The quoted amount of the source token, in its smallest unit: what an approval covers exactly.
     pub amount: U256,
     /// The gateway contract the app knows on this network and chain, the only spender it approves to; `None` when it
     /// knows none (then nothing is approved).
@@ -143,6 +148,7 @@ pub fn pay_call_of(
 #[serde(rename_all = "camelCase")]
 #[ts(export_to = "PlannedTx.ts")]
 pub struct PlannedTx {
+    /// What the transaction does for the order: reset an approval, approve, or pay.
     pub kind: WalletTxKind,
     /// What it does, in words and numbers: `Approve 0.001 WBTC to 0x… (the gateway's contract on bob).`
     pub sentence: String,
@@ -156,6 +162,7 @@ pub struct PlannedTx {
     pub gas_limit: Option<u64>,
     /// The most its gas can cost, wei (decimal), and as a person reads it.
     pub max_fee_wei: String,
+    /// The same most in the chain's native coin, as a person reads it.
     pub max_fee_text: String,
 }
 
@@ -164,6 +171,7 @@ pub struct PlannedTx {
 #[serde(rename_all = "camelCase")]
 #[ts(export_to = "EvmPlan.ts")]
 pub struct EvmPlan {
+    /// The slug of the chain the transactions are sent on.
     pub chain: String,
     /// The wallet's address that signs.
     pub owner: String,

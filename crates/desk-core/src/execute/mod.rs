@@ -16,46 +16,79 @@ use crate::journal::{JournalError, JournalOrder, WalletTx, WalletTxKind, WalletT
 /// Why a wallet step (EVM, Solana or Tron) was not (or not fully) done. Each message says what happened and what to do next.
 #[derive(Debug, thiserror::Error)]
 pub enum ExecError {
+    /// The chain could not be reached or read (no endpoint that is the chain, a failing node).
     #[error(transparent)]
     Chain(#[from] ChainError),
+    /// The wallet's balances do not cover the step (the amount, the value, the most the fees can cost): the
+    /// shortfall in numbers.
     #[error("{0} Nothing was signed.")]
     NotEnough(String),
+    /// An approval would go to a contract that is not the gateway contract the app knows (or it knows none): why.
     #[error(
         "No approval is given: {0}. Nothing was signed; do not approve this order's contract elsewhere either."
     )]
     Spender(String),
+    /// The simulation or gas estimate of a transaction reverted, so it was not signed.
     #[error("The {what} would fail ({reason}), so it was not signed. {next}")]
     WouldRevert {
+        /// Which transaction: "approval" or "order's transaction".
         what: &'static str,
+        /// The revert reason, as the node gave it.
         reason: String,
+        /// What to do next, as a sentence.
         next: &'static str,
     },
+    /// A signed transaction was mined but reverted: it cost its fee and did nothing.
     #[error(
         "The transaction {hash} was mined but reverted ({reason}): it did nothing but cost its gas. The order was not registered; look at the reason, then sign again or discard the order."
     )]
-    Reverted { hash: String, reason: String },
+    Reverted {
+        /// The transaction's hash.
+        hash: String,
+        /// Why it reverted, as far as the chain tells.
+        reason: String,
+    },
+    /// A signed transaction never reached the chain: the node refused it (or, on Tron, it expired unexecuted).
     #[error(
         "The node refused the signed transaction {hash} ({reason}); it never reached the chain. Try again."
     )]
-    Refused { hash: String, reason: String },
+    Refused {
+        /// The transaction's hash.
+        hash: String,
+        /// The node's reason, or why it can never be executed.
+        reason: String,
+    },
+    /// A sent transaction had no receipt within the wait; it stays journaled and is followed up when the order
+    /// is resumed.
     #[error(
         "The transaction {hash} was sent but has no receipt after {secs} seconds. The app keeps it and reads its receipt when you resume the order; do not sign another one."
     )]
-    NoReceiptYet { hash: String, secs: u64 },
+    NoReceiptYet {
+        /// The transaction's hash.
+        hash: String,
+        /// How long the receipt was awaited, in seconds.
+        secs: u64,
+    },
+    /// The step the person confirmed is no longer the one to sign (another step, a higher fee, another fee payer):
+    /// what changed.
     #[error(
         "What is to be signed changed since you read it ({0}). Read the new step and confirm it again."
     )]
     Changed(String),
+    /// The Solana transaction's blockhash has expired, so the order's transaction can never be executed.
     #[error(
         "The order's transaction is built on the blockhash {blockhash}, which Solana no longer accepts (a blockhash lasts about a minute). It was {what}, and can never be executed now. Ask for a new quote and create a new order."
     )]
     Expired {
+        /// The expired blockhash, Base58.
         blockhash: String,
         /// "not signed" or "signed but never executed".
         what: &'static str,
     },
+    /// The wallet could not sign (it is locked, its key is not the transaction's signer, the signature failed): why.
     #[error("Signing failed: {0}.")]
     Sign(String),
+    /// The journal could not record the transaction, or refused it for this order.
     #[error(transparent)]
     Journal(#[from] JournalError),
 }
@@ -108,9 +141,15 @@ pub fn has_unfinished_wallet_tx(order: &JournalOrder) -> bool {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Executed {
     /// An approval (or its reset) was mined; the order's call is next.
-    Approved { hash: String },
+    Approved {
+        /// The approval's transaction hash.
+        hash: String,
+    },
     /// The order's call was mined: this hash is registered next.
-    Paid { hash: String },
+    Paid {
+        /// The order's transaction hash.
+        hash: String,
+    },
 }
 
 /// Progress of a broadcast transaction, for the window.
@@ -118,12 +157,16 @@ pub enum Executed {
 #[serde(rename_all = "camelCase")]
 #[ts(export_to = "WalletTxProgress.ts")]
 pub struct WalletTxProgress {
+    /// The journal id of the order the transaction is for.
     #[ts(type = "number")]
     pub local_id: i64,
+    /// What the transaction does for the order.
     pub kind: WalletTxKind,
+    /// The transaction's hash (on Solana, its signature).
     pub hash: String,
     /// `signed`, `sent`, `mined` or `reverted`.
     pub state: WalletTxState,
+    /// How many blocks confirm it, its own block counted (0 until it is mined).
     #[ts(type = "number")]
     pub confirmations: u64,
 }

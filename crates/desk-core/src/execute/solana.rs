@@ -46,8 +46,11 @@ const ASSOCIATED_TOKEN_PROGRAM: Pubkey =
 /// The order's transaction, as create-order returned it and verification checked it.
 #[derive(Debug, Clone)]
 pub struct SolanaPay {
+    /// The gateway's order id (empty when the journal has none).
     pub order_id: String,
+    /// The transaction as the gateway built it; only the fee payer's signature is added to it.
     pub transaction: VersionedTransaction,
+    /// The account that pays the fee and signs: it must be the wallet's Solana account.
     pub fee_payer: Pubkey,
     /// The SPL mint paid, `None` for SOL.
     pub mint: Option<Pubkey>,
@@ -159,18 +162,23 @@ pub fn solana_pay_of(order: &JournalOrder) -> Result<SolanaPay, String> {
 #[serde(rename_all = "camelCase")]
 #[ts(export_to = "SolanaPlan.ts")]
 pub struct SolanaPlan {
+    /// The wallet's Solana account that signs and pays the fee, Base58.
     pub owner: String,
     /// The step in words: what is sent where, for which order.
     pub sentence: String,
     /// The fee the cluster charges for this exact message (base and priority fee), in lamports, and as text.
     pub fee_lamports: String,
+    /// The same fee in SOL, as a person reads it.
     pub fee_text: String,
     /// Rent a token account the transaction creates may lock, as text (`None` when it creates none).
     pub rent_text: Option<String>,
+    /// The wallet's SOL balance, as a person reads it.
     pub sol_balance_text: String,
+    /// The wallet's balance of the SPL token paid, as a person reads it (`None` when the order pays SOL).
     pub token_balance_text: Option<String>,
     /// The transaction's blockhash, and whether Solana still takes it.
     pub blockhash: String,
+    /// Whether Solana still takes the blockhash; once it does not, the transaction can never be executed.
     pub blockhash_valid: bool,
     /// What is missing, in words, when the wallet cannot pay.
     pub shortfall: Option<String>,

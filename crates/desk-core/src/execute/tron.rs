@@ -46,13 +46,20 @@ pub const TX_BYTES_ASSUMED: u64 = 350;
 /// The order's call on Tron, as verified.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TronPay {
+    /// The gateway's order id (empty when the journal has none).
     pub order_id: String,
+    /// The contract called (the gateway's), as a Tron account (`0x41` and 20 bytes).
     pub contract: [u8; 21],
+    /// The calldata, as create-order returned it.
     pub data: Vec<u8>,
+    /// The TRX sent with the call, in sun.
     pub call_value: i64,
+    /// The most the call may burn for energy, in sun, as verified (at most
+    /// [`crate::verify::TRON_FEE_LIMIT_CAP_SUN`]).
     pub fee_limit: i64,
     /// The source TRC-20 (`None` for TRX) and the quoted amount.
     pub token: Option<[u8; 21]>,
+    /// The quoted amount of the source token, in its smallest unit: what an approval covers exactly.
     pub amount: U256,
     /// The gateway contract the app knows on this network, the only spender it approves to.
     pub known_spender: Option<[u8; 21]>,

@@ -14,17 +14,14 @@
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::{LazyLock, Mutex};
-use std::time::Duration;
 
 use gateway_client::TokenRegistry;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
-use tracing::info;
 use ts_rs::TS;
 
 use crate::api::{DeskError, ErrorKind};
-use crate::calendar::{now_secs, utc_parts};
-use crate::desk::Desk;
+use crate::calendar::utc_parts;
 use crate::journal::{JournalEvent, JournalOrder};
 use crate::logs::{self, RedactOptions};
 use crate::views::{OrderView, TransferView};
@@ -162,7 +159,7 @@ impl BundleFile {
     }
 }
 
-fn unreadable(reason: String) -> DeskError {
+pub(crate) fn unreadable(reason: String) -> DeskError {
     let mut error = DeskError::new(
         ErrorKind::InvalidInput,
         format!("This support bundle cannot be opened: {reason}."),
@@ -252,7 +249,7 @@ pub fn read_bundle(text: &str) -> Result<ImportedBundle, DeskError> {
     })
 }
 
-fn drop_broken_link(transfer: &mut TransferView) {
+pub(crate) fn drop_broken_link(transfer: &mut TransferView) {
     if transfer.tx_hash.contains('…') || transfer.tx_hash.contains("hex chars") {
         transfer.explorer_url = None;
     }
@@ -295,7 +292,7 @@ pub fn os_description() -> String {
 
 /// The bundle's file name: `order-<order id or local-N>-<UTC yyyymmdd-hhmmss>.json`, safe on every file system;
 /// a Sandbox order's begins `sandbox-SIMULATED-`.
-fn file_name(order: &JournalOrder, created_at: i64) -> String {
+pub(crate) fn file_name(order: &JournalOrder, created_at: i64) -> String {
     let id: String = match &order.order_id {
         Some(id) => id
             .chars()
@@ -320,12 +317,12 @@ fn file_name(order: &JournalOrder, created_at: i64) -> String {
 }
 
 /// Whether the journal's network name is the Sandbox's.
-fn is_sandbox(network: &str) -> bool {
+pub(crate) fn is_sandbox(network: &str) -> bool {
     network == crate::settings::NetworkKind::Sandbox.slug()
 }
 
 /// `value` without the fields [`logs::is_credential_field`] names; counts them in `dropped`.
-fn drop_key_fields(value: &Value, dropped: &mut usize) -> Value {
+pub(crate) fn drop_key_fields(value: &Value, dropped: &mut usize) -> Value {
     match value {
         Value::Object(map) => {
             let mut out = Map::new();
@@ -351,7 +348,7 @@ fn drop_key_fields(value: &Value, dropped: &mut usize) -> Value {
 /// Token contracts and mints the app knows, and the native token's zero address: public facts, not the user's
 /// identifiers, so they stay whole (amounts keep their symbols and decimals in an imported bundle). EVM addresses in
 /// lower case.
-static PUBLIC_TOKENS: LazyLock<HashSet<String>> = LazyLock::new(|| {
+pub(crate) static PUBLIC_TOKENS: LazyLock<HashSet<String>> = LazyLock::new(|| {
     let mut set: HashSet<String> = TokenRegistry::builtin()
         .all()
         .iter()
@@ -361,7 +358,7 @@ static PUBLIC_TOKENS: LazyLock<HashSet<String>> = LazyLock::new(|| {
     set
 });
 
-fn token_form(address: &str) -> String {
+pub(crate) fn token_form(address: &str) -> String {
     if address.starts_with("0x") || address.starts_with("0X") {
         address.to_ascii_lowercase()
     } else {
@@ -369,13 +366,13 @@ fn token_form(address: &str) -> String {
     }
 }
 
-fn is_public_token(run: &str) -> bool {
+pub(crate) fn is_public_token(run: &str) -> bool {
     PUBLIC_TOKENS.contains(&token_form(run))
 }
 
 /// How a bundle's text is redacted: the shortening chosen, and the home folder that becomes `~`.
 #[derive(Debug, Clone, Copy)]
-struct Scrub<'a> {
+pub(crate) struct Scrub<'a> {
     options: RedactOptions,
     /// The user's home folder as written in text (`/home/alice`), when known.
     home: Option<&'a str>,
@@ -383,7 +380,7 @@ struct Scrub<'a> {
 
 /// The user's home folder (`$HOME`, else the platform's), when it is a folder below the root: in a bundle it becomes
 /// `~`, so that the user's name does not travel with the file paths of errors and log lines.
-static HOME: LazyLock<Option<String>> = LazyLock::new(|| {
+pub(crate) static HOME: LazyLock<Option<String>> = LazyLock::new(|| {
     std::env::var_os("HOME")
         .filter(|h| !h.is_empty())
         .map(PathBuf::from)
@@ -397,11 +394,11 @@ pub const PATH_MASK: &str = "<path>";
 
 /// Characters that may come right before an absolute path in text: the start, white space, quotes, `=`, brackets,
 /// `,`, `;`, `|` (not a letter, a digit, `:` or `/`, so a URL's path stays whole).
-const BEFORE_PATH: &str = r#"(?:^|[\s"'`=(\[{<,;|])"#;
+pub(crate) const BEFORE_PATH: &str = r#"(?:^|[\s"'`=(\[{<,;|])"#;
 
 /// An absolute path: Unix (`/tmp/x.json`) or Windows (`C:\Users\x`, also with doubled backslashes as `Debug` writes
 /// them), up to white space, a quote, a bracket, `,`, `;`, `|` or `:`.
-static ABSOLUTE_PATH: LazyLock<regex::Regex> = LazyLock::new(|| {
+pub(crate) static ABSOLUTE_PATH: LazyLock<regex::Regex> = LazyLock::new(|| {
     regex::Regex::new(&format!(
         r#"{BEFORE_PATH}((?:/[A-Za-z0-9._~+@%-]|[A-Za-z]:\\)[^\s"'`<>|;,:)\]}}]*)"#
     ))
@@ -409,14 +406,14 @@ static ABSOLUTE_PATH: LazyLock<regex::Regex> = LazyLock::new(|| {
 });
 
 /// The gateway's own endpoint paths (`/v3/get-quote`) say nothing about the user: they are kept.
-fn is_api_path(path: &str) -> bool {
+pub(crate) fn is_api_path(path: &str) -> bool {
     let first = path.trim_start_matches('/').split('/').next().unwrap_or("");
     matches!(first, "v1" | "v2" | "v3")
 }
 
 /// `text` with the home folder written `~` and every other absolute file path [`PATH_MASK`]; and how many were
 /// replaced. File paths carry the user's name (`/home/alice/…`) and say nothing support needs.
-fn redact_paths(text: &str, home: Option<&str>) -> (String, usize) {
+pub(crate) fn redact_paths(text: &str, home: Option<&str>) -> (String, usize) {
     let mut count = 0;
     let mut out = text.to_owned();
     if let Some(home) = home {
@@ -462,7 +459,7 @@ fn redact_paths(text: &str, home: Option<&str>) -> (String, usize) {
 /// [`logs::redact`] with the chosen options, except that known token addresses are kept whole, after file paths
 /// ([`redact_paths`], always). API keys go from the whole text first; shortening then works run by run (a run of
 /// ASCII letters and digits, as the redactor judges them).
-fn redact_text(text: &str, scrub: &Scrub<'_>) -> String {
+pub(crate) fn redact_text(text: &str, scrub: &Scrub<'_>) -> String {
     let options = &scrub.options;
     let (pathless, _) = redact_paths(text, scrub.home);
     let keyless = logs::redact(&pathless, &RedactOptions::KEYS_ONLY);
@@ -492,7 +489,7 @@ fn redact_text(text: &str, scrub: &Scrub<'_>) -> String {
 }
 
 /// [`redact_text`] on every string of `value`, object keys included.
-fn redact_value(value: &Value, scrub: &Scrub<'_>) -> Value {
+pub(crate) fn redact_value(value: &Value, scrub: &Scrub<'_>) -> Value {
     match value {
         Value::String(s) => Value::String(redact_text(s, scrub)),
         Value::Array(items) => {
@@ -508,7 +505,7 @@ fn redact_value(value: &Value, scrub: &Scrub<'_>) -> Value {
 }
 
 /// Every string of `value`, object keys included.
-fn strings<'a>(value: &'a Value, out: &mut Vec<&'a str>) {
+pub(crate) fn strings<'a>(value: &'a Value, out: &mut Vec<&'a str>) {
     match value {
         Value::String(s) => out.push(s),
         Value::Array(items) => items.iter().for_each(|item| strings(item, out)),
@@ -524,17 +521,17 @@ fn strings<'a>(value: &'a Value, out: &mut Vec<&'a str>) {
 
 /// The distinct identifiers in some text, by what redaction does to them.
 #[derive(Debug, Default)]
-struct Census {
+pub(crate) struct Census {
     addresses: BTreeSet<String>,
     tx_ids: BTreeSet<String>,
     long_hex: BTreeSet<String>,
 }
 
-const ADDRESSES_ONLY: RedactOptions = RedactOptions {
+pub(crate) const ADDRESSES_ONLY: RedactOptions = RedactOptions {
     shorten_addresses: true,
     shorten_tx_ids: false,
 };
-const TX_IDS_ONLY: RedactOptions = RedactOptions {
+pub(crate) const TX_IDS_ONLY: RedactOptions = RedactOptions {
     shorten_addresses: false,
     shorten_tx_ids: true,
 };
@@ -571,14 +568,14 @@ impl Census {
     }
 }
 
-fn found(n: usize) -> String {
+pub(crate) fn found(n: usize) -> String {
     match n {
         0 => "none found".to_owned(),
         n => format!("{n} found"),
     }
 }
 
-fn plural(n: usize, one: &str, many: &str) -> String {
+pub(crate) fn plural(n: usize, one: &str, many: &str) -> String {
     if n == 1 {
         format!("1 {one}")
     } else {
@@ -587,7 +584,7 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 }
 
 /// The forms a key may take in the finished text: itself and JSON-escaped.
-fn key_forms(key: &str) -> Vec<String> {
+pub(crate) fn key_forms(key: &str) -> Vec<String> {
     let escaped = serde_json::to_string(key).unwrap_or_default();
     let escaped = escaped
         .strip_prefix('"')
@@ -778,12 +775,12 @@ pub(crate) fn compose(
 }
 
 /// A terminal colour or style code (`ESC [ … m`).
-static ANSI: LazyLock<regex::Regex> = LazyLock::new(|| {
+pub(crate) static ANSI: LazyLock<regex::Regex> = LazyLock::new(|| {
     regex::Regex::new("\x1b\\[[0-9;]*[A-Za-z]").expect("the ANSI pattern is valid")
 });
 
 /// `local_id=N` followed by something other than a digit (so `local_id=1` does not match `local_id=12`).
-fn mentions_local_id(line: &str, marker: &str) -> bool {
+pub(crate) fn mentions_local_id(line: &str, marker: &str) -> bool {
     line.match_indices(marker).any(|(at, m)| {
         !line[at + m.len()..]
             .chars()
@@ -794,7 +791,7 @@ fn mentions_local_id(line: &str, marker: &str) -> bool {
 
 /// The first word of a log line when it is a timestamp (`2025-01-01T12:34:56.789Z`), for ordering lines found by
 /// different needles.
-fn timestamp_of(line: &str) -> &str {
+pub(crate) fn timestamp_of(line: &str) -> &str {
     let word = line.split_whitespace().next().unwrap_or("");
     let looks = word.len() >= 10
         && word.as_bytes()[..4].iter().all(u8::is_ascii_digit)
@@ -835,128 +832,13 @@ pub(crate) fn order_log_lines(log_dir: &std::path::Path, order: &JournalOrder) -
 
 /// The last preview per (data folder, order, choice), so that saving writes exactly what was shown, with the order's
 /// journal state it was made from.
-type PreviewKey = (PathBuf, i64, bool);
-type Fingerprint = (i64, usize, Option<i64>);
-static PREVIEWS: LazyLock<Mutex<HashMap<PreviewKey, (Fingerprint, BundlePreview)>>> =
+pub(crate) type PreviewKey = (PathBuf, i64, bool);
+pub(crate) type Fingerprint = (i64, usize, Option<i64>);
+pub(crate) static PREVIEWS: LazyLock<Mutex<HashMap<PreviewKey, (Fingerprint, BundlePreview)>>> =
     LazyLock::new(Mutex::default);
 
-fn fingerprint(order: &JournalOrder, events: &[JournalEvent]) -> Fingerprint {
+pub(crate) fn fingerprint(order: &JournalOrder, events: &[JournalEvent]) -> Fingerprint {
     (order.updated_at, events.len(), events.last().map(|e| e.seq))
-}
-
-impl Desk {
-    /// The current network's API key, to check a bundle against. The state is held only briefly by others; a
-    /// bundle is not made while it cannot be read.
-    fn key_to_keep_out(&self) -> Result<Option<String>, DeskError> {
-        for _ in 0..150 {
-            if let Ok(state) = self.state.try_lock() {
-                return Ok(state
-                    .network
-                    .client
-                    .config()
-                    .api_key
-                    .as_ref()
-                    .map(|k| k.expose().to_owned()));
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        Err(DeskError::new(
-            ErrorKind::Transport,
-            "The app is busy changing networks, so the bundle could not be checked for the API key. Try again \
-             in a moment.",
-        ))
-    }
-
-    fn make_preview(
-        &self,
-        local_id: i64,
-        options: BundleOptions,
-    ) -> Result<(Fingerprint, BundlePreview), DeskError> {
-        let journal = self.journal()?;
-        let order = journal.order(local_id)?;
-        let events = journal.events(local_id)?;
-        let fingerprint = fingerprint(&order, &events);
-        let key = self.key_to_keep_out()?;
-        let source = BundleSource {
-            log_lines: order_log_lines(&self.paths.log_dir, &order),
-            order,
-            events,
-            created_at: now_secs(),
-            app_version: env!("CARGO_PKG_VERSION").to_owned(),
-            os: os_description(),
-            home: HOME.clone(),
-        };
-        let preview = compose(&source, options, key.as_deref())?;
-        Ok((fingerprint, preview))
-    }
-
-    /// What a support bundle of one of the app's own orders will hold, redacted: its file name and exact text.
-    pub fn bundle_preview(
-        &self,
-        local_id: i64,
-        options: BundleOptions,
-    ) -> Result<BundlePreview, DeskError> {
-        let (fingerprint, preview) = self.make_preview(local_id, options)?;
-        PREVIEWS.lock().unwrap_or_else(|p| p.into_inner()).insert(
-            (
-                self.paths.data_dir.clone(),
-                local_id,
-                options.include_identifiers,
-            ),
-            (fingerprint, preview.clone()),
-        );
-        Ok(preview)
-    }
-
-    /// Writes the bundle to `<data folder>/support-bundles/<file name>` and gives the path. The text is exactly the
-    /// last preview's when the order has not changed since; otherwise (or without a preview) it is made now.
-    pub fn save_bundle(&self, local_id: i64, options: BundleOptions) -> Result<String, DeskError> {
-        let journal = self.journal()?;
-        let order = journal.order(local_id)?;
-        let events = journal.events(local_id)?;
-        let now = fingerprint(&order, &events);
-        let cache_key = (
-            self.paths.data_dir.clone(),
-            local_id,
-            options.include_identifiers,
-        );
-        let cached = PREVIEWS
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .get(&cache_key)
-            .filter(|(made_from, _)| *made_from == now)
-            .map(|(_, preview)| preview.clone());
-        let preview = match cached {
-            Some(preview) => preview,
-            None => self.make_preview(local_id, options)?.1,
-        };
-        let dir = self.paths.data_dir.join(BUNDLE_DIR);
-        let path = dir.join(&preview.file_name);
-        let failed = |e: std::io::Error| {
-            DeskError::new(
-                ErrorKind::Settings,
-                format!(
-                    "The support bundle could not be written to {} ({e}). Check that the folder is writable and \
-                     the disk is not full, then try again.",
-                    path.display()
-                ),
-            )
-        };
-        std::fs::create_dir_all(&dir).map_err(failed)?;
-        let partial = dir.join(format!("{}.part", preview.file_name));
-        std::fs::write(&partial, preview.text.as_bytes()).map_err(failed)?;
-        std::fs::rename(&partial, &path).map_err(|e| {
-            let _ = std::fs::remove_file(&partial);
-            failed(e)
-        })?;
-        info!(local_id, file = %preview.file_name, "support bundle saved");
-        Ok(path.display().to_string())
-    }
-
-    /// Reads a support bundle and shows its order's timeline as the user saw it; the journal is not touched.
-    pub fn import_bundle(&self, text: &str) -> Result<ImportedBundle, DeskError> {
-        read_bundle(text)
-    }
 }
 
 #[cfg(test)]

@@ -3,24 +3,19 @@
 //! received and what each status means for the user.
 
 use std::collections::HashMap;
-use std::str::FromStr;
 
 use gateway_client::address::{BitcoinNetwork, ChainFamily, validate_address, validate_evm};
 use gateway_client::display::{amount_text, duration_text};
 use gateway_client::wire::{OrderInfo, OrderStatus, OrdersPage, TokenTransfer};
-use gateway_client::{
-    ApiKey, ApiVersion, Client, ClientConfig, ClientError, TokenRegistry, deployments, txhash,
-};
+use gateway_client::{ApiKey, ApiVersion, Client, ClientError, TokenRegistry, txhash};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use serde_json::value::RawValue;
 use tracing::{info, warn};
 use ts_rs::TS;
-use url::Url;
 
 use crate::api::{DeskError, ErrorKind, RouteKind};
-use crate::desk::{Desk, SANDBOX_STATE_FILE, invalid, network_key, route_of};
-use crate::network::{ActiveNetwork, parse_custom_url};
+use crate::desk::{invalid, route_of};
 use crate::secrets;
 use crate::settings::NetworkKind;
 use crate::views::OrderView;
@@ -91,9 +86,9 @@ pub struct LookupResult {
 }
 
 /// Orders asked for per get-orders page (V2, V3; the gateway's largest page).
-const PAGE_LIMIT: u32 = 100;
+pub(crate) const PAGE_LIMIT: u32 = 100;
 /// More pages than this is a gateway that does not stop.
-const MAX_PAGES: usize = 1_000;
+pub(crate) const MAX_PAGES: usize = 1_000;
 
 /// What the text of a lookup is.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -177,7 +172,12 @@ pub fn network_label(network: &str) -> String {
 }
 
 /// The refusal for an identifier no order has, naming where else to look.
-fn not_found(looks_like: &str, id: &str, network: &str, version: ApiVersion) -> DeskError {
+pub(crate) fn not_found(
+    looks_like: &str,
+    id: &str,
+    network: &str,
+    version: ApiVersion,
+) -> DeskError {
     let label = network_label(network);
     let versions: Vec<&str> = [ApiVersion::V3, ApiVersion::V2, ApiVersion::V1]
         .into_iter()
@@ -272,7 +272,7 @@ pub async fn lookup_on(
 
 /// Every page of an address's orders: the typed page, its JSON and its text. A cursor the gateway repeats, or
 /// more than [`MAX_PAGES`] pages, stops the walk with an error rather than looping.
-async fn every_page(
+pub(crate) async fn every_page(
     client: &Client,
     address: &str,
 ) -> Result<Vec<(OrdersPage, Value, String)>, DeskError> {
@@ -304,7 +304,12 @@ async fn every_page(
     }
 }
 
-fn looked_up(network: &str, info: &OrderInfo, raw: &Value, raw_text: String) -> LookedUpOrder {
+pub(crate) fn looked_up(
+    network: &str,
+    info: &OrderInfo,
+    raw: &Value,
+    raw_text: String,
+) -> LookedUpOrder {
     let route = route_of(info);
     LookedUpOrder {
         order: OrderView::from_gateway(network, info, raw, route),
@@ -317,7 +322,7 @@ fn looked_up(network: &str, info: &OrderInfo, raw: &Value, raw_text: String) -> 
 /// as `serde_json`'s [`RawValue`] finds them. `None` when the body is not shaped so (it parsed as JSON already; this
 /// only finds where each element is). A repeated `orders` key: the last one is what the parser kept, so the last one
 /// wins here too.
-fn order_texts(body: &str) -> Option<Vec<&str>> {
+pub(crate) fn order_texts(body: &str) -> Option<Vec<&str>> {
     fn elements(list: &str) -> Option<Vec<&str>> {
         let list: Vec<&RawValue> = serde_json::from_str(list).ok()?;
         Some(list.into_iter().map(RawValue::get).collect())
@@ -332,7 +337,7 @@ fn order_texts(body: &str) -> Option<Vec<&str>> {
     }
 }
 
-fn transfers_text(list: &[TokenTransfer]) -> String {
+pub(crate) fn transfers_text(list: &[TokenTransfer]) -> String {
     let registry = TokenRegistry::builtin();
     list.iter()
         .map(|t| {
@@ -579,7 +584,7 @@ pub fn explain(order: &OrderInfo, route: RouteKind) -> Explanation {
 
 /// The API key stored for `account`, if any (the keychain is read on a blocking thread). A key that cannot be read
 /// is logged and the lookup goes on without one.
-async fn stored_key(account: String) -> Option<ApiKey> {
+pub(crate) async fn stored_key(account: String) -> Option<ApiKey> {
     tokio::task::spawn_blocking(move || secrets::load_key(&account))
         .await
         .unwrap_or_else(|e| Err(secrets::SecretsError::Keychain(e.to_string())))
@@ -587,89 +592,6 @@ async fn stored_key(account: String) -> Option<ApiKey> {
             warn!(error = %e, "no API key available for the lookup; continuing keyless");
             None
         })
-}
-
-impl Desk {
-    /// Looks an order (or an address's orders) up on any network and API version. The app's own network, its
-    /// tracker and its journal stay as they are: the lookup uses a client of its own, and starts the Sandbox just
-    /// for the lookup (on the same saved orders) when the app is on another network.
-    pub async fn lookup(&self, query: &LookupQuery) -> Result<LookupResult, DeskError> {
-        let version = ApiVersion::from_str(query.api_version.trim())
-            .map_err(|e| invalid("apiVersion", format!("The API version is not known: {e}.")))?;
-        // A query that cannot be looked up starts nothing.
-        classify(&query.query)?;
-        let (current, current_config, settings_url) = {
-            let state = self.state.lock().await;
-            (
-                state.network.kind,
-                state.network.client.config().clone(),
-                state.settings.custom_url.clone(),
-            )
-        };
-        info!(network = query.network.slug(), %version, "support lookup asked");
-        match query.network {
-            NetworkKind::Sandbox if current == NetworkKind::Sandbox => {
-                let client = Client::new(ClientConfig {
-                    version,
-                    ..current_config
-                })?;
-                lookup_on(&client, "sandbox", &query.query).await
-            }
-            NetworkKind::Sandbox => {
-                let key = stored_key(secrets::account(NetworkKind::Sandbox, None)).await;
-                let state_file = self.paths.data_dir.join(SANDBOX_STATE_FILE);
-                let mut sandbox = ActiveNetwork::connect(
-                    NetworkKind::Sandbox,
-                    None,
-                    version,
-                    key,
-                    Some(&state_file),
-                    // A lookup only reads: no admin interface.
-                    &crate::sandbox::SandboxAccess {
-                        admin: false,
-                        ..self.sandbox.clone()
-                    },
-                    BitcoinNetwork::Regtest,
-                )
-                .await?;
-                let result = lookup_on(&sandbox.client, "sandbox", &query.query).await;
-                sandbox.close().await;
-                result
-            }
-            kind => {
-                let (base_url, custom) = match kind {
-                    NetworkKind::Production => {
-                        (Url::parse(deployments::PRODUCTION).expect("valid"), None)
-                    }
-                    NetworkKind::Staging => {
-                        (Url::parse(deployments::STAGING).expect("valid"), None)
-                    }
-                    _ => {
-                        let text = query
-                            .custom_url
-                            .clone()
-                            .filter(|u| !u.trim().is_empty())
-                            .or(settings_url)
-                            .ok_or_else(|| {
-                                invalid(
-                                    "customUrl",
-                                    "Enter the custom gateway's URL to look an order up there.",
-                                )
-                            })?;
-                        let url = parse_custom_url(&text)?;
-                        let normalized = url.as_str().trim_end_matches('/').to_owned();
-                        (url, Some(normalized))
-                    }
-                };
-                let key = stored_key(secrets::account(kind, custom.as_deref())).await;
-                let mut config = ClientConfig::new(base_url);
-                config.version = version;
-                config.api_key = key;
-                let client = Client::new(config)?;
-                lookup_on(&client, &network_key(kind, custom.as_deref()), &query.query).await
-            }
-        }
-    }
 }
 
 #[cfg(test)]

@@ -8,14 +8,13 @@ use gateway_client::address::{BitcoinNetwork, ChainFamily, chain_family, validat
 use gateway_client::display::{duration_text, usd_text};
 use gateway_client::params::DEFAULT_SLIPPAGE_BPS;
 use gateway_client::wire::{Quote, QuoteView, TokenAmount};
-use gateway_client::{Affiliate, ApiVersion, Client, ClientConfig, QuoteRequest, TokenRegistry};
+use gateway_client::{Affiliate, ApiVersion, QuoteRequest, TokenRegistry};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use tracing::info;
 use ts_rs::TS;
 
-use crate::api::{DeskError, ErrorKind};
-use crate::desk::{Desk, invalid};
+use crate::api::DeskError;
+use crate::desk::invalid;
 use crate::support::bundle::{BUNDLE_FORMAT, parse_bundle};
 use crate::views::{AmountView, QuoteCard};
 
@@ -63,22 +62,22 @@ pub struct QuoteDiff {
 
 /// The quote to reproduce and what is known of where it was made.
 #[derive(Debug)]
-struct Origin {
-    quote: Quote,
+pub(crate) struct Origin {
+    pub(crate) quote: Quote,
     /// The journal's name of the network, for a bundle.
-    network: Option<String>,
-    version: Option<ApiVersion>,
+    pub(crate) network: Option<String>,
+    pub(crate) version: Option<ApiVersion>,
 }
 
 /// A person's name for a journal network key, with the URL of a custom network.
-fn network_words(key: &str) -> String {
+pub(crate) fn network_words(key: &str) -> String {
     match key.strip_prefix("custom:") {
         Some(url) => format!("the custom URL {url}"),
         None => super::lookup::network_label(key),
     }
 }
 
-fn not_a_quote(why: impl std::fmt::Display) -> DeskError {
+pub(crate) fn not_a_quote(why: impl std::fmt::Display) -> DeskError {
     invalid(
         "text",
         format!(
@@ -89,7 +88,7 @@ fn not_a_quote(why: impl std::fmt::Display) -> DeskError {
 }
 
 /// Reads a pasted quote: the envelope, a quote card's JSON (its `raw`), or the envelope's inner object.
-fn pasted_quote(value: Value) -> Result<Quote, DeskError> {
+pub(crate) fn pasted_quote(value: Value) -> Result<Quote, DeskError> {
     if let Some(raw) = value.get("raw")
         && let Ok(quote) = Quote::from_json(raw.clone())
     {
@@ -113,7 +112,7 @@ fn pasted_quote(value: Value) -> Result<Quote, DeskError> {
 }
 
 /// Reads a bundle's accepted quote, network and API version.
-fn bundle_origin(text: &str) -> Result<Origin, DeskError> {
+pub(crate) fn bundle_origin(text: &str) -> Result<Origin, DeskError> {
     let file = parse_bundle(text)?;
     let quote = file
         .order
@@ -156,7 +155,7 @@ fn bundle_origin(text: &str) -> Result<Origin, DeskError> {
     })
 }
 
-fn read_source(source: &ReproduceSource) -> Result<Origin, DeskError> {
+pub(crate) fn read_source(source: &ReproduceSource) -> Result<Origin, DeskError> {
     let text = match source {
         ReproduceSource::Bundle { text } => return bundle_origin(text),
         ReproduceSource::Quote { text } => text,
@@ -174,7 +173,7 @@ fn read_source(source: &ReproduceSource) -> Result<Origin, DeskError> {
 }
 
 /// True for an identifier a bundle shortened to `first4…last4`.
-fn is_shortened(text: &str) -> bool {
+pub(crate) fn is_shortened(text: &str) -> bool {
     text.contains('…')
 }
 
@@ -213,7 +212,7 @@ pub(crate) fn stand_in(chain: &str, n: u8, bitcoin: BitcoinNetwork) -> Option<St
 }
 
 /// The chain a shortened address of unknown chain most likely belongs to, from how it starts.
-fn chain_of_short(text: &str) -> &'static str {
+pub(crate) fn chain_of_short(text: &str) -> &'static str {
     if text.starts_with("0x") {
         "ethereum"
     } else if text.starts_with('T') {
@@ -226,12 +225,12 @@ fn chain_of_short(text: &str) -> &'static str {
 }
 
 /// Builds the request again from a quote, noting what could not be taken as it was.
-struct Rebuild<'a> {
-    version: ApiVersion,
+pub(crate) struct Rebuild<'a> {
+    pub(crate) version: ApiVersion,
     /// The Bitcoin network of the gateway asked again (for stand-ins of Bitcoin addresses).
-    bitcoin: BitcoinNetwork,
-    notes: &'a mut Vec<String>,
-    stand_ins: u8,
+    pub(crate) bitcoin: BitcoinNetwork,
+    pub(crate) notes: &'a mut Vec<String>,
+    pub(crate) stand_ins: u8,
 }
 
 impl Rebuild<'_> {
@@ -377,7 +376,7 @@ impl Rebuild<'_> {
     }
 
     /// The get-quote request that made `quote`, as far as the quote tells.
-    fn request(&mut self, quote: &Quote) -> Result<QuoteRequest, DeskError> {
+    pub(crate) fn request(&mut self, quote: &Quote) -> Result<QuoteRequest, DeskError> {
         let view = quote.view();
         let input = view.input_amount();
         let output = view.output_amount();
@@ -438,7 +437,7 @@ impl Rebuild<'_> {
 
 /// An affiliate's bps worked out from its fee.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Derived {
+pub(crate) enum Derived {
     /// Exactly one whole bps gives this fee as the bps share of the input, rounded down.
     Exact(u32),
     /// The nearest whole bps (several fit, none fits exactly, or only USD values could be compared).
@@ -447,11 +446,11 @@ enum Derived {
 }
 
 /// A decimal USD string in millionths, exactly ([`crate::usd::Usd`]); `None` when it is not a plain decimal.
-fn micro_usd(text: &str) -> Option<u128> {
+pub(crate) fn micro_usd(text: &str) -> Option<u128> {
     crate::usd::Usd::parse(text).map(crate::usd::Usd::micros)
 }
 
-fn derive_bps(fee: &TokenAmount, input: &TokenAmount) -> Derived {
+pub(crate) fn derive_bps(fee: &TokenAmount, input: &TokenAmount) -> Derived {
     let nearest = |num: u128, den: u128| -> Option<u32> {
         let bps = (num.checked_mul(10_000)? + den / 2) / den;
         u32::try_from(bps).ok().filter(|b| (1..=10_000).contains(b))
@@ -486,7 +485,7 @@ fn derive_bps(fee: &TokenAmount, input: &TokenAmount) -> Derived {
 }
 
 /// An amount as compared: the token amount, and its USD value when given.
-fn amount_words(amount: &AmountView) -> String {
+pub(crate) fn amount_words(amount: &AmountView) -> String {
     match amount.usd.as_deref() {
         Some(usd) => format!("{} ({})", amount.text, usd_text(usd)),
         None => amount.text.clone(),
@@ -494,7 +493,7 @@ fn amount_words(amount: &AmountView) -> String {
 }
 
 /// The compared fields of a card, in the order they are shown.
-fn fields_of(card: &QuoteCard) -> Vec<(String, Option<String>)> {
+pub(crate) fn fields_of(card: &QuoteCard) -> Vec<(String, Option<String>)> {
     let mut fields = vec![
         ("input amount".to_owned(), Some(amount_words(&card.send))),
         (
@@ -577,93 +576,6 @@ pub(crate) fn compare(before: &QuoteCard, after: &QuoteCard) -> Vec<FieldDiff> {
             })
         })
         .collect()
-}
-
-impl Desk {
-    /// Asks for a quote again, the same request as the one that made it, on the network it was made on, and
-    /// compares the two field by field. A bundle made on another network than the current one is refused: switch
-    /// first. Nothing is journaled.
-    pub async fn reproduce_quote(&self, source: &ReproduceSource) -> Result<QuoteDiff, DeskError> {
-        let origin = read_source(source)?;
-        let (client, key, kind, bitcoin) = {
-            let state = self.state.lock().await;
-            (
-                state.network.client.clone(),
-                Self::network_key_of(&state),
-                state.network.kind,
-                state.network.bitcoin,
-            )
-        };
-        let label = kind.label().to_owned();
-        if let Some(network) = &origin.network
-            && *network != key
-        {
-            return Err(DeskError::new(
-                ErrorKind::InvalidInput,
-                format!(
-                    "This quote was made on {}, but the app is on {}. A quote is reproduced only on the network it \
-                     was made on: switch to {} in Settings, then try again.",
-                    network_words(network),
-                    network_words(&key),
-                    network_words(network)
-                ),
-            ));
-        }
-        let current = client.config().version;
-        let version = origin.version.unwrap_or(match origin.quote.view() {
-            QuoteView::LayerZero(_) => ApiVersion::V1,
-            _ => current,
-        });
-        let mut notes = vec![match (&origin.network, origin.version) {
-            (Some(_), Some(_)) => format!(
-                "Asked for again on {label} with API {version}, where the bundle's order was made."
-            ),
-            (Some(_), None) => format!(
-                "Asked for again on {label}, where the bundle's order was made; the bundle does not say which API \
-                 version, so {version} was used."
-            ),
-            (None, _) if version != current => format!(
-                "The pasted quote does not say where it was made; it was asked for again on {label}, the network \
-                 in use, with API {version} (a layerZero quote is a v1 quote)."
-            ),
-            (None, _) => format!(
-                "The pasted quote does not say where it was made; it was asked for again on {label}, the network \
-                 in use, with API {version}."
-            ),
-        }];
-        let client = if version == current {
-            client
-        } else {
-            Client::new(ClientConfig {
-                version,
-                ..client.config().clone()
-            })?
-        };
-        let request = Rebuild {
-            version,
-            bitcoin,
-            notes: &mut notes,
-            stand_ins: 0,
-        }
-        .request(&origin.quote)?;
-        let fresh = client.get_quote(&request).await?.value;
-        let before = QuoteCard::new(&origin.quote);
-        let after = QuoteCard::new(&fresh);
-        let fields = compare(&before, &after);
-        info!(
-            network = kind.slug(),
-            %version,
-            changed = fields.iter().filter(|f| f.changed).count(),
-            "quote reproduced"
-        );
-        Ok(QuoteDiff {
-            network_label: label,
-            before,
-            after,
-            fields,
-            notes,
-        })
-    }
 }
 
 #[cfg(test)]

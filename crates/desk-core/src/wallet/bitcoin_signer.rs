@@ -21,44 +21,73 @@ use super::Seed;
 /// Why a PSBT was not signed or finalized, as a sentence with the next step.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SignError {
+    /// The PSBT's bytes (or its text) are not a PSBT that can be decoded, with why.
     #[error(
         "The payment to sign cannot be read ({0}). Nothing was signed; discard the order and start again."
     )]
     Unreadable(String),
+    /// An input spends an output that the wallet's Bitcoin account does not own.
     #[error(
         "Input #{index} of the payment spends money that is not this wallet's ({owner}). Nothing was signed; \
          discard the order and ask for a new quote with the wallet's address as the sender."
     )]
-    NotOurs { index: usize, owner: String },
+    NotOurs {
+        /// The input's position in the transaction, from 0.
+        index: usize,
+        /// The address of the output it spends, or "an unknown script".
+        owner: String,
+    },
+    /// An input carries no copy of the output it spends, so what it signs for cannot be checked.
     #[error(
         "Input #{index} of the payment does not say which coin it spends, so it cannot be signed safely. Nothing \
          was signed; discard the order."
     )]
-    UnknownSpent { index: usize },
+    UnknownSpent {
+        /// The input's position in the transaction, from 0.
+        index: usize,
+    },
+    /// Signing failed on an input of the wallet's (rust-bitcoin's reason).
     #[error(
         "The wallet could not sign input #{index} ({reason}). Nothing was sent; discard the order."
     )]
-    Signing { index: usize, reason: String },
+    Signing {
+        /// The input's position in the transaction, from 0.
+        index: usize,
+        /// Why signing failed.
+        reason: String,
+    },
+    /// An input is neither final nor signed, so the transaction cannot be finalized.
     #[error(
         "Input #{index} has no signature yet. This PSBT was not signed: sign it in your wallet first, then hand \
          back what the wallet exports (a signed PSBT or the final transaction)."
     )]
-    Unsigned { index: usize },
+    Unsigned {
+        /// The input's position in the transaction, from 0.
+        index: usize,
+    },
+    /// An input that is not final spends an output other than native SegWit (P2WPKH), the only kind the app
+    /// finalizes itself.
     #[error(
         "Input #{index} is of a kind this app cannot finalize (only native SegWit P2WPKH inputs are). Let your \
          wallet finalize it and hand back the final transaction."
     )]
-    CannotFinalize { index: usize },
+    CannotFinalize {
+        /// The input's position in the transaction, from 0.
+        index: usize,
+    },
+    /// Bitcoin Core's script interpreter rejects the final transaction, with its reason.
     #[error(
         "The signed payment does not pass Bitcoin's own script check ({0}). It was not sent; discard the order and \
          start again."
     )]
     Consensus(String),
+    /// What was handed back is the gateway's PSBT unchanged: no input is signed.
     #[error(
         "This is the PSBT as the gateway made it, with no signature yet. Sign it in your wallet first, then paste \
          (or open) what the wallet exports: the signed PSBT, or the final transaction."
     )]
     NothingSigned,
+    /// The wallet has no Bitcoin key, or its key could not be derived.
     #[error("{0}")]
     Key(#[from] super::WalletError),
 }

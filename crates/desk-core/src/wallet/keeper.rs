@@ -184,11 +184,13 @@ impl Keeper {
 /// Why the typed-back words were not taken.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CheckError {
+    /// No new phrase is waiting: none was made, or it was forgotten ([`PENDING_FOR`] passed, or the app restarted).
     #[error(
         "There is no new recovery phrase waiting to be checked (it is forgotten after 30 minutes or when the app \
          restarts). Start again with \"Create a wallet\"."
     )]
     NothingPending,
+    /// Some typed-back words do not match; the phrase keeps waiting.
     #[error(
         "Word{} {} do{} not match the recovery phrase. Look at what you wrote down and type {} again; nothing was \
          stored yet.",
@@ -197,7 +199,10 @@ pub enum CheckError {
         if positions.len() == 1 { "es" } else { "" },
         if positions.len() == 1 { "it" } else { "them" }
     )]
-    Wrong { positions: Vec<usize> },
+    Wrong {
+        /// The positions of the words that do not match, from 1, as the phrase was shown.
+        positions: Vec<usize>,
+    },
 }
 
 fn list(positions: &[usize]) -> String {

@@ -12,17 +12,22 @@ use crate::secrets::{self, SecretsError, WALLET_ACCOUNT};
 /// Why the kept wallet could not be read, stored or removed.
 #[derive(Debug, thiserror::Error)]
 pub enum KeptError {
+    /// The keychain could not be reached, or refused to read, store or remove the sealed wallet.
     #[error("{0}")]
     Keychain(#[from] SecretsError),
+    /// The sealed wallet could not be sealed or opened (a short or wrong password, a damaged or newer blob).
     #[error("{0}")]
     Vault(#[from] VaultError),
+    /// The phrase or key is not valid, or a key could not be derived from it.
     #[error("{0}")]
     Wallet(#[from] WalletError),
+    /// A wallet is already in the keychain; it is never overwritten.
     #[error(
         "A wallet is already kept. Remove it first (after moving its money out, or with its recovery phrase written \
          down) to create or import another."
     )]
     AlreadyKept,
+    /// The keychain holds no wallet.
     #[error("There is no wallet to open. Create or import one first.")]
     NoWallet,
 }

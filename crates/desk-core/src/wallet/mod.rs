@@ -51,7 +51,12 @@ pub enum WalletError {
     #[error(
         "The {family} private key is not valid: {why}. Copy it again from the wallet that exported it."
     )]
-    InvalidKey { family: &'static str, why: String },
+    InvalidKey {
+        /// The family's name as a person reads it (`Bitcoin`, `EVM`, `Tron`, `Solana`).
+        family: &'static str,
+        /// What is wrong with it, such as "it is not hexadecimal".
+        why: String,
+    },
     /// The wallet has no key of this family (a single key of another family was imported).
     #[error(
         "This wallet holds a single {0} key only; it has no {1} account. Import a recovery phrase, or a {1} key, to \
@@ -93,6 +98,7 @@ pub enum KeyFamily {
 }
 
 impl KeyFamily {
+    /// The family's name in a sentence: `Bitcoin`, `EVM`, `Tron` or `Solana`.
     pub fn name(self) -> &'static str {
         match self {
             Self::Bitcoin => "Bitcoin",
@@ -262,7 +268,9 @@ impl Accounts {
 #[serde(rename_all = "camelCase")]
 #[ts(export_to = "WalletAccount.ts")]
 pub struct Account {
+    /// The account's address in its chain's usual form (native SegWit, EIP-55, Tron Base58Check, Solana Base58).
     pub address: String,
+    /// The BIP-32 derivation path it comes from, or "imported key" for a single imported key.
     pub path: String,
 }
 

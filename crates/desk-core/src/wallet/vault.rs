@@ -64,9 +64,12 @@ impl KdfProfile {
 /// one chain family as it was typed.
 #[derive(Serialize, Deserialize)]
 pub struct Secret {
+    /// The BIP-39 recovery phrase, words separated by single spaces; empty for a single imported key.
     pub phrase: String,
+    /// The phrase's optional BIP-39 passphrase (empty: none).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub passphrase: String,
+    /// The single imported private key, when the wallet is one instead of a phrase.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub key: Option<KeySecret>,
 }
@@ -74,7 +77,9 @@ pub struct Secret {
 /// A single imported private key and its family.
 #[derive(Serialize, Deserialize)]
 pub struct KeySecret {
+    /// The chain family the key belongs to.
     pub family: super::KeyFamily,
+    /// The key as it was typed (WIF, hex or Base58, by family).
     pub text: String,
 }
 
@@ -126,10 +131,15 @@ impl std::fmt::Debug for Secret {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Sealed {
+    /// The blob's format version ([`VERSION`]); a newer one is not opened.
     pub version: u32,
+    /// The Argon2id parameters the key was derived with, so the blob opens after the defaults change.
     pub kdf: KdfProfile,
+    /// The random 16-byte salt of the key derivation, Base64.
     pub salt: String,
+    /// The random 24-byte XChaCha20-Poly1305 nonce, Base64.
     pub nonce: String,
+    /// The sealed [`Secret`] (JSON) with its authentication tag, Base64.
     pub ciphertext: String,
 }
 
@@ -149,25 +159,31 @@ impl Sealed {
 /// Why sealing or opening failed, as a sentence with the next step.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum VaultError {
+    /// The app password is shorter than [`MIN_PASSWORD_CHARS`]; nothing was sealed.
     #[error(
         "The app password must be at least {MIN_PASSWORD_CHARS} characters long. Choose a longer one."
     )]
     PasswordTooShort,
+    /// Opening failed authentication: the password is wrong or the blob is damaged, which the cipher cannot tell apart.
     #[error(
         "The password is wrong, or the stored wallet is damaged. Try the password again; if it is right, remove the \
          wallet and import its recovery phrase again."
     )]
     WrongPasswordOrDamaged,
+    /// The blob is not a sealed wallet (not its JSON, not Base64, unusable parameters), with what is wrong.
     #[error(
         "The stored wallet cannot be read ({0}). Remove the wallet and import its recovery phrase again."
     )]
     Unreadable(String),
+    /// The blob was written by a newer version of the app: its format version, above this build's [`VERSION`].
     #[error(
         "The stored wallet is of a newer version of Gateway Desk ({0}). Update the app to open it."
     )]
     Newer(u32),
+    /// The key-derivation profile is weaker than a release build seals or opens with ([`KdfProfile::allowed`]).
     #[error("This key-derivation profile is for tests only; a release build does not use it.")]
     WeakProfile,
+    /// The cryptography failed (no randomness, the key derivation or the encryption refused), with why.
     #[error("The wallet could not be sealed ({0}).")]
     Crypto(String),
 }

@@ -7,4 +7,8 @@ export type AffiliateEntry = {
 /**
  * An EVM, Tron or Solana address, in its canonical form (EIP-55 for EVM).
  */
-address: string, bps: number, };
+address: string, 
+/**
+ * The affiliate's share of the swap in basis points (100 = 1%).
+ */
+bps: number, };

@@ -4,4 +4,16 @@ import type { AmountView } from "./AmountView";
 /**
  * An affiliate on a quote: who, and what it earns (a resolved fee, or bps on a V3 token swap).
  */
-export type AffiliateView = { address: string, fee?: AmountView, bps?: number, };
+export type AffiliateView = { 
+/**
+ * The address the affiliate is paid at.
+ */
+address: string, 
+/**
+ * What it earns on this quote, as the gateway resolved it (onramps and offramps).
+ */
+fee?: AmountView, 
+/**
+ * Its share in basis points (a V3 token swap, where the gateway gives no amount).
+ */
+bps?: number, };

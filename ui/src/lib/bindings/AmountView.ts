@@ -4,7 +4,11 @@ import type { TokenView } from "./TokenView";
 /**
  * An amount of a token: smallest units (exact, as a string), the same for a person, and its USD value.
  */
-export type AmountView = { token: TokenView, 
+export type AmountView = { 
+/**
+ * The token, with its symbol and decimals when the app knows it.
+ */
+token: TokenView, 
 /**
  * Smallest units, as the gateway wrote them.
  */

@@ -6,4 +6,21 @@ import type { ErrorKind } from "./ErrorKind";
  *
  * `message` is a sentence for a person that ends with what to do next.
  */
-export type DeskError = { kind: ErrorKind, message: string, code?: string, details?: unknown, };
+export type DeskError = { 
+/**
+ * The class of failure, which decides how the window presents it.
+ */
+kind: ErrorKind, 
+/**
+ * A sentence for a person that says what went wrong and ends with what to do next.
+ */
+message: string, 
+/**
+ * The gateway's error code (such as `QUOTE_AMOUNT_TOO_LOW`) when the gateway refused; absent otherwise.
+ */
+code?: string, 
+/**
+ * Structured facts about the failure: the gateway's `details` as it sent them, or the app's own (such as
+ * `{ "field": "customUrl" }`, naming the form field at fault).
+ */
+details?: unknown, };

@@ -3,4 +3,16 @@
 /**
  * What an endpoint answered when checked.
  */
-export type EndpointCheck = { url: string, chainId: number, latestBlock: number, };
+export type EndpointCheck = { 
+/**
+ * The endpoint checked, as typed without surrounding spaces.
+ */
+url: string, 
+/**
+ * The chain id the endpoint answered (0 for Solana and Tron, which have none).
+ */
+chainId: number, 
+/**
+ * The newest block the endpoint knows (on Solana, its slot): a stale endpoint shows an old one.
+ */
+latestBlock: number, };

@@ -3,7 +3,15 @@
 /**
  * One EVM chain's endpoints.
  */
-export type EvmEndpointsView = { chain: string, urls: Array<string>, 
+export type EvmEndpointsView = { 
+/**
+ * The chain's slug (`ethereum`, `bob`, …; Solana's and Tron's endpoints are listed here too).
+ */
+chain: string, 
+/**
+ * The endpoint URLs in use, in the order they are tried.
+ */
+urls: Array<string>, 
 /**
  * Chosen in Settings (else the public defaults).
  */

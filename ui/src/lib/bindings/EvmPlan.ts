@@ -4,7 +4,11 @@ import type { PlannedTx } from "./PlannedTx";
 /**
  * What executing an order still takes, and whether the wallet can pay for it.
  */
-export type EvmPlan = { chain: string, 
+export type EvmPlan = { 
+/**
+ * The slug of the chain the transactions are sent on.
+ */
+chain: string, 
 /**
  * The wallet's address that signs.
  */

@@ -8,7 +8,11 @@ export type FeeLine = {
 /**
  * `solver fee`, `protocol fee`, …
  */
-name: string, amount: AmountView, 
+name: string, 
+/**
+ * What the fee costs, in the token it is charged in.
+ */
+amount: AmountView, 
 /**
  * A chain's cost the gateway passes on (execution, messaging, inclusion), not a fee the gateway keeps.
  */

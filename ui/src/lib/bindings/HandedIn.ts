@@ -3,4 +3,24 @@
 /**
  * What the user handed in for registration.
  */
-export type HandedIn = { "kind": "bitcoinTx", hex: string, txid: string, } | { "kind": "bitcoinTxid", txid: string, } | { "kind": "sourceTx", chain: string, hash: string, };
+export type HandedIn = { "kind": "bitcoinTx", 
+/**
+ * The signed transaction, hex-encoded.
+ */
+hex: string, 
+/**
+ * Its transaction id.
+ */
+txid: string, } | { "kind": "bitcoinTxid", 
+/**
+ * The transaction id handed in.
+ */
+txid: string, } | { "kind": "sourceTx", 
+/**
+ * The source chain's slug (`ethereum`, `tron`, `solana`, …).
+ */
+chain: string, 
+/**
+ * The transaction's hash (on Solana, its signature).
+ */
+hash: string, };

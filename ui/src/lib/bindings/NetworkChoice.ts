@@ -4,7 +4,11 @@ import type { NetworkKind } from "./NetworkKind";
 /**
  * A network to switch to.
  */
-export type NetworkChoice = { kind: NetworkKind, 
+export type NetworkChoice = { 
+/**
+ * The network chosen.
+ */
+kind: NetworkKind, 
 /**
  * Required for the custom network: an http(s) URL.
  */

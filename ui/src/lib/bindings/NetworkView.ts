@@ -4,7 +4,23 @@ import type { NetworkKind } from "./NetworkKind";
 /**
  * The network in use, as the header shows it.
  */
-export type NetworkView = { kind: NetworkKind, label: string, baseUrl: string, apiVersion: "v1" | "v2" | "v3", 
+export type NetworkView = { 
+/**
+ * Which network it is.
+ */
+kind: NetworkKind, 
+/**
+ * Its name for a person: "Production", "Staging", "Custom URL" or "Sandbox".
+ */
+label: string, 
+/**
+ * The gateway's base URL, without a trailing slash (on the Sandbox, the local gateway's loopback address).
+ */
+baseUrl: string, 
+/**
+ * The version of the gateway's interface the app speaks to this network, chosen per network.
+ */
+apiVersion: "v1" | "v2" | "v3", 
 /**
  * The Bitcoin network of the gateway's addresses and transactions.
  */

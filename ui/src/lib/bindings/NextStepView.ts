@@ -4,4 +4,12 @@ import type { NextStep } from "./NextStep";
 /**
  * The next step of an unfinished order, with its sentence.
  */
-export type NextStepView = { step: NextStep, sentence: string, };
+export type NextStepView = { 
+/**
+ * What the order needs next.
+ */
+step: NextStep, 
+/**
+ * The step explained for the person ([`NextStep::sentence`]).
+ */
+sentence: string, };

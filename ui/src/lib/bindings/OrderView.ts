@@ -16,11 +16,31 @@ export type OrderView = {
 /**
  * The journal's id; absent for an order known only from the gateway.
  */
-localId?: number, orderId?: string, network: string, route: RouteKind, 
+localId?: number, 
+/**
+ * The gateway's order id; absent for the app's own order until create-order has answered.
+ */
+orderId?: string, 
+/**
+ * The network the order is on (`production`, `staging`, `sandbox`, `custom:<url>`).
+ */
+network: string, 
+/**
+ * Which kind of order it is.
+ */
+route: RouteKind, 
 /**
  * Where the app's own order is in the flow.
  */
-stage?: Stage, nextStep?: NextStepView, send: AmountView, 
+stage?: Stage, 
+/**
+ * What the app's own unfinished order needs next; absent when nothing is left to do.
+ */
+nextStep?: NextStepView, 
+/**
+ * What is paid in.
+ */
+send: AmountView, 
 /**
  * The expected output.
  */
@@ -32,11 +52,47 @@ status?: string,
 /**
  * The status in words for a person.
  */
-statusText: string, timeline: Array<TimelineEntry>, received: Array<TransferView>, refunded: Array<TransferView>, pendingBtcPayment?: TransferView, 
+statusText: string, 
+/**
+ * What happened to the order so far, in the order of the flow (created, registered, in progress, payout, end).
+ */
+timeline: Array<TimelineEntry>, 
+/**
+ * What reached the recipient, once the order succeeded.
+ */
+received: Array<TransferView>, 
+/**
+ * What came back, once the order was refunded.
+ */
+refunded: Array<TransferView>, 
+/**
+ * An offramp's Bitcoin payout while it confirms (the order is still in progress).
+ */
+pendingBtcPayment?: TransferView, 
 /**
  * The source transaction, when known.
  */
-sourceTx?: TransferView, depositAddress?: string, handedIn?: HandedIn, lastError?: string, createdAt?: number, updatedAt?: number, 
+sourceTx?: TransferView, 
+/**
+ * The Bitcoin address an onramp is paid at, when the gateway gave one.
+ */
+depositAddress?: string, 
+/**
+ * What was handed in for registration (the app's own orders).
+ */
+handedIn?: HandedIn, 
+/**
+ * The last failure of the app's own order, as a sentence.
+ */
+lastError?: string, 
+/**
+ * When the order was made, in unix seconds (the journal's time for the app's own orders, else the gateway's).
+ */
+createdAt?: number, 
+/**
+ * When the journal last changed the app's own order, in unix seconds.
+ */
+updatedAt?: number, 
 /**
  * What verification found (the PSBT's or call's summary), as journaled.
  */

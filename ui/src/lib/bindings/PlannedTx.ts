@@ -4,7 +4,11 @@ import type { WalletTxKind } from "./WalletTxKind";
 /**
  * One transaction still to be signed, as the confirmation shows it.
  */
-export type PlannedTx = { kind: WalletTxKind, 
+export type PlannedTx = { 
+/**
+ * What the transaction does for the order: reset an approval, approve, or pay.
+ */
+kind: WalletTxKind, 
 /**
  * What it does, in words and numbers: `Approve 0.001 WBTC to 0x… (the gateway's contract on bob).`
  */
@@ -25,4 +29,8 @@ gasLimit: number | null,
 /**
  * The most its gas can cost, wei (decimal), and as a person reads it.
  */
-maxFeeWei: string, maxFeeText: string, };
+maxFeeWei: string, 
+/**
+ * The same most in the chain's native coin, as a person reads it.
+ */
+maxFeeText: string, };

@@ -4,7 +4,11 @@ import type { QuestionField } from "./QuestionField";
 /**
  * A refusal turned into a question: what to ask, and a value the gateway suggested.
  */
-export type Question = { field: QuestionField, 
+export type Question = { 
+/**
+ * Which field of the swap form the answer goes into.
+ */
+field: QuestionField, 
 /**
  * The question, as a sentence.
  */

@@ -10,7 +10,11 @@ import type { RouteKind } from "./RouteKind";
 /**
  * A quote as the quote card shows it.
  */
-export type QuoteCard = { route: RouteKind, 
+export type QuoteCard = { 
+/**
+ * Which kind of order the quote makes.
+ */
+route: RouteKind, 
 /**
  * What the user sends.
  */
@@ -26,11 +30,19 @@ totalFees?: AmountView,
 /**
  * The fees' USD total (`totalFeeUsd`, or the sum of the lines' USD values).
  */
-totalFeesUsd?: string, feeLines: Array<FeeLine>, 
+totalFeesUsd?: string, 
+/**
+ * Each fee the quote names, with its amount.
+ */
+feeLines: Array<FeeLine>, 
 /**
  * `-0.50%`.
  */
-priceImpact?: string, priceImpactUsd?: string, 
+priceImpact?: string, 
+/**
+ * The gateway's own price impact in USD (`priceImpactUsd`), as it wrote it (V2 and later, with a price feed).
+ */
+priceImpactUsd?: string, 
 /**
  * The price impact without the fees, computed by the app from the USD values (absent when the quote has none).
  */
@@ -48,11 +60,35 @@ minReceive: AmountView,
  * The loss as the app computed it from the quote's amounts (never the gateway's `priceImpact`), and whether
  * the person must confirm it before the order is created.
  */
-check?: QuoteCheck, estimatedSecs?: number, 
+check?: QuoteCheck, 
+/**
+ * The gateway's estimate of how long the order takes, in seconds.
+ */
+estimatedSecs?: number, 
 /**
  * `about 10 minutes`.
  */
-estimatedText?: string, slippageBps: number, recipient: string, sender?: string, owner?: string, affiliates: Array<AffiliateView>, 
+estimatedText?: string, 
+/**
+ * The slippage tolerance the quote states, in basis points (0 when it states none).
+ */
+slippageBps: number, 
+/**
+ * The address that receives the output.
+ */
+recipient: string, 
+/**
+ * The address that pays, when the quote names one (an onramp with a sender gets a PSBT to sign).
+ */
+sender?: string, 
+/**
+ * The EVM owner the quote names (`ownerAddress`: who may claim a refund), when it names one.
+ */
+owner?: string, 
+/**
+ * The affiliates the gateway put on the quote, with what each earns.
+ */
+affiliates: Array<AffiliateView>, 
 /**
  * The affiliate entries the app asked for (from the network's settings).
  */

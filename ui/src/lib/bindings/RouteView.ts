@@ -5,4 +5,16 @@ import type { TokenView } from "./TokenView";
 /**
  * One route with its tokens' facts.
  */
-export type RouteView = { kind: RouteKind, src: TokenView, dst: TokenView, };
+export type RouteView = { 
+/**
+ * Which kind of order the route makes.
+ */
+kind: RouteKind, 
+/**
+ * The token paid in.
+ */
+src: TokenView, 
+/**
+ * The token received.
+ */
+dst: TokenView, };

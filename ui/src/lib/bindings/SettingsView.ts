@@ -7,7 +7,15 @@ import type { Theme } from "./Theme";
 /**
  * The settings as the window shows them.
  */
-export type SettingsView = { network: NetworkView, customUrl: string | null, 
+export type SettingsView = { 
+/**
+ * The network in use.
+ */
+network: NetworkView, 
+/**
+ * The custom gateway URL last saved, kept when another network is chosen so it can be chosen again.
+ */
+customUrl: string | null, 
 /**
  * Where the settings file lives.
  */
@@ -31,7 +39,11 @@ watched: Array<string>,
 /**
  * Where the order journal lives (absent when it cannot be used).
  */
-journalPath?: string, theme: Theme, 
+journalPath?: string, 
+/**
+ * The window's colours as chosen.
+ */
+theme: Theme, 
 /**
  * The partner's affiliate entries on this network, sent with every onramp and offramp quote (V2, V3).
  */

@@ -3,7 +3,11 @@
 /**
  * What signing the order's Solana transaction will do and cost, read before anything is signed.
  */
-export type SolanaPlan = { owner: string, 
+export type SolanaPlan = { 
+/**
+ * The wallet's Solana account that signs and pays the fee, Base58.
+ */
+owner: string, 
 /**
  * The step in words: what is sent where, for which order.
  */
@@ -11,15 +15,31 @@ sentence: string,
 /**
  * The fee the cluster charges for this exact message (base and priority fee), in lamports, and as text.
  */
-feeLamports: string, feeText: string, 
+feeLamports: string, 
+/**
+ * The same fee in SOL, as a person reads it.
+ */
+feeText: string, 
 /**
  * Rent a token account the transaction creates may lock, as text (`None` when it creates none).
  */
-rentText: string | null, solBalanceText: string, tokenBalanceText: string | null, 
+rentText: string | null, 
+/**
+ * The wallet's SOL balance, as a person reads it.
+ */
+solBalanceText: string, 
+/**
+ * The wallet's balance of the SPL token paid, as a person reads it (`None` when the order pays SOL).
+ */
+tokenBalanceText: string | null, 
 /**
  * The transaction's blockhash, and whether Solana still takes it.
  */
-blockhash: string, blockhashValid: boolean, 
+blockhash: string, 
+/**
+ * Whether Solana still takes the blockhash; once it does not, the transaction can never be executed.
+ */
+blockhashValid: boolean, 
 /**
  * What is missing, in words, when the wallet cannot pay.
  */

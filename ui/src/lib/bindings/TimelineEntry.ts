@@ -7,7 +7,11 @@ export type TimelineEntry = {
 /**
  * `created`, `registered`, `inProgress`, `pendingBtcPayment`, `success`, `failed`, `refunded`.
  */
-key: string, text: string, 
+key: string, 
+/**
+ * The entry in words for a person ("Order created", "Completed", …).
+ */
+text: string, 
 /**
  * Unix seconds when the app saw it, when known.
  */

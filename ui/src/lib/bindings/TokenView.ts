@@ -3,4 +3,24 @@
 /**
  * A token as the window shows it; `symbol` and `decimals` are absent when the token is unknown.
  */
-export type TokenView = { chain: string, address: string, symbol: string | null, name: string | null, decimals: number | null, };
+export type TokenView = { 
+/**
+ * The chain's slug (`bitcoin`, `ethereum`, `tron`, `solana`, …).
+ */
+chain: string, 
+/**
+ * The token's address on its chain, as the gateway's route list gives it.
+ */
+address: string, 
+/**
+ * The ticker, such as `WBTC`, from the app's list of known tokens.
+ */
+symbol: string | null, 
+/**
+ * The token's full name, from the app's list of known tokens.
+ */
+name: string | null, 
+/**
+ * How many decimal places the token has, needed to turn smallest units into whole tokens.
+ */
+decimals: number | null, };

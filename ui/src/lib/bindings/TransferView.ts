@@ -4,4 +4,16 @@ import type { AmountView } from "./AmountView";
 /**
  * A settled (or pending) transfer: what moved, in which transaction, and where to see it.
  */
-export type TransferView = { amount: AmountView, txHash: string, explorerUrl?: string, };
+export type TransferView = { 
+/**
+ * What moved.
+ */
+amount: AmountView, 
+/**
+ * The transaction that moved it (a txid on Bitcoin).
+ */
+txHash: string, 
+/**
+ * The transaction's page on a block explorer; absent on the Sandbox and for chains without a known explorer.
+ */
+explorerUrl?: string, };

@@ -3,4 +3,12 @@
 /**
  * One account: its address and derivation path.
  */
-export type Account = { address: string, path: string, };
+export type Account = { 
+/**
+ * The account's address in its chain's usual form (native SegWit, EIP-55, Tron Base58Check, Solana Base58).
+ */
+address: string, 
+/**
+ * The BIP-32 derivation path it comes from, or "imported key" for a single imported key.
+ */
+path: string, };

@@ -5,7 +5,15 @@ import type { WalletTxState } from "./WalletTxState";
 /**
  * A transaction the app's wallet signed, as journaled before it was broadcast.
  */
-export type WalletTx = { kind: WalletTxKind, chain: string, 
+export type WalletTx = { 
+/**
+ * What the transaction does for its order.
+ */
+kind: WalletTxKind, 
+/**
+ * The slug of the chain it is sent on.
+ */
+chain: string, 
 /**
  * The transaction hash (`0x…`; on Solana the fee payer's signature, Base58).
  */
@@ -14,7 +22,15 @@ hash: string,
  * The signed raw transaction (`0x…`; on Solana base64), re-sent as it is after a restart: never a second,
  * different one.
  */
-raw: string, nonce: number, state: WalletTxState, 
+raw: string, 
+/**
+ * The sender's nonce the transaction took (EVM); 0 on Solana and Tron, which have none.
+ */
+nonce: number, 
+/**
+ * Where the transaction is: signed, sent, mined or reverted.
+ */
+state: WalletTxState, 
 /**
  * The block it was mined in (on Solana, the slot).
  */

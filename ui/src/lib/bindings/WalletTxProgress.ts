@@ -5,8 +5,24 @@ import type { WalletTxState } from "./WalletTxState";
 /**
  * Progress of a broadcast transaction, for the window.
  */
-export type WalletTxProgress = { localId: number, kind: WalletTxKind, hash: string, 
+export type WalletTxProgress = { 
+/**
+ * The journal id of the order the transaction is for.
+ */
+localId: number, 
+/**
+ * What the transaction does for the order.
+ */
+kind: WalletTxKind, 
+/**
+ * The transaction's hash (on Solana, its signature).
+ */
+hash: string, 
 /**
  * `signed`, `sent`, `mined` or `reverted`.
  */
-state: WalletTxState, confirmations: number, };
+state: WalletTxState, 
+/**
+ * How many blocks confirm it, its own block counted (0 until it is mined).
+ */
+confirmations: number, };

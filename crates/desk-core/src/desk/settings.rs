@@ -1,0 +1,201 @@
+//! The desk's settings facet: the network in use (and switching it), the API version and key, the Bitcoin network,
+//! blind signing, the theme, and the routes of the network in use.
+
+use gateway_client::address::BitcoinNetwork;
+use gateway_client::{ApiKey, ApiVersion, TokenRegistry};
+use tracing::info;
+
+use super::*;
+
+impl Desk {
+    /// The settings as the window shows them.
+    pub async fn settings(&self) -> SettingsView {
+        let state = self.state.lock().await;
+        self.view(&state)
+    }
+
+    pub(crate) fn view(&self, state: &State) -> SettingsView {
+        let kind = state.network.kind;
+        SettingsView {
+            network: state.network.view(),
+            custom_url: state.settings.custom_url.clone(),
+            settings_path: self.paths.settings_file().display().to_string(),
+            notices: state.notices.clone(),
+            api_key: state
+                .network
+                .client
+                .config()
+                .api_key
+                .as_ref()
+                .map(ApiKey::masked),
+            keychain_available: self.keychain,
+            watched: state.settings.watched(kind).to_vec(),
+            journal_path: self
+                .journal
+                .as_ref()
+                .map(|_| self.paths.data_dir.join(JOURNAL_FILE).display().to_string()),
+            theme: state.settings.theme,
+            affiliates: state.settings.affiliates(kind).to_vec(),
+            token_swap_affiliate: state.settings.token_swap_affiliate(kind).cloned(),
+            blind_signing: state
+                .settings
+                .networks
+                .get(&kind)
+                .is_some_and(|prefs| prefs.blind_signing),
+            evm_endpoints: execute::endpoints_view(state),
+        }
+    }
+
+    pub(crate) fn network_key_of(state: &State) -> String {
+        network_key(state.network.kind, state.settings.custom_url.as_deref())
+    }
+
+    /// Switches to another network and remembers the choice. On failure the current network stays in use.
+    pub async fn select_network(&self, choice: NetworkChoice) -> Result<SettingsView, DeskError> {
+        let mut state = self.state.lock().await;
+        let mut next = state.settings.clone();
+        next.network = choice.kind;
+        if let Some(url) = choice
+            .custom_url
+            .as_deref()
+            .filter(|u| !u.trim().is_empty())
+        {
+            next.custom_url = Some(
+                parse_custom_url(url)?
+                    .as_str()
+                    .trim_end_matches('/')
+                    .to_owned(),
+            );
+        }
+        let network = connect(&self.paths, &next, choice.kind, &self.sandbox)
+            .await?
+            .checked()
+            .await
+            .map_err(crate::network::not_saved)?;
+        self.replace_network(&mut state, network).await;
+        state.settings = next;
+        crate::settings::save(&self.paths.settings_file(), &state.settings)?;
+        Ok(self.view(&state))
+    }
+
+    pub(crate) async fn replace_network(&self, state: &mut State, network: ActiveNetwork) {
+        if let Some(old) = state.watch.take() {
+            old.tracker.shutdown().await;
+            old.glue.abort();
+        }
+        let mut previous = std::mem::replace(&mut state.network, network);
+        previous.close().await;
+        self.start_watching(state).await;
+    }
+
+    /// Chooses the window's colours.
+    pub async fn set_theme(&self, theme: Theme) -> Result<SettingsView, DeskError> {
+        let mut state = self.state.lock().await;
+        state.settings.theme = theme;
+        crate::settings::save(&self.paths.settings_file(), &state.settings)?;
+        Ok(self.view(&state))
+    }
+
+    /// Chooses the API version of the current network.
+    pub async fn set_api_version(&self, version: ApiVersion) -> Result<SettingsView, DeskError> {
+        let mut state = self.state.lock().await;
+        let mut next = state.settings.clone();
+        let kind = state.network.kind;
+        next.prefs_mut(kind).api_version = version;
+        let network = connect(&self.paths, &next, kind, &self.sandbox)
+            .await?
+            .checked()
+            .await
+            .map_err(crate::network::not_saved)?;
+        self.replace_network(&mut state, network).await;
+        state.settings = next;
+        crate::settings::save(&self.paths.settings_file(), &state.settings)?;
+        Ok(self.view(&state))
+    }
+
+    /// Sets the Bitcoin network of the current network, where the person may choose it (Staging and a custom URL);
+    /// the Sandbox (regtest) and Production (mainnet) refuse with a sentence saying why.
+    pub async fn set_bitcoin_network(&self, network: &str) -> Result<SettingsView, DeskError> {
+        let bitcoin: BitcoinNetwork = serde_json::from_value(serde_json::Value::String(
+            network.trim().to_ascii_lowercase(),
+        ))
+        .map_err(|_| {
+            invalid(
+                "bitcoinNetwork",
+                format!("{network:?} is not a Bitcoin network: choose mainnet, testnet, signet or regtest."),
+            )
+        })?;
+        let mut state = self.state.lock().await;
+        let kind = state.network.kind;
+        if !Settings::bitcoin_network_is_settable(kind) {
+            return Err(invalid(
+                "bitcoinNetwork",
+                format!(
+                    "{} always uses Bitcoin {}; only Staging and a custom URL let you choose.",
+                    kind.label(),
+                    state.settings.bitcoin_network(kind)
+                ),
+            ));
+        }
+        let mut next = state.settings.clone();
+        next.prefs_mut(kind).bitcoin_network = Some(bitcoin);
+        let network = connect(&self.paths, &next, kind, &self.sandbox).await?;
+        self.replace_network(&mut state, network).await;
+        state.settings = next;
+        crate::settings::save(&self.paths.settings_file(), &state.settings)?;
+        Ok(self.view(&state))
+    }
+
+    /// Turns blind signing on or off for the current network: when on, a call the app cannot decode is shown as not
+    /// checked, with its raw data, instead of being refused. Token calls, wrong contracts and every other check still
+    /// refuse.
+    pub async fn set_blind_signing(&self, on: bool) -> Result<SettingsView, DeskError> {
+        let mut state = self.state.lock().await;
+        let kind = state.network.kind;
+        let mut next = state.settings.clone();
+        next.prefs_mut(kind).blind_signing = on;
+        crate::settings::save(&self.paths.settings_file(), &next)?;
+        state.settings = next;
+        tracing::info!(network = kind.slug(), on, "blind signing set");
+        Ok(self.view(&state))
+    }
+
+    /// Stores (or replaces) the current network's API key in the keychain and uses it from now on. The key is
+    /// checked first (exactly 32 characters); it is never written anywhere else.
+    pub async fn set_api_key(&self, key: &str) -> Result<SettingsView, DeskError> {
+        let key = ApiKey::new(key.trim())
+            .map_err(|e| invalid("apiKey", format!("{e}. Nothing was stored.")))?;
+        let mut state = self.state.lock().await;
+        let account = secrets::account(state.network.kind, state.settings.custom_url.as_deref());
+        let stored = key.clone();
+        tokio::task::spawn_blocking(move || secrets::store_key(&account, &stored))
+            .await
+            .unwrap_or_else(|e| Err(secrets::SecretsError::Keychain(e.to_string())))?;
+        let kind = state.network.kind;
+        let network = connect(&self.paths, &state.settings, kind, &self.sandbox).await?;
+        self.replace_network(&mut state, network).await;
+        info!(network = kind.slug(), "API key set");
+        Ok(self.view(&state))
+    }
+
+    /// Removes the current network's API key from the keychain; the app goes on without one.
+    pub async fn remove_api_key(&self) -> Result<SettingsView, DeskError> {
+        let mut state = self.state.lock().await;
+        let account = secrets::account(state.network.kind, state.settings.custom_url.as_deref());
+        tokio::task::spawn_blocking(move || secrets::remove_key(&account))
+            .await
+            .unwrap_or_else(|e| Err(secrets::SecretsError::Keychain(e.to_string())))?;
+        let kind = state.network.kind;
+        let network = connect(&self.paths, &state.settings, kind, &self.sandbox).await?;
+        self.replace_network(&mut state, network).await;
+        Ok(self.view(&state))
+    }
+
+    /// Every route of the network in use, with token facts where known.
+    pub async fn routes(&self) -> Result<Vec<RouteView>, DeskError> {
+        let client = self.state.lock().await.network.client.clone();
+        let routes = client.get_routes().await?.value;
+        let registry = TokenRegistry::builtin();
+        Ok(routes.iter().map(|r| route_view(registry, r)).collect())
+    }
+}

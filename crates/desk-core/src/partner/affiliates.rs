@@ -1,0 +1,234 @@
+//! The affiliate entries: checked against the gateway's limits, applied to quote requests, and the rates the
+//! dashboard estimates watched orders' earnings with.
+
+use gateway_client::ApiVersion;
+use gateway_client::address::{BitcoinNetwork, validate_address};
+use serde_json::json;
+
+use crate::api::{DeskError, ErrorKind, RouteKind};
+use crate::settings::{AffiliateEntry, NetworkKind, Settings};
+
+/// The gateway's limits on onramp and offramp affiliates.
+pub const MAX_AFFILIATES: usize = 5;
+/// The largest total of the affiliate entries' bps (10%).
+pub const MAX_TOTAL_BPS: u32 = 1_000;
+
+/// The chains whose addresses can receive an affiliate fee.
+pub(crate) const AFFILIATE_CHAINS: [&str; 3] = ["ethereum", "tron", "solana"];
+
+pub(crate) fn refused(details: serde_json::Value, message: String) -> DeskError {
+    let mut error = DeskError::new(ErrorKind::InvalidInput, message);
+    error.details = Some(Box::new(details));
+    error
+}
+
+/// The canonical form of an affiliate address (EVM, Tron or Solana), or why it is not one.
+pub(crate) fn canonical_address(address: &str) -> Result<String, String> {
+    let address = address.trim();
+    if address.is_empty() {
+        return Err("has no address".into());
+    }
+    AFFILIATE_CHAINS
+        .iter()
+        .find_map(|chain| validate_address(chain, address, BitcoinNetwork::Mainnet).ok())
+        .map(|valid| valid.canonical)
+        .ok_or_else(|| format!("{address:?} is not an EVM, Tron or Solana address"))
+}
+
+/// Checks the affiliate entries against the gateway's limits and gives them back with canonical addresses.
+///
+/// The list (onramps, offramps): each address valid, bps above 0, at most [`MAX_AFFILIATES`] entries, at most
+/// [`MAX_TOTAL_BPS`] in total, no address twice (EVM addresses compared without case). The token-swap entry: a
+/// valid address and 1 to [`MAX_TOTAL_BPS`] bps. An error names the entry (`{"field": "affiliates", "index": i}`,
+/// or `{"field": "tokenSwapAffiliate"}`) and says what to change.
+pub fn validate_affiliates(
+    affiliates: &[AffiliateEntry],
+    token_swap: Option<&AffiliateEntry>,
+) -> Result<(Vec<AffiliateEntry>, Option<AffiliateEntry>), DeskError> {
+    let at = |index: usize, message: String| {
+        refused(json!({"field": "affiliates", "index": index}), message)
+    };
+    if affiliates.len() > MAX_AFFILIATES {
+        return Err(at(
+            MAX_AFFILIATES,
+            format!(
+                "{} affiliate entries were given; the gateway takes at most {MAX_AFFILIATES}. Remove one and save \
+                 again.",
+                affiliates.len()
+            ),
+        ));
+    }
+    let mut list: Vec<AffiliateEntry> = Vec::with_capacity(affiliates.len());
+    let mut total: u32 = 0;
+    for (index, entry) in affiliates.iter().enumerate() {
+        let n = index + 1;
+        let address = canonical_address(&entry.address).map_err(|why| {
+            at(
+                index,
+                format!("Affiliate entry {n} {why}. Correct the address and save again."),
+            )
+        })?;
+        if entry.bps == 0 {
+            return Err(at(
+                index,
+                format!(
+                    "Affiliate entry {n} ({address}) has 0 bps; each entry needs more than 0 basis points. Enter its \
+                     share or remove it."
+                ),
+            ));
+        }
+        if let Some(first) = list.iter().position(|e| e.address == address) {
+            return Err(at(
+                index,
+                format!(
+                    "Affiliate entry {n} repeats the address of entry {} ({address}); the gateway takes each \
+                     address once. Remove one of them.",
+                    first + 1
+                ),
+            ));
+        }
+        total = total.saturating_add(entry.bps);
+        if total > MAX_TOTAL_BPS {
+            return Err(at(
+                index,
+                format!(
+                    "The affiliate entries add up to {total} bps with entry {n}; the gateway takes at most \
+                     {MAX_TOTAL_BPS} bps (10%) in total. Lower some shares and save again."
+                ),
+            ));
+        }
+        list.push(AffiliateEntry {
+            address,
+            bps: entry.bps,
+        });
+    }
+    let swap = token_swap
+        .map(|entry| {
+            let at = |message: String| refused(json!({"field": "tokenSwapAffiliate"}), message);
+            let address = canonical_address(&entry.address).map_err(|why| {
+                at(format!(
+                    "The token-swap affiliate {why}. Correct the address and save again."
+                ))
+            })?;
+            if !(1..=MAX_TOTAL_BPS).contains(&entry.bps) {
+                return Err(at(format!(
+                    "The token-swap affiliate has {} bps; it must be 1 to {MAX_TOTAL_BPS} bps. Enter its share \
+                     again.",
+                    entry.bps
+                )));
+            }
+            Ok(AffiliateEntry {
+                address,
+                bps: entry.bps,
+            })
+        })
+        .transpose()?;
+    Ok((list, swap))
+}
+
+/// What a quote request carries for the partner, and why when some configured entry was not sent.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct AppliedAffiliates {
+    pub entries: Vec<AffiliateEntry>,
+    pub note: Option<String>,
+}
+
+/// The affiliate entries of `kind` a quote from `src_chain` to `dst_chain` carries on API `version`:
+/// onramps and offramps (V2, V3) the list; V3 token swaps the token-swap entry, when its address is one of the
+/// source chain (the fee is charged there); V2 token swaps and V1 none, with a note saying why.
+pub fn affiliates_for(
+    settings: &Settings,
+    kind: NetworkKind,
+    version: ApiVersion,
+    src_chain: &str,
+    dst_chain: &str,
+) -> AppliedAffiliates {
+    let list = settings.affiliates(kind);
+    let swap = settings.token_swap_affiliate(kind);
+    if list.is_empty() && swap.is_none() {
+        return AppliedAffiliates::default();
+    }
+    let route = gateway_client::wire::RouteKind::between(src_chain, dst_chain);
+    let none = |note: String| AppliedAffiliates {
+        entries: Vec::new(),
+        note: Some(note),
+    };
+    match (version, route) {
+        (ApiVersion::V1, _) => none(
+            "API V1 takes no affiliate list (only a single affiliate id), so no affiliate entry was sent with \
+             this quote. Choose V3 or V2 in Settings to earn affiliate fees."
+                .into(),
+        ),
+        (_, gateway_client::wire::RouteKind::Onramp | gateway_client::wire::RouteKind::Offramp) => {
+            if list.is_empty() {
+                AppliedAffiliates::default()
+            } else {
+                AppliedAffiliates {
+                    entries: list.to_vec(),
+                    note: None,
+                }
+            }
+        }
+        (ApiVersion::V2, gateway_client::wire::RouteKind::TokenSwap) => none(
+            "V2 token swaps take no affiliate fee (the gateway refuses one), so no affiliate was sent with this \
+             quote. Choose V3 in Settings to earn a fee on token swaps."
+                .into(),
+        ),
+        (_, gateway_client::wire::RouteKind::TokenSwap) => match swap {
+            Some(entry)
+                if validate_address(src_chain, &entry.address, BitcoinNetwork::Mainnet)
+                    .is_ok() =>
+            {
+                AppliedAffiliates {
+                    entries: vec![entry.clone()],
+                    note: None,
+                }
+            }
+            Some(entry) => none(format!(
+                "The token-swap affiliate {} is not an address of {src_chain}, where a token swap's affiliate \
+                 fee is paid, so no affiliate was sent with this quote. Set a {src_chain} address as the \
+                 token-swap affiliate to earn a fee on swaps from {src_chain}.",
+                entry.address
+            )),
+            None => none(
+                "A token swap takes one affiliate entry of its own (the token-swap affiliate in Settings); none \
+                 is set, so no affiliate was sent with this quote."
+                    .into(),
+            ),
+        },
+    }
+}
+
+/// The bps the app would send now with an order of each route kind (the basis of the estimates for orders of
+/// watched addresses, whose affiliates the gateway does not report).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct AffiliateRates {
+    /// Onramps and offramps: the list's total, when there is a list.
+    pub list_bps: Option<u32>,
+    /// Token swaps: the token-swap entry's bps (V3 only).
+    pub token_swap_bps: Option<u32>,
+}
+
+impl AffiliateRates {
+    /// The rates of network `kind` on API `version`: none on V1 (no affiliate list), no token swaps on V2.
+    pub fn of(settings: &Settings, kind: NetworkKind, version: ApiVersion) -> Self {
+        if version == ApiVersion::V1 {
+            return Self::default();
+        }
+        let list = settings.affiliates(kind);
+        Self {
+            list_bps: (!list.is_empty()).then(|| list.iter().map(|a| a.bps).sum()),
+            token_swap_bps: (version == ApiVersion::V3)
+                .then(|| settings.token_swap_affiliate(kind).map(|a| a.bps))
+                .flatten(),
+        }
+    }
+
+    /// The bps for an order of `route`.
+    pub fn for_route(&self, route: RouteKind) -> Option<u32> {
+        match route {
+            RouteKind::Onramp | RouteKind::Offramp => self.list_bps,
+            RouteKind::TokenSwap => self.token_swap_bps,
+        }
+    }
+}

@@ -1,0 +1,305 @@
+//! Building the dashboard: rows per bucket and route, the chart, totals and what they are based on.
+
+use std::collections::{BTreeMap, HashMap, VecDeque};
+
+use alloy_primitives::U256;
+use gateway_client::TokenRegistry;
+use gateway_client::display::amount_text;
+
+use super::*;
+use crate::calendar::DAY_SECS;
+use crate::desk::token_view;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Building the dashboard.
+
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct Totals {
+    orders: u64,
+    completed: u64,
+    volume: u128,
+    exact: u128,
+    estimated: u128,
+}
+
+impl Totals {
+    pub(crate) fn add(&mut self, facts: &OrderFacts) {
+        self.orders += 1;
+        if !facts.completed() {
+            return;
+        }
+        self.completed += 1;
+        // Saturating: a gateway's absurd USD value must not wrap (release) or panic (debug).
+        self.volume = self.volume.saturating_add(facts.src_usd_micro.unwrap_or(0));
+        match facts.earnings {
+            Earnings::Exact(usd) => self.exact = self.exact.saturating_add(usd),
+            Earnings::Estimated(usd) => self.estimated = self.estimated.saturating_add(usd),
+            Earnings::None => {}
+        }
+    }
+}
+
+pub(crate) struct TokenTotals {
+    chain: String,
+    token: String,
+    amount: U256,
+    usd: Option<u128>,
+    orders: u64,
+}
+
+/// The chart shows at most this many buckets (the newest); the table lists every one.
+pub const MAX_CHART_BARS: usize = 400;
+
+/// The orders `query` selects, in the order the CSV lists them (newest first).
+pub(crate) fn selected<'a>(facts: &'a [OrderFacts], query: &DashboardQuery) -> Vec<&'a OrderFacts> {
+    let mut list: Vec<&OrderFacts> = facts
+        .iter()
+        .filter(|f| query.route.is_none_or(|r| f.route == r))
+        .collect();
+    list.sort_by(|a, b| {
+        b.created_at
+            .cmp(&a.created_at)
+            .then_with(|| a.order_id.cmp(&b.order_id))
+    });
+    list
+}
+
+/// The dashboard of `facts` (one per order the gateway has) as `query` asks: counts by status of every order;
+/// volume and earnings of the completed ones, per token, per route, per bucket of time.
+pub fn build(facts: &[OrderFacts], query: &DashboardQuery) -> Dashboard {
+    let period = query.period;
+    let mut all = Totals::default();
+    let mut by_status: HashMap<&str, u64> = HashMap::new();
+    let mut by_route = [Totals::default(); 3];
+    let mut rows: BTreeMap<(i64, usize), Totals> = BTreeMap::new();
+    let mut tokens: BTreeMap<(String, String), TokenTotals> = BTreeMap::new();
+    let mut completed_without_usd = 0u64;
+    let (mut from_journal, mut from_watched) = (0u64, 0u64);
+    let (mut exact_orders, mut estimated_orders) = (0u64, 0u64);
+    for f in facts
+        .iter()
+        .filter(|f| query.route.is_none_or(|r| f.route == r))
+    {
+        match f.known_from {
+            KnownFrom::Journal => from_journal += 1,
+            KnownFrom::Watched => from_watched += 1,
+        }
+        all.add(f);
+        *by_status.entry(f.status.as_str()).or_default() += 1;
+        by_route[route_rank(f.route)].add(f);
+        rows.entry((bucket_start(period, f.created_at), route_rank(f.route)))
+            .or_default()
+            .add(f);
+        if !f.completed() {
+            continue;
+        }
+        match f.earnings {
+            Earnings::Exact(_) => exact_orders += 1,
+            Earnings::Estimated(_) => estimated_orders += 1,
+            Earnings::None => {}
+        }
+        if f.src_usd_micro.is_none() {
+            completed_without_usd += 1;
+        }
+        let entry = tokens
+            .entry((f.src.chain.clone(), token_key(&f.src.chain, &f.src.token)))
+            .or_insert_with(|| TokenTotals {
+                chain: f.src.chain.clone(),
+                token: f.src.token.clone(),
+                amount: U256::ZERO,
+                usd: Some(0),
+                orders: 0,
+            });
+        entry.amount = entry
+            .amount
+            .saturating_add(f.src.amount.parse::<U256>().unwrap_or(U256::ZERO));
+        entry.usd = entry.usd.zip(f.src_usd_micro).map(|(a, b)| a + b);
+        entry.orders += 1;
+    }
+
+    let registry = TokenRegistry::builtin();
+    let mut by_token: Vec<TokenVolume> = tokens
+        .into_values()
+        .map(|t| {
+            let amount = t.amount.to_string();
+            TokenVolume {
+                token: token_view(registry, &t.chain, &t.token),
+                text: amount_text(registry, &t.chain, &t.token, &amount),
+                amount,
+                usd: t.usd.map(format_usd),
+                orders: t.orders,
+            }
+        })
+        .collect();
+    // Largest USD volume first; tokens without one after, by number of orders.
+    by_token.sort_by(|a, b| {
+        let usd = |t: &TokenVolume| t.usd.as_deref().and_then(parse_usd);
+        usd(b)
+            .cmp(&usd(a))
+            .then_with(|| b.orders.cmp(&a.orders))
+            .then_with(|| a.text.cmp(&b.text))
+    });
+
+    let mut statuses: Vec<StatusCount> = by_status
+        .into_iter()
+        .map(|(status, count)| StatusCount {
+            status: status.to_owned(),
+            text: status_words(status).to_owned(),
+            count,
+        })
+        .collect();
+    statuses.sort_by(|a, b| {
+        status_rank(&a.status)
+            .cmp(&status_rank(&b.status))
+            .then_with(|| a.status.cmp(&b.status))
+    });
+
+    let route_totals: Vec<RouteTotals> = ROUTES
+        .iter()
+        .zip(by_route.iter())
+        .filter(|(_, t)| t.orders > 0)
+        .map(|(route, t)| RouteTotals {
+            route: *route,
+            orders: t.orders,
+            completed: t.completed,
+            volume_usd: format_usd(t.volume),
+            earnings_exact_usd: format_usd(t.exact),
+            earnings_estimated_usd: format_usd(t.estimated),
+        })
+        .collect();
+
+    let table: Vec<DashboardRow> = rows
+        .iter()
+        .rev()
+        .map(|(&(start, rank), t)| (start, ROUTES[rank], t))
+        // Newest bucket first, and within it onramp, offramp, token swap.
+        .collect::<Vec<_>>()
+        .chunk_by(|a, b| a.0 == b.0)
+        .flat_map(|bucket| bucket.iter().rev().copied())
+        .map(|(start, route, t)| DashboardRow {
+            bucket: bucket_label(period, start),
+            start,
+            route,
+            orders: t.orders,
+            completed: t.completed,
+            volume_usd: format_usd(t.volume),
+            earnings_exact_usd: format_usd(t.exact),
+            earnings_estimated_usd: format_usd(t.estimated),
+        })
+        .collect();
+
+    let mut chart: Vec<ChartBar> = Vec::new();
+    let mut per_bucket: BTreeMap<i64, Totals> = BTreeMap::new();
+    for (&(start, _), t) in &rows {
+        let b = per_bucket.entry(start).or_default();
+        b.volume = b.volume.saturating_add(t.volume);
+        b.exact = b.exact.saturating_add(t.exact);
+        b.estimated = b.estimated.saturating_add(t.estimated);
+    }
+    let mut chart_cut = false;
+    if let (Some(&first), Some(&last)) = (per_bucket.keys().next(), per_bucket.keys().next_back()) {
+        // Every bucket from the first to the last, empty ones too, so that the bars are evenly spaced in time; at most
+        // the last MAX_CHART_BARS, so the walk starts no earlier than that many (31-day) months before the last.
+        let span = i64::try_from(MAX_CHART_BARS + 1).unwrap_or(i64::MAX) * 31 * DAY_SECS;
+        let earliest = bucket_start(period, last.saturating_sub(span));
+        if first < earliest {
+            chart_cut = true;
+        }
+        let first = first.max(earliest);
+        let mut starts = VecDeque::from([first]);
+        while let Some(&at) = starts.back()
+            && at < last
+        {
+            starts.push_back(next_bucket(period, at));
+            if starts.len() > MAX_CHART_BARS {
+                starts.pop_front();
+                chart_cut = true;
+            }
+        }
+        chart = starts
+            .into_iter()
+            .map(|start| {
+                let t = per_bucket.get(&start).copied().unwrap_or_default();
+                ChartBar {
+                    bucket: bucket_label(period, start),
+                    start,
+                    volume_usd: format_usd(t.volume),
+                    earnings_exact_usd: format_usd(t.exact),
+                    earnings_estimated_usd: format_usd(t.estimated),
+                }
+            })
+            .collect();
+    }
+
+    let mut basis = vec![format!(
+        "{} counted: every order the gateway has on this network ({from_journal} of the app's own from its journal, \
+         {from_watched} of watched addresses that the app did not make); accepted quotes that never became an \
+         order are left out.",
+        plural(all.orders, "order", "orders")
+    )];
+    if let Some(route) = query.route {
+        basis.push(format!("Only {} orders are shown.", route.noun()));
+    }
+    basis.push(
+        "Volume and earnings count completed orders only. Volume is what the users sent: the input amount of the \
+         accepted quote (for watched addresses' orders, the gateway's record), in USD as the gateway valued it, \
+         and per token in exact smallest units."
+            .into(),
+    );
+    if completed_without_usd > 0 {
+        basis.push(format!(
+            "{} without a USD value (API V1 and V2 orders carry none) are in the per-token volume but not in the \
+             USD figures.",
+            plural(completed_without_usd, "completed order", "completed orders")
+        ));
+    }
+    basis.push(format!(
+        "Exact earnings ({}) are the USD values of the affiliate fees the gateway resolved on the accepted quote \
+         (onramps and offramps).",
+        plural(exact_orders, "order", "orders")
+    ));
+    basis.push(format!(
+        "Estimated earnings ({}) are bps × the USD input, rounded down: for V3 token swaps the bps on the accepted \
+         quote (the gateway resolves no amount for them); for watched addresses' orders the bps configured now for \
+         that route kind, since the gateway does not say which affiliates those orders carried.",
+        plural(estimated_orders, "order", "orders")
+    ));
+    basis.push(match period {
+        Period::Day => "Days are UTC days, by when the order was made.".to_owned(),
+        Period::Week => {
+            "Weeks are ISO 8601 weeks (Monday to Sunday, UTC; week 1 holds the year's first Thursday), by when \
+             the order was made."
+                .to_owned()
+        }
+        Period::Month => "Months are UTC calendar months, by when the order was made.".to_owned(),
+    });
+    if chart_cut {
+        basis.push(format!(
+            "The chart shows the latest {MAX_CHART_BARS} periods; the table lists every one."
+        ));
+    }
+    basis.push(
+        "USD sums are exact (integer micro-dollars) and shown rounded down to the cent.".to_owned(),
+    );
+
+    Dashboard {
+        period,
+        route: query.route,
+        orders: all.orders,
+        by_status: statuses,
+        volume_usd: format_usd(all.volume),
+        completed: all.completed,
+        completed_without_usd,
+        by_token,
+        earnings_exact_usd: format_usd(all.exact),
+        earnings_estimated_usd: format_usd(all.estimated),
+        by_route: route_totals,
+        rows: table,
+        chart,
+        basis,
+    }
+}
+
+pub(crate) fn plural(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}

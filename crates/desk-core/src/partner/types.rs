@@ -1,0 +1,156 @@
+//! The dashboard's types (the window's TypeScript twins are generated).
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use crate::api::{RouteKind, TokenView};
+
+// ---------------------------------------------------------------------------------------------------------------
+// The dashboard's types (the window's TypeScript twins are generated).
+
+/// How the dashboard groups orders in time (UTC).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+#[ts(export_to = "Period.ts")]
+pub enum Period {
+    #[default]
+    Day,
+    /// ISO 8601 weeks, Monday to Sunday (`2026-W53`).
+    Week,
+    Month,
+}
+
+/// What the dashboard shows: the grouping, and one route kind or all.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "DashboardQuery.ts")]
+pub struct DashboardQuery {
+    pub period: Period,
+    #[serde(
+        default,
+        deserialize_with = "route_from_wire",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[ts(optional)]
+    pub route: Option<RouteKind>,
+}
+
+/// Reads `"onramp" | "offramp" | "tokenSwap"` (or null) with the gateway's own reading of route kinds.
+pub(crate) fn route_from_wire<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<RouteKind>, D::Error> {
+    Ok(Option::<gateway_client::wire::RouteKind>::deserialize(deserializer)?.map(RouteKind::from))
+}
+
+/// How many orders have one status.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "StatusCount.ts")]
+pub struct StatusCount {
+    /// The gateway's status (`inProgress`, `pendingBtcPayment`, `success`, `failed`, `refunded`, `unknown`), or
+    /// for one of the app's own orders that the gateway is still waiting on, where it is in the app's flow
+    /// (`verified`: waiting for the signature, `registered`, `refused`, …).
+    pub status: String,
+    pub text: String,
+    #[ts(type = "number")]
+    pub count: u64,
+}
+
+/// The volume of one input token over the completed orders.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "TokenVolume.ts")]
+pub struct TokenVolume {
+    pub token: TokenView,
+    /// Smallest units, summed exactly.
+    pub amount: String,
+    /// The same for a person: `0.0125 BTC`.
+    pub text: String,
+    /// The USD total, when every one of these orders had a USD value.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub usd: Option<String>,
+    #[ts(type = "number")]
+    pub orders: u64,
+}
+
+/// The totals of one route kind.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "RouteTotals.ts")]
+pub struct RouteTotals {
+    pub route: RouteKind,
+    #[ts(type = "number")]
+    pub orders: u64,
+    #[ts(type = "number")]
+    pub completed: u64,
+    pub volume_usd: String,
+    pub earnings_exact_usd: String,
+    pub earnings_estimated_usd: String,
+}
+
+/// One line of the dashboard's table: a bucket of time and a route kind.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "DashboardRow.ts")]
+pub struct DashboardRow {
+    /// `2026-11-21`, `2026-W47` (ISO week) or `2026-11`.
+    pub bucket: String,
+    /// The bucket's first second (unix, UTC).
+    #[ts(type = "number")]
+    pub start: i64,
+    pub route: RouteKind,
+    #[ts(type = "number")]
+    pub orders: u64,
+    #[ts(type = "number")]
+    pub completed: u64,
+    pub volume_usd: String,
+    pub earnings_exact_usd: String,
+    pub earnings_estimated_usd: String,
+}
+
+/// One bar of the chart: a bucket of time (every bucket between the first and the last, empty ones too).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "ChartBar.ts")]
+pub struct ChartBar {
+    pub bucket: String,
+    #[ts(type = "number")]
+    pub start: i64,
+    pub volume_usd: String,
+    pub earnings_exact_usd: String,
+    pub earnings_estimated_usd: String,
+}
+
+/// The partner dashboard over the orders the app knows on the current network. USD values have 2 decimals,
+/// rounded down from exact sums.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "Dashboard.ts")]
+pub struct Dashboard {
+    pub period: Period,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub route: Option<RouteKind>,
+    /// Orders the gateway has (with an order id).
+    #[ts(type = "number")]
+    pub orders: u64,
+    pub by_status: Vec<StatusCount>,
+    /// The USD input volume of the completed orders.
+    pub volume_usd: String,
+    #[ts(type = "number")]
+    pub completed: u64,
+    /// Completed orders without a USD value (left out of the USD figures).
+    #[ts(type = "number")]
+    pub completed_without_usd: u64,
+    pub by_token: Vec<TokenVolume>,
+    pub earnings_exact_usd: String,
+    pub earnings_estimated_usd: String,
+    pub by_route: Vec<RouteTotals>,
+    /// Newest bucket first; within a bucket onramp, offramp, token swap.
+    pub rows: Vec<DashboardRow>,
+    /// Oldest bucket first.
+    pub chart: Vec<ChartBar>,
+    /// Sentences saying what is counted and how the estimates are made.
+    pub basis: Vec<String>,
+}
