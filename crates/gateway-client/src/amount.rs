@@ -8,7 +8,7 @@
 //! the point may be empty ("1." is 1, ".5" is 0.5) but not both. Signs, exponents, commas, inner spaces and more
 //! fractional digits than the token has (even zeros) are refused with a message saying what to type instead.
 
-use crate::display::describe_char;
+use crate::text::describe_char;
 use alloy_primitives::U256;
 
 /// Why an amount could not be read; each message ends with what to do about it.

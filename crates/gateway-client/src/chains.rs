@@ -3,7 +3,34 @@
 //! chain ids, explorer links, default endpoints and the window's chain lists all read this table; no other list of
 //! chain names exists in the Rust code.
 
-use crate::address::ChainFamily;
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// The kind of chain an address belongs to; all chains of one family share an address format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ChainFamily {
+    /// Bitcoin: Base58Check legacy addresses (P2PKH, P2SH) and bech32 SegWit and Taproot addresses.
+    Bitcoin,
+    /// EVM chains (BOB, Ethereum, Base, …): `0x` and 40 hexadecimal characters, EIP-55 checksummed when mixed case.
+    Evm,
+    /// Tron: Base58Check of `0x41` and 20 bytes, written as 34 characters starting with T.
+    Tron,
+    /// Solana: a 32-byte public key written in Base58, with no checksum.
+    Solana,
+}
+
+impl fmt::Display for ChainFamily {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Bitcoin => "Bitcoin",
+            Self::Evm => "EVM",
+            Self::Tron => "Tron",
+            Self::Solana => "Solana",
+        })
+    }
+}
 
 /// What the app knows of one chain.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -2,13 +2,11 @@
 
 use std::collections::HashSet;
 use std::fmt;
-use std::str::FromStr;
 use std::time::Duration;
 
 use reqwest::header::{AUTHORIZATION, HeaderValue, RETRY_AFTER};
 use reqwest::{Method, StatusCode};
 use serde::de::DeserializeOwned;
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tracing::{Instrument, debug, info_span, warn};
 use url::Url;
@@ -21,50 +19,7 @@ use crate::wire::{
     RegisterTxResponse, RouteInfo, TxData,
 };
 
-/// The API version: the first path segment of every endpoint.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ApiVersion {
-    /// The first version: a token swap is a `layerZero` quote, affiliates are one `affiliateId`, and get-orders answers
-    /// every order at once.
-    V1,
-    /// Renames the token swap `tokenSwap`, takes an `affiliates` list (`address:bps`), pages get-orders (`cursor`,
-    /// `limit`) and adds USD values.
-    V2,
-    /// The current version and the default: adds `ownerAddress` and `refundAddress` to get-quote, and create-order
-    /// answers tag their transaction as EVM, Tron or Solana.
-    #[default]
-    V3,
-}
-
-impl ApiVersion {
-    /// The path segment, `v1`, `v2` or `v3`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::V1 => "v1",
-            Self::V2 => "v2",
-            Self::V3 => "v3",
-        }
-    }
-}
-
-impl fmt::Display for ApiVersion {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for ApiVersion {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s.to_ascii_lowercase().as_str() {
-            "v1" => Ok(Self::V1),
-            "v2" => Ok(Self::V2),
-            "v3" => Ok(Self::V3),
-            other => Err(format!("unknown API version {other:?}: use v3, v2 or v1")),
-        }
-    }
-}
+pub use crate::version::ApiVersion;
 
 /// The length every gateway API key has.
 pub const API_KEY_LEN: usize = 32;
@@ -578,8 +533,7 @@ impl Client {
     }
 }
 
-/// The phrase a [`ClientError::Connect`] begins with when the secure connection failed ([`ClientError::is_tls`]).
-pub const TLS_FAILED: &str = "the secure connection (TLS) failed";
+pub use crate::error::TLS_FAILED;
 
 /// Why a connection could not be made, in words: refused, a name not found, TLS, or the system's own sentence.
 fn connect_words(err: &reqwest::Error) -> String {
@@ -725,8 +679,7 @@ pub(crate) fn looks_like_html(text: &str) -> bool {
             .any(|tag| start.contains(tag)))
 }
 
-/// The phrase every error about a web page begins with ([`ClientError::is_web_page`]).
-pub const WEB_PAGE: &str = "a web page (HTML), not JSON";
+pub use crate::error::WEB_PAGE;
 
 /// "a web page (HTML), not JSON, titled “Access denied”": what a person may read of a page, without its markup.
 fn web_page_words(html: &str) -> String {

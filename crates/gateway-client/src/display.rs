@@ -32,15 +32,6 @@ pub fn amount_with_usd(
     }
 }
 
-/// A character as an error message names it: `'x'`, or "a space" for white space.
-pub(crate) fn describe_char(c: char) -> String {
-    if c.is_whitespace() {
-        "a space".to_owned()
-    } else {
-        format!("'{c}'")
-    }
-}
-
 /// A USD value as a person writes it: `"2.30"` → `$2.30`, `"-2.30"` → `-$2.30`.
 pub fn usd_text(usd: &str) -> String {
     match usd.trim().strip_prefix('-') {

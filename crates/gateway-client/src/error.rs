@@ -5,6 +5,12 @@ use std::time::Duration;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+/// The phrase a [`ClientError::Connect`] begins with when the secure connection failed ([`ClientError::is_tls`]).
+pub const TLS_FAILED: &str = "the secure connection (TLS) failed";
+
+/// The phrase every error about a web page begins with ([`ClientError::is_web_page`]).
+pub const WEB_PAGE: &str = "a web page (HTML), not JSON";
+
 macro_rules! error_codes {
     ($($(#[$doc:meta])* $variant:ident => $wire:literal),+ $(,)?) => {
         /// A stable error code of the gateway, V1 to V3 plus the published extras.
@@ -468,7 +474,7 @@ impl ClientError {
     pub fn is_web_page(&self) -> bool {
         match self {
             Self::UnexpectedBody { snippet, .. } | Self::Server { snippet, .. } => {
-                snippet.starts_with(crate::client::WEB_PAGE)
+                snippet.starts_with(WEB_PAGE)
             }
             Self::AmbiguousWrite(inner) => inner.is_web_page(),
             _ => false,
@@ -478,7 +484,7 @@ impl ClientError {
     /// True when no connection was made because the secure connection (TLS) failed: a certificate not trusted, or
     /// an address that does not speak https.
     pub fn is_tls(&self) -> bool {
-        matches!(self, Self::Connect(words) if words.starts_with(crate::client::TLS_FAILED))
+        matches!(self, Self::Connect(words) if words.starts_with(TLS_FAILED))
     }
 
     /// True for failures that a read may retry after a pause (never a coded gateway error).

@@ -12,9 +12,11 @@ pub mod client;
 pub mod display;
 pub mod error;
 pub mod params;
+mod text;
 pub mod tokens;
 pub mod tron;
 pub mod txhash;
+pub mod version;
 pub mod wire;
 
 pub use client::{

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::client::ApiVersion;
+use crate::version::ApiVersion;
 
 /// The slippage tolerance the official client uses when none is given (3%).
 pub const DEFAULT_SLIPPAGE_BPS: u32 = 300;

@@ -3,7 +3,7 @@
 //! Every validator trims surrounding whitespace and returns the identifier in the form the gateway expects: hex in
 //! lower case (EVM with `0x`, Bitcoin and Tron without), Solana signatures as the Base58 text.
 
-use crate::display::describe_char;
+use crate::text::describe_char;
 use std::fmt;
 use std::str::FromStr;
 
