@@ -3,6 +3,8 @@
 //! Nothing here decides anything a test without a window could not reach: the logic lives in `desk-core`.
 #![deny(unsafe_code)]
 
+#[cfg(test)]
+mod command_list;
 mod commands;
 mod events;
 #[cfg(test)]
