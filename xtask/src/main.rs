@@ -4,6 +4,7 @@
 
 mod bench;
 mod conformance;
+mod cycles;
 mod display;
 mod setup;
 mod signals;
@@ -23,7 +24,9 @@ usage: cargo xtask <task>
                              the keychain tests on a real Secret Service, WebDriver tests of the release window
   bench                      run the benchmarks and print their means and ratios
   conformance                schemathesis (PyPI, pinned) against gateway-sim with the published OpenAPI document
-  gen-types                  regenerate the UI's TypeScript types from the Rust types";
+  gen-types                  regenerate the UI's TypeScript types from the Rust types
+  module-cycles              whether desk-core's or gateway-client's modules import one another in a circle
+                             (needs cargo-modules 0.27: cargo install cargo-modules --version 0.27.0 --locked)";
 
 fn main() {
     if let Err(e) = run() {
@@ -45,6 +48,7 @@ fn run() -> Result<()> {
         "gen-types" => tasks::gen_types(),
         "bench" => bench::bench(),
         "conformance" => conformance::conformance(),
+        "module-cycles" => cycles::module_cycles(),
         "help" | "-h" | "--help" => {
             println!("{USAGE}");
             Ok(())

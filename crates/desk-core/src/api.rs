@@ -54,7 +54,7 @@ pub struct DeskError {
     /// Structured facts about the failure: the gateway's `details` as it sent them, or the app's own (such as
     /// `{ "field": "customUrl" }`, naming the form field at fault).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[ts(optional, type = "unknown")]
+    #[ts(optional)]
     pub details: Option<Box<serde_json::Value>>,
 }
 
@@ -372,6 +372,18 @@ pub struct RouteView {
     pub src: TokenView,
     /// The token received.
     pub dst: TokenView,
+}
+
+/// The kind of an order known only from the gateway, from its chains.
+pub fn route_of(info: &gateway_client::wire::OrderInfo) -> RouteKind {
+    gateway_client::wire::RouteKind::between(&info.src_info.chain, &info.dst_info.chain).into()
+}
+
+/// A refusal of what a person entered in `field` (the window marks that field): an `InvalidInput` error.
+pub fn invalid(field: &str, message: impl Into<String>) -> DeskError {
+    let mut error = DeskError::new(ErrorKind::InvalidInput, message);
+    error.details = Some(Box::new(serde_json::json!({ "field": field })));
+    error
 }
 
 #[cfg(test)]

@@ -1,6 +1,10 @@
 //! The application facade the window calls: settings and networks, the API key, routes, the swap flow, the orders
 //! and their updates.
 
+pub use crate::api::{invalid, route_of};
+pub use crate::events::DeskEvent;
+pub use crate::views::token_view;
+
 mod execute;
 mod orders;
 mod partner;
@@ -21,15 +25,13 @@ use gateway_client::amount::parse_units;
 use gateway_client::wire::OrderInfo;
 use gateway_client::{ApiKey, QuoteRequest, RouteInfo, TokenRegistry};
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio::sync::{Mutex, broadcast};
 use tokio::task::JoinHandle;
 use tracing::warn;
 use ts_rs::TS;
 
-use crate::api::{
-    DeskError, ErrorKind, NetworkChoice, RouteKind, RouteView, SettingsView, TokenView,
-};
+use crate::api::{DeskError, ErrorKind, NetworkChoice, RouteView, SettingsView};
 use crate::flow::{Flow, FlowError, Question, QuoteOutcome};
 use crate::journal::{Journal, JournalOrder, Stage};
 use crate::network::{ActiveNetwork, parse_custom_url};
@@ -70,14 +72,24 @@ pub struct DeskOptions {
 #[serde(rename_all = "camelCase")]
 #[ts(export_to = "SwapForm.ts")]
 pub struct SwapForm {
+    /// The gateway's slug of the chain the funds are sent from (`bitcoin`, `bob`, `base`, …).
     pub src_chain: String,
+    /// The address of the token sent, on its chain (the all-zero EVM address for BTC and native coins); the app's
+    /// list of known tokens gives its decimals, which convert the amount.
     pub src_token: String,
+    /// The gateway's slug of the chain the funds arrive on.
     pub dst_chain: String,
+    /// The address of the token received, on the destination chain, written as the source token's.
     pub dst_token: String,
     /// In the source token's units (`0.0025`), converted exactly with its decimals.
     pub amount: String,
+    /// The tolerated slippage in basis points (300 is 3%).
     pub slippage_bps: u32,
+    /// The address on the destination chain that receives the funds; checked against that chain before the quote
+    /// is asked for.
     pub recipient: String,
+    /// The address on the source chain that sends the funds, when given (blank counts as not given); some routes
+    /// need it, such as a swap from Solana, where it pays the fee and signs.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub sender: Option<String>,
@@ -96,29 +108,15 @@ pub struct SwapForm {
 #[serde(tag = "type", rename_all = "camelCase")]
 #[ts(export_to = "QuoteResult.ts")]
 pub enum QuoteResult {
-    Quote { card: Box<QuoteCard> },
-    Ask { question: Question },
-}
-
-/// What the app tells the window without being asked.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
-#[serde(tag = "type", rename_all = "camelCase")]
-#[ts(export_to = "DeskEvent.ts")]
-pub enum DeskEvent {
-    /// An order changed (one of the app's own, or one of a watched address).
-    OrderChanged { order: Box<OrderView> },
-    /// Reading the gateway failed; nothing about any order changed. Tried again in `retry_in_secs`.
-    #[serde(rename_all = "camelCase")]
-    ReadFailed {
-        message: String,
-        #[ts(type = "number")]
-        retry_in_secs: u64,
+    /// The gateway quoted, and the quote matches the request.
+    Quote {
+        /// What the quote offers, with the app's check of it and the affiliate entries sent.
+        card: Box<QuoteCard>,
     },
-    /// The wallet locked (after its idle time, or when asked); its addresses are no longer shown.
-    WalletLocked,
-    /// A transaction the wallet signed moved on: signed, sent, mined (with confirmations) or reverted.
-    WalletTx {
-        progress: crate::execute::evm::WalletTxProgress,
+    /// The gateway refused in a way the person can fix (too small an amount, say): ask this, then quote again.
+    Ask {
+        /// What to ask, which field of the form the answer goes into, and a value the gateway suggested.
+        question: Question,
     },
 }
 
@@ -163,17 +161,6 @@ pub struct Desk {
 /// The journal's name for a network: `production`, `staging`, `sandbox`, or `custom:<url>`.
 pub fn network_key(kind: NetworkKind, custom_url: Option<&str>) -> String {
     secrets::account(kind, custom_url)
-}
-
-/// The kind of an order known only from the gateway, from its chains.
-pub(crate) fn route_of(info: &OrderInfo) -> RouteKind {
-    gateway_client::wire::RouteKind::between(&info.src_info.chain, &info.dst_info.chain).into()
-}
-
-pub(crate) fn invalid(field: &str, message: impl Into<String>) -> DeskError {
-    let mut error = DeskError::new(ErrorKind::InvalidInput, message);
-    error.details = Some(Box::new(json!({ "field": field })));
-    error
 }
 
 fn unix_to_system(secs: i64) -> SystemTime {
@@ -509,18 +496,6 @@ pub(crate) async fn connect(
     .await
 }
 
-/// A token's facts from the registry, or only its address when it is unknown (never a guess).
-pub fn token_view(registry: &TokenRegistry, chain: &str, address: &str) -> TokenView {
-    let info = registry.get(chain, address);
-    TokenView {
-        chain: chain.to_owned(),
-        address: address.to_owned(),
-        symbol: info.map(|t| t.symbol.clone()),
-        name: info.map(|t| t.name.clone()),
-        decimals: info.map(|t| t.decimals),
-    }
-}
-
 fn route_view(registry: &TokenRegistry, route: &RouteInfo) -> RouteView {
     RouteView {
         kind: route.kind().into(),
@@ -532,6 +507,7 @@ fn route_view(registry: &TokenRegistry, route: &RouteInfo) -> RouteView {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn a_sandbox_psbt_file_says_it_is_simulated() {

@@ -89,9 +89,10 @@ impl From<ClientError> for FlowError {
     }
 }
 
-impl From<FlowError> for DeskError {
-    fn from(err: FlowError) -> Self {
-        match err {
+impl FlowError {
+    /// This failure as the window's error (the window and the command line see only [`DeskError`]s).
+    pub fn into_desk_error(self) -> DeskError {
+        match self {
             FlowError::Desk(e) => e,
             FlowError::Journal(JournalError::Refused { local_id, reason }) => {
                 let mut error = DeskError::new(ErrorKind::Refused, reason);
@@ -107,7 +108,7 @@ impl From<FlowError> for DeskError {
 
 impl From<JournalError> for DeskError {
     fn from(err: JournalError) -> Self {
-        FlowError::from(err).into()
+        FlowError::from(err).into_desk_error()
     }
 }
 

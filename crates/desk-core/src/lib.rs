@@ -3,10 +3,13 @@
 //! Settings and networks, the API key in the operating system's keychain, the embedded Sandbox gateway, and routes
 //! shown with token facts. `desk-core` knows nothing of Tauri: the window calls [`Desk`] and shows what it returns.
 #![deny(unsafe_code)]
+#![warn(missing_docs)]
+
 pub mod api;
 pub mod calendar;
 pub mod chains;
 pub mod desk;
+pub mod events;
 pub mod execute;
 pub mod fees;
 pub mod flow;
@@ -30,7 +33,6 @@ pub mod views;
 pub mod wallet;
 
 pub use api::{DeskError, ErrorKind};
-pub use desk::{
-    Desk, DeskEvent, DeskOptions, JOURNAL_FILE, QuoteResult, SANDBOX_STATE_FILE, SwapForm,
-};
+pub use desk::{Desk, DeskOptions, JOURNAL_FILE, QuoteResult, SANDBOX_STATE_FILE, SwapForm};
+pub use events::DeskEvent;
 pub use paths::AppPaths;

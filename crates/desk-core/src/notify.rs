@@ -4,7 +4,7 @@
 use crate::ids::short_id;
 use std::collections::HashSet;
 
-use crate::desk::DeskEvent;
+use crate::events::DeskEvent;
 use crate::views::OrderView;
 
 /// A desktop notification's text.

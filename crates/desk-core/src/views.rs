@@ -10,7 +10,6 @@ use serde_json::Value;
 use ts_rs::TS;
 
 use crate::api::{RouteKind, TokenView};
-use crate::desk::token_view;
 use crate::journal::{HandedIn, JournalEvent, JournalOrder, NextStep, Stage};
 use crate::settings::AffiliateEntry;
 
@@ -179,8 +178,7 @@ pub struct QuoteCard {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub tx_to: Option<String>,
-    /// The quote exactly as received: what create-order is sent.
-    #[ts(type = "unknown")]
+    /// The quote exactly as received: what create-order is sent (any JSON).
     pub raw: Value,
 }
 
@@ -457,17 +455,18 @@ pub struct OrderView {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional, type = "number")]
     pub updated_at: Option<i64>,
-    /// What verification found (the PSBT's or call's summary), as journaled.
+    /// What verification found (the PSBT's or call's summary), as journaled; `None` before verification (or for a
+    /// journal record of another shape, written by an older app).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[ts(optional, type = "unknown")]
-    pub verified: Option<Value>,
-    /// The create-order answer, as received.
+    #[ts(optional)]
+    pub verified: Option<crate::verify::Verified>,
+    /// The create-order answer, as received (any JSON: it is shown as the gateway sent it).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[ts(optional, type = "unknown")]
+    #[ts(optional)]
     pub created: Option<Value>,
-    /// The order as last read from the gateway, as received.
+    /// The order as last read from the gateway, as received (any JSON: it is shown as the gateway sent it).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[ts(optional, type = "unknown")]
+    #[ts(optional)]
     pub raw: Option<Value>,
     /// For the app's own order that failed or was refunded: whether the person read what happened ("I've read
     /// this"); until then it needs their attention. Absent for every other order.
@@ -740,7 +739,7 @@ impl OrderView {
         view.last_error = order.last_error.clone();
         view.created_at = Some(order.created_at);
         view.updated_at = Some(order.updated_at);
-        view.verified = order.verified.clone();
+        view.verified = order.verified.as_ref().and_then(verified_of);
         view.created = order.created.clone();
         view.wallet_txs = (!order.wallet_txs.is_empty()).then(|| order.wallet_txs.clone());
         let ended = matches!(order.status_label.as_deref(), Some("failed" | "refunded"));
@@ -861,9 +860,40 @@ impl OrderView {
     }
 }
 
+/// A token's facts from the registry, or only its address when it is unknown (never a guess).
+pub fn token_view(registry: &TokenRegistry, chain: &str, address: &str) -> TokenView {
+    let info = registry.get(chain, address);
+    TokenView {
+        chain: chain.to_owned(),
+        address: address.to_owned(),
+        symbol: info.map(|t| t.symbol.clone()),
+        name: info.map(|t| t.name.clone()),
+        decimals: info.map(|t| t.decimals),
+    }
+}
+
+/// The journal's record of what verification found, when it has the shape this app writes ([`Verified`]); a record of
+/// another shape (an older app's) is left out rather than shown half-read.
+///
+/// [`Verified`]: crate::verify::Verified
+fn verified_of(record: &Value) -> Option<crate::verify::Verified> {
+    serde_json::from_value(record.clone()).ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_verified_record_of_another_shape_is_left_out() {
+        for record in [
+            serde_json::json!({"sentence": "x"}),
+            serde_json::json!({"orderId": "o", "sentence": "x", "payload": {"type": "mystery"}}),
+            serde_json::json!("nope"),
+        ] {
+            assert_eq!(verified_of(&record), None, "{record}");
+        }
+    }
 
     #[test]
     fn usd_sums_are_exact() {

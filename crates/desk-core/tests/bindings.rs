@@ -62,20 +62,28 @@ fn generate(dir: &Path) {
     desk_core::support::QuoteDiff::export_all(&cfg).unwrap();
 }
 
+/// Every `.ts` file under `dir`, by its path relative to `dir` (ts-rs puts serde_json's `JsonValue` in a folder).
 fn read_dir(dir: &Path) -> BTreeMap<String, String> {
-    let Ok(entries) = fs::read_dir(dir) else {
-        return BTreeMap::new();
-    };
-    entries
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "ts"))
-        .map(|p| {
-            (
-                p.file_name().unwrap().to_string_lossy().into_owned(),
-                fs::read_to_string(&p).unwrap(),
-            )
-        })
-        .collect()
+    let mut files = BTreeMap::new();
+    let mut folders = vec![dir.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        let Ok(entries) = fs::read_dir(&folder) else {
+            continue;
+        };
+        for path in entries.map(|e| e.unwrap().path()) {
+            if path.is_dir() {
+                folders.push(path);
+            } else if path.extension().is_some_and(|x| x == "ts") {
+                let name = path
+                    .strip_prefix(dir)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned();
+                files.insert(name, fs::read_to_string(&path).unwrap());
+            }
+        }
+    }
+    files
 }
 
 #[test]
@@ -97,7 +105,9 @@ fn generated_typescript_is_up_to_date() {
         }
         fs::create_dir_all(&committed_path).unwrap();
         for (name, text) in &fresh {
-            fs::write(committed_path.join(name), text).unwrap();
+            let path = committed_path.join(name);
+            fs::create_dir_all(path.parent().unwrap()).unwrap();
+            fs::write(path, text).unwrap();
         }
         return;
     }

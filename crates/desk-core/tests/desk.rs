@@ -266,10 +266,7 @@ mod flow {
         let order = desk.start_order(card.raw.clone(), None).await.unwrap();
         assert_eq!(order.stage, Some(Stage::Verified));
         let verified = order.verified.clone().unwrap();
-        assert!(
-            verified["sentence"].as_str().unwrap().contains("0.0025"),
-            "{verified}"
-        );
+        assert!(verified.sentence.contains("0.0025"), "{verified:?}");
         let psbt = psbt(&order);
 
         // The Sandbox is regtest: its deposit address and every PSBT output are of regtest, payable by no real money,

@@ -96,7 +96,9 @@ fn endpoint_url(text: &str) -> Result<String, DeskError> {
 #[serde(rename_all = "camelCase")]
 #[ts(export_to = "EvmBalance.ts")]
 pub struct EvmBalance {
+    /// The chain read: an EVM chain's slug, `solana` or `tron`.
     pub chain: String,
+    /// The token as asked for: its address, or empty (or the all-zero EVM address) for the chain's native coin.
     pub token: String,
     /// Smallest units (decimal).
     pub amount: String,
@@ -104,7 +106,9 @@ pub struct EvmBalance {
     pub max: String,
     /// The balance and Max in the token's units ("0.0125"), and its symbol.
     pub units: String,
+    /// Max in the token's units, what the amount field gets when Max is pressed.
     pub max_units: String,
+    /// The token's ticker (`ETH`, `USDT`), from the app's list of known tokens.
     pub symbol: String,
     /// Where the figure comes from, for a person.
     pub source: String,
@@ -482,7 +486,7 @@ impl Desk {
         let flow = flow_on(&client, journal, &key, &checks);
         flow.hand_in(local_id, hash)
             .await
-            .map_err(DeskError::from)?;
+            .map_err(crate::flow::FlowError::into_desk_error)?;
         let order = journal.order(local_id)?;
         self.track(&order).await;
         Ok(())

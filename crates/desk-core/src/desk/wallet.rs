@@ -41,6 +41,7 @@ pub enum WalletState {
 #[serde(rename_all = "camelCase")]
 #[ts(export_to = "WalletView.ts")]
 pub struct WalletView {
+    /// Whether a wallet is kept, and whether it is locked or unlocked.
     pub state: WalletState,
     /// The addresses, on the current network's Bitcoin network; only while unlocked (the keychain's copy is only
     /// trusted once the password has opened it).
@@ -65,6 +66,7 @@ pub struct WalletView {
 #[serde(rename_all = "camelCase")]
 #[ts(export_to = "NewPhrase.ts")]
 pub struct NewPhrase {
+    /// The phrase's 12 or 24 words in order, to be written down.
     pub words: Vec<String>,
     /// 1-based positions of the words to type back.
     pub check_positions: Vec<usize>,
@@ -75,6 +77,7 @@ pub struct NewPhrase {
 #[serde(rename_all = "camelCase")]
 #[ts(export_to = "WalletBalance.ts")]
 pub struct WalletBalance {
+    /// The chain the balance is on (`bitcoin`, the only one read this way for now).
     pub chain: String,
     /// The spendable amount in the token's smallest unit (sats for Bitcoin), after the network fee.
     pub amount: String,
@@ -442,7 +445,7 @@ impl Desk {
         let flow = flow_on(&client, journal, &key, &checks);
         flow.hand_in(local_id, &hex)
             .await
-            .map_err(DeskError::from)?;
+            .map_err(crate::flow::FlowError::into_desk_error)?;
         let order = journal.order(local_id)?;
         self.track(&order).await;
         self.order_view(local_id)

@@ -129,7 +129,9 @@ pub fn validate_affiliates(
 /// What a quote request carries for the partner, and why when some configured entry was not sent.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct AppliedAffiliates {
+    /// The entries sent with the quote request (addresses and bps), possibly none.
     pub entries: Vec<AffiliateEntry>,
+    /// Why some or all of the configured entries were not sent (API V1, a V2 token swap, …), for the quote card.
     pub note: Option<String>,
 }
 

@@ -8,7 +8,7 @@ use gateway_client::display::amount_text;
 
 use super::*;
 use crate::calendar::DAY_SECS;
-use crate::desk::token_view;
+use crate::views::token_view;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Building the dashboard.

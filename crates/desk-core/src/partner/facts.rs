@@ -58,9 +58,13 @@ impl Earnings {
 /// One side of an order: chain, token and amount (smallest units), with the USD value as written.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Side {
+    /// The chain's slug (`bitcoin`, `bob`, …); empty when the order's sides are unknown.
     pub chain: String,
+    /// The token's address on its chain, as the gateway wrote it.
     pub token: String,
+    /// The amount in the token's smallest unit, as a decimal string (`0` when unknown).
     pub amount: String,
+    /// The USD value as a decimal string, when the gateway gave one (V1 and V2 quotes carry none).
     pub usd: Option<String>,
 }
 
@@ -87,9 +91,13 @@ impl Side {
 /// What the dashboard needs of one order, read once from the journal or a watched address's order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OrderFacts {
+    /// Whether this is the app's own order or a watched address's; the basis and the CSV say which.
     pub known_from: KnownFrom,
+    /// The order's id in the app's journal, when it has one (always for the app's own orders).
     pub local_id: Option<i64>,
+    /// The gateway's id of the order; orders without one are not counted.
     pub order_id: String,
+    /// The order's route kind, which the dashboard's filter and its per-route totals go by.
     pub route: RouteKind,
     /// See [`StatusCount::status`].
     pub status: String,

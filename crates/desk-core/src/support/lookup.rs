@@ -15,7 +15,7 @@ use tracing::{info, warn};
 use ts_rs::TS;
 
 use crate::api::{DeskError, ErrorKind, RouteKind};
-use crate::desk::{invalid, route_of};
+use crate::api::{invalid, route_of};
 use crate::secrets;
 use crate::settings::NetworkKind;
 use crate::views::OrderView;
@@ -25,11 +25,13 @@ use crate::views::OrderView;
 #[serde(rename_all = "camelCase")]
 #[ts(export_to = "LookupQuery.ts")]
 pub struct LookupQuery {
+    /// The network to ask, which need not be the one the app is using (its stored API key, if any, is used).
     pub network: NetworkKind,
     /// The custom network's URL; the one in Settings when absent.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub custom_url: Option<String>,
+    /// The gateway API version to ask with; an order may be found, or described more fully, under another one.
     #[ts(type = "\"v1\" | \"v2\" | \"v3\"")]
     pub api_version: String,
     /// An order id, a source Bitcoin txid, a source transaction hash, or an address (EVM, Bitcoin, Tron, Solana).
@@ -41,7 +43,9 @@ pub struct LookupQuery {
 #[serde(rename_all = "camelCase")]
 #[ts(export_to = "LookupKind.ts")]
 pub enum LookupKind {
+    /// The query was an order id, a source Bitcoin txid or a source transaction hash: one order, from get-order.
     Order,
+    /// The query was an address: every order the gateway lists for it, from get-orders (all pages).
     Address,
 }
 
@@ -52,7 +56,11 @@ pub enum LookupKind {
 pub struct Explanation {
     /// `inProgress`, `pendingBtcPayment`, `success`, `failed`, `refunded` or `unknown`.
     pub status: String,
+    /// One or two sentences on what the status means for this order and its route (what the gateway has seen, where
+    /// the funds are).
     pub meaning: String,
+    /// What the user can do next, such as waiting, registering a transaction, or contacting support with the
+    /// order id.
     pub next_step: String,
 }
 
@@ -63,6 +71,7 @@ pub struct Explanation {
 pub struct LookedUpOrder {
     /// As the Orders view shows an order known only from the gateway.
     pub order: OrderView,
+    /// What the order's status means and what to do next ([`explain`]).
     pub explanation: Explanation,
     /// The order's JSON exactly as received (for get-orders: its element of the page, byte for byte).
     pub raw_text: String,
@@ -73,9 +82,13 @@ pub struct LookedUpOrder {
 #[serde(rename_all = "camelCase")]
 #[ts(export_to = "LookupResult.ts")]
 pub struct LookupResult {
+    /// Whether one order or an address's orders were looked up.
     pub kind: LookupKind,
+    /// The name of the network that answered, as a person reads it ([`network_label`]).
     pub network_label: String,
+    /// The gateway URL that answered, without a trailing `/`.
     pub base_url: String,
+    /// The API version the gateway was asked with.
     #[ts(type = "\"v1\" | \"v2\" | \"v3\"")]
     pub api_version: String,
     /// Newest first, as the gateway lists them.

@@ -14,7 +14,7 @@ use serde_json::Value;
 use ts_rs::TS;
 
 use crate::api::DeskError;
-use crate::desk::invalid;
+use crate::api::invalid;
 use crate::support::bundle::{BUNDLE_FORMAT, parse_bundle};
 use crate::views::{AmountView, QuoteCard};
 
@@ -24,9 +24,15 @@ use crate::views::{AmountView, QuoteCard};
 #[ts(export_to = "ReproduceSource.ts")]
 pub enum ReproduceSource {
     /// A support bundle's text: its order's accepted quote, on the bundle's network and API version.
-    Bundle { text: String },
+    Bundle {
+        /// The bundle file's whole text, as saved or pasted.
+        text: String,
+    },
     /// A quote as the gateway sent it (`{"onramp": {…}}` …), or a quote card's JSON (its `raw`).
-    Quote { text: String },
+    Quote {
+        /// The pasted text, read as JSON: the gateway's envelope, a quote card, or the envelope's inner object.
+        text: String,
+    },
 }
 
 /// One compared field.
@@ -36,9 +42,12 @@ pub enum ReproduceSource {
 pub struct FieldDiff {
     /// `input amount`, `output amount`, `fee: solver fee`, `total fees`, `price impact`, `estimated time`, …
     pub field: String,
+    /// The field's text in the original quote (an amount with its USD value when given); absent when that quote
+    /// does not have the field.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub before: Option<String>,
+    /// The field's text in the quote asked for again; absent when the new quote does not have the field.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub after: Option<String>,
@@ -51,9 +60,13 @@ pub struct FieldDiff {
 #[serde(rename_all = "camelCase")]
 #[ts(export_to = "QuoteDiff.ts")]
 pub struct QuoteDiff {
+    /// The name of the network the quote was asked for again on (the one the app is using).
     pub network_label: String,
+    /// The original quote (pasted, or the bundle's accepted quote), as a quote card.
     pub before: QuoteCard,
+    /// The quote the gateway gave for the same request now, as a quote card.
     pub after: QuoteCard,
+    /// Every field either quote has, in the original's order and then the new one's additions.
     pub fields: Vec<FieldDiff>,
     /// Sentences: where it was asked, stand-in addresses used for shortened ones, affiliates that could not be
     /// reproduced exactly, …

@@ -15,4 +15,13 @@ text: string,
 /**
  * Sentences: what was removed or shortened.
  */
-redactions: Array<string>, logLines: number, events: number, };
+redactions: Array<string>, 
+/**
+ * How many log lines the bundle holds (those that mention the order, at most [`MAX_BUNDLE_LOG_LINES`]), for
+ * the preview's summary.
+ */
+logLines: number, 
+/**
+ * How many journal events the bundle holds: all of the order's.
+ */
+events: number, };

@@ -3,4 +3,24 @@
 /**
  * One bar of the chart: a bucket of time (every bucket between the first and the last, empty ones too).
  */
-export type ChartBar = { bucket: string, start: number, volumeUsd: string, earningsExactUsd: string, earningsEstimatedUsd: string, };
+export type ChartBar = { 
+/**
+ * The bucket's label: `2026-11-21`, `2026-W47` (ISO week) or `2026-11`.
+ */
+bucket: string, 
+/**
+ * The bucket's first second (unix, UTC), which places the bar in time.
+ */
+start: number, 
+/**
+ * The USD input volume of the bucket's completed orders, the selected route kinds together.
+ */
+volumeUsd: string, 
+/**
+ * Their affiliate earnings in USD from the fee values the gateway resolved on the accepted quotes.
+ */
+earningsExactUsd: string, 
+/**
+ * Their affiliate earnings in USD estimated as bps × the USD input, where the gateway resolved no fee value.
+ */
+earningsEstimatedUsd: string, };

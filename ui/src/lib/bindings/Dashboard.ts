@@ -11,19 +11,53 @@ import type { TokenVolume } from "./TokenVolume";
  * The partner dashboard over the orders the app knows on the current network. USD values have 2 decimals,
  * rounded down from exact sums.
  */
-export type Dashboard = { period: Period, route?: RouteKind, 
+export type Dashboard = { 
+/**
+ * The grouping the table and the chart use, as the query asked.
+ */
+period: Period, 
+/**
+ * The one route kind shown, as the query asked; absent when every kind is.
+ */
+route?: RouteKind, 
 /**
  * Orders the gateway has (with an order id).
  */
-orders: number, byStatus: Array<StatusCount>, 
+orders: number, 
+/**
+ * How many orders have each status: the gateway's statuses first, then the app's own stages in flow order.
+ */
+byStatus: Array<StatusCount>, 
 /**
  * The USD input volume of the completed orders.
  */
-volumeUsd: string, completed: number, 
+volumeUsd: string, 
+/**
+ * How many of the orders completed; volume and earnings count only these.
+ */
+completed: number, 
 /**
  * Completed orders without a USD value (left out of the USD figures).
  */
-completedWithoutUsd: number, byToken: Array<TokenVolume>, earningsExactUsd: string, earningsEstimatedUsd: string, byRoute: Array<RouteTotals>, 
+completedWithoutUsd: number, 
+/**
+ * The input volume of the completed orders per token, the largest USD volume first.
+ */
+byToken: Array<TokenVolume>, 
+/**
+ * Affiliate earnings in USD from the fee values the gateway resolved on the accepted quotes (onramps and
+ * offramps).
+ */
+earningsExactUsd: string, 
+/**
+ * Affiliate earnings in USD estimated as bps × the USD input, rounded down: for V3 token swaps the bps on the
+ * accepted quote, for watched addresses' orders the bps configured now for their route kind.
+ */
+earningsEstimatedUsd: string, 
+/**
+ * The totals per route kind (onramp, offramp, token swap); kinds without orders are left out.
+ */
+byRoute: Array<RouteTotals>, 
 /**
  * Newest bucket first; within a bucket onramp, offramp, token swap.
  */

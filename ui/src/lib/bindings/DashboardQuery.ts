@@ -5,4 +5,12 @@ import type { RouteKind } from "./RouteKind";
 /**
  * What the dashboard shows: the grouping, and one route kind or all.
  */
-export type DashboardQuery = { period: Period, route?: RouteKind, };
+export type DashboardQuery = { 
+/**
+ * How the orders are grouped into the table's rows and the chart's bars.
+ */
+period: Period, 
+/**
+ * Only orders of this route kind; every kind when absent.
+ */
+route?: RouteKind, };

@@ -12,4 +12,28 @@ bucket: string,
 /**
  * The bucket's first second (unix, UTC).
  */
-start: number, route: RouteKind, orders: number, completed: number, volumeUsd: string, earningsExactUsd: string, earningsEstimatedUsd: string, };
+start: number, 
+/**
+ * The route kind of this line; a bucket has one line for each kind with orders in it.
+ */
+route: RouteKind, 
+/**
+ * Orders of this kind made in the bucket, whatever their status.
+ */
+orders: number, 
+/**
+ * How many of them completed; only these count towards volume and earnings.
+ */
+completed: number, 
+/**
+ * The USD input volume of the completed ones.
+ */
+volumeUsd: string, 
+/**
+ * Their affiliate earnings in USD from the fee values the gateway resolved on the accepted quotes.
+ */
+earningsExactUsd: string, 
+/**
+ * Their affiliate earnings in USD estimated as bps × the USD input, where the gateway resolved no fee value.
+ */
+earningsEstimatedUsd: string, };

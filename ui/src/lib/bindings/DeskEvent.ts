@@ -5,4 +5,20 @@ import type { WalletTxProgress } from "./WalletTxProgress";
 /**
  * What the app tells the window without being asked.
  */
-export type DeskEvent = { "type": "orderChanged", order: OrderView, } | { "type": "readFailed", message: string, retryInSecs: number, } | { "type": "walletLocked" } | { "type": "walletTx", progress: WalletTxProgress, };
+export type DeskEvent = { "type": "orderChanged", 
+/**
+ * The order as it stands now.
+ */
+order: OrderView, } | { "type": "readFailed", 
+/**
+ * A sentence for the person saying what went wrong.
+ */
+message: string, 
+/**
+ * Seconds until the next attempt; 0 when order updates stopped on an error in the app and were restarted.
+ */
+retryInSecs: number, } | { "type": "walletLocked" } | { "type": "walletTx", 
+/**
+ * Which order and transaction, its hash, its state and how many blocks confirm it.
+ */
+progress: WalletTxProgress, };

@@ -3,7 +3,15 @@
 /**
  * An EVM balance of the wallet, for the amount field.
  */
-export type EvmBalance = { chain: string, token: string, 
+export type EvmBalance = { 
+/**
+ * The chain read: an EVM chain's slug, `solana` or `tron`.
+ */
+chain: string, 
+/**
+ * The token as asked for: its address, or empty (or the all-zero EVM address) for the chain's native coin.
+ */
+token: string, 
 /**
  * Smallest units (decimal).
  */
@@ -15,7 +23,15 @@ max: string,
 /**
  * The balance and Max in the token's units ("0.0125"), and its symbol.
  */
-units: string, maxUnits: string, symbol: string, 
+units: string, 
+/**
+ * Max in the token's units, what the amount field gets when Max is pressed.
+ */
+maxUnits: string, 
+/**
+ * The token's ticker (`ETH`, `USDT`), from the app's list of known tokens.
+ */
+symbol: string, 
 /**
  * Where the figure comes from, for a person.
  */

@@ -7,4 +7,14 @@ export type Explanation = {
 /**
  * `inProgress`, `pendingBtcPayment`, `success`, `failed`, `refunded` or `unknown`.
  */
-status: string, meaning: string, nextStep: string, };
+status: string, 
+/**
+ * One or two sentences on what the status means for this order and its route (what the gateway has seen, where
+ * the funds are).
+ */
+meaning: string, 
+/**
+ * What the user can do next, such as waiting, registering a transaction, or contacting support with the
+ * order id.
+ */
+nextStep: string, };

@@ -7,7 +7,16 @@ export type FieldDiff = {
 /**
  * `input amount`, `output amount`, `fee: solver fee`, `total fees`, `price impact`, `estimated time`, …
  */
-field: string, before?: string, after?: string, 
+field: string, 
+/**
+ * The field's text in the original quote (an amount with its USD value when given); absent when that quote
+ * does not have the field.
+ */
+before?: string, 
+/**
+ * The field's text in the quote asked for again; absent when the new quote does not have the field.
+ */
+after?: string, 
 /**
  * The two texts differ.
  */

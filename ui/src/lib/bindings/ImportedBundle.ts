@@ -5,7 +5,16 @@ import type { OrderView } from "./OrderView";
 /**
  * A bundle read back: where it was made, and the order as the user saw it.
  */
-export type ImportedBundle = { appVersion: string, os: string, 
+export type ImportedBundle = { 
+/**
+ * The version of Gateway Desk that made the bundle (such as `0.7.0`).
+ */
+appVersion: string, 
+/**
+ * The platform of the computer that made the bundle, such as `linux x86_64 (Ubuntu 24.04 LTS)`
+ * ([`os_description`]).
+ */
+os: string, 
 /**
  * The journal's name of the network (`production`, `staging`, `sandbox`, `custom:<url>`).
  */
@@ -17,11 +26,24 @@ simulated?: string,
 /**
  * Unix seconds when the bundle was made.
  */
-createdAt: number, identifiersIncluded: boolean, 
+createdAt: number, 
+/**
+ * Whether the user chose to keep addresses and transaction ids whole ([`BundleOptions::include_identifiers`]);
+ * when not, they are shortened, and a shortened transaction hash gets no explorer link.
+ */
+identifiersIncluded: boolean, 
 /**
  * [`OrderView::from_journal`] over the bundle's records.
  */
-order: OrderView, events: Array<BundleEventView>, logLines: Array<string>, 
+order: OrderView, 
+/**
+ * The order's journal events, in journal order, as the bundle holds them.
+ */
+events: Array<BundleEventView>, 
+/**
+ * The log lines that mention the order, oldest first, as the bundle holds them.
+ */
+logLines: Array<string>, 
 /**
  * The API version the order was made with.
  */

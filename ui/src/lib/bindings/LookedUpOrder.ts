@@ -9,7 +9,11 @@ export type LookedUpOrder = {
 /**
  * As the Orders view shows an order known only from the gateway.
  */
-order: OrderView, explanation: Explanation, 
+order: OrderView, 
+/**
+ * What the order's status means and what to do next ([`explain`]).
+ */
+explanation: Explanation, 
 /**
  * The order's JSON exactly as received (for get-orders: its element of the page, byte for byte).
  */

@@ -4,11 +4,19 @@ import type { NetworkKind } from "./NetworkKind";
 /**
  * What to look up, and where.
  */
-export type LookupQuery = { network: NetworkKind, 
+export type LookupQuery = { 
+/**
+ * The network to ask, which need not be the one the app is using (its stored API key, if any, is used).
+ */
+network: NetworkKind, 
 /**
  * The custom network's URL; the one in Settings when absent.
  */
-customUrl?: string, apiVersion: "v1" | "v2" | "v3", 
+customUrl?: string, 
+/**
+ * The gateway API version to ask with; an order may be found, or described more fully, under another one.
+ */
+apiVersion: "v1" | "v2" | "v3", 
 /**
  * An order id, a source Bitcoin txid, a source transaction hash, or an address (EVM, Bitcoin, Tron, Solana).
  */

@@ -5,7 +5,23 @@ import type { LookupKind } from "./LookupKind";
 /**
  * The answer to a lookup.
  */
-export type LookupResult = { kind: LookupKind, networkLabel: string, baseUrl: string, apiVersion: "v1" | "v2" | "v3", 
+export type LookupResult = { 
+/**
+ * Whether one order or an address's orders were looked up.
+ */
+kind: LookupKind, 
+/**
+ * The name of the network that answered, as a person reads it ([`network_label`]).
+ */
+networkLabel: string, 
+/**
+ * The gateway URL that answered, without a trailing `/`.
+ */
+baseUrl: string, 
+/**
+ * The API version the gateway was asked with.
+ */
+apiVersion: "v1" | "v2" | "v3", 
 /**
  * Newest first, as the gateway lists them.
  */

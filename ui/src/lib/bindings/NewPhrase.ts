@@ -3,7 +3,11 @@
 /**
  * A new recovery phrase, shown once: its words, and which of them to type back.
  */
-export type NewPhrase = { words: Array<string>, 
+export type NewPhrase = { 
+/**
+ * The phrase's 12 or 24 words in order, to be written down.
+ */
+words: Array<string>, 
 /**
  * 1-based positions of the words to type back.
  */

@@ -6,7 +6,9 @@ import type { RouteKind } from "./RouteKind";
 import type { Stage } from "./Stage";
 import type { TimelineEntry } from "./TimelineEntry";
 import type { TransferView } from "./TransferView";
+import type { Verified } from "./Verified";
 import type { WalletTx } from "./WalletTx";
+import type { JsonValue } from "./serde_json/JsonValue";
 
 /**
  * An order as the Orders view shows it: from the journal (the app's own orders) and/or as read from the gateway
@@ -94,17 +96,18 @@ createdAt?: number,
  */
 updatedAt?: number, 
 /**
- * What verification found (the PSBT's or call's summary), as journaled.
+ * What verification found (the PSBT's or call's summary), as journaled; `None` before verification (or for a
+ * journal record of another shape, written by an older app).
  */
-verified?: unknown, 
+verified?: Verified, 
 /**
- * The create-order answer, as received.
+ * The create-order answer, as received (any JSON: it is shown as the gateway sent it).
  */
-created?: unknown, 
+created?: JsonValue, 
 /**
- * The order as last read from the gateway, as received.
+ * The order as last read from the gateway, as received (any JSON: it is shown as the gateway sent it).
  */
-raw?: unknown, 
+raw?: JsonValue, 
 /**
  * For the app's own order that failed or was refunded: whether the person read what happened ("I've read
  * this"); until then it needs their attention. Absent for every other order.

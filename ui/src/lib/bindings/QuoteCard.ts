@@ -6,6 +6,7 @@ import type { FeeLine } from "./FeeLine";
 import type { ImpactView } from "./ImpactView";
 import type { QuoteCheck } from "./QuoteCheck";
 import type { RouteKind } from "./RouteKind";
+import type { JsonValue } from "./serde_json/JsonValue";
 
 /**
  * A quote as the quote card shows it.
@@ -102,6 +103,6 @@ affiliateNote?: string,
  */
 txTo?: string, 
 /**
- * The quote exactly as received: what create-order is sent.
+ * The quote exactly as received: what create-order is sent (any JSON).
  */
-raw: unknown, };
+raw: JsonValue, };

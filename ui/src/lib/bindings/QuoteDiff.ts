@@ -5,7 +5,23 @@ import type { QuoteCard } from "./QuoteCard";
 /**
  * A quote and the same quote asked for again, compared.
  */
-export type QuoteDiff = { networkLabel: string, before: QuoteCard, after: QuoteCard, fields: Array<FieldDiff>, 
+export type QuoteDiff = { 
+/**
+ * The name of the network the quote was asked for again on (the one the app is using).
+ */
+networkLabel: string, 
+/**
+ * The original quote (pasted, or the bundle's accepted quote), as a quote card.
+ */
+before: QuoteCard, 
+/**
+ * The quote the gateway gave for the same request now, as a quote card.
+ */
+after: QuoteCard, 
+/**
+ * Every field either quote has, in the original's order and then the new one's additions.
+ */
+fields: Array<FieldDiff>, 
 /**
  * Sentences: where it was asked, stand-in addresses used for shortened ones, affiliates that could not be
  * reproduced exactly, …

@@ -5,4 +5,12 @@ import type { QuoteCard } from "./QuoteCard";
 /**
  * The answer to a quote request: the card, or a question to ask first.
  */
-export type QuoteResult = { "type": "quote", card: QuoteCard, } | { "type": "ask", question: Question, };
+export type QuoteResult = { "type": "quote", 
+/**
+ * What the quote offers, with the app's check of it and the affiliate entries sent.
+ */
+card: QuoteCard, } | { "type": "ask", 
+/**
+ * What to ask, which field of the form the answer goes into, and a value the gateway suggested.
+ */
+question: Question, };

@@ -3,4 +3,12 @@
 /**
  * Where the quote to reproduce comes from.
  */
-export type ReproduceSource = { "kind": "bundle", text: string, } | { "kind": "quote", text: string, };
+export type ReproduceSource = { "kind": "bundle", 
+/**
+ * The bundle file's whole text, as saved or pasted.
+ */
+text: string, } | { "kind": "quote", 
+/**
+ * The pasted text, read as JSON: the gateway's envelope, a quote card, or the envelope's inner object.
+ */
+text: string, };

@@ -4,4 +4,28 @@ import type { RouteKind } from "./RouteKind";
 /**
  * The totals of one route kind.
  */
-export type RouteTotals = { route: RouteKind, orders: number, completed: number, volumeUsd: string, earningsExactUsd: string, earningsEstimatedUsd: string, };
+export type RouteTotals = { 
+/**
+ * The route kind these totals cover (onramp, offramp or token swap).
+ */
+route: RouteKind, 
+/**
+ * Orders of this kind the gateway has, whatever their status.
+ */
+orders: number, 
+/**
+ * How many of them completed; only these count towards volume and earnings.
+ */
+completed: number, 
+/**
+ * The USD input volume of the completed ones.
+ */
+volumeUsd: string, 
+/**
+ * Their affiliate earnings in USD from the fee values the gateway resolved on the accepted quotes.
+ */
+earningsExactUsd: string, 
+/**
+ * Their affiliate earnings in USD estimated as bps × the USD input, where the gateway resolved no fee value.
+ */
+earningsEstimatedUsd: string, };

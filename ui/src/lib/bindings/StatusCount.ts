@@ -9,4 +9,12 @@ export type StatusCount = {
  * for one of the app's own orders that the gateway is still waiting on, where it is in the app's flow
  * (`verified`: waiting for the signature, `registered`, `refused`, …).
  */
-status: string, text: string, count: number, };
+status: string, 
+/**
+ * The status in words, for a person ("Waiting for the signature").
+ */
+text: string, 
+/**
+ * How many of the selected orders have this status.
+ */
+count: number, };

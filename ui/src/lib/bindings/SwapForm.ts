@@ -3,11 +3,42 @@
 /**
  * What the swap form sends: the route, the amount as a person typed it, and the addresses.
  */
-export type SwapForm = { srcChain: string, srcToken: string, dstChain: string, dstToken: string, 
+export type SwapForm = { 
+/**
+ * The gateway's slug of the chain the funds are sent from (`bitcoin`, `bob`, `base`, …).
+ */
+srcChain: string, 
+/**
+ * The address of the token sent, on its chain (the all-zero EVM address for BTC and native coins); the app's
+ * list of known tokens gives its decimals, which convert the amount.
+ */
+srcToken: string, 
+/**
+ * The gateway's slug of the chain the funds arrive on.
+ */
+dstChain: string, 
+/**
+ * The address of the token received, on the destination chain, written as the source token's.
+ */
+dstToken: string, 
 /**
  * In the source token's units (`0.0025`), converted exactly with its decimals.
  */
-amount: string, slippageBps: number, recipient: string, sender?: string, 
+amount: string, 
+/**
+ * The tolerated slippage in basis points (300 is 3%).
+ */
+slippageBps: number, 
+/**
+ * The address on the destination chain that receives the funds; checked against that chain before the quote
+ * is asked for.
+ */
+recipient: string, 
+/**
+ * The address on the source chain that sends the funds, when given (blank counts as not given); some routes
+ * need it, such as a swap from Solana, where it pays the fee and signs.
+ */
+sender?: string, 
 /**
  * The EVM owner and refund claimant (V3).
  */

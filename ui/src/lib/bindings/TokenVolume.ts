@@ -4,7 +4,11 @@ import type { TokenView } from "./TokenView";
 /**
  * The volume of one input token over the completed orders.
  */
-export type TokenVolume = { token: TokenView, 
+export type TokenVolume = { 
+/**
+ * The input token: its chain and address, with its symbol and decimals when the app knows it.
+ */
+token: TokenView, 
 /**
  * Smallest units, summed exactly.
  */
@@ -16,4 +20,8 @@ text: string,
 /**
  * The USD total, when every one of these orders had a USD value.
  */
-usd?: string, orders: number, };
+usd?: string, 
+/**
+ * How many completed orders sent this token.
+ */
+orders: number, };

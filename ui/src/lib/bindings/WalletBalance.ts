@@ -3,7 +3,11 @@
 /**
  * What the wallet can spend of the swap form's source token, for the "Max" beside the amount.
  */
-export type WalletBalance = { chain: string, 
+export type WalletBalance = { 
+/**
+ * The chain the balance is on (`bitcoin`, the only one read this way for now).
+ */
+chain: string, 
 /**
  * The spendable amount in the token's smallest unit (sats for Bitcoin), after the network fee.
  */

@@ -5,7 +5,11 @@ import type { WalletState } from "./WalletState";
 /**
  * The wallet as the window shows it: never a secret.
  */
-export type WalletView = { state: WalletState, 
+export type WalletView = { 
+/**
+ * Whether a wallet is kept, and whether it is locked or unlocked.
+ */
+state: WalletState, 
 /**
  * The addresses, on the current network's Bitcoin network; only while unlocked (the keychain's copy is only
  * trusted once the password has opened it).

@@ -4,6 +4,7 @@
 // judge of the rest (address formats, an address twice). Pure functions, no Svelte.
 import type { DeskError } from "../bindings/DeskError";
 import type { AffiliateEntry } from "../bindings/AffiliateEntry";
+import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import { countText } from "./model";
 
 /** Onramp and offramp quotes take at most this many affiliates… */
@@ -60,8 +61,13 @@ export type AffiliateCheck =
   | { ok: true; affiliates: AffiliateEntry[]; tokenSwap: AffiliateEntry | null }
   | { ok: false; at: AffiliateField; error: DeskError };
 
+/** The refused field as the error's details (JSON: an absent index is left out, not undefined). */
+function detailsOf(at: AffiliateField): JsonValue {
+  return "index" in at && at.index !== undefined ? { field: at.field, index: at.index } : { field: at.field };
+}
+
 function refuse(at: AffiliateField, message: string): AffiliateCheck {
-  return { ok: false, at, error: { kind: "invalid_input", message, details: at } };
+  return { ok: false, at, error: { kind: "invalid_input", message, details: detailsOf(at) } };
 }
 
 /** The entries to send, or the first problem found and the field it belongs to. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bip21, isRegistered, isStopped, readOnramp, readTxCall, readVerified } from "./order";
+import { bip21, isRegistered, isStopped, readOnramp, readTxCall } from "./order";
 import { DEPOSIT, OP_RETURN, ORDER_ID, PSBT_HEX, offrampOrder, onrampOrder } from "./testdata";
 
 describe("reading an onramp order", () => {
@@ -32,12 +32,6 @@ describe("reading an onramp order", () => {
       psbtHex: null,
     });
     expect(readOnramp(onrampOrder({ verified: undefined, created: undefined, depositAddress: undefined }))).toBeNull();
-  });
-
-  it("refuses a verified summary of the wrong shape", () => {
-    expect(readVerified(onrampOrder({ verified: { sentence: "x" } }))).toBeNull();
-    expect(readVerified(onrampOrder({ verified: { sentence: "x", payload: { type: "mystery" } } }))).toBeNull();
-    expect(readVerified(onrampOrder({ verified: "nope" }))).toBeNull();
   });
 
   it("writes the BIP21 URI", () => {

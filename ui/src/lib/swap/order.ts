@@ -1,6 +1,7 @@
 // Reading an OrderView for the Swap view's Sign step: what to pay (onramp) or what call to sign (offramp, token
-// swap), from the create-order answer as received (`created`) and what verification found (`verified`).
-// Both arrive as `unknown`, so every field is checked before it is used; nothing is guessed.
+// swap), from the create-order answer as received (`created`, any JSON, so every field is checked before it is used)
+// and what verification found (`verified`, typed: desk-core leaves it out when the journal's record has another
+// shape). Nothing is guessed.
 import type { DecodedCall } from "../bindings/DecodedCall";
 import type { OrderView } from "../bindings/OrderView";
 import type { PsbtSummary } from "../bindings/PsbtSummary";
@@ -23,13 +24,9 @@ function numText(value: unknown): string | null {
   return str(value);
 }
 
-/** The order's Verified summary, when it has the shape the app journals. */
+/** The order's Verified summary, when there is one. */
 export function readVerified(order: OrderView): Verified | null {
-  const v = obj(order.verified);
-  const payload = obj(v?.payload);
-  if (!v || !payload || typeof v.sentence !== "string" || typeof payload.type !== "string") return null;
-  if (!["onramp", "evm", "tron", "solana"].includes(payload.type)) return null;
-  return v as unknown as Verified;
+  return order.verified ?? null;
 }
 
 /** The create-order answer's inner object and its route key (`onramp`, `offramp`, `tokenSwap`, V1's `layerZero`). */

@@ -10,21 +10,24 @@
 //! [`Desk::bundle_preview`] shows exactly the text [`Desk::save_bundle`] writes. [`read_bundle`] (and
 //! [`Desk::import_bundle`]) renders the order's timeline from the bundle alone, as the user saw it, without touching
 //! the journal.
+//!
+//! Rooms: [`compose`] (making one), [`scrub`] (what is left out), [`file`] (reading one).
 
-use std::collections::{BTreeSet, HashMap, HashSet};
-use std::path::PathBuf;
-use std::sync::{LazyLock, Mutex};
+pub mod compose;
+pub mod file;
+pub mod scrub;
 
-use gateway_client::TokenRegistry;
+pub use compose::*;
+pub use file::*;
+pub use scrub::*;
+
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+use serde_json::Value;
 use ts_rs::TS;
 
-use crate::api::{DeskError, ErrorKind};
-use crate::calendar::utc_parts;
+use crate::api::DeskError;
 use crate::journal::{JournalEvent, JournalOrder};
-use crate::logs::{self, RedactOptions};
-use crate::views::{OrderView, TransferView};
+use crate::views::OrderView;
 
 /// The `format` of a support bundle file.
 pub const BUNDLE_FORMAT: &str = "gateway-desk-support-bundle";
@@ -57,8 +60,11 @@ pub struct BundlePreview {
     pub text: String,
     /// Sentences: what was removed or shortened.
     pub redactions: Vec<String>,
+    /// How many log lines the bundle holds (those that mention the order, at most [`MAX_BUNDLE_LOG_LINES`]), for
+    /// the preview's summary.
     #[ts(type = "number")]
     pub log_lines: u64,
+    /// How many journal events the bundle holds: all of the order's.
     #[ts(type = "number")]
     pub events: u64,
 }
@@ -68,6 +74,8 @@ pub struct BundlePreview {
 #[serde(rename_all = "camelCase")]
 #[ts(export_to = "BundleEventView.ts")]
 pub struct BundleEventView {
+    /// The event's place in the journal's whole log: increasing, but shared with the other orders, so not
+    /// consecutive within one order.
     #[ts(type = "number")]
     pub seq: i64,
     /// Unix seconds.
@@ -75,7 +83,8 @@ pub struct BundleEventView {
     pub at: i64,
     /// `quoteAccepted`, `createAnswered`, `statusSeen`, …
     pub kind: String,
-    #[ts(type = "unknown")]
+    /// What the journal recorded with the event (such as the gateway's answer as received), redacted like the rest
+    /// of the bundle.
     pub payload: Value,
 }
 
@@ -84,7 +93,10 @@ pub struct BundleEventView {
 #[serde(rename_all = "camelCase")]
 #[ts(export_to = "ImportedBundle.ts")]
 pub struct ImportedBundle {
+    /// The version of Gateway Desk that made the bundle (such as `0.7.0`).
     pub app_version: String,
+    /// The platform of the computer that made the bundle, such as `linux x86_64 (Ubuntu 24.04 LTS)`
+    /// ([`os_description`]).
     pub os: String,
     /// The journal's name of the network (`production`, `staging`, `sandbox`, `custom:<url>`).
     pub network: String,
@@ -95,10 +107,14 @@ pub struct ImportedBundle {
     /// Unix seconds when the bundle was made.
     #[ts(type = "number")]
     pub created_at: i64,
+    /// Whether the user chose to keep addresses and transaction ids whole ([`BundleOptions::include_identifiers`]);
+    /// when not, they are shortened, and a shortened transaction hash gets no explorer link.
     pub identifiers_included: bool,
     /// [`OrderView::from_journal`] over the bundle's records.
     pub order: OrderView,
+    /// The order's journal events, in journal order, as the bundle holds them.
     pub events: Vec<BundleEventView>,
+    /// The log lines that mention the order, oldest first, as the bundle holds them.
     pub log_lines: Vec<String>,
     /// The API version the order was made with.
     #[ts(type = "\"v1\" | \"v2\" | \"v3\"")]
@@ -114,22 +130,34 @@ pub struct ImportedBundle {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct BundleFile {
+    /// Always [`BUNDLE_FORMAT`]: what tells a support bundle from any other JSON file.
     pub format: String,
     /// On a Sandbox order: "Sandbox — simulated, no real money moves" ([`crate::network::SANDBOX_MARK`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub simulated: Option<String>,
+    /// The layout's version, [`BUNDLE_VERSION`] when written; a file with a newer one is refused rather than misread.
     pub version: u64,
+    /// Unix seconds when the bundle was made.
     pub created_at: i64,
+    /// The version of Gateway Desk that made the bundle.
     pub app_version: String,
+    /// The platform that made the bundle ([`os_description`]), with any file path in it masked.
     pub os: String,
+    /// The journal's name of the order's network (`production`, `staging`, `sandbox`, `custom:<url>`).
     pub network: String,
+    /// The gateway API version the order was made with (`v1`, `v2` or `v3`).
     pub api_version: String,
+    /// Whether addresses and transaction ids were kept whole ([`BundleOptions::include_identifiers`]).
     pub identifiers_included: bool,
     /// The preview's sentences about what was removed or shortened.
     #[serde(default)]
     pub redactions: Vec<String>,
+    /// The order's journal record, redacted, kept as JSON; [`BundleFile::journal_order`] reads it back.
     pub order: Value,
+    /// The order's journal events, redacted, in journal order.
     pub events: Vec<BundleEventView>,
+    /// The log lines that mention the order (at most [`MAX_BUNDLE_LOG_LINES`], oldest first), redacted; none when
+    /// the field is missing.
     #[serde(default)]
     pub log_lines: Vec<String>,
 }
@@ -159,690 +187,16 @@ impl BundleFile {
     }
 }
 
-pub(crate) fn unreadable(reason: String) -> DeskError {
-    let mut error = DeskError::new(
-        ErrorKind::InvalidInput,
-        format!("This support bundle cannot be opened: {reason}."),
-    );
-    error.details = Some(Box::new(serde_json::json!({ "field": "bundle" })));
-    error
-}
-
-/// Reads a bundle file's text: checks its format and version, nothing more.
-pub fn parse_bundle(text: &str) -> Result<BundleFile, DeskError> {
-    if text.len() > MAX_BUNDLE_BYTES {
-        return Err(unreadable(format!(
-            "the file is larger than {} MB, which no bundle is. Choose the .json file Gateway Desk saved",
-            MAX_BUNDLE_BYTES / (1024 * 1024)
-        )));
-    }
-    let value: Value = serde_json::from_str(text.trim_start_matches('\u{feff}')).map_err(|e| {
-        unreadable(format!(
-            "the file is not JSON ({e}). Choose the .json file Gateway Desk saved in its support-bundles folder"
-        ))
-    })?;
-    let format = value.get("format").and_then(Value::as_str);
-    if format != Some(BUNDLE_FORMAT) {
-        return Err(unreadable(match format {
-            Some(other) => format!(
-                "it is a {other:?} file, not a Gateway Desk support bundle. Choose a file made with \
-                 \"Save support bundle\""
-            ),
-            None => "it is not a Gateway Desk support bundle (it has no \"format\" field). Choose a file made \
-                     with \"Save support bundle\""
-                .to_owned(),
-        }));
-    }
-    let version = value.get("version").and_then(Value::as_u64);
-    match version {
-        Some(v) if v > BUNDLE_VERSION => {
-            return Err(unreadable(format!(
-                "it was made by a newer Gateway Desk (bundle version {v}; this app reads version \
-                 {BUNDLE_VERSION} and older). Update Gateway Desk to open it"
-            )));
-        }
-        Some(v) if v >= 1 => {}
-        _ => {
-            return Err(unreadable(
-                "its version is missing or not a positive number, so the file is damaged. Ask for the bundle to \
-                 be made again"
-                    .to_owned(),
-            ));
-        }
-    }
-    serde_json::from_value(value).map_err(|e| {
-        unreadable(format!(
-            "a field is missing or damaged ({e}). Ask for the bundle to be made again"
-        ))
-    })
-}
-
-/// Reads a bundle and renders its order as the user saw it. Never touches any journal.
-pub fn read_bundle(text: &str) -> Result<ImportedBundle, DeskError> {
-    let file = parse_bundle(text)?;
-    let order = file.journal_order()?;
-    let events = file.journal_events(order.local_id);
-    let mut view = OrderView::from_journal(&order, &events);
-    // A shortened hash makes no working explorer link.
-    for transfer in view
-        .received
-        .iter_mut()
-        .chain(view.refunded.iter_mut())
-        .chain(view.pending_btc_payment.iter_mut())
-        .chain(view.source_tx.iter_mut())
-    {
-        drop_broken_link(transfer);
-    }
-    Ok(ImportedBundle {
-        app_version: file.app_version,
-        os: file.os,
-        simulated: file.simulated,
-        network: file.network,
-        created_at: file.created_at,
-        identifiers_included: file.identifiers_included,
-        order: view,
-        events: file.events,
-        log_lines: file.log_lines,
-        api_version: file.api_version,
-        redactions: file.redactions,
-        text: text.to_owned(),
-    })
-}
-
-pub(crate) fn drop_broken_link(transfer: &mut TransferView) {
-    if transfer.tx_hash.contains('…') || transfer.tx_hash.contains("hex chars") {
-        transfer.explorer_url = None;
-    }
-}
-
-// ---------------------------------------------------------------------------------------------------------------------
-// Making a bundle.
-
-/// What a bundle is made from, besides the redaction choices.
-#[derive(Debug, Clone)]
-pub(crate) struct BundleSource {
-    pub order: JournalOrder,
-    pub events: Vec<JournalEvent>,
-    /// Already free of registered keys ([`logs::read_matching_lines`]).
-    pub log_lines: Vec<String>,
-    pub created_at: i64,
-    pub app_version: String,
-    pub os: String,
-    /// The home folder that becomes `~` ([`HOME`]).
-    pub home: Option<String>,
-}
-
-/// `linux x86_64 (Ubuntu 24.04 LTS)`: the platform, and the distribution's name when readable.
-pub fn os_description() -> String {
-    let base = format!("{} {}", std::env::consts::OS, std::env::consts::ARCH);
-    let pretty = std::fs::read_to_string("/etc/os-release")
-        .ok()
-        .and_then(|text| {
-            text.lines().find_map(|line| {
-                line.strip_prefix("PRETTY_NAME=")
-                    .map(|v| v.trim().trim_matches('"').trim_matches('\'').to_owned())
-            })
-        })
-        .filter(|v| !v.is_empty());
-    match pretty {
-        Some(name) => format!("{base} ({name})"),
-        None => base,
-    }
-}
-
-/// The bundle's file name: `order-<order id or local-N>-<UTC yyyymmdd-hhmmss>.json`, safe on every file system;
-/// a Sandbox order's begins `sandbox-SIMULATED-`.
-pub(crate) fn file_name(order: &JournalOrder, created_at: i64) -> String {
-    let id: String = match &order.order_id {
-        Some(id) => id
-            .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || c == '-' {
-                    c
-                } else {
-                    '_'
-                }
-            })
-            .take(80)
-            .collect(),
-        None => format!("local-{}", order.local_id),
-    };
-    let (y, mo, d, h, mi, s) = utc_parts(created_at);
-    let mark = if is_sandbox(&order.network) {
-        crate::network::SANDBOX_FILE_PREFIX
-    } else {
-        ""
-    };
-    format!("{mark}order-{id}-{y:04}{mo:02}{d:02}-{h:02}{mi:02}{s:02}.json")
-}
-
-/// Whether the journal's network name is the Sandbox's.
-pub(crate) fn is_sandbox(network: &str) -> bool {
-    network == crate::settings::NetworkKind::Sandbox.slug()
-}
-
-/// `value` without the fields [`logs::is_credential_field`] names; counts them in `dropped`.
-pub(crate) fn drop_key_fields(value: &Value, dropped: &mut usize) -> Value {
-    match value {
-        Value::Object(map) => {
-            let mut out = Map::new();
-            for (key, item) in map {
-                if logs::is_credential_field(key) {
-                    *dropped += 1;
-                } else {
-                    out.insert(key.clone(), drop_key_fields(item, dropped));
-                }
-            }
-            Value::Object(out)
-        }
-        Value::Array(items) => Value::Array(
-            items
-                .iter()
-                .map(|item| drop_key_fields(item, dropped))
-                .collect(),
-        ),
-        other => other.clone(),
-    }
-}
-
-/// Token contracts and mints the app knows, and the native token's zero address: public facts, not the user's
-/// identifiers, so they stay whole (amounts keep their symbols and decimals in an imported bundle). EVM addresses in
-/// lower case.
-pub(crate) static PUBLIC_TOKENS: LazyLock<HashSet<String>> = LazyLock::new(|| {
-    let mut set: HashSet<String> = TokenRegistry::builtin()
-        .all()
-        .iter()
-        .map(|t| token_form(&t.address))
-        .collect();
-    set.insert(token_form(gateway_client::wire::NATIVE_TOKEN));
-    set
-});
-
-pub(crate) fn token_form(address: &str) -> String {
-    if address.starts_with("0x") || address.starts_with("0X") {
-        address.to_ascii_lowercase()
-    } else {
-        address.to_owned()
-    }
-}
-
-pub(crate) fn is_public_token(run: &str) -> bool {
-    PUBLIC_TOKENS.contains(&token_form(run))
-}
-
-/// How a bundle's text is redacted: the shortening chosen, and the home folder that becomes `~`.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Scrub<'a> {
-    options: RedactOptions,
-    /// The user's home folder as written in text (`/home/alice`), when known.
-    home: Option<&'a str>,
-}
-
-/// The user's home folder (`$HOME`, else the platform's), when it is a folder below the root: in a bundle it becomes
-/// `~`, so that the user's name does not travel with the file paths of errors and log lines.
-pub(crate) static HOME: LazyLock<Option<String>> = LazyLock::new(|| {
-    std::env::var_os("HOME")
-        .filter(|h| !h.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| directories::BaseDirs::new().map(|d| d.home_dir().to_path_buf()))
-        .map(|h| h.to_string_lossy().trim_end_matches(['/', '\\']).to_owned())
-        .filter(|h| h.len() > 1 && h.chars().filter(|c| matches!(c, '/' | '\\')).count() >= 1)
-});
-
-/// What is written in place of an absolute path outside the home folder.
-pub const PATH_MASK: &str = "<path>";
-
-/// Characters that may come right before an absolute path in text: the start, white space, quotes, `=`, brackets,
-/// `,`, `;`, `|` (not a letter, a digit, `:` or `/`, so a URL's path stays whole).
-pub(crate) const BEFORE_PATH: &str = r#"(?:^|[\s"'`=(\[{<,;|])"#;
-
-/// An absolute path: Unix (`/tmp/x.json`) or Windows (`C:\Users\x`, also with doubled backslashes as `Debug` writes
-/// them), up to white space, a quote, a bracket, `,`, `;`, `|` or `:`.
-pub(crate) static ABSOLUTE_PATH: LazyLock<regex::Regex> = LazyLock::new(|| {
-    regex::Regex::new(&format!(
-        r#"{BEFORE_PATH}((?:/[A-Za-z0-9._~+@%-]|[A-Za-z]:\\)[^\s"'`<>|;,:)\]}}]*)"#
-    ))
-    .expect("the path pattern is valid")
-});
-
-/// The gateway's own endpoint paths (`/v3/get-quote`) say nothing about the user: they are kept.
-pub(crate) fn is_api_path(path: &str) -> bool {
-    let first = path.trim_start_matches('/').split('/').next().unwrap_or("");
-    matches!(first, "v1" | "v2" | "v3")
-}
-
-/// `text` with the home folder written `~` and every other absolute file path [`PATH_MASK`]; and how many were
-/// replaced. File paths carry the user's name (`/home/alice/…`) and say nothing support needs.
-pub(crate) fn redact_paths(text: &str, home: Option<&str>) -> (String, usize) {
-    let mut count = 0;
-    let mut out = text.to_owned();
-    if let Some(home) = home {
-        let doubled = home.replace('\\', "\\\\");
-        for form in [home, doubled.as_str()] {
-            let mut replaced = String::with_capacity(out.len());
-            let mut rest = out.as_str();
-            while let Some(at) = rest.find(form) {
-                let after = &rest[at + form.len()..];
-                let whole = !after
-                    .chars()
-                    .next()
-                    .is_some_and(|c| c.is_alphanumeric() || matches!(c, '.' | '_' | '-'));
-                replaced.push_str(&rest[..at]);
-                if whole {
-                    replaced.push('~');
-                    count += 1;
-                } else {
-                    replaced.push_str(form);
-                }
-                rest = after;
-            }
-            replaced.push_str(rest);
-            out = replaced;
-        }
-    }
-    if !out.contains(['/', '\\']) {
-        return (out, count);
-    }
-    let replaced = ABSOLUTE_PATH.replace_all(&out, |caps: &regex::Captures<'_>| {
-        let all = &caps[0];
-        let path = &caps[1];
-        if is_api_path(path) {
-            all.to_owned()
-        } else {
-            count += 1;
-            format!("{}{PATH_MASK}", &all[..all.len() - path.len()])
-        }
-    });
-    (replaced.into_owned(), count)
-}
-
-/// [`logs::redact`] with the chosen options, except that known token addresses are kept whole, after file paths
-/// ([`redact_paths`], always). API keys go from the whole text first; shortening then works run by run (a run of
-/// ASCII letters and digits, as the redactor judges them).
-pub(crate) fn redact_text(text: &str, scrub: &Scrub<'_>) -> String {
-    let options = &scrub.options;
-    let (pathless, _) = redact_paths(text, scrub.home);
-    let keyless = logs::redact(&pathless, &RedactOptions::KEYS_ONLY);
-    if !options.shorten_addresses && !options.shorten_tx_ids {
-        return keyless;
-    }
-    let mut out = String::with_capacity(keyless.len());
-    let mut rest = keyless.as_str();
-    while !rest.is_empty() {
-        let start = rest
-            .find(|c: char| c.is_ascii_alphanumeric())
-            .unwrap_or(rest.len());
-        out.push_str(&rest[..start]);
-        rest = &rest[start..];
-        let end = rest
-            .find(|c: char| !c.is_ascii_alphanumeric())
-            .unwrap_or(rest.len());
-        let run = &rest[..end];
-        if run.len() >= 26 && !is_public_token(run) {
-            out.push_str(&logs::redact(run, options));
-        } else {
-            out.push_str(run);
-        }
-        rest = &rest[end..];
-    }
-    out
-}
-
-/// [`redact_text`] on every string of `value`, object keys included.
-pub(crate) fn redact_value(value: &Value, scrub: &Scrub<'_>) -> Value {
-    match value {
-        Value::String(s) => Value::String(redact_text(s, scrub)),
-        Value::Array(items) => {
-            Value::Array(items.iter().map(|item| redact_value(item, scrub)).collect())
-        }
-        Value::Object(map) => Value::Object(
-            map.iter()
-                .map(|(key, item)| (redact_text(key, scrub), redact_value(item, scrub)))
-                .collect(),
-        ),
-        other => other.clone(),
-    }
-}
-
-/// Every string of `value`, object keys included.
-pub(crate) fn strings<'a>(value: &'a Value, out: &mut Vec<&'a str>) {
-    match value {
-        Value::String(s) => out.push(s),
-        Value::Array(items) => items.iter().for_each(|item| strings(item, out)),
-        Value::Object(map) => {
-            for (key, item) in map {
-                out.push(key);
-                strings(item, out);
-            }
-        }
-        _ => {}
-    }
-}
-
-/// The distinct identifiers in some text, by what redaction does to them.
-#[derive(Debug, Default)]
-pub(crate) struct Census {
-    addresses: BTreeSet<String>,
-    tx_ids: BTreeSet<String>,
-    long_hex: BTreeSet<String>,
-}
-
-pub(crate) const ADDRESSES_ONLY: RedactOptions = RedactOptions {
-    shorten_addresses: true,
-    shorten_tx_ids: false,
-};
-pub(crate) const TX_IDS_ONLY: RedactOptions = RedactOptions {
-    shorten_addresses: false,
-    shorten_tx_ids: true,
-};
-
-impl Census {
-    /// Looks at every run of ASCII letters and digits (what the redactor judges) of `text`.
-    fn add(&mut self, text: &str) {
-        for run in text
-            .split(|c: char| !c.is_ascii_alphanumeric())
-            .filter(|r| r.len() >= 26)
-        {
-            if is_public_token(run)
-                || self.addresses.contains(run)
-                || self.tx_ids.contains(run)
-                || self.long_hex.contains(run)
-            {
-                continue;
-            }
-            let kept = logs::redact(run, &RedactOptions::KEYS_ONLY);
-            if kept != run {
-                continue; // a key: counted apart
-            }
-            if logs::redact(run, &ADDRESSES_ONLY) != run {
-                self.addresses.insert(run.to_owned());
-            } else {
-                let short = logs::redact(run, &TX_IDS_ONLY);
-                if short.contains("hex chars") {
-                    self.long_hex.insert(run.to_owned());
-                } else if short != run {
-                    self.tx_ids.insert(run.to_owned());
-                }
-            }
-        }
-    }
-}
-
-pub(crate) fn found(n: usize) -> String {
-    match n {
-        0 => "none found".to_owned(),
-        n => format!("{n} found"),
-    }
-}
-
-pub(crate) fn plural(n: usize, one: &str, many: &str) -> String {
-    if n == 1 {
-        format!("1 {one}")
-    } else {
-        format!("{n} {many}")
-    }
-}
-
-/// The forms a key may take in the finished text: itself and JSON-escaped.
-pub(crate) fn key_forms(key: &str) -> Vec<String> {
-    let escaped = serde_json::to_string(key).unwrap_or_default();
-    let escaped = escaped
-        .strip_prefix('"')
-        .and_then(|s| s.strip_suffix('"'))
-        .unwrap_or(key)
-        .to_owned();
-    let mut forms = vec![key.to_owned()];
-    if escaped != key {
-        forms.push(escaped);
-    }
-    forms
-}
-
-/// Redacts `source` into the bundle's text. Refuses when `api_key` (the current network's key) would still be in it.
-pub(crate) fn compose(
-    source: &BundleSource,
-    options: BundleOptions,
-    api_key: Option<&str>,
-) -> Result<BundlePreview, DeskError> {
-    let redact = Scrub {
-        options: if options.include_identifiers {
-            RedactOptions::KEYS_ONLY
-        } else {
-            RedactOptions::SUPPORT_BUNDLE
-        },
-        home: source.home.as_deref(),
-    };
-    let mut dropped = 0usize;
-    let order_raw = serde_json::to_value(&source.order).map_err(|e| {
-        DeskError::new(
-            ErrorKind::Journal,
-            format!("The order's journal record cannot be written out ({e}). Nothing was made."),
-        )
-    })?;
-    let order_raw = drop_key_fields(&order_raw, &mut dropped);
-    let payloads: Vec<Value> = source
-        .events
-        .iter()
-        .map(|e| drop_key_fields(&e.payload, &mut dropped))
-        .collect();
-
-    let mut census = Census::default();
-    let mut paths = 0usize;
-    {
-        let mut all = Vec::new();
-        strings(&order_raw, &mut all);
-        for payload in &payloads {
-            strings(payload, &mut all);
-        }
-        for text in all
-            .into_iter()
-            .chain(source.log_lines.iter().map(String::as_str))
-        {
-            census.add(text);
-            paths += redact_paths(text, redact.home).1;
-        }
-    }
-
-    let order = redact_value(&order_raw, &redact);
-    let events: Vec<BundleEventView> = source
-        .events
-        .iter()
-        .zip(payloads)
-        .map(|(event, payload)| BundleEventView {
-            seq: event.seq,
-            at: event.at,
-            kind: redact_text(&event.kind, &redact),
-            payload: redact_value(&payload, &redact),
-        })
-        .collect();
-    let log_lines: Vec<String> = source
-        .log_lines
-        .iter()
-        .map(|line| redact_text(line, &redact))
-        .collect();
-
-    let masked: usize = log_lines
-        .iter()
-        .map(String::as_str)
-        .chain({
-            let mut all = Vec::new();
-            strings(&order, &mut all);
-            for event in &events {
-                strings(&event.payload, &mut all);
-            }
-            all
-        })
-        .map(|text| text.matches(logs::API_KEY_MASK).count())
-        .sum();
-    let mut redactions = vec![format!(
-        "No API key is included: each key the app knows is replaced by {} ({}), and fields named like an API key \
-         or an authorization header are left out ({}).",
-        logs::API_KEY_MASK,
-        found(masked),
-        found(dropped),
-    )];
-    let (a, t, h) = (
-        census.addresses.len(),
-        census.tx_ids.len(),
-        census.long_hex.len(),
-    );
-    if options.include_identifiers {
-        redactions.push(format!(
-            "Included in full, as you chose: {}, {} and {}.",
-            plural(a, "address", "addresses"),
-            plural(t, "transaction id", "transaction ids"),
-            plural(h, "long hex value", "long hex values"),
-        ));
-    } else {
-        if a > 0 {
-            redactions.push(format!(
-                "{} shortened to first4…last4.",
-                plural(a, "address", "addresses")
-            ));
-        }
-        if t > 0 {
-            redactions.push(format!(
-                "{} shortened to first4…last4.",
-                plural(t, "transaction id", "transaction ids")
-            ));
-        }
-        if h > 0 {
-            redactions.push(format!(
-                "{} (PSBTs, signed transactions, call data) replaced by their length.",
-                plural(h, "long hex value", "long hex values")
-            ));
-        }
-        if a + t + h == 0 {
-            redactions.push("No address or transaction id was found to shorten.".to_owned());
-        }
-    }
-    if paths > 0 {
-        redactions.push(format!(
-            "{} left out: your home folder is written ~ and any other folder {PATH_MASK}, so that no file path \
-             names you.",
-            plural(paths, "file path", "file paths")
-        ));
-    }
-    redactions.push(
-        "Order ids, amounts, chains, times and the addresses of known tokens are kept: they are public, and what \
-         support needs to find the order."
-            .to_owned(),
-    );
-
-    let file = BundleFile {
-        format: BUNDLE_FORMAT.to_owned(),
-        simulated: is_sandbox(&source.order.network)
-            .then(|| crate::network::SANDBOX_MARK.to_owned()),
-        version: BUNDLE_VERSION,
-        created_at: source.created_at,
-        app_version: source.app_version.clone(),
-        os: redact_text(&source.os, &redact),
-        network: redact_text(&source.order.network, &redact),
-        api_version: source.order.api_version.as_str().to_owned(),
-        identifiers_included: options.include_identifiers,
-        redactions: redactions.clone(),
-        order,
-        events,
-        log_lines,
-    };
-    let mut text = serde_json::to_string_pretty(&file).map_err(|e| {
-        DeskError::new(
-            ErrorKind::Journal,
-            format!("The bundle could not be written out ({e}). Nothing was made."),
-        )
-    })?;
-    text.push('\n');
-
-    if let Some(key) = api_key.filter(|k| !k.is_empty())
-        && key_forms(key)
-            .iter()
-            .any(|form| text.contains(form.as_str()))
-    {
-        return Err(DeskError::new(
-            ErrorKind::InvalidInput,
-            "The bundle would have contained this network's API key, so it was not made and nothing was \
-             written. Please report this to the Gateway Desk developers (without the key).",
-        ));
-    }
-
-    Ok(BundlePreview {
-        file_name: file_name(&source.order, source.created_at),
-        text,
-        redactions,
-        log_lines: file.log_lines.len() as u64,
-        events: file.events.len() as u64,
-    })
-}
-
-/// A terminal colour or style code (`ESC [ … m`).
-pub(crate) static ANSI: LazyLock<regex::Regex> = LazyLock::new(|| {
-    regex::Regex::new("\x1b\\[[0-9;]*[A-Za-z]").expect("the ANSI pattern is valid")
-});
-
-/// `local_id=N` followed by something other than a digit (so `local_id=1` does not match `local_id=12`).
-pub(crate) fn mentions_local_id(line: &str, marker: &str) -> bool {
-    line.match_indices(marker).any(|(at, m)| {
-        !line[at + m.len()..]
-            .chars()
-            .next()
-            .is_some_and(|c| c.is_ascii_digit())
-    })
-}
-
-/// The first word of a log line when it is a timestamp (`2025-01-01T12:34:56.789Z`), for ordering lines found by
-/// different needles.
-pub(crate) fn timestamp_of(line: &str) -> &str {
-    let word = line.split_whitespace().next().unwrap_or("");
-    let looks = word.len() >= 10
-        && word.as_bytes()[..4].iter().all(u8::is_ascii_digit)
-        && word.as_bytes()[4] == b'-';
-    if looks { word } else { "" }
-}
-
-/// The log lines that mention `order`: its order id, its `local_id=N` (what the swap flow logs) and the transaction
-/// handed in; without duplicates, in time order, the newest [`MAX_BUNDLE_LOG_LINES`].
-pub(crate) fn order_log_lines(log_dir: &std::path::Path, order: &JournalOrder) -> Vec<String> {
-    // Lines are gathered per needle, so ask for more than the cap and keep the newest after merging.
-    let wide = MAX_BUNDLE_LOG_LINES * 4;
-    let mut found: Vec<String> = Vec::new();
-    if let Some(id) = order.order_id.as_deref().filter(|id| !id.is_empty()) {
-        found.extend(logs::read_matching_lines(log_dir, id, wide));
-    }
-    let marker = format!("local_id={}", order.local_id);
-    found.extend(
-        logs::read_matching_lines(log_dir, &marker, wide * 4)
-            .into_iter()
-            .filter(|line| mentions_local_id(line, &marker)),
-    );
-    if let Some(handed) = &order.handed_in {
-        found.extend(logs::read_matching_lines(log_dir, handed.id(), wide));
-    }
-    // The colour codes a span's fields may carry into the file are noise to a reader.
-    for line in &mut found {
-        if line.contains('\x1b') {
-            *line = ANSI.replace_all(line, "").into_owned();
-        }
-    }
-    let mut seen = HashSet::new();
-    found.retain(|line| seen.insert(line.clone()));
-    found.sort_by(|a, b| timestamp_of(a).cmp(timestamp_of(b)));
-    let skip = found.len().saturating_sub(MAX_BUNDLE_LOG_LINES);
-    found.split_off(skip)
-}
-
-/// The last preview per (data folder, order, choice), so that saving writes exactly what was shown, with the order's
-/// journal state it was made from.
-pub(crate) type PreviewKey = (PathBuf, i64, bool);
-pub(crate) type Fingerprint = (i64, usize, Option<i64>);
-pub(crate) static PREVIEWS: LazyLock<Mutex<HashMap<PreviewKey, (Fingerprint, BundlePreview)>>> =
-    LazyLock::new(Mutex::default);
-
-pub(crate) fn fingerprint(order: &JournalOrder, events: &[JournalEvent]) -> Fingerprint {
-    (order.updated_at, events.len(), events.last().map(|e| e.seq))
-}
-
 #[cfg(test)]
 mod tests {
+
+    use serde_json::Value;
+
+    use crate::api::ErrorKind;
+
+    use crate::journal::{JournalEvent, JournalOrder};
+    use crate::logs::{self};
+    use crate::views::OrderView;
     use gateway_client::ApiVersion;
     use gateway_client::wire::RouteKind;
     use serde_json::json;
