@@ -60,6 +60,51 @@ fn generate(dir: &Path) {
     desk_core::support::ReproduceSource::export_all(&cfg).unwrap();
     desk_core::support::FieldDiff::export_all(&cfg).unwrap();
     desk_core::support::QuoteDiff::export_all(&cfg).unwrap();
+    std::fs::write(dir.join("facts.ts"), facts_ts()).unwrap();
+}
+
+/// The rules the window must not copy, as TypeScript constants written from the Rust ones: each chain's family (the
+/// one table of chains), the gateway's affiliate limits and the slippage bounds.
+fn facts_ts() -> String {
+    use gateway_client::address::ChainFamily;
+    use gateway_client::params;
+    let family = |f: ChainFamily| match f {
+        ChainFamily::Bitcoin => "bitcoin",
+        ChainFamily::Evm => "evm",
+        ChainFamily::Tron => "tron",
+        ChainFamily::Solana => "solana",
+    };
+    let families: Vec<String> = gateway_client::chains::CHAINS
+        .iter()
+        .map(|c| format!("  {:?}: {:?},", c.slug, family(c.family)))
+        .collect();
+    let evm: Vec<String> = gateway_client::chains::evm_chains()
+        .map(|slug| format!("  {slug:?},"))
+        .collect();
+    format!(
+        "// Generated from the Rust constants by `cargo xtask gen-types` (desk-core's bindings test). Do not edit.\n\n\
+         export type ChainFamily = \"bitcoin\" | \"evm\" | \"tron\" | \"solana\";\n\n\
+         /** Each chain the app knows, by slug, with its family (gateway_client::chains::CHAINS). */\n\
+         export const CHAIN_FAMILIES: Readonly<Record<string, ChainFamily>> = {{\n{}\n}};\n\n\
+         /** The EVM chains' slugs, in the table's order. */\n\
+         export const EVM_CHAINS: readonly string[] = [\n{}\n];\n\n\
+         /** The gateway's limits on onramp and offramp affiliates: entries, and their total in bps. */\n\
+         export const MAX_AFFILIATES = {};\n\
+         export const MAX_TOTAL_AFFILIATE_BPS = {};\n\n\
+         /** Slippage bounds in bps: the default, the documented floors (routes, cross-chain token swaps), 100%. */\n\
+         export const DEFAULT_SLIPPAGE_BPS = {};\n\
+         export const DOCUMENTED_MIN_SLIPPAGE_BPS = {};\n\
+         export const DOCUMENTED_MIN_TOKEN_SWAP_SLIPPAGE_BPS = {};\n\
+         export const MAX_SLIPPAGE_BPS = {};\n",
+        families.join("\n"),
+        evm.join("\n"),
+        desk_core::partner::MAX_AFFILIATES,
+        desk_core::partner::MAX_TOTAL_BPS,
+        params::DEFAULT_SLIPPAGE_BPS,
+        params::DOCUMENTED_MIN_SLIPPAGE_BPS,
+        params::DOCUMENTED_MIN_TOKEN_SWAP_SLIPPAGE_BPS,
+        params::MAX_SLIPPAGE_BPS,
+    )
 }
 
 /// Every `.ts` file under `dir`, by its path relative to `dir` (ts-rs puts serde_json's `JsonValue` in a folder).

@@ -9,6 +9,11 @@ use crate::version::ApiVersion;
 pub const DEFAULT_SLIPPAGE_BPS: u32 = 300;
 /// The largest slippage that can mean anything: 100%.
 pub const MAX_SLIPPAGE_BPS: u32 = 10_000;
+/// The lowest slippage tolerance public clients of the gateway document for a route (0.5%); the gateway itself says
+/// its limits only when it refuses one (`SLIPPAGE_TOO_LOW`, `MAX_SLIPPAGE_EXCEEDED`).
+pub const DOCUMENTED_MIN_SLIPPAGE_BPS: u32 = 50;
+/// The lowest documented tolerance for a cross-chain token swap (1%).
+pub const DOCUMENTED_MIN_TOKEN_SWAP_SLIPPAGE_BPS: u32 = 100;
 
 /// One affiliate entry: who is paid, and how many basis points of the swap.
 #[derive(Debug, Clone, PartialEq, Eq)]

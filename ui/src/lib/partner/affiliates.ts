@@ -7,10 +7,10 @@ import type { AffiliateEntry } from "../bindings/AffiliateEntry";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import { countText } from "./model";
 
-/** Onramp and offramp quotes take at most this many affiliates… */
-export const MAX_AFFILIATES = 5;
-/** …whose shares add up to at most this many basis points. */
-export const MAX_TOTAL_BPS = 1000;
+/** Onramp and offramp quotes take at most MAX_AFFILIATES affiliates, whose shares add up to at most MAX_TOTAL_BPS basis
+ * points: desk-core's limits, generated into the bindings (the same check runs again in Rust when they are saved). */
+export { MAX_AFFILIATES, MAX_TOTAL_AFFILIATE_BPS as MAX_TOTAL_BPS } from "../bindings/facts";
+import { MAX_AFFILIATES, MAX_TOTAL_AFFILIATE_BPS as MAX_TOTAL_BPS } from "../bindings/facts";
 
 /** One entry as typed (the share as text, so nothing typed is lost). */
 export interface AffiliateDraft {

@@ -2,30 +2,11 @@
 // checks (shape and alphabet only: no checksums); the app checks every address strictly again before anything
 // is sent (gateway-client's address.rs and txhash.rs), and its message is shown if it disagrees.
 
-export type ChainFamily = "bitcoin" | "evm" | "tron" | "solana";
+import { CHAIN_FAMILIES, type ChainFamily } from "../bindings/facts";
 
-/** The gateway's EVM chain slugs (the same list as gateway-client's `EVM_CHAINS`). */
-export const EVM_CHAINS: readonly string[] = [
-  "bob",
-  "ethereum",
-  "base",
-  "bsc",
-  "arbitrum",
-  "avalanche",
-  "bera",
-  "sei",
-  "soneium",
-  "sonic",
-  "unichain",
-  "optimism",
-  "plasma",
-  "polygon",
-  "hyperevm",
-  "bob-sepolia",
-  "sepolia",
-  "swellchain",
-  "telos",
-];
+/** The family of each chain and the EVM chains come from Rust's one table of chains, generated into the bindings. */
+export type { ChainFamily } from "../bindings/facts";
+export { EVM_CHAINS } from "../bindings/facts";
 
 const FAMILY_NAMES: Record<ChainFamily, string> = {
   bitcoin: "Bitcoin",
@@ -37,10 +18,7 @@ const FAMILY_NAMES: Record<ChainFamily, string> = {
 /** The family of a chain slug, or null for a chain the app does not know. */
 export function chainFamily(chain: string): ChainFamily | null {
   const slug = chain.trim().toLowerCase();
-  if (slug === "bitcoin") return "bitcoin";
-  if (slug === "tron") return "tron";
-  if (slug === "solana") return "solana";
-  return EVM_CHAINS.includes(slug) ? "evm" : null;
+  return Object.hasOwn(CHAIN_FAMILIES, slug) ? CHAIN_FAMILIES[slug] : null;
 }
 
 export function familyName(family: ChainFamily): string {

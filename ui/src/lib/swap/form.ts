@@ -13,11 +13,13 @@ const collator = new Intl.Collator("en", { sensitivity: "base", numeric: true })
 /** Slippage presets, in bps: 0.5%, 1%, 3%. */
 export const SLIPPAGE_PRESETS: readonly number[] = [50, 100, 300];
 /** The official client's default (3%). */
-export const DEFAULT_SLIPPAGE_BPS = 300;
+export { DEFAULT_SLIPPAGE_BPS } from "../bindings/facts";
+import { DEFAULT_SLIPPAGE_BPS, MAX_SLIPPAGE_BPS } from "../bindings/facts";
 /** Below this, a quote may fail to fill; above the other, the person may get much less than quoted. */
 export const SLIPPAGE_LOW_BPS = 50;
 export const SLIPPAGE_HIGH_BPS = 300;
-export const SLIPPAGE_MAX_BPS = 10_000;
+/** 100%: gateway-client's maximum, generated into the bindings. */
+export const SLIPPAGE_MAX_BPS = MAX_SLIPPAGE_BPS;
 
 /** Token addresses compare exactly, except hex (0x…) ones, whose case carries only a checksum. */
 export function sameAddress(a: string, b: string): boolean {

@@ -17,9 +17,17 @@ export interface SlippageLimits {
   maxWhy: string;
 }
 
-export const DOCUMENTED_FLOOR_BPS = 50;
-export const TOKEN_SWAP_FLOOR_BPS = 100;
-export const ABSOLUTE_MAX_BPS = 10_000;
+/** The floors and the maximum, generated from gateway-client's constants. */
+export {
+  DOCUMENTED_MIN_SLIPPAGE_BPS as DOCUMENTED_FLOOR_BPS,
+  DOCUMENTED_MIN_TOKEN_SWAP_SLIPPAGE_BPS as TOKEN_SWAP_FLOOR_BPS,
+  MAX_SLIPPAGE_BPS as ABSOLUTE_MAX_BPS,
+} from "../bindings/facts";
+import {
+  DOCUMENTED_MIN_SLIPPAGE_BPS as DOCUMENTED_FLOOR_BPS,
+  DOCUMENTED_MIN_TOKEN_SWAP_SLIPPAGE_BPS as TOKEN_SWAP_FLOOR_BPS,
+  MAX_SLIPPAGE_BPS as ABSOLUTE_MAX_BPS,
+} from "../bindings/facts";
 
 /** What the gateway taught about one route. */
 export interface Learned {
