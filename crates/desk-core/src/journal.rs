@@ -106,7 +106,8 @@ pub enum Stage {
 }
 
 impl Stage {
-    fn as_str(self) -> &'static str {
+    /// The stage's key, as the journal stores it and the window's `Stage` type spells it (`createUnknown`).
+    pub fn as_str(self) -> &'static str {
         match self {
             Self::Quoted => "quoted",
             Self::Creating => "creating",
@@ -122,7 +123,8 @@ impl Stage {
         }
     }
 
-    fn parse(text: &str) -> Option<Self> {
+    /// The stage a key names ([`Self::as_str`]), if any.
+    pub fn parse(text: &str) -> Option<Self> {
         [
             Self::Quoted,
             Self::Creating,

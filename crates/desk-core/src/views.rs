@@ -533,7 +533,9 @@ pub fn status_text(key: &str) -> &'static str {
     }
 }
 
-fn stage_text(stage: Stage) -> &'static str {
+/// A stage of the app's own order in words: the one word list of the stages (the order list and the partner
+/// dashboard both show it).
+pub(crate) fn stage_text(stage: Stage) -> &'static str {
     match stage {
         Stage::Quoted => "Quote accepted; no order yet",
         Stage::Creating | Stage::CreateUnknown => "Creating the order",

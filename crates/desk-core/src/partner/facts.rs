@@ -121,34 +121,14 @@ impl OrderFacts {
 
 /// The journal's word for a stage (as it is written on the wire).
 pub(crate) fn stage_key(stage: Stage) -> &'static str {
-    match stage {
-        Stage::Quoted => "quoted",
-        Stage::Creating => "creating",
-        Stage::CreateUnknown => "createUnknown",
-        Stage::Created => "created",
-        Stage::Verified => "verified",
-        Stage::Refused => "refused",
-        Stage::TxHandedIn => "txHandedIn",
-        Stage::Registering => "registering",
-        Stage::Registered => "registered",
-        Stage::Finished => "finished",
-        Stage::Abandoned => "abandoned",
-    }
+    stage.as_str()
 }
 
 /// The words for a status or stage key.
 pub(crate) fn status_words(key: &str) -> &'static str {
     match key {
         "inProgress" | "pendingBtcPayment" | "success" | "failed" | "refunded" => status_text(key),
-        "quoted" => "Quote accepted; no order yet",
-        "creating" | "createUnknown" => "Being created",
-        "created" | "verified" => "Waiting for the signature",
-        "refused" => "Refused: the gateway's transaction did not match the quote",
-        "txHandedIn" | "registering" => "Transaction being registered",
-        "registered" => "Registered; waiting for the gateway",
-        "finished" => "Finished",
-        "abandoned" => "Given up",
-        _ => "Unknown status",
+        stage => Stage::parse(stage).map_or("Unknown status", crate::views::stage_text),
     }
 }
 

@@ -55,7 +55,7 @@ pub struct StatusCount {
     /// for one of the app's own orders that the gateway is still waiting on, where it is in the app's flow
     /// (`verified`: waiting for the signature, `registered`, `refused`, …).
     pub status: String,
-    /// The status in words, for a person ("Waiting for the signature").
+    /// The status in words, for a person ("Waiting for your signature").
     pub text: String,
     /// How many of the selected orders have this status.
     #[ts(type = "number")]

@@ -11,7 +11,7 @@ export type StatusCount = {
  */
 status: string, 
 /**
- * The status in words, for a person ("Waiting for the signature").
+ * The status in words, for a person ("Waiting for your signature").
  */
 text: string, 
 /**
