@@ -4,6 +4,7 @@
 //! `cargo test` skips them; `cargo xtask test` builds the app, starts Xvfb and runs them with `--ignored`.
 //! Each test gets its own settings folder (`GATEWAY_DESK_HOME`) and reaches nothing but loopback.
 
+use gateway_sim::admin_client::AdminClient;
 use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -552,14 +553,7 @@ async fn swap_to_registration(app: &Client, swap: &Swap<'_>, onramp: bool) {
 /// Switches a tamper of the Sandbox on (`Some`) or off through its admin interface: the app's own gateway lies.
 async fn tamper_sandbox(app: &Client, tamper: Option<&str>) {
     let base = sandbox_base(app).await;
-    reqwest::Client::new()
-        .put(format!("{base}/admin/tamper"))
-        .json(&json!({ "tamper": tamper }))
-        .send()
-        .await
-        .unwrap()
-        .error_for_status()
-        .unwrap();
+    AdminClient::new(&base).set_tamper(tamper).await.unwrap();
 }
 
 /// The Sandbox's base URL, as Settings shows it.
@@ -578,15 +572,7 @@ async fn sandbox_base(app: &Client) -> String {
 /// Moves the Sandbox's clock on through its admin interface (the app serves it with GATEWAY_DESK_SANDBOX_ADMIN=1).
 async fn advance_sandbox(app: &Client, secs: u64) {
     let base = sandbox_base(app).await;
-    reqwest::Client::new()
-        .post(format!("{base}/admin/clock/advance"))
-        .header("content-type", "application/json")
-        .body(format!(r#"{{"secs": {secs}}}"#))
-        .send()
-        .await
-        .unwrap()
-        .error_for_status()
-        .unwrap();
+    AdminClient::new(&base).advance_clock(secs).await.unwrap();
 }
 
 #[tokio::test]
@@ -1653,25 +1639,12 @@ async fn the_swap_card_shows_its_quote_at_1100_by_720_flips_and_no_view_scrolls_
 /// Adds a fault rule to the Sandbox (its admin interface), as gateway-sim's `FaultRule` reads it.
 async fn fault_sandbox(app: &Client, rule: Value) {
     let base = sandbox_base(app).await;
-    reqwest::Client::new()
-        .post(format!("{base}/admin/faults"))
-        .json(&rule)
-        .send()
-        .await
-        .unwrap()
-        .error_for_status()
-        .unwrap();
+    AdminClient::new(&base).add_fault(&rule).await.unwrap();
 }
 
 async fn clear_sandbox_faults(app: &Client) {
     let base = sandbox_base(app).await;
-    reqwest::Client::new()
-        .delete(format!("{base}/admin/faults"))
-        .send()
-        .await
-        .unwrap()
-        .error_for_status()
-        .unwrap();
+    AdminClient::new(&base).clear_faults().await.unwrap();
 }
 
 /// The texts of every element `selector` matches.

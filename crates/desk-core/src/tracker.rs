@@ -35,7 +35,8 @@ use tokio::sync::{Mutex, broadcast, mpsc};
 use tokio::task::JoinHandle;
 use tracing::{Instrument, debug, error, info_span, warn};
 
-use state::{Job, Next, Outcome, State, short};
+use crate::ids::short_id;
+use state::{Job, Next, Outcome, State};
 
 /// The page size asked of get-orders (the most the gateway serves).
 pub const PAGE_LIMIT: u32 = 100;
@@ -390,7 +391,10 @@ async fn run(client: Client, shared: Arc<Mutex<Owned>>, events: broadcast::Sende
             Next::Read(job) => {
                 let what = match &job {
                     Job::Address(key) => {
-                        format!("orders of {}", short(state.address_of(key).unwrap_or(key)))
+                        format!(
+                            "orders of {}",
+                            short_id(state.address_of(key).unwrap_or(key))
+                        )
                     }
                     Job::Order(id) => format!("order {id}"),
                 };

@@ -3,6 +3,7 @@
 //! started while one is uncertain; a failed or refunded order needs the person's attention until they acknowledge it.
 //! Against the desk's own Sandbox (gateway-sim over loopback, its admin interface on for fault injection).
 
+use gateway_sim::admin_client::AdminClient;
 use std::time::Duration;
 
 use desk_core::api::ErrorKind;
@@ -36,24 +37,11 @@ fn swap_form(amount: &str) -> SwapForm {
 
 /// Adds a fault rule to the Sandbox at `base` (its admin interface).
 async fn fault(base: &str, rule: Value) {
-    reqwest::Client::new()
-        .post(format!("{base}/admin/faults"))
-        .json(&rule)
-        .send()
-        .await
-        .unwrap()
-        .error_for_status()
-        .unwrap();
+    AdminClient::new(base).add_fault(&rule).await.unwrap();
 }
 
 async fn clear_faults(base: &str) {
-    reqwest::Client::new()
-        .delete(format!("{base}/admin/faults"))
-        .send()
-        .await
-        .unwrap()
-        .error_for_status()
-        .unwrap();
+    AdminClient::new(base).clear_faults().await.unwrap();
 }
 
 async fn base_of(desk: &Desk) -> String {

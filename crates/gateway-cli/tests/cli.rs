@@ -1297,13 +1297,9 @@ async fn a_hostile_solana_transaction_is_refused_by_the_command_line_before_anyt
         text
     });
     // The command may already be asking "Create this order?": its Sandbox serves on while it waits.
-    reqwest::Client::new()
-        .put(format!("{base}/admin/tamper"))
-        .json(&json!({ "tamper": "solanaFeePayer" }))
-        .send()
+    gateway_sim::admin_client::AdminClient::new(&base)
+        .set_tamper(Some("solanaFeePayer"))
         .await
-        .unwrap()
-        .error_for_status()
         .unwrap();
     child.stdin.take().unwrap().write_all(b"y\ny\n").unwrap();
     let out = child.wait_with_output().unwrap();

@@ -6,6 +6,7 @@
 #![warn(missing_docs)]
 
 pub mod access;
+pub mod admin_client;
 pub mod catalogue;
 pub mod clock;
 pub mod evm_check;

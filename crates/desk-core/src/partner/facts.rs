@@ -119,11 +119,6 @@ impl OrderFacts {
     }
 }
 
-/// The journal's word for a stage (as it is written on the wire).
-pub(crate) fn stage_key(stage: Stage) -> &'static str {
-    stage.as_str()
-}
-
 /// The words for a status or stage key.
 pub(crate) fn status_words(key: &str) -> &'static str {
     match key {
@@ -248,15 +243,15 @@ pub fn facts_from_journal(order: &JournalOrder) -> Option<OrderFacts> {
         src.usd = info.as_ref().and_then(|i| i.src_info.usd.clone());
     }
     let status = match (order.status_label.as_deref(), order.stage) {
-        (_, stage @ (Stage::Refused | Stage::Abandoned)) => stage_key(stage),
+        (_, stage @ (Stage::Refused | Stage::Abandoned)) => stage.as_str(),
         // The gateway says "in progress" while it waits for the transaction: say where the app is instead.
         (Some("inProgress" | "pendingBtcPayment"), stage)
             if !matches!(stage, Stage::Registered | Stage::Finished) =>
         {
-            stage_key(stage)
+            stage.as_str()
         }
         (Some(label), _) => label,
-        (None, stage) => stage_key(stage),
+        (None, stage) => stage.as_str(),
     };
     let src_usd_micro = src.usd.as_deref().and_then(parse_usd);
     let earnings = match &quote {

@@ -100,8 +100,6 @@ pub(crate) fn address_key(address: &str) -> String {
     }
 }
 
-pub(crate) use crate::ids::short_id as short;
-
 fn is_terminal(raw: &Value) -> bool {
     OrderStatus::from_value(&raw["status"]).is_ok_and(|s| s.is_terminal())
 }
@@ -976,7 +974,7 @@ mod tests {
         assert_eq!(address_key(A), A.to_ascii_lowercase());
         assert_eq!(address_key(" BC1QXY2 "), "bc1qxy2");
         assert_eq!(address_key("TXYZabc"), "TXYZabc");
-        assert_eq!(short(A), "0x5aAe…eAed");
+        assert_eq!(crate::ids::short_id(A), "0x5aAe…eAed");
     }
 
     #[test]

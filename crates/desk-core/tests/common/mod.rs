@@ -6,6 +6,7 @@
 //! process.
 #![allow(dead_code)]
 
+use gateway_sim::admin_client::AdminClient;
 use std::path::Path;
 use std::time::Duration;
 
@@ -48,15 +49,7 @@ pub async fn open(home: &Path) -> Desk {
 
 /// Moves the clock of the gateway-sim at `base` on by `secs` (its admin endpoint).
 pub async fn advance(base: &str, secs: u64) {
-    reqwest::Client::new()
-        .post(format!("{base}/admin/clock/advance"))
-        .header("content-type", "application/json")
-        .body(format!(r#"{{"secs": {secs}}}"#))
-        .send()
-        .await
-        .unwrap()
-        .error_for_status()
-        .unwrap();
+    AdminClient::new(base).advance_clock(secs).await.unwrap();
 }
 
 /// 0.0025 BTC from bitcoin to WBTC on BOB for `EVM`, owned by `OWNER`.
@@ -165,14 +158,7 @@ pub async fn desk_with_wallet(home: &Path) -> (Desk, desk_core::wallet::Accounts
 /// Sets the Sandbox's hostile mode (`None`: honest again).
 pub async fn set_tamper(desk: &Desk, name: Option<&str>) {
     let base = desk.settings().await.network.base_url;
-    reqwest::Client::new()
-        .put(format!("{base}/admin/tamper"))
-        .json(&serde_json::json!({ "tamper": name }))
-        .send()
-        .await
-        .unwrap()
-        .error_for_status()
-        .unwrap();
+    AdminClient::new(&base).set_tamper(name).await.unwrap();
 }
 
 /// Names the nodes a test started to the Sandbox (`chain=URL,…`), so that it uses them instead of its own.
