@@ -1,6 +1,7 @@
 //! The one way the app shortens a long id, hash or address where a whole one would not fit or must not be written:
-//! in notifications, in log lines, and in what support bundles redact. The window's own shortening for display is
-//! `shortenMiddle` in `ui/src/lib/orders/model.ts`.
+//! in notifications, in log lines, in what support bundles redact, in an order's outcome sentences. The window shows
+//! ids the same way (`shortId` in `ui/src/lib/ids.ts`, checked against examples this function writes into
+//! `ui/src/lib/bindings/facts.ts`).
 
 /// Ids of this many characters or fewer are written whole.
 const WHOLE_UP_TO: usize = 12;

@@ -95,7 +95,6 @@ fn body(order: &OrderView, status: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use crate::api::RouteKind;
     use crate::views::{AmountView, TimelineEntry, TransferView};
 
     use super::*;
@@ -104,52 +103,31 @@ mod tests {
 
     fn order(local_id: Option<i64>, status: &str, seen_at: i64) -> OrderView {
         let btc = |amount: &str| AmountView::new("bitcoin", "BTC", amount, None);
-        OrderView {
-            local_id,
-            order_id: Some("1234567890abcdef1234567890abcdef".into()),
-            network: "sandbox".into(),
-            route: RouteKind::Onramp,
-            stage: None,
-            next_step: None,
-            send: btc("250000"),
-            receive: btc("246000"),
-            status: Some(status.into()),
-            status_text: String::new(),
-            timeline: vec![
-                TimelineEntry {
-                    key: "created".into(),
-                    text: String::new(),
-                    at: Some(SINCE - 600),
-                },
-                TimelineEntry {
-                    key: status.into(),
-                    text: String::new(),
-                    at: Some(seen_at),
-                },
-            ],
-            received: vec![TransferView {
-                amount: btc("245900"),
-                tx_hash: "ab".repeat(32),
-                explorer_url: None,
-            }],
-            refunded: Vec::new(),
-            pending_btc_payment: None,
-            source_tx: None,
-            deposit_address: None,
-            handed_in: None,
-            last_error: None,
-            created_at: None,
-            updated_at: None,
-            acknowledged: None,
-            can_abandon: None,
-            refund_address: None,
-            owner_address: None,
-            verified: None,
-            created: None,
-            raw: None,
-            wallet_txs: None,
-            estimated_secs: None,
-        }
+        let mut view = crate::views::fixtures::watched("1234567890abcdef1234567890abcdef");
+        view.local_id = local_id;
+        view.send = btc("250000");
+        view.receive = btc("246000");
+        view.status = Some(status.into());
+        view.status_text = String::new();
+        view.timeline = vec![
+            TimelineEntry {
+                key: "created".into(),
+                text: String::new(),
+                at: Some(SINCE - 600),
+            },
+            TimelineEntry {
+                key: status.into(),
+                text: String::new(),
+                at: Some(seen_at),
+            },
+        ];
+        view.received = vec![TransferView {
+            amount: btc("245900"),
+            tx_hash: "ab".repeat(32),
+            explorer_url: None,
+        }];
+        view.created_at = None;
+        view
     }
 
     fn changed(order: OrderView) -> DeskEvent {

@@ -78,11 +78,73 @@ fn facts_ts() -> String {
         .iter()
         .map(|c| format!("  {:?}: {:?},", c.slug, family(c.family)))
         .collect();
+    // Every stage, and the Swap view's phase desk-core gives an order at that stage (the window's test fixtures use
+    // it to send what desk-core would). The match fails to compile when a stage is added and not listed here.
+    use desk_core::journal::Stage;
+    use desk_core::views::ExecutionPhase;
+    let stages = [
+        Stage::Quoted,
+        Stage::Creating,
+        Stage::CreateUnknown,
+        Stage::Created,
+        Stage::Verified,
+        Stage::Refused,
+        Stage::TxHandedIn,
+        Stage::Registering,
+        Stage::Registered,
+        Stage::Finished,
+        Stage::Abandoned,
+    ];
+    let phases: Vec<String> = stages
+        .iter()
+        .map(|&stage| {
+            match stage {
+                Stage::Quoted
+                | Stage::Creating
+                | Stage::CreateUnknown
+                | Stage::Created
+                | Stage::Verified
+                | Stage::Refused
+                | Stage::TxHandedIn
+                | Stage::Registering
+                | Stage::Registered
+                | Stage::Finished
+                | Stage::Abandoned => {}
+            }
+            let word = |v: serde_json::Value| v.as_str().unwrap().to_owned();
+            format!(
+                "  {}: {:?},",
+                word(serde_json::to_value(stage).unwrap()),
+                word(serde_json::to_value(ExecutionPhase::of(stage)).unwrap())
+            )
+        })
+        .collect();
+    // desk-core's one id shortener on examples, which the window's `shortId` must reproduce (ui/src/lib/ids.test.ts).
+    let examples: Vec<String> = [
+        "abc",
+        "0x1234567890ab",
+        "0x1234567890abcdef",
+        "0X1234567890abcdef",
+        "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+        "1234567890abcdef",
+        "123456789012",
+        "1234567890123",
+        "ééééé-ééééé-ééééé",
+        "bc1qm34lsc65zpw79lxes69zkqmk6ee3ewf0j77s3h",
+        "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t",
+        "f81d4fae-7dec-11d0-a765-00a0c91e6bf6",
+        "",
+    ]
+    .iter()
+    .map(|id| format!("  [{id:?}, {:?}],", desk_core::ids::short_id(id)))
+    .collect();
     let evm: Vec<String> = gateway_client::chains::evm_chains()
         .map(|slug| format!("  {slug:?},"))
         .collect();
     format!(
         "// Generated from the Rust constants by `cargo xtask gen-types` (desk-core's bindings test). Do not edit.\n\n\
+         import type {{ ExecutionPhase }} from \"./ExecutionPhase\";\n\
+         import type {{ Stage }} from \"./Stage\";\n\n\
          export type ChainFamily = \"bitcoin\" | \"evm\" | \"tron\" | \"solana\";\n\n\
          /** Each chain the app knows, by slug, with its family (gateway_client::chains::CHAINS). */\n\
          export const CHAIN_FAMILIES: Readonly<Record<string, ChainFamily>> = {{\n{}\n}};\n\n\
@@ -95,7 +157,11 @@ fn facts_ts() -> String {
          export const DEFAULT_SLIPPAGE_BPS = {};\n\
          export const DOCUMENTED_MIN_SLIPPAGE_BPS = {};\n\
          export const DOCUMENTED_MIN_TOKEN_SWAP_SLIPPAGE_BPS = {};\n\
-         export const MAX_SLIPPAGE_BPS = {};\n",
+         export const MAX_SLIPPAGE_BPS = {};\n\n\
+         /** The Swap view's phase of an order at each stage (desk_core::views::ExecutionPhase::of; `OrderView.execution`). */\n\
+         export const EXECUTION_PHASES: Readonly<Record<Stage, ExecutionPhase>> = {{\n{}\n}};\n\n\
+         /** Ids and what desk_core::ids::short_id makes of them: the window's `shortId` must give the same. */\n\
+         export const SHORT_ID_EXAMPLES: readonly (readonly [string, string])[] = [\n{}\n];\n",
         families.join("\n"),
         evm.join("\n"),
         desk_core::partner::MAX_AFFILIATES,
@@ -104,6 +170,8 @@ fn facts_ts() -> String {
         params::DOCUMENTED_MIN_SLIPPAGE_BPS,
         params::DOCUMENTED_MIN_TOKEN_SWAP_SLIPPAGE_BPS,
         params::MAX_SLIPPAGE_BPS,
+        phases.join("\n"),
+        examples.join("\n"),
     )
 }
 

@@ -7,7 +7,6 @@ import {
   groupBySource,
   kindLabel,
   routeLabel,
-  shortAddress,
   tokenLabel,
   tokenLabelIsAddress,
 } from "./routes";
@@ -37,11 +36,6 @@ describe("labels", () => {
     expect(kindLabel("onramp")).toBe("Onramp");
     expect(kindLabel("offramp")).toBe("Offramp");
     expect(kindLabel("tokenSwap")).toBe("Token swap");
-  });
-
-  it("shortens long addresses and keeps short ones whole", () => {
-    expect(shortAddress("0x1234567890abcdef1234567890abcdef12345678")).toBe("0x1234…5678");
-    expect(shortAddress("native")).toBe("native");
   });
 
   it("uses the symbol when known", () => {

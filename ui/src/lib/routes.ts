@@ -2,6 +2,7 @@
 import type { RouteKind } from "./bindings/RouteKind";
 import type { RouteView } from "./bindings/RouteView";
 import type { TokenView } from "./bindings/TokenView";
+import { shortId } from "./ids";
 
 const KIND_LABELS: Record<RouteKind, string> = {
   onramp: "Onramp",
@@ -13,18 +14,11 @@ export function kindLabel(kind: RouteKind): string {
   return KIND_LABELS[kind];
 }
 
-/** `0x1234…abcd` for long addresses; short ones are shown whole. */
-export function shortAddress(address: string): string {
-  const a = address.trim();
-  if (a.length <= 13) return a;
-  return `${a.slice(0, 6)}…${a.slice(-4)}`;
-}
-
 /** The token's symbol, or its shortened address when the symbol is unknown. Never a guess. */
 export function tokenLabel(token: TokenView): string {
   const symbol = token.symbol?.trim();
   if (symbol) return symbol;
-  const address = shortAddress(token.address);
+  const address = shortId(token.address.trim());
   return address === "" ? "Unknown token" : address;
 }
 

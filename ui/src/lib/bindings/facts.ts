@@ -1,5 +1,8 @@
 // Generated from the Rust constants by `cargo xtask gen-types` (desk-core's bindings test). Do not edit.
 
+import type { ExecutionPhase } from "./ExecutionPhase";
+import type { Stage } from "./Stage";
+
 export type ChainFamily = "bitcoin" | "evm" | "tron" | "solana";
 
 /** Each chain the app knows, by slug, with its family (gateway_client::chains::CHAINS). */
@@ -60,3 +63,35 @@ export const DEFAULT_SLIPPAGE_BPS = 300;
 export const DOCUMENTED_MIN_SLIPPAGE_BPS = 50;
 export const DOCUMENTED_MIN_TOKEN_SWAP_SLIPPAGE_BPS = 100;
 export const MAX_SLIPPAGE_BPS = 10000;
+
+/** The Swap view's phase of an order at each stage (desk_core::views::ExecutionPhase::of; `OrderView.execution`). */
+export const EXECUTION_PHASES: Readonly<Record<Stage, ExecutionPhase>> = {
+  quoted: "preparing",
+  creating: "preparing",
+  createUnknown: "preparing",
+  created: "preparing",
+  verified: "sign",
+  refused: "stopped",
+  txHandedIn: "handIn",
+  registering: "handIn",
+  registered: "registered",
+  finished: "registered",
+  abandoned: "stopped",
+};
+
+/** Ids and what desk_core::ids::short_id makes of them: the window's `shortId` must give the same. */
+export const SHORT_ID_EXAMPLES: readonly (readonly [string, string])[] = [
+  ["abc", "abc"],
+  ["0x1234567890ab", "0x1234567890ab"],
+  ["0x1234567890abcdef", "0x1234…cdef"],
+  ["0X1234567890abcdef", "0X1234…cdef"],
+  ["0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", "0x5aAe…eAed"],
+  ["1234567890abcdef", "1234…cdef"],
+  ["123456789012", "123456789012"],
+  ["1234567890123", "1234…0123"],
+  ["ééééé-ééééé-ééééé", "éééé…éééé"],
+  ["bc1qm34lsc65zpw79lxes69zkqmk6ee3ewf0j77s3h", "bc1q…7s3h"],
+  ["TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", "TR7N…Lj6t"],
+  ["f81d4fae-7dec-11d0-a765-00a0c91e6bf6", "f81d…6bf6"],
+  ["", ""],
+];

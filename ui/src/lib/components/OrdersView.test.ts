@@ -58,18 +58,21 @@ const ATTENTION: OrderView[] = [
     status: undefined,
     statusText: "Creating the order",
     nextStep: { step: "confirmCreation", sentence: "Check whether the gateway created it." },
+    attention: "continue",
   }),
   own(3, {
     stage: "verified",
     status: undefined,
     statusText: "Waiting for your signature",
     nextStep: { step: "signAndHandIn", sentence: "Sign the transaction the gateway prepared." },
+    attention: "goSign",
   }),
   own(2, {
     stage: "refused",
     status: undefined,
     statusText: "Refused: the gateway's transaction did not match the quote",
     nextStep: undefined,
+    attention: "discard",
   }),
 ];
 
@@ -141,7 +144,7 @@ describe("the Orders view", () => {
       listOrders: vi.fn(async () => ATTENTION),
       resumeOrder: vi.fn(() => resumed.promise),
       discardOrder: vi.fn(async (id: number) =>
-        own(id, { stage: "abandoned", nextStep: undefined, statusText: "Given up" }),
+        own(id, { stage: "abandoned", nextStep: undefined, statusText: "Given up", finished: true }),
       ),
     });
     const store = start(api);
@@ -177,6 +180,8 @@ describe("the Orders view", () => {
       statusText: "Waiting for your signature",
       nextStep: { step: "signAndHandIn", sentence: "Sign the transaction the gateway prepared." },
       canAbandon: true,
+      attention: "goSign",
+      abandonQuestion: "Abandon this order? The gateway's order will expire unpaid; nothing is sent to the gateway.",
     });
     const reason =
       "Abandoned by you: nothing was paid, and the gateway's order order-3-3f2a9c1077e1a0b2 will expire unpaid.";
@@ -189,6 +194,7 @@ describe("the Orders view", () => {
           status: undefined,
           statusText: "Given up",
           lastError: reason,
+          finished: true,
         }),
       ),
     });
@@ -230,7 +236,14 @@ describe("the Orders view", () => {
     start(
       stubApi({
         listOrders: vi.fn(async () => [
-          own(3, { stage: "verified", nextStep: { step: "signAndHandIn", sentence: "Sign." }, canAbandon: true }),
+          own(3, {
+            stage: "verified",
+            nextStep: { step: "signAndHandIn", sentence: "Sign." },
+            canAbandon: true,
+            attention: "goSign",
+            abandonQuestion:
+              "Abandon this order? The gateway's order will expire unpaid; nothing is sent to the gateway.",
+          }),
         ]),
         abandonOrder: vi.fn(async () => Promise.reject({ kind: "refused", message, details: { localId: 3 } })),
       }),
@@ -258,6 +271,17 @@ describe("the Orders view", () => {
         },
       ],
       refundAddress: "bcrt1qrefund",
+      finished: true,
+      attention: "acknowledge",
+      outcome: {
+        happened: "The gateway reports this order refunded: the swap did not happen and what was sent came back.",
+        where:
+          "The gateway returned 0.0025 BTC on bitcoin (transaction 3f2a…c9d0). The quote named bcrt1qrefund as the " +
+          "Bitcoin refund address.",
+        next:
+          "Nothing more will happen to this order. Check that the refund arrived; if it did not, contact the " +
+          "gateway's support with the order id order-5-3f2a9c1077e1a0b2.",
+      },
     });
     const failed = own(4, {
       stage: "finished",
@@ -266,10 +290,21 @@ describe("the Orders view", () => {
       statusText: "Failed",
       acknowledged: false,
       sourceTx: { amount: own(4).send, txHash: "aa".repeat(32) },
+      finished: true,
+      attention: "acknowledge",
+      outcome: {
+        happened: "The gateway reports this order failed after 0.0025 BTC was sent (transaction aaaa…aaaa).",
+        where: "The gateway has not reported a refund of the bitcoin yet.",
+        next: `Contact the gateway's support about the refund with the order id order-4-3f2a9c1077e1a0b2 and the transaction ${"aa".repeat(32)}. Support → Look up an order shows what the gateway says about it now.`,
+      },
     });
     const api = stubApi({
       listOrders: vi.fn(async () => [refunded, failed]),
-      acknowledgeOrder: vi.fn(async (id: number) => ({ ...(id === 5 ? refunded : failed), acknowledged: true })),
+      acknowledgeOrder: vi.fn(async (id: number) => ({
+        ...(id === 5 ? refunded : failed),
+        acknowledged: true,
+        attention: null,
+      })),
     });
     start(api);
     await settle();
@@ -279,14 +314,14 @@ describe("the Orders view", () => {
       "The gateway reports this order refunded: the swap did not happen and what was sent came back.",
     );
     expect(text(byId("attention-outcome-where", rows[0]))).toBe(
-      "Where the money is: The gateway returned 0.0025 BTC on bitcoin (transaction 3f2a9c10…b8c9d0). The quote named " +
+      "Where the money is: The gateway returned 0.0025 BTC on bitcoin (transaction 3f2a…c9d0). The quote named " +
         "bcrt1qrefund as the Bitcoin refund address.",
     );
     expect(text(byId("attention-outcome-next", rows[0]))).toContain(
       "What to do: Nothing more will happen to this order.",
     );
     expect(text(byId("attention-outcome-happened", rows[1]))).toBe(
-      "The gateway reports this order failed after 0.0025 BTC was sent (transaction aaaaaaaa…aaaaaa).",
+      "The gateway reports this order failed after 0.0025 BTC was sent (transaction aaaa…aaaa).",
     );
     expect(text(byId("attention-outcome-next", rows[1]))).toContain("Contact the gateway's support about the refund");
     expect(byId("attention-abandon")).toBeNull();
@@ -302,7 +337,7 @@ describe("the Orders view", () => {
     flushSync();
     expect(text(byId("order-outcome-happened", row))).toContain("The gateway reports this order refunded");
 
-    emit({ type: "orderChanged", order: { ...failed, acknowledged: true } });
+    emit({ type: "orderChanged", order: { ...failed, acknowledged: true, attention: null } });
     flushSync();
     expect(byId("attention-section")).toBeNull();
     expect(allById("order-row")).toHaveLength(2);
@@ -326,7 +361,10 @@ describe("the Orders view", () => {
   it("updates a row's status when an order changes", async () => {
     start(stubApi({ listOrders: vi.fn(async () => [own(2), own(1), watched("gw-1", 5)]) }));
     await settle();
-    emit({ type: "orderChanged", order: own(1, { status: "success", statusText: "Completed", stage: "finished" }) });
+    emit({
+      type: "orderChanged",
+      order: own(1, { status: "success", statusText: "Completed", stage: "finished", finished: true }),
+    });
     flushSync();
     expect(text(byId("order-status", allById("order-row")[1]))).toBe("Completed");
 
@@ -365,8 +403,8 @@ describe("the Orders view", () => {
       stubApi({
         listOrders: vi.fn(async () => [
           own(2),
-          own(1, { stage: "finished", status: "success" }),
-          watched("w", 1, { status: "failed" }),
+          own(1, { stage: "finished", status: "success", finished: true }),
+          watched("w", 1, { status: "failed", finished: true }),
         ]),
       }),
     );

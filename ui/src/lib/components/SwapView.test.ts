@@ -166,7 +166,9 @@ describe("the Swap view", () => {
     verified.payload.psbt.feeShareBps = 300;
     verified.payload.psbt.feeSharePercent = "3.00";
     verified.payload.psbt.feeNeedsConfirmation = true;
-    render(new SwapState(api({ startOrder: async () => onrampOrder({ verified }) })));
+    const toPay =
+      order.toPay && verified.payload.type === "onramp" ? { ...order.toPay, psbt: verified.payload.psbt } : null;
+    render(new SwapState(api({ startOrder: async () => onrampOrder({ verified, toPay }) })));
     await settle();
     await fillOnramp();
     await click("swap-get-quote");
@@ -559,6 +561,7 @@ describe("the Swap view", () => {
       created: undefined,
       depositAddress: undefined,
       canAbandon: true,
+      toPay: null,
     });
     const found =
       "The gateway created this order (ord-1), but its answer with what to sign was lost, so it cannot be signed.";
@@ -715,7 +718,7 @@ describe("the Swap view", () => {
     // The addresses come from the wallet and stay folded away.
     expect(byId<HTMLInputElement>("swap-recipient")!.value).toBe(EVM_ADDRESS);
     expect(byId<HTMLInputElement>("swap-sender")!.value).toBe(SENDER_BTC);
-    expect(text("swap-addresses-summary")).toContain("To your wallet 0x5aAeb6…1BeAed");
+    expect(text("swap-addresses-summary")).toContain("To your wallet 0x5aAe…eAed");
     expect(document.getElementById("swap-address-fields")?.hidden).toBe(true);
     await click("swap-addresses-change");
     expect(document.getElementById("swap-address-fields")?.hidden).toBe(false);

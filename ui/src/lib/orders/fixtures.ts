@@ -1,6 +1,9 @@
-// Orders for tests: a complete OrderView with the fields a test cares about overridden.
+// Orders for tests: a complete OrderView with the fields a test cares about overridden. What desk-core reads from
+// an order's facts (finished, attention, outcome, …) is tested in Rust (crates/desk-core/src/views); a test here sets
+// those fields as desk-core would send them.
 import type { AmountView } from "../bindings/AmountView";
 import type { OrderView } from "../bindings/OrderView";
+import { EXECUTION_PHASES } from "../bindings/facts";
 
 export function amount(text: string, usd?: string, chain = "bitcoin", symbol: string | null = "BTC"): AmountView {
   return {
@@ -18,7 +21,7 @@ export function amount(text: string, usd?: string, chain = "bitcoin", symbol: st
 }
 
 export function order(overrides: Partial<OrderView> = {}): OrderView {
-  return {
+  return withPhase({
     network: "sandbox",
     route: "onramp",
     send: amount("0.0025 BTC", "96.12"),
@@ -32,8 +35,21 @@ export function order(overrides: Partial<OrderView> = {}): OrderView {
     received: [],
     refunded: [],
     createdAt: 1_700_000_000,
+    toPay: null,
+    toSign: null,
+    execution: null,
+    finished: false,
+    attention: null,
+    abandonQuestion: null,
+    outcome: null,
     ...overrides,
-  };
+  });
+}
+
+/** The order with the execution phase desk-core gives its stage (generated from Rust), unless a test set one. */
+export function withPhase(view: OrderView): OrderView {
+  if (view.stage === undefined || view.execution !== null) return view;
+  return { ...view, execution: EXECUTION_PHASES[view.stage] };
 }
 
 /** An order of the app (with a journal id). */

@@ -18,6 +18,13 @@ const base = (over: Partial<OrderView> = {}): OrderView => ({
   received: [],
   refunded: [],
   createdAt: 1000,
+  toPay: null,
+  toSign: null,
+  execution: "registered",
+  finished: false,
+  attention: null,
+  abandonQuestion: null,
+  outcome: null,
   ...over,
 });
 
@@ -37,12 +44,16 @@ describe("progress", () => {
   });
 
   it("is full and done when the order ended, and says how it ended", () => {
-    expect(progressOf(base({ status: "success", stage: "finished" }), 600, 0)).toMatchObject({
+    expect(progressOf(base({ status: "success", stage: "finished", finished: true }), 600, 0)).toMatchObject({
       fraction: 1,
       remaining: "Done",
       succeeded: true,
     });
-    const refunded = progressOf(base({ status: "refunded", stage: "finished", statusText: "Refunded" }), 600, 0);
+    const refunded = progressOf(
+      base({ status: "refunded", stage: "finished", statusText: "Refunded", finished: true }),
+      600,
+      0,
+    );
     expect(refunded).toMatchObject({ fraction: 1, remaining: "Refunded", succeeded: false, ended: true });
   });
 

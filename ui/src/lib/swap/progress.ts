@@ -15,8 +15,6 @@ export interface Progress {
   succeeded: boolean;
 }
 
-const ENDINGS = new Set(["success", "failed", "refunded"]);
-
 function minutes(secs: number): string {
   if (secs < 60) return `${Math.max(1, Math.ceil(secs))} s`;
   return `${Math.ceil(secs / 60)} min`;
@@ -30,7 +28,7 @@ export function startedAt(order: OrderView): number | null {
 
 export function progressOf(order: OrderView, estimatedSecs: number | null, nowSecs: number): Progress {
   const step = order.timeline.at(-1)?.text ?? order.statusText;
-  const ended = order.stage === "finished" || (order.status !== undefined && ENDINGS.has(order.status));
+  const ended = order.finished;
   if (ended) {
     const succeeded = order.status === "success";
     return { fraction: 1, remaining: succeeded ? "Done" : order.statusText, step, ended, succeeded };

@@ -26,7 +26,6 @@ import {
   type FieldName,
   type FormFields,
 } from "./form";
-import { isRegistered } from "./order";
 import {
   learnFrom,
   limitsFor,
@@ -157,7 +156,7 @@ export class SwapState {
   flowStep = $derived.by((): FlowStep => {
     if (this.step === "form") return "quote";
     if (this.step === "confirm") return "confirm";
-    return isRegistered(this.order?.stage) ? "track" : "sign";
+    return this.order?.execution === "registered" ? "track" : "sign";
   });
 
   #api: DeskApi;

@@ -5,6 +5,7 @@ import type { QuoteCard } from "../bindings/QuoteCard";
 import type { RouteView } from "../bindings/RouteView";
 import type { TokenView } from "../bindings/TokenView";
 import type { Verified } from "../bindings/Verified";
+import { withPhase } from "../orders/fixtures";
 
 export const BTC: TokenView = {
   chain: "bitcoin",
@@ -141,7 +142,7 @@ const ONRAMP_VERIFIED: Verified = {
 
 export function onrampOrder(over: Partial<OrderView> = {}): OrderView {
   const card = onrampCard();
-  return {
+  return withPhase({
     localId: 7,
     orderId: ORDER_ID,
     network: "sandbox",
@@ -158,13 +159,29 @@ export function onrampOrder(over: Partial<OrderView> = {}): OrderView {
     created: {
       onramp: { order_id: ORDER_ID, address: DEPOSIT, op_return_data: `6a20${OP_RETURN}`, psbt_hex: PSBT_HEX },
     },
+    // What desk-core reads from the above (crates/desk-core/src/views/to_sign.rs).
+    toPay: {
+      orderId: ORDER_ID,
+      address: DEPOSIT,
+      amountSats: "250000",
+      opReturnHex: OP_RETURN,
+      psbtHex: PSBT_HEX,
+      psbt: ONRAMP_VERIFIED.payload.type === "onramp" ? ONRAMP_VERIFIED.payload.psbt : null,
+      sentence: ONRAMP_VERIFIED.sentence,
+    },
+    toSign: null,
+    execution: null,
+    finished: false,
+    attention: "goSign",
+    abandonQuestion: null,
+    outcome: null,
     ...over,
-  };
+  });
 }
 
 export function offrampOrder(over: Partial<OrderView> = {}): OrderView {
   const card = offrampCard();
-  return {
+  return withPhase({
     localId: 8,
     orderId: ORDER_ID,
     network: "sandbox",
@@ -203,6 +220,24 @@ export function offrampOrder(over: Partial<OrderView> = {}): OrderView {
         },
       },
     },
+    // What desk-core reads from the above (crates/desk-core/src/views/to_sign.rs).
+    toPay: null,
+    toSign: {
+      kind: "evm",
+      chain: "bob",
+      to: "0x5C1F7f15A8fc15AcE2b8C1bC1fF4E0c5aA5E1a4D",
+      value: "0",
+      valueText: "0 ETH",
+      data: "0x095ea7b3000000000000000000000000000000000000000000000000000000000000000a",
+      dataBytes: 36,
+      selector: "0x095ea7b3",
+      decoded: null,
+    },
+    execution: null,
+    finished: false,
+    attention: "goSign",
+    abandonQuestion: null,
+    outcome: null,
     ...over,
-  };
+  });
 }

@@ -22,7 +22,7 @@ export class EvmSigner extends PlanSigner<EvmPlan> {
   sign(localId: number, step: PlannedTx): Promise<OrderView | null> {
     return this.runSigning(async () => {
       const order = await this.#api.walletEvmStep(localId, step.kind, step.maxFeeWei);
-      if (order.stage === "verified") await this.load(localId);
+      if (order.execution === "sign") await this.load(localId);
       else this.plan = null;
       return order;
     });

@@ -65,11 +65,16 @@ async function start(
 ) {
   const walletEvmPlan = vi.fn(async () => plans.shift() ?? plan([]));
   const walletEvmStep = vi.fn(
-    async () => ({ localId: 1, stage: plans.length > 0 ? "verified" : "registered" }) as unknown as OrderView,
+    async () =>
+      ({
+        localId: 1,
+        stage: plans.length > 0 ? "verified" : "registered",
+        execution: plans.length > 0 ? "sign" : "registered",
+      }) as unknown as OrderView,
   );
   const api = stubApi({ walletStatus: async () => walletView, walletEvmPlan, walletEvmStep, ...overrides });
   const flow = new SwapState(api);
-  flow.order = { localId: 1, stage: "verified", route: "offramp" } as unknown as OrderView;
+  flow.order = { localId: 1, stage: "verified", execution: "sign", route: "offramp" } as unknown as OrderView;
   const store = new WalletStore(api);
   store.connect(async () => () => {});
   const signer = new EvmSigner(api);

@@ -6,7 +6,7 @@ import { flushSync, mount, unmount } from "svelte";
 import type { DeskApi } from "../../ipc";
 import type { OrderView } from "../../bindings/OrderView";
 import type { PsbtExport } from "../../bindings/PsbtExport";
-import type { OnrampDeposit } from "../../swap/order";
+import type { DepositToPay } from "../../bindings/DepositToPay";
 import { SwapState } from "../../swap/state.svelte";
 import { byId, click, settle, stubApi, text } from "../../testing";
 import OnrampDetails from "./OnrampDetails.svelte";
@@ -15,7 +15,7 @@ import OnrampDetails from "./OnrampDetails.svelte";
 const PSBT_HEX = "70736274ff0100520200000001aa";
 const PSBT_BASE64 = "cHNidP8BAFICAAAAAao=";
 
-const deposit: OnrampDeposit = {
+const deposit: DepositToPay = {
   orderId: "ord-1",
   address: "bcrt1qgateway",
   amountSats: "250000",

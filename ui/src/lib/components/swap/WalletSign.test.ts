@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { flushSync, mount, unmount } from "svelte";
 import type { OrderView } from "../../bindings/OrderView";
 import type { WalletView as View } from "../../bindings/WalletView";
-import type { OnrampDeposit } from "../../swap/order";
+import type { DepositToPay } from "../../bindings/DepositToPay";
 import { SwapState } from "../../swap/state.svelte";
 import { WalletStore } from "../../wallet/state.svelte";
 import { byId, click, settle, stubApi, text, type } from "../../testing";
@@ -20,7 +20,7 @@ const ACCOUNTS = {
 };
 const UNLOCKED: View = { state: "unlocked", idleLockSecs: 300, accounts: ACCOUNTS };
 
-function deposit(spender: string, feeNeedsConfirmation = false): OnrampDeposit {
+function deposit(spender: string, feeNeedsConfirmation = false): DepositToPay {
   return {
     orderId: "ord-1",
     address: "bcrt1qgateway",
@@ -43,7 +43,7 @@ function deposit(spender: string, feeNeedsConfirmation = false): OnrampDeposit {
 
 let app: Record<string, unknown> | null = null;
 
-async function start(walletView: View, dep: OnrampDeposit, overrides = {}) {
+async function start(walletView: View, dep: DepositToPay, overrides = {}) {
   const signWithWallet = vi.fn(async () => ({ localId: 1, stage: "registered" }) as unknown as OrderView);
   const api = stubApi({ walletStatus: async () => walletView, signWithWallet, ...overrides });
   const flow = new SwapState(api);

@@ -13,6 +13,14 @@ use crate::api::{RouteKind, TokenView};
 use crate::journal::{HandedIn, JournalEvent, JournalOrder, NextStep, Stage};
 use crate::settings::AffiliateEntry;
 
+#[cfg(test)]
+pub(crate) mod fixtures;
+mod outcome;
+mod to_sign;
+
+pub use outcome::{AttentionAction, ExecutionPhase, Outcome};
+pub use to_sign::{CallToSign, ContractCall, DepositToPay, SolanaCall, TronCall};
+
 /// An amount of a token: smallest units (exact, as a string), the same for a person, and its USD value.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -494,6 +502,23 @@ pub struct OrderView {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional, type = "number")]
     pub estimated_secs: Option<u64>,
+    /// What an onramp asks to be paid (its deposit address, exact amount, OP_RETURN, PSBT); absent for other
+    /// routes and when the gateway gave no deposit address.
+    pub to_pay: Option<DepositToPay>,
+    /// The call an offramp or token swap asks to be signed; absent for onramps and when the create-order answer
+    /// carries none.
+    pub to_sign: Option<CallToSign>,
+    /// Which part of the Swap view's Sign step applies (the app's own orders); absent for watched orders.
+    pub execution: Option<ExecutionPhase>,
+    /// Nothing more will happen to the order: the app's flow ended (finished or given up) or the gateway reports an
+    /// ending (success, failed, refunded). A refused order is not finished (it waits to be discarded).
+    pub finished: bool,
+    /// What the person can do about the app's own order from "Needs your attention"; absent when nothing.
+    pub attention: Option<AttentionAction>,
+    /// The question asked before the order is abandoned from the Orders view; absent when it may not be.
+    pub abandon_question: Option<String>,
+    /// What a failed or refunded order means for the person; absent for every other order (and an abandoned one).
+    pub outcome: Option<Outcome>,
 }
 
 /// A block explorer's page for transaction `hash` on `chain`; `None` for the Sandbox (its transactions exist only
@@ -572,6 +597,11 @@ fn transfers(list: &[gateway_client::wire::TokenTransfer], sandbox: bool) -> Vec
 impl OrderView {
     /// An order known from the gateway only (a watched address's order).
     pub fn from_gateway(network: &str, info: &OrderInfo, raw: &Value, route: RouteKind) -> Self {
+        Self::gateway_only(network, info, raw, route).settled()
+    }
+
+    /// [`Self::from_gateway`] before what is read from its facts ([`Self::settled`]).
+    fn gateway_only(network: &str, info: &OrderInfo, raw: &Value, route: RouteKind) -> Self {
         let sandbox = network == "sandbox";
         let mut view = Self {
             local_id: None,
@@ -626,6 +656,13 @@ impl OrderView {
             wallet_txs: None,
             estimated_secs: None,
             raw: Some(raw.clone()),
+            to_pay: None,
+            to_sign: None,
+            execution: None,
+            finished: false,
+            attention: None,
+            abandon_question: None,
+            outcome: None,
         };
         view.apply_status(&info.status, None, sandbox);
         view
@@ -690,7 +727,7 @@ impl OrderView {
                 .map(|info| (raw, info))
         }) {
             Some((raw, info)) => {
-                let mut v = Self::from_gateway(&order.network, &info, raw, route);
+                let mut v = Self::gateway_only(&order.network, &info, raw, route);
                 v.timeline.clear();
                 v.received.clear();
                 v.refunded.clear();
@@ -726,6 +763,13 @@ impl OrderView {
                 wallet_txs: None,
                 estimated_secs: None,
                 raw: None,
+                to_pay: None,
+                to_sign: None,
+                execution: None,
+                finished: false,
+                attention: None,
+                abandon_question: None,
+                outcome: None,
             },
         };
         view.local_id = Some(order.local_id);
@@ -858,7 +902,29 @@ impl OrderView {
         if matches!(order.stage, Stage::Refused | Stage::Abandoned) {
             view.status_text = stage_text(order.stage).to_owned();
         }
-        view
+        view.settled()
+    }
+
+    /// The view with what is read from its facts filled in: what to pay or sign, the execution phase, whether it
+    /// is finished, its attention action, the abandon question and the outcome.
+    fn settled(mut self) -> Self {
+        let facts = to_sign::OrderFacts {
+            route: self.route,
+            verified: self.verified.as_ref(),
+            created: self.created.as_ref(),
+            order_id: self.order_id.as_deref(),
+            deposit_address: self.deposit_address.as_deref(),
+            send_units: &self.send.amount,
+            send_chain: &self.send.token.chain,
+        };
+        self.to_pay = to_sign::deposit_to_pay(&facts);
+        self.to_sign = to_sign::call_to_sign(&facts);
+        self.execution = self.stage.map(ExecutionPhase::of);
+        self.finished = outcome::is_finished(&self);
+        self.attention = outcome::attention_action(&self);
+        self.abandon_question = outcome::abandon_question(&self);
+        self.outcome = outcome::outcome_of(&self);
+        self
     }
 }
 
