@@ -429,7 +429,7 @@ fn log(events: &[TrackerEvent]) {
             TrackerEvent::OrderChanged {
                 order_id, order, ..
             } => {
-                debug!(order = %order_id, status = order.status.label(), "order changed");
+                debug!(order = %order_id, status = order.status.key(), "order changed");
             }
             TrackerEvent::ReadFailed {
                 error, retry_in, ..

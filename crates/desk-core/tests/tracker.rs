@@ -386,10 +386,10 @@ async fn orders_reach_their_endings_once_and_finished_orders_are_not_read_again(
         .await;
     let finals: Vec<&'static str> = endings
         .iter()
-        .map(|id| events.statuses(id).last().unwrap().label())
+        .map(|id| events.statuses(id).last().unwrap().key())
         .collect();
-    assert_eq!(finals, ["completed", "failed", "refunded"]);
-    assert_eq!(events.statuses(&alone).last().unwrap().label(), "completed");
+    assert_eq!(finals, ["success", "failed", "refunded"]);
+    assert_eq!(events.statuses(&alone).last().unwrap().key(), "success");
 
     // The finished uncovered order is not read again while the listing goes on; no event repeats.
     let reads = gateway.requests.reads_of(&alone);
@@ -513,8 +513,8 @@ async fn failed_reads_are_reported_backed_off_and_never_shown_as_failed_swaps() 
         })
         .await;
     for id in [&watched, &alone] {
-        let labels: Vec<&str> = events.statuses(id).iter().map(|s| s.label()).collect();
-        assert_eq!(labels, ["in progress", "completed"], "{id}");
+        let keys: Vec<&str> = events.statuses(id).iter().map(|s| s.key()).collect();
+        assert_eq!(keys, ["inProgress", "success"], "{id}");
     }
     for (_, error, _) in events.failures() {
         assert!(!error.to_lowercase().contains("swap"), "{error}");

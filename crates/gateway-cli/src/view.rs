@@ -203,19 +203,20 @@ fn status(status: &OrderStatus) -> String {
             pending_btc_payment: Some(p),
             ..
         } => format!(
-            "in progress: Bitcoin payout {} pending in {}",
+            "{}: {} in {}",
+            status.text(),
             amount_with_usd(registry(), "bitcoin", "BTC", &p.amount, p.usd.as_deref()),
             p.txid
         ),
         OrderStatus::Success { received_tokens } if !received_tokens.is_empty() => {
             let parts: Vec<String> = received_tokens.iter().map(transfer).collect();
-            format!("completed: received {}", parts.join("; "))
+            format!("{}: received {}", status.text(), parts.join("; "))
         }
         OrderStatus::Refunded { refunded_tokens } if !refunded_tokens.is_empty() => {
             let parts: Vec<String> = refunded_tokens.iter().map(transfer).collect();
-            format!("refunded: {}", parts.join("; "))
+            format!("{}: {}", status.text(), parts.join("; "))
         }
-        other => other.label().to_owned(),
+        other => other.text().to_owned(),
     }
 }
 

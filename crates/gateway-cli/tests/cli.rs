@@ -348,7 +348,7 @@ async fn orders_routes_and_registration_read_well() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let shown = text(&out.stdout);
     assert!(
-        shown.contains("completed: received 0.00099 WBTC ($95.00)"),
+        shown.contains("Completed: received 0.00099 WBTC ($95.00)"),
         "{shown}"
     );
     assert!(shown.contains("2025-11-21T04:40:00Z"), "{shown}");

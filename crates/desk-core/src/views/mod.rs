@@ -546,17 +546,7 @@ pub fn is_explorer_url(url: &str) -> bool {
         })
 }
 
-/// A status in words.
-pub fn status_text(key: &str) -> &'static str {
-    match key {
-        "inProgress" => "In progress",
-        "pendingBtcPayment" => "Bitcoin payout on its way",
-        "success" => "Completed",
-        "failed" => "Failed",
-        "refunded" => "Refunded",
-        _ => "Unknown status (see the raw answer)",
-    }
-}
+pub use gateway_client::wire::status_text;
 
 /// A stage of the app's own order in words: the one word list of the stages (the order list and the partner
 /// dashboard both show it).

@@ -16,6 +16,7 @@ pub use common::{ResolvedAffiliate, RouteKind, Slippage, TokenAmount, TokenSwapA
 pub use create_order::{CreateOrderResponse, CreateOrderResult, OnrampOrder, TxOrder};
 pub use order::{
     DstInfo, OrderInfo, OrderStatus, OrdersPage, PendingBtcPayment, SrcInfo, TokenTransfer,
+    status_text,
 };
 pub use quote::{
     LayerZeroQuote, OfframpFeeBreakdown, OfframpQuote, OnrampFeeBreakdown, OnrampQuote, Quote,

@@ -253,15 +253,22 @@ impl OrderStatus {
         }
     }
 
-    /// A short readable label: "in progress", "completed", "failed" or "refunded".
-    pub fn label(&self) -> &'static str {
-        match self {
-            Self::InProgress { .. } => "in progress",
-            Self::Success { .. } => "completed",
-            Self::Failed { .. } => "failed",
-            Self::Refunded { .. } => "refunded",
-            Self::Unknown(_) => "a status this app does not know (see the raw answer)",
-        }
+    /// The status in words for a person ([`status_text`] of its [`key`](Self::key)).
+    pub fn text(&self) -> &'static str {
+        status_text(self.key())
+    }
+}
+
+/// A status, by its key ([`OrderStatus::key`]), in words for a person: the one word list of the statuses (the
+/// window, the partner dashboard and the command line all show it).
+pub fn status_text(key: &str) -> &'static str {
+    match key {
+        "inProgress" => "In progress",
+        "pendingBtcPayment" => "Bitcoin payout on its way",
+        "success" => "Completed",
+        "failed" => "Failed",
+        "refunded" => "Refunded",
+        _ => "Unknown status (see the raw answer)",
     }
 }
 
@@ -378,7 +385,7 @@ mod tests {
         assert_eq!(p.amount, "98000");
         assert_eq!(p.usd.as_deref(), Some("95.16"));
         assert!(!order.status.is_terminal());
-        assert_eq!(order.status.label(), "in progress");
+        assert_eq!(order.status.text(), "Bitcoin payout on its way");
     }
 
     #[test]
@@ -392,7 +399,7 @@ mod tests {
         assert_eq!(received_tokens[0].tx_hash, "0xfeed");
         assert_eq!(received_tokens[0].usd.as_deref(), Some("96.13"));
         assert!(order.status.is_terminal());
-        assert_eq!(order.status.label(), "completed");
+        assert_eq!(order.status.text(), "Completed");
         // Written back in the same V3 form.
         assert_eq!(serde_json::to_value(&order.status).unwrap(), status);
 
@@ -407,7 +414,7 @@ mod tests {
             "snake_case spelling accepted too"
         );
         assert_eq!(refunded_tokens[0].usd, None);
-        assert_eq!(status.label(), "refunded");
+        assert_eq!(status.text(), "Refunded");
 
         let missing = json!({"success": {"received_tokens": [{"token": "BTC", "amount": "1", "chain": "bitcoin"}]}});
         assert!(
@@ -422,7 +429,7 @@ mod tests {
             serde_json::from_value(json!({"failed": {"refund_tx": null}})).unwrap();
         assert_eq!(status, OrderStatus::Failed { refund_tx: None });
         assert!(status.is_terminal());
-        assert_eq!(status.label(), "failed");
+        assert_eq!(status.text(), "Failed");
         let tx = json!({"to": "0x1", "data": "0x", "value": "0", "chain": "bob"});
         let status: OrderStatus =
             serde_json::from_value(json!({"failed": {"refund_tx": tx.clone()}})).unwrap();
@@ -500,7 +507,7 @@ mod tests {
         assert_eq!(order.dst_info.tx_hash.as_deref(), Some("ab"));
         assert_eq!(order.deposit_address, None);
         assert_eq!(order.estimated_time_in_secs, None);
-        assert_eq!(order.status.label(), "completed");
+        assert_eq!(order.status.text(), "Completed");
     }
 
     #[test]
