@@ -1,6 +1,10 @@
 //! The Tauri commands: each hands its work to `desk-core` and returns its typed result or structured error.
 //!
-//! Arguments arrive under the camelCase names the window uses (`localId` for `local_id`), Tauri 2's default.
+//! Each command that takes arguments reads them through one `<Command>Args` struct, its one parameter besides what
+//! Tauri hands in (state, window, app handle): the window sends `{ args: { … } }`, with the fields under the camelCase
+//! names the window uses (`localId` for `local_id`), and nothing else (`deny_unknown_fields`). In tests the structs
+//! also derive `ts_rs::TS`, and `ui/src/lib/bindings/args/` holds their TypeScript types, which `ui/src/lib/ipc.ts`
+//! sends: the window cannot send a shape Rust would refuse without `npm run check` failing (see `args_bindings.rs`).
 
 use std::path::PathBuf;
 
@@ -14,6 +18,7 @@ use desk_core::support::{
 use desk_core::views::OrderView;
 use desk_core::{Desk, DeskError, ErrorKind, QuoteResult, SwapForm};
 use gateway_client::ApiVersion;
+use serde::Deserialize;
 use serde_json::Value;
 use tauri::{Runtime, State, WebviewWindow};
 use tauri_plugin_dialog::DialogExt;
@@ -25,13 +30,22 @@ pub async fn get_settings(desk: State<'_, Desk>) -> Result<SettingsView, DeskErr
     Ok(desk.settings().await)
 }
 
+/// The arguments of the `select_network` command.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(export_to = "args/"))]
+pub struct SelectNetworkArgs {
+    /// The network to use from now on.
+    choice: NetworkChoice,
+}
+
 /// Switches network (starting the Sandbox gateway when it is chosen) and remembers the choice.
 #[tauri::command]
 pub async fn select_network(
     desk: State<'_, Desk>,
-    choice: NetworkChoice,
+    args: SelectNetworkArgs,
 ) -> Result<SettingsView, DeskError> {
-    desk.select_network(choice).await
+    desk.select_network(args.choice).await
 }
 
 /// Every route of the network in use, with token facts.
@@ -40,61 +54,137 @@ pub async fn list_routes(desk: State<'_, Desk>) -> Result<Vec<RouteView>, DeskEr
     desk.routes().await
 }
 
+/// The arguments of the `request_quote` command.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(export_to = "args/"))]
+pub struct RequestQuoteArgs {
+    /// What the swap form says.
+    form: SwapForm,
+}
+
 /// A quote for what the swap form says, or a question to ask first.
 #[tauri::command]
 pub async fn request_quote(
     desk: State<'_, Desk>,
-    form: SwapForm,
+    args: RequestQuoteArgs,
 ) -> Result<QuoteResult, DeskError> {
-    desk.quote(&form).await
+    desk.quote(&args.form).await
+}
+
+/// The arguments of the `start_order` command.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(export_to = "args/"))]
+pub struct StartOrderArgs {
+    /// The quote exactly as the gateway sent it (the card's `raw`).
+    quote: Value,
+    /// The loss (in bps) the person confirmed, when the card says it needs confirming.
+    accepted_loss_bps: Option<u32>,
 }
 
 /// Starts an order from a quote exactly as the gateway sent it (the card's `raw`).
 #[tauri::command]
 pub async fn start_order(
     desk: State<'_, Desk>,
-    quote: Value,
-    accepted_loss_bps: Option<u32>,
+    args: StartOrderArgs,
 ) -> Result<OrderView, DeskError> {
-    desk.start_order(quote, accepted_loss_bps).await
+    desk.start_order(args.quote, args.accepted_loss_bps).await
+}
+
+/// The arguments of the `hand_in` command.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(export_to = "args/"))]
+pub struct HandInArgs {
+    /// The journal's id of the order.
+    #[cfg_attr(test, ts(type = "number"))]
+    local_id: i64,
+    /// The signed transaction (hex) or its id/hash.
+    text: String,
 }
 
 /// Hands in the signed transaction (hex) or its id/hash for an order.
 #[tauri::command]
-pub async fn hand_in(
-    desk: State<'_, Desk>,
+pub async fn hand_in(desk: State<'_, Desk>, args: HandInArgs) -> Result<OrderView, DeskError> {
+    desk.hand_in(args.local_id, &args.text).await
+}
+
+/// The arguments of the `resume_order` command.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(export_to = "args/"))]
+pub struct ResumeOrderArgs {
+    /// The journal's id of the order.
+    #[cfg_attr(test, ts(type = "number"))]
     local_id: i64,
-    text: String,
-) -> Result<OrderView, DeskError> {
-    desk.hand_in(local_id, &text).await
 }
 
 /// Takes an unfinished order one step on.
 #[tauri::command]
-pub async fn resume_order(desk: State<'_, Desk>, local_id: i64) -> Result<OrderView, DeskError> {
-    desk.resume(local_id).await
+pub async fn resume_order(
+    desk: State<'_, Desk>,
+    args: ResumeOrderArgs,
+) -> Result<OrderView, DeskError> {
+    desk.resume(args.local_id).await
+}
+
+/// The arguments of the `discard_order` command.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(export_to = "args/"))]
+pub struct DiscardOrderArgs {
+    /// The journal's id of the order.
+    #[cfg_attr(test, ts(type = "number"))]
+    local_id: i64,
 }
 
 /// Gives up an order that never reached the gateway, or one refused by verification.
 #[tauri::command]
-pub async fn discard_order(desk: State<'_, Desk>, local_id: i64) -> Result<OrderView, DeskError> {
-    desk.discard(local_id).await
+pub async fn discard_order(
+    desk: State<'_, Desk>,
+    args: DiscardOrderArgs,
+) -> Result<OrderView, DeskError> {
+    desk.discard(args.local_id).await
+}
+
+/// The arguments of the `abandon_order` command.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(export_to = "args/"))]
+pub struct AbandonOrderArgs {
+    /// The journal's id of the order.
+    #[cfg_attr(test, ts(type = "number"))]
+    local_id: i64,
 }
 
 /// Abandons an unfinished order at the person's request: nothing is sent to the gateway, whose order expires unpaid.
 /// Refused, with why and what to do instead, once money may have moved.
 #[tauri::command]
-pub async fn abandon_order(desk: State<'_, Desk>, local_id: i64) -> Result<OrderView, DeskError> {
-    desk.abandon(local_id).await
+pub async fn abandon_order(
+    desk: State<'_, Desk>,
+    args: AbandonOrderArgs,
+) -> Result<OrderView, DeskError> {
+    desk.abandon(args.local_id).await
+}
+
+/// The arguments of the `acknowledge_order` command.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(export_to = "args/"))]
+pub struct AcknowledgeOrderArgs {
+    /// The journal's id of the order.
+    #[cfg_attr(test, ts(type = "number"))]
+    local_id: i64,
 }
 
 /// The person read what happened to a failed or refunded order; it no longer needs their attention.
 #[tauri::command]
 pub async fn acknowledge_order(
     desk: State<'_, Desk>,
-    local_id: i64,
+    args: AcknowledgeOrderArgs,
 ) -> Result<OrderView, DeskError> {
-    desk.acknowledge(local_id).await
+    desk.acknowledge(args.local_id).await
 }
 
 /// The app's own orders on the current network, then those of watched addresses.
@@ -110,37 +200,76 @@ pub async fn refresh_orders(desk: State<'_, Desk>) -> Result<(), DeskError> {
     Ok(())
 }
 
+/// The arguments of the `order_next_check` command.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(export_to = "args/"))]
+pub struct OrderNextCheckArgs {
+    /// The gateway's id of the order.
+    order_id: String,
+}
+
 /// Seconds until the app next reads the gateway's order `order_id`; `None` when it is not followed.
 #[tauri::command]
 pub async fn order_next_check(
     desk: State<'_, Desk>,
-    order_id: String,
+    args: OrderNextCheckArgs,
 ) -> Result<Option<u64>, DeskError> {
-    Ok(desk.next_check_secs(&order_id).await)
+    Ok(desk.next_check_secs(&args.order_id).await)
+}
+
+/// The arguments of the `watch_address` command.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(export_to = "args/"))]
+pub struct WatchAddressArgs {
+    /// The address whose orders to follow.
+    address: String,
 }
 
 /// Follows the orders of an address on the current network.
 #[tauri::command]
 pub async fn watch_address(
     desk: State<'_, Desk>,
-    address: String,
+    args: WatchAddressArgs,
 ) -> Result<SettingsView, DeskError> {
-    desk.watch_address(&address).await
+    desk.watch_address(&args.address).await
+}
+
+/// The arguments of the `unwatch_address` command.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(export_to = "args/"))]
+pub struct UnwatchAddressArgs {
+    /// The address no longer to follow.
+    address: String,
 }
 
 /// Stops following an address.
 #[tauri::command]
 pub async fn unwatch_address(
     desk: State<'_, Desk>,
-    address: String,
+    args: UnwatchAddressArgs,
 ) -> Result<SettingsView, DeskError> {
-    desk.unwatch_address(&address).await
+    desk.unwatch_address(&args.address).await
+}
+
+/// The arguments of the `set_api_key` command.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(export_to = "args/"))]
+pub struct SetApiKeyArgs {
+    /// The API key (kept in the keychain, never in the settings file).
+    key: String,
 }
 
 /// Stores (or replaces) the current network's API key in the keychain.
 #[tauri::command]
-pub async fn set_api_key(desk: State<'_, Desk>, key: String) -> Result<SettingsView, DeskError> {
-    desk.set_api_key(&key).await
+pub async fn set_api_key(
+    desk: State<'_, Desk>,
+    args: SetApiKeyArgs,
+) -> Result<SettingsView, DeskError> {
+    desk.set_api_key(&args.key).await
 }
 
 /// Removes the current network's API key from the keychain.
@@ -149,13 +278,32 @@ pub async fn remove_api_key(desk: State<'_, Desk>) -> Result<SettingsView, DeskE
     desk.remove_api_key().await
 }
 
+/// The arguments of the `set_api_version` command.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(export_to = "args/"))]
+pub struct SetApiVersionArgs {
+    /// The API version to use on the current network.
+    #[cfg_attr(test, ts(type = "\"v1\" | \"v2\" | \"v3\""))]
+    version: ApiVersion,
+}
+
 /// Chooses the API version of the current network (`"v1"`, `"v2"` or `"v3"`).
 #[tauri::command]
 pub async fn set_api_version(
     desk: State<'_, Desk>,
-    version: ApiVersion,
+    args: SetApiVersionArgs,
 ) -> Result<SettingsView, DeskError> {
-    desk.set_api_version(version).await
+    desk.set_api_version(args.version).await
+}
+
+/// The arguments of the `set_bitcoin_network` command.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(export_to = "args/"))]
+pub struct SetBitcoinNetworkArgs {
+    /// `"mainnet"`, `"testnet"`, `"signet"` or `"regtest"` (desk-core refuses anything else, with a sentence).
+    network: String,
 }
 
 /// Chooses the Bitcoin network of the current network (`"mainnet"`, `"testnet"`, `"signet"`, `"regtest"`), where the
@@ -163,41 +311,95 @@ pub async fn set_api_version(
 #[tauri::command]
 pub async fn set_bitcoin_network(
     desk: State<'_, Desk>,
-    network: String,
+    args: SetBitcoinNetworkArgs,
 ) -> Result<SettingsView, DeskError> {
-    desk.set_bitcoin_network(&network).await
+    desk.set_bitcoin_network(&args.network).await
+}
+
+/// The arguments of the `set_blind_signing` command.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(export_to = "args/"))]
+pub struct SetBlindSigningArgs {
+    /// Whether undecodable calls are shown as not checked rather than refused.
+    on: bool,
 }
 
 /// Turns blind signing on or off for the current network.
 #[tauri::command]
-pub async fn set_blind_signing(desk: State<'_, Desk>, on: bool) -> Result<SettingsView, DeskError> {
-    desk.set_blind_signing(on).await
+pub async fn set_blind_signing(
+    desk: State<'_, Desk>,
+    args: SetBlindSigningArgs,
+) -> Result<SettingsView, DeskError> {
+    desk.set_blind_signing(args.on).await
+}
+
+/// The arguments of the `set_evm_endpoints` command.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(export_to = "args/"))]
+pub struct SetEvmEndpointsArgs {
+    /// The EVM chain's slug.
+    chain: String,
+    /// Its JSON-RPC endpoints, in order of preference (empty: the public defaults).
+    urls: Vec<String>,
 }
 
 /// Sets the JSON-RPC endpoints of an EVM chain on the current network (empty: the public defaults).
 #[tauri::command]
 pub async fn set_evm_endpoints(
     desk: State<'_, Desk>,
-    chain: String,
-    urls: Vec<String>,
+    args: SetEvmEndpointsArgs,
 ) -> Result<SettingsView, DeskError> {
-    desk.set_evm_endpoints(&chain, &urls).await
+    desk.set_evm_endpoints(&args.chain, &args.urls).await
+}
+
+/// The arguments of the `check_evm_endpoint` command.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(export_to = "args/"))]
+pub struct CheckEvmEndpointArgs {
+    /// The EVM chain's slug.
+    chain: String,
+    /// The JSON-RPC endpoint to check.
+    url: String,
 }
 
 /// Checks an endpoint: its chain id (which must be the chain's) and latest block.
 #[tauri::command]
 pub async fn check_evm_endpoint(
     desk: State<'_, Desk>,
-    chain: String,
-    url: String,
+    args: CheckEvmEndpointArgs,
 ) -> Result<desk_core::api::EndpointCheck, DeskError> {
-    desk.check_evm_endpoint(&chain, &url).await
+    desk.check_evm_endpoint(&args.chain, &args.url).await
+}
+
+/// The arguments of the `set_theme` command.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(export_to = "args/"))]
+pub struct SetThemeArgs {
+    /// The window's colours.
+    theme: Theme,
 }
 
 /// Chooses the window's colours.
 #[tauri::command]
-pub async fn set_theme(desk: State<'_, Desk>, theme: Theme) -> Result<SettingsView, DeskError> {
-    desk.set_theme(theme).await
+pub async fn set_theme(
+    desk: State<'_, Desk>,
+    args: SetThemeArgs,
+) -> Result<SettingsView, DeskError> {
+    desk.set_theme(args.theme).await
+}
+
+/// The arguments of the `save_psbt` command.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(export_to = "args/"))]
+pub struct SavePsbtArgs {
+    /// The journal's id of the order.
+    #[cfg_attr(test, ts(type = "number"))]
+    local_id: i64,
 }
 
 /// Asks where to save an onramp order's PSBT and writes it there: the path, or `None` when the person cancels.
@@ -205,8 +407,9 @@ pub async fn set_theme(desk: State<'_, Desk>, theme: Theme) -> Result<SettingsVi
 pub async fn save_psbt<R: Runtime>(
     window: WebviewWindow<R>,
     desk: State<'_, Desk>,
-    local_id: i64,
+    args: SavePsbtArgs,
 ) -> Result<Option<String>, DeskError> {
+    let local_id = args.local_id;
     let bytes = desk.psbt(local_id)?;
     let what = SaveAs {
         title: "Save the PSBT to sign",
@@ -221,14 +424,24 @@ pub async fn save_psbt<R: Runtime>(
     Ok(Some(shown))
 }
 
+/// The arguments of the `psbt_export` command.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(export_to = "args/"))]
+pub struct PsbtExportArgs {
+    /// The journal's id of the order.
+    #[cfg_attr(test, ts(type = "number"))]
+    local_id: i64,
+}
+
 /// An onramp order's PSBT as base64, hex and the frames of an animated BC-UR QR code (`ur:crypto-psbt`), each frame
 /// also drawn as SVG, for a wallet of the person's own.
 #[tauri::command]
 pub async fn psbt_export(
     desk: State<'_, Desk>,
-    local_id: i64,
+    args: PsbtExportArgs,
 ) -> Result<desk_core::psbt_export::PsbtExport, DeskError> {
-    desk.psbt_export(local_id)
+    desk.psbt_export(args.local_id)
 }
 
 /// What a save dialog offers: its title, the file name it proposes, and the one file type.
@@ -287,14 +500,24 @@ async fn write_file(path: PathBuf, bytes: Vec<u8>, what: &str) -> Result<String,
     Ok(shown)
 }
 
+/// The arguments of the `open_explorer` command.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(export_to = "args/"))]
+pub struct OpenExplorerArgs {
+    /// A block explorer's link the app made (a known explorer and a transaction hash).
+    url: String,
+}
+
 /// Opens a block explorer's page in the system browser. Only links the app makes itself (a known explorer and a
 /// transaction hash) are opened; anything else is refused.
 #[tauri::command]
 pub async fn open_explorer<R: Runtime>(
     app: tauri::AppHandle<R>,
-    url: String,
+    args: OpenExplorerArgs,
 ) -> Result<(), DeskError> {
     use tauri_plugin_opener::OpenerExt;
+    let url = args.url;
     if !desk_core::views::is_explorer_url(&url) {
         return Err(DeskError::new(
             desk_core::ErrorKind::InvalidInput,
@@ -309,9 +532,19 @@ pub async fn open_explorer<R: Runtime>(
     })
 }
 
+/// The arguments of the `qr_svg` command.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(export_to = "args/"))]
+pub struct QrSvgArgs {
+    /// An address or a BIP 21 payment URI, up to 512 characters.
+    text: String,
+}
+
 /// A QR code of `text` (an address or a BIP 21 payment URI) as SVG markup, for the window to show inline.
 #[tauri::command]
-pub async fn qr_svg(text: String) -> Result<String, DeskError> {
+pub async fn qr_svg(args: QrSvgArgs) -> Result<String, DeskError> {
+    let text = args.text;
     if text.is_empty() || text.len() > 512 {
         return Err(DeskError::new(
             desk_core::ErrorKind::InvalidInput,
@@ -338,23 +571,52 @@ pub async fn qr_svg(text: String) -> Result<String, DeskError> {
 
 // ---- Partner ----
 
+/// The arguments of the `set_affiliates` command.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(export_to = "args/"))]
+pub struct SetAffiliatesArgs {
+    /// The onramp and offramp affiliate entries.
+    affiliates: Vec<AffiliateEntry>,
+    /// The one token-swap affiliate entry, if any.
+    token_swap_affiliate: Option<AffiliateEntry>,
+}
+
 /// Keeps the partner's affiliate entries for the current network (applied to every quote from now on).
 #[tauri::command]
 pub async fn set_affiliates(
     desk: State<'_, Desk>,
-    affiliates: Vec<AffiliateEntry>,
-    token_swap_affiliate: Option<AffiliateEntry>,
+    args: SetAffiliatesArgs,
 ) -> Result<SettingsView, DeskError> {
-    desk.set_affiliates(affiliates, token_swap_affiliate).await
+    desk.set_affiliates(args.affiliates, args.token_swap_affiliate)
+        .await
+}
+
+/// The arguments of the `partner_dashboard` command.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(export_to = "args/"))]
+pub struct PartnerDashboardArgs {
+    /// The period and filters of the dashboard.
+    query: DashboardQuery,
 }
 
 /// The partner dashboard over the orders the app knows on the current network.
 #[tauri::command]
 pub async fn partner_dashboard(
     desk: State<'_, Desk>,
-    query: DashboardQuery,
+    args: PartnerDashboardArgs,
 ) -> Result<Dashboard, DeskError> {
-    desk.dashboard(&query).await
+    desk.dashboard(&args.query).await
+}
+
+/// The arguments of the `save_dashboard_csv` command.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(export_to = "args/"))]
+pub struct SaveDashboardCsvArgs {
+    /// The period and filters of the dashboard whose rows to export.
+    query: DashboardQuery,
 }
 
 /// Asks where to save the rows behind the dashboard as CSV and writes them: the path, or `None` when cancelled.
@@ -362,9 +624,9 @@ pub async fn partner_dashboard(
 pub async fn save_dashboard_csv<R: Runtime>(
     window: WebviewWindow<R>,
     desk: State<'_, Desk>,
-    query: DashboardQuery,
+    args: SaveDashboardCsvArgs,
 ) -> Result<Option<String>, DeskError> {
-    let csv = desk.dashboard_csv(&query).await?;
+    let csv = desk.dashboard_csv(&args.query).await?;
     let what = SaveAs {
         title: "Export the partner dashboard's orders",
         file_name: "gateway-desk-partner-orders.csv".to_owned(),
@@ -380,43 +642,80 @@ pub async fn save_dashboard_csv<R: Runtime>(
 
 // ---- Support ----
 
+/// The arguments of the `support_lookup` command.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(export_to = "args/"))]
+pub struct SupportLookupArgs {
+    /// What to look up, where.
+    query: LookupQuery,
+}
+
 /// Looks up an order (id, txid, hash) or an address's orders on any network and API version; the journal is not
 /// touched.
 #[tauri::command]
 pub async fn support_lookup(
     desk: State<'_, Desk>,
-    query: LookupQuery,
+    args: SupportLookupArgs,
 ) -> Result<LookupResult, DeskError> {
-    desk.lookup(&query).await
+    desk.lookup(&args.query).await
+}
+
+/// The arguments of the `bundle_preview` command.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(export_to = "args/"))]
+pub struct BundlePreviewArgs {
+    /// The journal's id of the order.
+    #[cfg_attr(test, ts(type = "number"))]
+    local_id: i64,
+    /// What the bundle includes.
+    options: BundleOptions,
 }
 
 /// What a support bundle of one journal order would hold, exactly as it would be written.
 #[tauri::command]
 pub async fn bundle_preview(
     desk: State<'_, Desk>,
-    local_id: i64,
-    options: BundleOptions,
+    args: BundlePreviewArgs,
 ) -> Result<BundlePreview, DeskError> {
-    desk.bundle_preview(local_id, options)
+    desk.bundle_preview(args.local_id, args.options)
+}
+
+/// The arguments of the `save_bundle` command.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(export_to = "args/"))]
+pub struct SaveBundleArgs {
+    /// The journal's id of the order.
+    #[cfg_attr(test, ts(type = "number"))]
+    local_id: i64,
+    /// What the bundle includes.
+    options: BundleOptions,
 }
 
 /// Writes the support bundle (the preview's text) into the app's support-bundles folder: the path.
 #[tauri::command]
-pub async fn save_bundle(
-    desk: State<'_, Desk>,
-    local_id: i64,
-    options: BundleOptions,
-) -> Result<String, DeskError> {
-    desk.save_bundle(local_id, options)
+pub async fn save_bundle(desk: State<'_, Desk>, args: SaveBundleArgs) -> Result<String, DeskError> {
+    desk.save_bundle(args.local_id, args.options)
+}
+
+/// The arguments of the `import_bundle` command.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(export_to = "args/"))]
+pub struct ImportBundleArgs {
+    /// The support bundle's text.
+    text: String,
 }
 
 /// Reads a support bundle's text and shows its order as the user saw it (the journal is not touched).
 #[tauri::command]
 pub async fn import_bundle(
     desk: State<'_, Desk>,
-    text: String,
+    args: ImportBundleArgs,
 ) -> Result<ImportedBundle, DeskError> {
-    desk.import_bundle(&text)
+    desk.import_bundle(&args.text)
 }
 
 /// Largest bundle file the app reads (a bundle is a few hundred kilobytes at most).
@@ -467,13 +766,31 @@ pub async fn open_bundle_file<R: Runtime>(
     desk.import_bundle(&text).map(Some)
 }
 
+/// The arguments of the `reproduce_quote` command.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(export_to = "args/"))]
+pub struct ReproduceQuoteArgs {
+    /// The bundle or the pasted quote whose quote to request again.
+    source: ReproduceSource,
+}
+
 /// Requests a bundle's or a pasted quote's quote again on the same network and compares it field by field.
 #[tauri::command]
 pub async fn reproduce_quote(
     desk: State<'_, Desk>,
-    source: ReproduceSource,
+    args: ReproduceQuoteArgs,
 ) -> Result<QuoteDiff, DeskError> {
-    desk.reproduce_quote(&source).await
+    desk.reproduce_quote(&args.source).await
+}
+
+/// The arguments of the `reveal_path` command.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(export_to = "args/"))]
+pub struct RevealPathArgs {
+    /// A file the app wrote into its own data folder.
+    path: String,
 }
 
 /// Shows a file the app wrote (a support bundle) in the system's file manager. Only files inside the app's data
@@ -482,9 +799,10 @@ pub async fn reproduce_quote(
 pub async fn reveal_path<R: Runtime>(
     app: tauri::AppHandle<R>,
     desk: State<'_, Desk>,
-    path: String,
+    args: RevealPathArgs,
 ) -> Result<(), DeskError> {
     use tauri_plugin_opener::OpenerExt;
+    let path = args.path;
     let refused = || {
         DeskError::new(
             ErrorKind::InvalidInput,

@@ -1,6 +1,6 @@
 //! The commands through Tauri's IPC layer (the mock runtime, the app's real configuration and capabilities): the
-//! argument names the window sends (`ui/src/lib/ipc.ts`) reach the commands, errors come back as `DeskError`s, and
-//! the window may call nothing else.
+//! arguments the window sends (`ui/src/lib/ipc.ts`: `{ args: <Command>Args }`) reach the commands, errors come back
+//! as `DeskError`s, and the window may call nothing else.
 
 use desk_core::{AppPaths, DeskEvent};
 use serde_json::{Value, json};
@@ -37,7 +37,19 @@ fn open() -> Window {
 }
 
 impl Window {
+    /// Calls `cmd` as `ui/src/lib/ipc.ts` does: no body for a command without arguments (`Value::Null`), else its
+    /// `…Args` object under `args`.
     fn invoke(&self, cmd: &str, args: Value) -> Result<Value, Value> {
+        let body = if args.is_null() {
+            args
+        } else {
+            json!({ "args": args })
+        };
+        self.invoke_raw(cmd, body)
+    }
+
+    /// Calls `cmd` with exactly `body`.
+    fn invoke_raw(&self, cmd: &str, body: Value) -> Result<Value, Value> {
         get_ipc_response(
             &self.webview,
             InvokeRequest {
@@ -45,7 +57,7 @@ impl Window {
                 callback: tauri::ipc::CallbackFn(0),
                 error: tauri::ipc::CallbackFn(1),
                 url: "tauri://localhost".parse().unwrap(),
-                body: args.into(),
+                body: body.into(),
                 headers: Default::default(),
                 invoke_key: INVOKE_KEY.to_owned(),
             },
@@ -163,11 +175,24 @@ fn the_window_s_argument_names_reach_every_command() {
     }
     // `remove_api_key` takes no argument; it is not called here, so that a developer's own keychain is left alone.
 
-    // A snake_case name is not what Tauri expects: this is the mistake the test above would catch.
+    // A snake_case name is not what the command accepts: this is the mistake the test above would catch.
     let err = window
         .invoke("resume_order", json!({"local_id": 999}))
         .unwrap_err();
     assert!(err.as_str().is_some_and(|e| e.contains("localId")), "{err}");
+    // Nor is a name it does not know (a misspelt optional argument is not silently dropped).
+    let err = window
+        .invoke("start_order", json!({"quote": {}, "acceptedLoss": 50}))
+        .unwrap_err();
+    assert!(
+        err.as_str().is_some_and(|e| e.contains("acceptedLoss")),
+        "{err}"
+    );
+    // Nor the arguments outside `args` (the shape before the commands took one `…Args` each).
+    let err = window
+        .invoke_raw("resume_order", json!({"localId": 999}))
+        .unwrap_err();
+    assert!(err.as_str().is_some_and(|e| e.contains("args")), "{err}");
 }
 
 #[test]
@@ -292,7 +317,7 @@ fn the_window_may_call_no_plugin_command() {
         "plugin:opener|open_url",
         "plugin:opener|reveal_item_in_dir",
     ] {
-        let err = window.invoke(cmd, json!({})).unwrap_err();
+        let err = window.invoke_raw(cmd, json!({})).unwrap_err();
         assert!(
             err.as_str().is_some_and(|e| e.contains("not allowed")),
             "{cmd}: {err}"

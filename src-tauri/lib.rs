@@ -4,6 +4,8 @@
 #![deny(unsafe_code)]
 
 #[cfg(test)]
+mod args_bindings;
+#[cfg(test)]
 mod command_list;
 mod commands;
 mod events;
@@ -21,7 +23,8 @@ use tracing::{error, info};
 pub const READY_LINE: &str = "GATEWAY_DESK_READY";
 
 /// The plugins and every command the window may call, on any runtime (the tests use Tauri's mock runtime). Each
-/// command is also listed in `build.rs` and allowed in `capabilities/main.json`.
+/// command is also listed in `command_list.rs` (read by `build.rs`) and allowed in `capabilities/main.json`; a command
+/// with arguments takes one `<Command>Args` struct, whose TypeScript type the window sends (`args_bindings.rs`).
 fn with_commands<R: Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> {
     builder
         .plugin(tauri_plugin_dialog::init())

@@ -1,10 +1,13 @@
 //! The wallet's Tauri commands. The window never holds a key: it asks `desk-core` to create, unlock or sign, and
 //! receives addresses, states and, only when it is created or explicitly revealed behind the password, the phrase's
-//! words. Passwords and phrases arrive as arguments and are not logged (`desk-core` logs what happened, never them).
+//! words. Passwords and phrases arrive as arguments and are not logged (`desk-core` logs what happened, never them);
+//! their `…Args` structs derive neither `Debug` nor `Serialize`, and each secret is wiped once the command is done
+//! with it. The arguments' structs follow `commands.rs`'s rules (one `<Command>Args` per command, sent as `{ args }`).
 
 use desk_core::desk::{NewPhrase, WalletView};
 use desk_core::views::OrderView;
 use desk_core::{Desk, DeskError};
+use serde::Deserialize;
 use tauri::State;
 
 /// The wallet as it stands.
@@ -13,19 +16,42 @@ pub async fn wallet_status(desk: State<'_, Desk>) -> Result<WalletView, DeskErro
     Ok(desk.wallet().await)
 }
 
+/// The arguments of the `wallet_new` command.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(export_to = "args/"))]
+pub struct WalletNewArgs {
+    /// How many words the phrase has (12 or 24).
+    words: usize,
+}
+
 /// A new recovery phrase, shown once, and which words to type back.
 #[tauri::command]
-pub async fn wallet_new(desk: State<'_, Desk>, words: usize) -> Result<NewPhrase, DeskError> {
-    desk.wallet_new(words).await
+pub async fn wallet_new(
+    desk: State<'_, Desk>,
+    args: WalletNewArgs,
+) -> Result<NewPhrase, DeskError> {
+    desk.wallet_new(args.words).await
+}
+
+/// The arguments of the `wallet_confirm_new` command.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(export_to = "args/"))]
+pub struct WalletConfirmNewArgs {
+    /// The words typed back, in the order asked.
+    answers: Vec<String>,
+    /// The app password the new wallet is kept under.
+    password: String,
 }
 
 /// Checks the typed-back words, then keeps the new wallet under `password`.
 #[tauri::command]
 pub async fn wallet_confirm_new(
     desk: State<'_, Desk>,
-    answers: Vec<String>,
-    password: String,
+    args: WalletConfirmNewArgs,
 ) -> Result<WalletView, DeskError> {
+    let WalletConfirmNewArgs { answers, password } = args;
     desk.wallet_confirm_new(&answers, &zeroizing(password))
         .await
 }
@@ -37,14 +63,30 @@ pub async fn wallet_cancel_new(desk: State<'_, Desk>) -> Result<(), DeskError> {
     Ok(())
 }
 
+/// The arguments of the `wallet_import` command.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(export_to = "args/"))]
+pub struct WalletImportArgs {
+    /// The recovery phrase's words.
+    phrase: String,
+    /// Its optional passphrase (empty: none).
+    passphrase: String,
+    /// The app password the wallet is kept under.
+    password: String,
+}
+
 /// Imports a recovery phrase with its optional passphrase, kept under `password`.
 #[tauri::command]
 pub async fn wallet_import(
     desk: State<'_, Desk>,
-    phrase: String,
-    passphrase: String,
-    password: String,
+    args: WalletImportArgs,
 ) -> Result<WalletView, DeskError> {
+    let WalletImportArgs {
+        phrase,
+        passphrase,
+        password,
+    } = args;
     let (phrase, passphrase, password) = (
         zeroizing(phrase),
         zeroizing(passphrase),
@@ -53,13 +95,22 @@ pub async fn wallet_import(
     desk.wallet_import(&phrase, &passphrase, &password).await
 }
 
+/// The arguments of the `wallet_unlock` command.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(export_to = "args/"))]
+pub struct WalletUnlockArgs {
+    /// The app password.
+    password: String,
+}
+
 /// Unlocks the wallet.
 #[tauri::command]
 pub async fn wallet_unlock(
     desk: State<'_, Desk>,
-    password: String,
+    args: WalletUnlockArgs,
 ) -> Result<WalletView, DeskError> {
-    desk.wallet_unlock(&zeroizing(password)).await
+    desk.wallet_unlock(&zeroizing(args.password)).await
 }
 
 /// Locks the wallet now.
@@ -68,13 +119,22 @@ pub async fn wallet_lock(desk: State<'_, Desk>) -> Result<WalletView, DeskError>
     Ok(desk.wallet_lock().await)
 }
 
+/// The arguments of the `wallet_reveal` command.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(export_to = "args/"))]
+pub struct WalletRevealArgs {
+    /// The app password.
+    password: String,
+}
+
 /// The recovery phrase's words, behind the password.
 #[tauri::command]
 pub async fn wallet_reveal(
     desk: State<'_, Desk>,
-    password: String,
+    args: WalletRevealArgs,
 ) -> Result<Vec<String>, DeskError> {
-    desk.wallet_reveal(&zeroizing(password)).await
+    desk.wallet_reveal(&zeroizing(args.password)).await
 }
 
 /// Removes the wallet (the window confirms first).
@@ -83,26 +143,55 @@ pub async fn wallet_remove(desk: State<'_, Desk>) -> Result<WalletView, DeskErro
     desk.wallet_remove().await
 }
 
+/// The arguments of the `wallet_import_key` command.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(export_to = "args/"))]
+pub struct WalletImportKeyArgs {
+    /// The chain family the key belongs to.
+    family: desk_core::wallet::KeyFamily,
+    /// The private key.
+    key: String,
+    /// The app password the key is sealed under.
+    password: String,
+}
+
 /// Imports a single private key of one chain family, sealed under the app password.
 #[tauri::command]
 pub async fn wallet_import_key(
     desk: State<'_, Desk>,
-    family: desk_core::wallet::KeyFamily,
-    key: String,
-    password: String,
+    args: WalletImportKeyArgs,
 ) -> Result<WalletView, DeskError> {
+    let WalletImportKeyArgs {
+        family,
+        key,
+        password,
+    } = args;
     let (key, password) = (zeroizing(key), zeroizing(password));
     desk.wallet_import_key(family, &key, &password).await
+}
+
+/// The arguments of the `sign_with_wallet` command.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(export_to = "args/"))]
+pub struct SignWithWalletArgs {
+    /// The journal's id of the order.
+    #[cfg_attr(test, ts(type = "number"))]
+    local_id: i64,
+    /// The fee (in sats) the person accepted when the wallet called it high.
+    #[cfg_attr(test, ts(type = "number | null"))]
+    accepted_fee_sats: Option<u64>,
 }
 
 /// Signs an order with the wallet, registers it and follows it.
 #[tauri::command]
 pub async fn sign_with_wallet(
     desk: State<'_, Desk>,
-    local_id: i64,
-    accepted_fee_sats: Option<u64>,
+    args: SignWithWalletArgs,
 ) -> Result<OrderView, DeskError> {
-    desk.sign_with_wallet(local_id, accepted_fee_sats).await
+    desk.sign_with_wallet(args.local_id, args.accepted_fee_sats)
+        .await
 }
 
 /// Wipes a secret argument when the command is done with it.
@@ -110,32 +199,75 @@ fn zeroizing(text: String) -> zeroize::Zeroizing<String> {
     zeroize::Zeroizing::new(text)
 }
 
+/// The arguments of the `wallet_balance` command.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(export_to = "args/"))]
+pub struct WalletBalanceArgs {
+    /// The chain's slug (Bitcoin for now).
+    chain: String,
+}
+
 /// What the wallet can spend on `chain` (Bitcoin for now), for the swap form's "Max".
 #[tauri::command]
 pub async fn wallet_balance(
     desk: State<'_, Desk>,
-    chain: String,
+    args: WalletBalanceArgs,
 ) -> Result<desk_core::desk::WalletBalance, DeskError> {
-    desk.wallet_balance(&chain).await
+    desk.wallet_balance(&args.chain).await
+}
+
+/// The arguments of the `wallet_evm_balance` command.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(export_to = "args/"))]
+pub struct WalletEvmBalanceArgs {
+    /// The EVM chain's slug.
+    chain: String,
+    /// The token's address on that chain.
+    token: String,
 }
 
 /// The wallet's balance of `token` on the EVM chain `chain`, with what "Max" puts in the amount field.
 #[tauri::command]
 pub async fn wallet_evm_balance(
     desk: State<'_, Desk>,
-    chain: String,
-    token: String,
+    args: WalletEvmBalanceArgs,
 ) -> Result<desk_core::desk::EvmBalance, DeskError> {
-    desk.wallet_evm_balance(&chain, &token).await
+    desk.wallet_evm_balance(&args.chain, &args.token).await
+}
+
+/// The arguments of the `wallet_evm_plan` command.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(export_to = "args/"))]
+pub struct WalletEvmPlanArgs {
+    /// The journal's id of the order.
+    #[cfg_attr(test, ts(type = "number"))]
+    local_id: i64,
 }
 
 /// What a verified offramp or token swap still needs the wallet to sign, in words and numbers.
 #[tauri::command]
 pub async fn wallet_evm_plan(
     desk: State<'_, Desk>,
-    local_id: i64,
+    args: WalletEvmPlanArgs,
 ) -> Result<desk_core::execute::evm::EvmPlan, DeskError> {
-    desk.wallet_evm_plan(local_id).await
+    desk.wallet_evm_plan(args.local_id).await
+}
+
+/// The arguments of the `wallet_evm_step` command.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(export_to = "args/"))]
+pub struct WalletEvmStepArgs {
+    /// The journal's id of the order.
+    #[cfg_attr(test, ts(type = "number"))]
+    local_id: i64,
+    /// The step the person confirmed.
+    kind: desk_core::journal::WalletTxKind,
+    /// The most gas fee (in wei, decimal) the person accepted.
+    accepted_max_fee_wei: String,
 }
 
 /// Signs and broadcasts the step the person confirmed (at no more than the gas fee they accepted), awaits its
@@ -143,12 +275,24 @@ pub async fn wallet_evm_plan(
 #[tauri::command]
 pub async fn wallet_evm_step(
     desk: State<'_, Desk>,
-    local_id: i64,
-    kind: desk_core::journal::WalletTxKind,
-    accepted_max_fee_wei: String,
+    args: WalletEvmStepArgs,
 ) -> Result<OrderView, DeskError> {
-    desk.wallet_evm_step(local_id, Some(kind), Some(&accepted_max_fee_wei))
-        .await
+    desk.wallet_evm_step(
+        args.local_id,
+        Some(args.kind),
+        Some(&args.accepted_max_fee_wei),
+    )
+    .await
+}
+
+/// The arguments of the `wallet_solana_plan` command.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(export_to = "args/"))]
+pub struct WalletSolanaPlanArgs {
+    /// The journal's id of the order.
+    #[cfg_attr(test, ts(type = "number"))]
+    local_id: i64,
 }
 
 /// What signing a verified Solana offramp or token swap sends and costs (the fee of its exact message), whether the
@@ -156,9 +300,21 @@ pub async fn wallet_evm_step(
 #[tauri::command]
 pub async fn wallet_solana_plan(
     desk: State<'_, Desk>,
-    local_id: i64,
+    args: WalletSolanaPlanArgs,
 ) -> Result<desk_core::execute::solana::SolanaPlan, DeskError> {
-    desk.wallet_solana_plan(local_id).await
+    desk.wallet_solana_plan(args.local_id).await
+}
+
+/// The arguments of the `wallet_solana_step` command.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(export_to = "args/"))]
+pub struct WalletSolanaStepArgs {
+    /// The journal's id of the order.
+    #[cfg_attr(test, ts(type = "number"))]
+    local_id: i64,
+    /// The most fee (in lamports, decimal) the person accepted.
+    accepted_fee_lamports: String,
 }
 
 /// Signs and sends the order's Solana transaction (at no more than the fee the person accepted), follows it until
@@ -166,9 +322,8 @@ pub async fn wallet_solana_plan(
 #[tauri::command]
 pub async fn wallet_solana_step(
     desk: State<'_, Desk>,
-    local_id: i64,
-    accepted_fee_lamports: String,
+    args: WalletSolanaStepArgs,
 ) -> Result<OrderView, DeskError> {
-    desk.wallet_solana_step(local_id, Some(&accepted_fee_lamports))
+    desk.wallet_solana_step(args.local_id, Some(&args.accepted_fee_lamports))
         .await
 }

@@ -2,7 +2,7 @@
 // The window's frame, rendered with a stand-in for the Rust side: test ids, default view,
 // network switching (success and failure), notices and the Routes view.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { NetworkChoice } from "./lib/bindings/NetworkChoice";
+import type { SelectNetworkArgs } from "./lib/bindings/args/SelectNetworkArgs";
 import type { RouteView } from "./lib/bindings/RouteView";
 import type { SettingsView } from "./lib/bindings/SettingsView";
 import { emptyDashboard } from "./lib/partner/fixtures";
@@ -93,8 +93,9 @@ beforeEach(async () => {
     settings("sandbox", ["Your settings file was unreadable and was set aside. Check the settings."]);
   handlers.list_routes = async () => ROUTES;
   handlers.wallet_status = async () => ({ state: "none", idleLockSecs: 300 });
-  handlers.select_network = async (args) => {
-    const choice = args?.choice as NetworkChoice;
+  // The window sends a command's arguments as its generated `…Args` under `args`.
+  handlers.select_network = async (body) => {
+    const { choice } = body?.args as SelectNetworkArgs;
     return settings(choice.kind, [], choice.customUrl ?? null);
   };
   document.body.innerHTML = '<div id="app"></div>';
@@ -185,7 +186,7 @@ describe("the window", () => {
     expect((byId("network-select") as HTMLSelectElement).disabled).toBe(true);
     expect(byId("network-busy")).not.toBeNull();
     await settle();
-    expect(invoke).toHaveBeenCalledWith("select_network", { choice: { kind: "production" } });
+    expect(invoke).toHaveBeenCalledWith("select_network", { args: { choice: { kind: "production" } } });
     expect(text("current-network")).toBe("Production");
     expect((byId("network-select") as HTMLSelectElement).disabled).toBe(false);
     expect(invoke.mock.calls.filter(([c]) => c === "list_routes").length).toBe(before + 1);
@@ -216,7 +217,7 @@ describe("the window", () => {
     (byId("custom-url-apply") as HTMLButtonElement).click();
     await settle();
     expect(invoke).toHaveBeenCalledWith("select_network", {
-      choice: { kind: "custom", customUrl: "https://gw.example.org" },
+      args: { choice: { kind: "custom", customUrl: "https://gw.example.org" } },
     });
     expect(text("current-network")).toBe("Custom URL");
   });
@@ -262,7 +263,7 @@ describe("the window", () => {
       expect(document.querySelector("main")?.textContent).not.toContain("Not built yet");
       expect(byId("nav-" + view.id)?.textContent).not.toContain("soon");
     }
-    expect(invoke).toHaveBeenCalledWith("partner_dashboard", { query: { period: "day" } });
+    expect(invoke).toHaveBeenCalledWith("partner_dashboard", { args: { query: { period: "day" } } });
   });
 
   it("opens each view at its top", async () => {

@@ -219,7 +219,9 @@ impl Drop for AppProcess {
     }
 }
 
-/// `cargo xtask gen-types`: rewrites ui/src/lib/bindings from the Rust types.
+/// `cargo xtask gen-types`: rewrites ui/src/lib/bindings from the Rust types: desk-core's types, then the app's
+/// command arguments (`bindings/args/`, the app crate's `args_bindings` test). In this order: desk-core's test
+/// rewrites the whole folder, and the arguments' types import desk-core's.
 pub fn gen_types() -> Result<()> {
     status(
         cargo()
@@ -233,7 +235,20 @@ pub fn gen_types() -> Result<()> {
             ])
             .env("UPDATE_BINDINGS", "1"),
     )?;
-    println!("xtask: ui/src/lib/bindings regenerated");
+    status(
+        cargo()
+            .args([
+                "test",
+                "--quiet",
+                "--package",
+                "gateway-desk",
+                "--lib",
+                "--",
+                "args_bindings::",
+            ])
+            .env("UPDATE_BINDINGS", "1"),
+    )?;
+    println!("xtask: ui/src/lib/bindings (and bindings/args) regenerated");
     Ok(())
 }
 

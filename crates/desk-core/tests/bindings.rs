@@ -185,6 +185,10 @@ fn read_dir(dir: &Path) -> BTreeMap<String, String> {
         };
         for path in entries.map(|e| e.unwrap().path()) {
             if path.is_dir() {
+                // args/: the app's command arguments, generated and checked by src-tauri/args_bindings.rs.
+                if folder == dir && path.file_name().is_some_and(|n| n == "args") {
+                    continue;
+                }
                 folders.push(path);
             } else if path.extension().is_some_and(|x| x == "ts") {
                 let name = path

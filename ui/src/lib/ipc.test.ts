@@ -1,4 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
+import type { HandInArgs } from "./bindings/args/HandInArgs";
+import type { StartOrderArgs } from "./bindings/args/StartOrderArgs";
 
 const invoke = vi.fn();
 vi.mock("@tauri-apps/api/core", () => ({
@@ -42,7 +44,7 @@ describe("commands", () => {
     invoke.mockImplementation(async () => settings);
     await selectNetwork({ kind: "custom", customUrl: "https://gw.example" });
     expect(invoke).toHaveBeenCalledWith("select_network", {
-      choice: { kind: "custom", customUrl: "https://gw.example" },
+      args: { choice: { kind: "custom", customUrl: "https://gw.example" } },
     });
   });
 
@@ -82,8 +84,8 @@ const form = {
 const quote = { onramp: { quoteId: "q1", unknownField: [1] } };
 const btcAddress = "bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh";
 
-// Each wrapper: the command it calls and the arguments it passes (Tauri maps camelCase keys to the Rust
-// command's snake_case parameters, so `localId` reaches `local_id`).
+// Each wrapper: the command it calls and its arguments, the command's generated `…Args` (bindings/args/), which
+// Tauri hands to the command's one parameter `args` (serde maps the camelCase fields, `localId` to `local_id`).
 const calls: [string, () => Promise<unknown>, string, Record<string, unknown> | undefined][] = [
   ["requestQuote", () => ipc.requestQuote(form), "request_quote", { form }],
   ["startOrder", () => ipc.startOrder(quote), "start_order", { quote, acceptedLossBps: null }],
@@ -230,7 +232,8 @@ describe("swap, order and settings commands", () => {
     invoke.mockImplementation(async () => answer);
     await expect(run()).resolves.toBe(answer);
     expect(invoke).toHaveBeenCalledTimes(1);
-    expect(invoke).toHaveBeenCalledWith(command, args);
+    // No body for a command without arguments; otherwise its Args object under `args`.
+    expect(invoke).toHaveBeenCalledWith(command, args === undefined ? undefined : { args });
   });
 
   it.each(calls)("%s passes a DeskError rejection through", async (_name, run) => {
@@ -278,6 +281,22 @@ describe("swap, order and settings commands", () => {
   it("gives null when the bundle file dialog is cancelled", async () => {
     invoke.mockImplementation(async () => null);
     await expect(ipc.openBundleFile()).resolves.toBeNull();
+  });
+});
+
+describe("the generated argument types", () => {
+  // Checked by `npm run check`: an unused @ts-expect-error fails it, so each line below must stay a type error.
+  it("refuse, when the window is type-checked, a shape Rust would refuse", () => {
+    const handIn: HandInArgs = { localId: 7, text: "00" };
+    // @ts-expect-error -- Rust's field is `localId`, not `local_id`.
+    const snakeCase: HandInArgs = { local_id: 7, text: "00" };
+    // @ts-expect-error -- `text` is required.
+    const missing: HandInArgs = { localId: 7 };
+    // @ts-expect-error -- a misspelt name is refused (by Rust too: deny_unknown_fields), not silently dropped.
+    const misspelt: StartOrderArgs = { quote: {}, acceptedLossBps: null, acceptedLoss: 50 };
+    // @ts-expect-error -- `localId` is a number.
+    const wrongType: HandInArgs = { localId: "7", text: "00" };
+    expect([handIn, snakeCase, missing, misspelt, wrongType]).toHaveLength(5);
   });
 });
 

@@ -33,6 +33,51 @@ import type { SolanaPlan } from "./bindings/SolanaPlan";
 import type { EndpointCheck } from "./bindings/EndpointCheck";
 import type { WalletTxKind } from "./bindings/WalletTxKind";
 import type { KeyFamily } from "./bindings/KeyFamily";
+import type { JsonValue } from "./bindings/serde_json/JsonValue";
+import type { AbandonOrderArgs } from "./bindings/args/AbandonOrderArgs";
+import type { AcknowledgeOrderArgs } from "./bindings/args/AcknowledgeOrderArgs";
+import type { BundlePreviewArgs } from "./bindings/args/BundlePreviewArgs";
+import type { CheckEvmEndpointArgs } from "./bindings/args/CheckEvmEndpointArgs";
+import type { DiscardOrderArgs } from "./bindings/args/DiscardOrderArgs";
+import type { HandInArgs } from "./bindings/args/HandInArgs";
+import type { ImportBundleArgs } from "./bindings/args/ImportBundleArgs";
+import type { OpenExplorerArgs } from "./bindings/args/OpenExplorerArgs";
+import type { OrderNextCheckArgs } from "./bindings/args/OrderNextCheckArgs";
+import type { PartnerDashboardArgs } from "./bindings/args/PartnerDashboardArgs";
+import type { PsbtExportArgs } from "./bindings/args/PsbtExportArgs";
+import type { QrSvgArgs } from "./bindings/args/QrSvgArgs";
+import type { ReproduceQuoteArgs } from "./bindings/args/ReproduceQuoteArgs";
+import type { RequestQuoteArgs } from "./bindings/args/RequestQuoteArgs";
+import type { ResumeOrderArgs } from "./bindings/args/ResumeOrderArgs";
+import type { RevealPathArgs } from "./bindings/args/RevealPathArgs";
+import type { SaveBundleArgs } from "./bindings/args/SaveBundleArgs";
+import type { SaveDashboardCsvArgs } from "./bindings/args/SaveDashboardCsvArgs";
+import type { SavePsbtArgs } from "./bindings/args/SavePsbtArgs";
+import type { SelectNetworkArgs } from "./bindings/args/SelectNetworkArgs";
+import type { SetAffiliatesArgs } from "./bindings/args/SetAffiliatesArgs";
+import type { SetApiKeyArgs } from "./bindings/args/SetApiKeyArgs";
+import type { SetApiVersionArgs } from "./bindings/args/SetApiVersionArgs";
+import type { SetBitcoinNetworkArgs } from "./bindings/args/SetBitcoinNetworkArgs";
+import type { SetBlindSigningArgs } from "./bindings/args/SetBlindSigningArgs";
+import type { SetEvmEndpointsArgs } from "./bindings/args/SetEvmEndpointsArgs";
+import type { SetThemeArgs } from "./bindings/args/SetThemeArgs";
+import type { SignWithWalletArgs } from "./bindings/args/SignWithWalletArgs";
+import type { StartOrderArgs } from "./bindings/args/StartOrderArgs";
+import type { SupportLookupArgs } from "./bindings/args/SupportLookupArgs";
+import type { UnwatchAddressArgs } from "./bindings/args/UnwatchAddressArgs";
+import type { WalletBalanceArgs } from "./bindings/args/WalletBalanceArgs";
+import type { WalletConfirmNewArgs } from "./bindings/args/WalletConfirmNewArgs";
+import type { WalletEvmBalanceArgs } from "./bindings/args/WalletEvmBalanceArgs";
+import type { WalletEvmPlanArgs } from "./bindings/args/WalletEvmPlanArgs";
+import type { WalletEvmStepArgs } from "./bindings/args/WalletEvmStepArgs";
+import type { WalletImportArgs } from "./bindings/args/WalletImportArgs";
+import type { WalletImportKeyArgs } from "./bindings/args/WalletImportKeyArgs";
+import type { WalletNewArgs } from "./bindings/args/WalletNewArgs";
+import type { WalletRevealArgs } from "./bindings/args/WalletRevealArgs";
+import type { WalletSolanaPlanArgs } from "./bindings/args/WalletSolanaPlanArgs";
+import type { WalletSolanaStepArgs } from "./bindings/args/WalletSolanaStepArgs";
+import type { WalletUnlockArgs } from "./bindings/args/WalletUnlockArgs";
+import type { WatchAddressArgs } from "./bindings/args/WatchAddressArgs";
 
 const ERROR_KINDS: readonly ErrorKind[] = [
   "invalid_input",
@@ -110,9 +155,17 @@ export function toDeskError(value: unknown): DeskError {
   };
 }
 
-async function call<T>(command: string, args?: Record<string, unknown>): Promise<T> {
+/**
+ * Calls a command. A command with arguments names its generated `…Args` type (`A`, from Rust's own struct in
+ * `bindings/args/`) and is sent `{ args }`, which is what its one Rust parameter `args` accepts; a command without
+ * arguments is called with none. `A` is never inferred: a wrapper that does not name it cannot send arguments.
+ */
+async function call<T, A extends object = never>(
+  command: string,
+  ...args: [A] extends [never] ? [] : [args: A]
+): Promise<T> {
   try {
-    return await invoke<T>(command, args);
+    return await invoke<T>(command, args.length === 0 ? undefined : { args: args[0] });
   } catch (err) {
     throw toDeskError(err);
   }
@@ -125,7 +178,7 @@ export function getSettings(): Promise<SettingsView> {
 
 /** Switches network and returns the new settings. Rejects with a DeskError. */
 export function selectNetwork(choice: NetworkChoice): Promise<SettingsView> {
-  return call<SettingsView>("select_network", { choice });
+  return call<SettingsView, SelectNetworkArgs>("select_network", { choice });
 }
 
 /** The routes of the current network. Rejects with a DeskError. */
@@ -135,30 +188,30 @@ export function listRoutes(): Promise<RouteView[]> {
 
 /** A quote for what the swap form says, or a question to ask first. Rejects with a DeskError. */
 export function requestQuote(form: SwapForm): Promise<QuoteResult> {
-  return call<QuoteResult>("request_quote", { form });
+  return call<QuoteResult, RequestQuoteArgs>("request_quote", { form });
 }
 
 /**
  * Starts an order from a quote as received (the card's `raw`): journaled, created, verified. A loss the card says
  * needs confirmation must be confirmed in bps (`acceptedLossBps`), or desk-core refuses before anything is sent.
  */
-export function startOrder(quote: unknown, acceptedLossBps: number | null = null): Promise<OrderView> {
-  return call<OrderView>("start_order", { quote, acceptedLossBps });
+export function startOrder(quote: JsonValue, acceptedLossBps: number | null = null): Promise<OrderView> {
+  return call<OrderView, StartOrderArgs>("start_order", { quote, acceptedLossBps });
 }
 
 /** Hands in the signed transaction (hex) or its id/hash; checked, journaled, then registered. */
 export function handIn(localId: number, text: string): Promise<OrderView> {
-  return call<OrderView>("hand_in", { localId, text });
+  return call<OrderView, HandInArgs>("hand_in", { localId, text });
 }
 
 /** Takes an unfinished order one step on (after a restart). */
 export function resumeOrder(localId: number): Promise<OrderView> {
-  return call<OrderView>("resume_order", { localId });
+  return call<OrderView, ResumeOrderArgs>("resume_order", { localId });
 }
 
 /** Gives up an order that never reached the gateway, or one refused by verification. */
 export function discardOrder(localId: number): Promise<OrderView> {
-  return call<OrderView>("discard_order", { localId });
+  return call<OrderView, DiscardOrderArgs>("discard_order", { localId });
 }
 
 /**
@@ -167,12 +220,12 @@ export function discardOrder(localId: number): Promise<OrderView> {
  * its details carry `localId`) once money may have moved.
  */
 export function abandonOrder(localId: number): Promise<OrderView> {
-  return call<OrderView>("abandon_order", { localId });
+  return call<OrderView, AbandonOrderArgs>("abandon_order", { localId });
 }
 
 /** The person read what happened to a failed or refunded order ("I've read this"): it leaves "Needs your attention". */
 export function acknowledgeOrder(localId: number): Promise<OrderView> {
-  return call<OrderView>("acknowledge_order", { localId });
+  return call<OrderView, AcknowledgeOrderArgs>("acknowledge_order", { localId });
 }
 
 /** The app's own orders on the current network, then those of watched addresses. */
@@ -187,22 +240,22 @@ export function refreshOrders(): Promise<void> {
 
 /** Seconds until the app next reads the gateway's order; null when it does not follow it. */
 export function orderNextCheck(orderId: string): Promise<number | null> {
-  return call<number | null>("order_next_check", { orderId });
+  return call<number | null, OrderNextCheckArgs>("order_next_check", { orderId });
 }
 
 /** Follows the orders of an address on the current network. */
 export function watchAddress(address: string): Promise<SettingsView> {
-  return call<SettingsView>("watch_address", { address });
+  return call<SettingsView, WatchAddressArgs>("watch_address", { address });
 }
 
 /** Stops following an address. */
 export function unwatchAddress(address: string): Promise<SettingsView> {
-  return call<SettingsView>("unwatch_address", { address });
+  return call<SettingsView, UnwatchAddressArgs>("unwatch_address", { address });
 }
 
 /** Stores (or replaces) the current network's API key in the keychain. */
 export function setApiKey(key: string): Promise<SettingsView> {
-  return call<SettingsView>("set_api_key", { key });
+  return call<SettingsView, SetApiKeyArgs>("set_api_key", { key });
 }
 
 /** Removes the current network's API key from the keychain. */
@@ -212,27 +265,27 @@ export function removeApiKey(): Promise<SettingsView> {
 
 /** Chooses the API version of the current network. */
 export function setApiVersion(version: "v1" | "v2" | "v3"): Promise<SettingsView> {
-  return call<SettingsView>("set_api_version", { version });
+  return call<SettingsView, SetApiVersionArgs>("set_api_version", { version });
 }
 
 /** Turns blind signing on or off for the current network (undecodable calls shown as not checked, not refused). */
 export function setBlindSigning(on: boolean): Promise<SettingsView> {
-  return call<SettingsView>("set_blind_signing", { on });
+  return call<SettingsView, SetBlindSigningArgs>("set_blind_signing", { on });
 }
 
 /** Chooses the Bitcoin network of the current network, where the person may (Staging, a custom URL). */
 export function setBitcoinNetwork(network: NetworkView["bitcoinNetwork"]): Promise<SettingsView> {
-  return call<SettingsView>("set_bitcoin_network", { network });
+  return call<SettingsView, SetBitcoinNetworkArgs>("set_bitcoin_network", { network });
 }
 
 /** Chooses the window's colours. */
 export function setTheme(theme: Theme): Promise<SettingsView> {
-  return call<SettingsView>("set_theme", { theme });
+  return call<SettingsView, SetThemeArgs>("set_theme", { theme });
 }
 
 /** Asks where to save an onramp order's PSBT (a `.psbt` file) and saves it; the path, or null when cancelled. */
 export function savePsbt(localId: number): Promise<string | null> {
-  return call<string | null>("save_psbt", { localId });
+  return call<string | null, SavePsbtArgs>("save_psbt", { localId });
 }
 
 /**
@@ -240,17 +293,17 @@ export function savePsbt(localId: number): Promise<string | null> {
  * also drawn as SVG by the app).
  */
 export function psbtExport(localId: number): Promise<PsbtExport> {
-  return call<PsbtExport>("psbt_export", { localId });
+  return call<PsbtExport, PsbtExportArgs>("psbt_export", { localId });
 }
 
 /** Opens a block explorer's page (a link the app made) in the system browser. */
 export function openExplorer(url: string): Promise<void> {
-  return call<void>("open_explorer", { url });
+  return call<void, OpenExplorerArgs>("open_explorer", { url });
 }
 
 /** A QR code of `text` as SVG markup, drawn by the app. */
 export function qrSvg(text: string): Promise<string> {
-  return call<string>("qr_svg", { text });
+  return call<string, QrSvgArgs>("qr_svg", { text });
 }
 
 /**
@@ -262,37 +315,37 @@ export function setAffiliates(
   affiliates: AffiliateEntry[],
   tokenSwapAffiliate: AffiliateEntry | null,
 ): Promise<SettingsView> {
-  return call<SettingsView>("set_affiliates", { affiliates, tokenSwapAffiliate });
+  return call<SettingsView, SetAffiliatesArgs>("set_affiliates", { affiliates, tokenSwapAffiliate });
 }
 
 /** The partner dashboard over the orders the app knows on the current network. */
 export function partnerDashboard(query: DashboardQuery): Promise<Dashboard> {
-  return call<Dashboard>("partner_dashboard", { query });
+  return call<Dashboard, PartnerDashboardArgs>("partner_dashboard", { query });
 }
 
 /** Asks where to save the rows behind the dashboard as CSV and saves them; the path, or null when cancelled. */
 export function saveDashboardCsv(query: DashboardQuery): Promise<string | null> {
-  return call<string | null>("save_dashboard_csv", { query });
+  return call<string | null, SaveDashboardCsvArgs>("save_dashboard_csv", { query });
 }
 
 /** Looks an order (or an address's orders) up on any network and API version; the journal is not touched. */
 export function supportLookup(query: LookupQuery): Promise<LookupResult> {
-  return call<LookupResult>("support_lookup", { query });
+  return call<LookupResult, SupportLookupArgs>("support_lookup", { query });
 }
 
 /** The support bundle of a journal order exactly as it would be written, with what was left out. */
 export function bundlePreview(localId: number, options: BundleOptions): Promise<BundlePreview> {
-  return call<BundlePreview>("bundle_preview", { localId, options });
+  return call<BundlePreview, BundlePreviewArgs>("bundle_preview", { localId, options });
 }
 
 /** Writes the support bundle of a journal order; the path written. */
 export function saveBundle(localId: number, options: BundleOptions): Promise<string> {
-  return call<string>("save_bundle", { localId, options });
+  return call<string, SaveBundleArgs>("save_bundle", { localId, options });
 }
 
 /** Reads a support bundle's text and gives its order as the user saw it. */
 export function importBundle(text: string): Promise<ImportedBundle> {
-  return call<ImportedBundle>("import_bundle", { text });
+  return call<ImportedBundle, ImportBundleArgs>("import_bundle", { text });
 }
 
 /** Asks for a support bundle file and reads it; null when the dialog is cancelled. */
@@ -302,12 +355,12 @@ export function openBundleFile(): Promise<ImportedBundle | null> {
 
 /** Requests a bundle's (or a pasted) quote again on the same network and compares them field by field. */
 export function reproduceQuote(source: ReproduceSource): Promise<QuoteDiff> {
-  return call<QuoteDiff>("reproduce_quote", { source });
+  return call<QuoteDiff, ReproduceQuoteArgs>("reproduce_quote", { source });
 }
 
 /** Shows a file the app wrote (a support bundle) in the system's file manager. */
 export function revealPath(path: string): Promise<void> {
-  return call<void>("reveal_path", { path });
+  return call<void, RevealPathArgs>("reveal_path", { path });
 }
 
 /** The app's wallet as it stands (never a secret). */
@@ -317,12 +370,12 @@ export function walletStatus(): Promise<WalletView> {
 
 /** A new recovery phrase (12 or 24 words), shown once, with the positions of the words to type back. */
 export function walletNew(words: number): Promise<NewPhrase> {
-  return call<NewPhrase>("wallet_new", { words });
+  return call<NewPhrase, WalletNewArgs>("wallet_new", { words });
 }
 
 /** Checks the typed-back words and keeps the new wallet under the app password. */
 export function walletConfirmNew(answers: string[], password: string): Promise<WalletView> {
-  return call<WalletView>("wallet_confirm_new", { answers, password });
+  return call<WalletView, WalletConfirmNewArgs>("wallet_confirm_new", { answers, password });
 }
 
 /** Forgets a new phrase that was not checked. */
@@ -332,18 +385,18 @@ export function walletCancelNew(): Promise<void> {
 
 /** Imports a recovery phrase (and its optional passphrase) under the app password. */
 export function walletImport(phrase: string, passphrase: string, password: string): Promise<WalletView> {
-  return call<WalletView>("wallet_import", { phrase, passphrase, password });
+  return call<WalletView, WalletImportArgs>("wallet_import", { phrase, passphrase, password });
 }
 
 /** Imports a single private key of one chain family, sealed under the app password (the wallet then has that
  * family's account only). */
 export function walletImportKey(family: KeyFamily, key: string, password: string): Promise<WalletView> {
-  return call<WalletView>("wallet_import_key", { family, key, password });
+  return call<WalletView, WalletImportKeyArgs>("wallet_import_key", { family, key, password });
 }
 
 /** Unlocks the wallet with the app password. */
 export function walletUnlock(password: string): Promise<WalletView> {
-  return call<WalletView>("wallet_unlock", { password });
+  return call<WalletView, WalletUnlockArgs>("wallet_unlock", { password });
 }
 
 /** Locks the wallet now. */
@@ -353,7 +406,7 @@ export function walletLock(): Promise<WalletView> {
 
 /** The recovery phrase's words, behind the app password. */
 export function walletReveal(password: string): Promise<string[]> {
-  return call<string[]>("wallet_reveal", { password });
+  return call<string[], WalletRevealArgs>("wallet_reveal", { password });
 }
 
 /** Removes the wallet from this computer (after the window's confirmation). */
@@ -363,7 +416,7 @@ export function walletRemove(): Promise<WalletView> {
 
 /** Signs an order with the app's wallet, registers it and follows it; `acceptedFeeSats`: a high fee accepted. */
 export function signWithWallet(localId: number, acceptedFeeSats: string | null = null): Promise<OrderView> {
-  return call<OrderView>("sign_with_wallet", {
+  return call<OrderView, SignWithWalletArgs>("sign_with_wallet", {
     localId,
     acceptedFeeSats: acceptedFeeSats === null ? null : Number(acceptedFeeSats),
   });
@@ -371,42 +424,42 @@ export function signWithWallet(localId: number, acceptedFeeSats: string | null =
 
 /** What the unlocked wallet can spend on `chain` (Bitcoin for now), for the swap form's "Max". */
 export function walletBalance(chain: string): Promise<WalletBalance> {
-  return call<WalletBalance>("wallet_balance", { chain });
+  return call<WalletBalance, WalletBalanceArgs>("wallet_balance", { chain });
 }
 
 /** Sets an EVM chain's JSON-RPC endpoints on the current network (an empty list: back to the public defaults). */
 export function setEvmEndpoints(chain: string, urls: string[]): Promise<SettingsView> {
-  return call<SettingsView>("set_evm_endpoints", { chain, urls });
+  return call<SettingsView, SetEvmEndpointsArgs>("set_evm_endpoints", { chain, urls });
 }
 
 /** Checks an endpoint: the chain id it answers (which must be the chain's) and its latest block. */
 export function checkEvmEndpoint(chain: string, url: string): Promise<EndpointCheck> {
-  return call<EndpointCheck>("check_evm_endpoint", { chain, url });
+  return call<EndpointCheck, CheckEvmEndpointArgs>("check_evm_endpoint", { chain, url });
 }
 
 /** The wallet's balance of `token` on the EVM chain `chain` (read from the chain), with what Max puts in. */
 export function walletEvmBalance(chain: string, token: string): Promise<EvmBalance> {
-  return call<EvmBalance>("wallet_evm_balance", { chain, token });
+  return call<EvmBalance, WalletEvmBalanceArgs>("wallet_evm_balance", { chain, token });
 }
 
 /** What a verified offramp or token swap still needs the wallet to sign, in words and numbers. */
 export function walletEvmPlan(localId: number): Promise<EvmPlan> {
-  return call<EvmPlan>("wallet_evm_plan", { localId });
+  return call<EvmPlan, WalletEvmPlanArgs>("wallet_evm_plan", { localId });
 }
 
 /** Signs and broadcasts the step the person confirmed, at no more than the gas fee they accepted. */
 export function walletEvmStep(localId: number, kind: WalletTxKind, acceptedMaxFeeWei: string): Promise<OrderView> {
-  return call<OrderView>("wallet_evm_step", { localId, kind, acceptedMaxFeeWei });
+  return call<OrderView, WalletEvmStepArgs>("wallet_evm_step", { localId, kind, acceptedMaxFeeWei });
 }
 
 /** What signing a verified Solana order sends and costs, whether the wallet can pay, whether its blockhash is valid. */
 export function walletSolanaPlan(localId: number): Promise<SolanaPlan> {
-  return call<SolanaPlan>("wallet_solana_plan", { localId });
+  return call<SolanaPlan, WalletSolanaPlanArgs>("wallet_solana_plan", { localId });
 }
 
 /** Signs and sends the order's Solana transaction at no more than the fee the person accepted, then registers it. */
 export function walletSolanaStep(localId: number, acceptedFeeLamports: string): Promise<OrderView> {
-  return call<OrderView>("wallet_solana_step", { localId, acceptedFeeLamports });
+  return call<OrderView, WalletSolanaStepArgs>("wallet_solana_step", { localId, acceptedFeeLamports });
 }
 
 /** The name of the event the app sends desk-core's updates on. */
@@ -424,7 +477,7 @@ export interface DeskApi {
   selectNetwork(choice: NetworkChoice): Promise<SettingsView>;
   listRoutes(): Promise<RouteView[]>;
   requestQuote(form: SwapForm): Promise<QuoteResult>;
-  startOrder(quote: unknown, acceptedLossBps?: number | null): Promise<OrderView>;
+  startOrder(quote: JsonValue, acceptedLossBps?: number | null): Promise<OrderView>;
   handIn(localId: number, text: string): Promise<OrderView>;
   resumeOrder(localId: number): Promise<OrderView>;
   discardOrder(localId: number): Promise<OrderView>;
