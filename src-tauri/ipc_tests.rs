@@ -282,7 +282,7 @@ fn an_onramp_s_psbt_reaches_the_window_as_base64_hex_and_animated_qr_frames() {
         .step_by(2)
         .map(|i| u8::from_str_radix(&psbt_hex[i..i + 2], 16).unwrap())
         .collect();
-    let expected = desk_core::psbt_export::export(&bytes).unwrap();
+    let expected = desk_core::psbt_export::forms(&bytes).unwrap();
     assert_eq!(export, serde_json::to_value(&expected).unwrap());
     assert_eq!(export["hex"], psbt_hex);
     assert!(

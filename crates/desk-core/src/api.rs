@@ -4,8 +4,7 @@ use gateway_client::ClientError;
 use serde::Serialize;
 use ts_rs::TS;
 
-use crate::secrets::SecretsError;
-use crate::settings::{AffiliateEntry, NetworkKind, SettingsError, Theme};
+use crate::settings::{AffiliateEntry, NetworkKind, Theme};
 
 /// Broad classes of failure, so the window can choose how to present one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
@@ -142,36 +141,6 @@ impl From<ClientError> for DeskError {
                 ),
             ),
         }
-    }
-}
-
-impl From<SettingsError> for DeskError {
-    fn from(err: SettingsError) -> Self {
-        Self::new(
-            ErrorKind::Settings,
-            format!(
-                "{err}. The choice applies until the app closes; check the folder's permissions and try again."
-            ),
-        )
-    }
-}
-
-impl From<SecretsError> for DeskError {
-    fn from(err: SecretsError) -> Self {
-        let message = match err {
-            // The technical cause goes to the log; the person needs to know what it means for them.
-            SecretsError::Unavailable(_) => "No keychain is reachable (on Linux, a Secret Service such as \
-                GNOME Keyring), so an API key can be neither stored nor used. The app keeps working without \
-                a key; start or unlock your keychain and restart the app to use one."
-                .to_owned(),
-            SecretsError::Corrupt(_) => format!(
-                "{err}. The app keeps working without an API key; set the key again to replace it."
-            ),
-            SecretsError::Keychain(_) => format!(
-                "{err}. The app keeps working without an API key; unlock your keychain and try again."
-            ),
-        };
-        Self::new(ErrorKind::Keychain, message)
     }
 }
 

@@ -5,6 +5,7 @@ pub use crate::api::{invalid, route_of};
 pub use crate::events::DeskEvent;
 pub use crate::views::token_view;
 
+mod errors;
 mod execute;
 mod orders;
 mod partner;

@@ -19,7 +19,7 @@ use serde_json::{Value, json};
 use tracing::{info, instrument, warn};
 use ts_rs::TS;
 
-use crate::api::{DeskError, ErrorKind};
+use crate::api::DeskError;
 use crate::journal::{HandedIn, Journal, JournalError, JournalOrder, NextStep, Stage};
 use crate::verify::{self, Verified, VerifyPolicy};
 
@@ -86,29 +86,6 @@ pub enum FlowError {
 impl From<ClientError> for FlowError {
     fn from(err: ClientError) -> Self {
         Self::Desk(err.into())
-    }
-}
-
-impl FlowError {
-    /// This failure as the window's error (the window and the command line see only [`DeskError`]s).
-    pub fn into_desk_error(self) -> DeskError {
-        match self {
-            FlowError::Desk(e) => e,
-            FlowError::Journal(JournalError::Refused { local_id, reason }) => {
-                let mut error = DeskError::new(ErrorKind::Refused, reason);
-                error.details = Some(Box::new(json!({ "localId": local_id })));
-                error
-            }
-            FlowError::Journal(e) => DeskError::new(ErrorKind::Journal, e.to_string()),
-            FlowError::Refused(reason) => DeskError::new(ErrorKind::Refused, reason),
-            FlowError::BadInput(reason) => DeskError::new(ErrorKind::InvalidInput, reason),
-        }
-    }
-}
-
-impl From<JournalError> for DeskError {
-    fn from(err: JournalError) -> Self {
-        FlowError::from(err).into_desk_error()
     }
 }
 

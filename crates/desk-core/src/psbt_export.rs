@@ -13,8 +13,6 @@ use base64::engine::general_purpose::STANDARD;
 use serde::Serialize;
 use ts_rs::TS;
 
-use crate::api::{DeskError, ErrorKind};
-
 /// The UR type of a PSBT (BCR-2020-006).
 pub const UR_TYPE: &str = "crypto-psbt";
 
@@ -61,13 +59,21 @@ pub struct PsbtExport {
     pub qr_unavailable: Option<String>,
 }
 
+/// Why a PSBT has no forms to show.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ExportError {
+    /// The bytes do not start with BIP 174's magic (`psbt` and 0xff): the gateway's PSBT is not one.
+    #[error("the PSBT does not start as a PSBT does (BIP 174)")]
+    NotAPsbt,
+    /// A frame of the animated QR code could not be drawn; the reason, in words.
+    #[error("{0}")]
+    Qr(String),
+}
+
 /// Every form of `psbt` (the bytes of a `.psbt` file); refused when they are not a PSBT.
-pub fn export(psbt: &[u8]) -> Result<PsbtExport, DeskError> {
+pub fn forms(psbt: &[u8]) -> Result<PsbtExport, ExportError> {
     if !psbt.starts_with(b"psbt\xff") {
-        return Err(DeskError::new(
-            ErrorKind::Gateway,
-            "The gateway's PSBT does not start as a PSBT does (BIP 174); do not use this order.",
-        ));
+        return Err(ExportError::NotAPsbt);
     }
     let hex = alloy_primitives::hex::encode(psbt);
     let base64 = STANDARD.encode(psbt);
@@ -79,7 +85,7 @@ pub fn export(psbt: &[u8]) -> Result<PsbtExport, DeskError> {
         .iter()
         .map(|frame| qr_svg(&frame.to_ascii_uppercase()))
         .collect::<Result<_, _>>()
-        .map_err(|e| DeskError::new(ErrorKind::InvalidInput, e))?;
+        .map_err(ExportError::Qr)?;
     Ok(PsbtExport {
         base64,
         hex,
@@ -180,6 +186,7 @@ pub fn qr_svg(text: &str) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::api::ErrorKind;
 
     /// BCR-2020-006's `crypto-psbt` example (test vector 3): the PSBT, and its UR.
     const SPEC_PSBT: &str = "70736274ff01009a020000000258e87a21b56daf0c23be8e7070456c336f7cbaa5c8757924f545887bb2abdd750000000000ffffffff838d0427d0ec650a68aa46bb0b098aea4422c071b2ca78352a077959d07cea1d0100000000ffffffff0270aaf00800000000160014d85c2b71d0060b09c9886aeb815e50991dda124d00e1f5050000000016001400aea9a2e5f0f876a588df5546e8742d1d87008f000000000000000000";
@@ -291,7 +298,7 @@ mod tests {
 
     #[test]
     fn the_spec_s_example_is_one_frame_equal_to_its_ur() {
-        let export = export(&spec_psbt()).unwrap();
+        let export = forms(&spec_psbt()).unwrap();
         assert_eq!(export.ur_frames, vec![SPEC_UR.to_owned()]);
         assert_eq!(export.ur_fragments, 1);
         assert_eq!(export.qr_unavailable, None);
@@ -309,7 +316,7 @@ mod tests {
     #[test]
     fn a_single_part_frame_decodes_to_the_exact_psbt() {
         let psbt = spec_psbt();
-        let export = export(&psbt).unwrap();
+        let export = forms(&psbt).unwrap();
         let (kind, cbor) = ur::ur::decode(&export.ur_frames[0]).unwrap();
         assert_eq!(kind, ur::ur::Kind::SinglePart);
         assert_eq!(unwrap_cbor(&cbor), psbt);
@@ -323,7 +330,7 @@ mod tests {
     fn a_larger_psbt_is_cut_into_fountain_parts_that_decode_back() {
         let psbt = psbt_with_outputs(40);
         assert!(psbt.len() > 1000, "{}", psbt.len());
-        let export = export(&psbt).unwrap();
+        let export = forms(&psbt).unwrap();
         let count = export.ur_fragments as usize;
         assert_eq!(count, (psbt.len() + 3).div_ceil(FRAGMENT_BYTES));
         assert_eq!(export.ur_frames.len(), count + count.div_ceil(2).max(2));
@@ -368,7 +375,7 @@ mod tests {
     fn frames_are_ascii_and_bounded_and_their_number_too() {
         for outputs in [1, 5, 40, 300, 600] {
             let psbt = psbt_with_outputs(outputs);
-            let export = export(&psbt).unwrap();
+            let export = forms(&psbt).unwrap();
             assert!(!export.ur_frames.is_empty(), "{} bytes", psbt.len());
             assert!(
                 export.ur_fragments as usize <= MAX_FRAGMENTS,
@@ -396,7 +403,7 @@ mod tests {
         }
         // The largest of these is cut into larger fragments, not into more of them, and decodes back.
         let psbt = psbt_with_outputs(600);
-        let export = export(&psbt).unwrap();
+        let export = forms(&psbt).unwrap();
         assert_eq!(export.ur_fragments as usize, MAX_FRAGMENTS);
         assert_eq!(decode_frames(&export.ur_frames), psbt);
     }
@@ -405,7 +412,7 @@ mod tests {
     fn a_psbt_too_large_for_qr_codes_keeps_its_text_and_says_why() {
         let psbt = psbt_with_outputs(700);
         assert!(psbt.len() > MAX_FRAGMENTS * MAX_FRAGMENT_BYTES);
-        let export = export(&psbt).unwrap();
+        let export = forms(&psbt).unwrap();
         assert!(export.ur_frames.is_empty() && export.qr_svgs.is_empty());
         assert_eq!(export.ur_fragments, 0);
         assert!(
@@ -425,7 +432,7 @@ mod tests {
 
     #[test]
     fn bytes_that_are_not_a_psbt_are_refused() {
-        let err = export(b"not a psbt").unwrap_err();
+        let err = crate::api::DeskError::from(forms(b"not a psbt").unwrap_err());
         assert_eq!(err.kind, ErrorKind::Gateway);
     }
 

@@ -390,8 +390,8 @@ fn read_input(path: &std::path::Path) -> Result<String, Failure> {
 /// `gateway bundle FILE`: checks the bundle (format, version, records) and prints it.
 fn bundle(path: &std::path::Path, json: bool) -> Result<(), Failure> {
     let text = read_input(path)?;
-    let imported = desk_core::support::read_bundle(&text)?;
-    let file = desk_core::support::parse_bundle(&text)?;
+    let imported = desk_core::support::read_bundle(&text).map_err(DeskError::from)?;
+    let file = desk_core::support::parse_bundle(&text).map_err(DeskError::from)?;
     if json {
         // The file exactly as saved (it was checked above).
         print!("{text}");
@@ -643,7 +643,9 @@ async fn run(cli: Cli) -> Result<(), Failure> {
         }
         Command::Lookup { query } => {
             let key = network_key(&cli.network, &client.config().base_url);
-            let result = desk_core::support::lookup_on(&client, &key, query).await?;
+            let result = desk_core::support::lookup_on(&client, &key, query)
+                .await
+                .map_err(DeskError::from)?;
             if cli.json {
                 print!("{}", result.raw_text);
                 if !result.raw_text.ends_with('\n') {

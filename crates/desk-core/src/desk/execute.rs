@@ -486,7 +486,7 @@ impl Desk {
         let flow = flow_on(&client, journal, &key, &checks);
         flow.hand_in(local_id, hash)
             .await
-            .map_err(crate::flow::FlowError::into_desk_error)?;
+            .map_err(DeskError::from)?;
         let order = journal.order(local_id)?;
         self.track(&order).await;
         Ok(())

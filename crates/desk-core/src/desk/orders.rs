@@ -109,7 +109,7 @@ impl Desk {
     /// The PSBT of an onramp order as base64, hex and the frames of an animated BC-UR QR code, for a wallet of the
     /// person's own.
     pub fn psbt_export(&self, local_id: i64) -> Result<crate::psbt_export::PsbtExport, DeskError> {
-        crate::psbt_export::export(&self.psbt(local_id)?)
+        Ok(crate::psbt_export::forms(&self.psbt(local_id)?)?)
     }
 
     /// The name a save dialog proposes for an order's PSBT: `order-<local id>.psbt`, and on the Sandbox
@@ -208,7 +208,7 @@ impl Desk {
         let flow = flow_on(&client, journal, &key, &checks);
         flow.hand_in(local_id, text)
             .await
-            .map_err(FlowError::into_desk_error)?;
+            .map_err(DeskError::from)?;
         let order = journal.order(local_id)?;
         self.track(&order).await;
         self.order_view(local_id)
@@ -229,10 +229,7 @@ impl Desk {
             return self.wallet_evm_step(local_id, None, None).await;
         }
         let flow = flow_on(&client, journal, &key, &checks);
-        let (order, _) = flow
-            .resume(local_id)
-            .await
-            .map_err(FlowError::into_desk_error)?;
+        let (order, _) = flow.resume(local_id).await.map_err(DeskError::from)?;
         self.track(&order).await;
         // Sent to the window as a change too: Swap and Orders both show the order as it now is.
         self.changed(local_id)

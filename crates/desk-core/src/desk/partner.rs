@@ -106,6 +106,6 @@ impl Desk {
     /// The rows behind the dashboard `query` asks for, one per order, as CSV text (see [`csv_text`]).
     pub async fn dashboard_csv(&self, query: &DashboardQuery) -> Result<String, DeskError> {
         let (facts, _) = self.partner_facts().await?;
-        csv_text(&facts, query)
+        Ok(csv_text(&facts, query)?)
     }
 }

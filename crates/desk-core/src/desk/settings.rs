@@ -1,11 +1,60 @@
 //! The desk's settings facet: the network in use (and switching it), the API version and key, the Bitcoin network,
 //! blind signing, the theme, and the routes of the network in use.
 
+use std::path::Path;
+
 use gateway_client::address::BitcoinNetwork;
 use gateway_client::{ApiKey, ApiVersion, TokenRegistry};
 use tracing::info;
 
 use super::*;
+use crate::sandbox::{SandboxAccess, SandboxStart};
+
+/// A refused choice, saying that nothing changed (for a custom gateway's failed check when a network is chosen).
+fn not_saved(mut error: DeskError) -> DeskError {
+    error
+        .message
+        .push_str(" Nothing was saved; the network in use stays.");
+    error
+}
+
+impl ActiveNetwork {
+    /// Connects to `kind`, whose Bitcoin network is `bitcoin` (the Sandbox's is always regtest): for the Sandbox
+    /// this starts the local gateway `sandbox` has (on a free loopback port), keeping its orders in `sandbox_state`
+    /// when given. [`ActiveNetwork::open`], with the Sandbox started first and the error in the window's words.
+    pub async fn connect(
+        kind: NetworkKind,
+        custom_url: Option<&str>,
+        version: ApiVersion,
+        api_key: Option<ApiKey>,
+        sandbox_state: Option<&Path>,
+        sandbox: &SandboxAccess,
+        bitcoin: BitcoinNetwork,
+    ) -> Result<Self, DeskError> {
+        let running = if kind == NetworkKind::Sandbox {
+            Some(
+                sandbox
+                    .start(SandboxStart {
+                        state_file: sandbox_state.map(Path::to_path_buf),
+                        admin: sandbox.admin,
+                        api_key: api_key.clone(),
+                    })
+                    .await?,
+            )
+        } else {
+            None
+        };
+        Ok(Self::open(
+            kind, custom_url, version, api_key, running, bitcoin,
+        )?)
+    }
+
+    /// This network, once a custom URL has answered [`crate::network::check_gateway`] (the other networks are not
+    /// asked): [`ActiveNetwork::check`], its error in the window's words.
+    pub async fn checked(self) -> Result<Self, DeskError> {
+        Ok(self.check().await?)
+    }
+}
 
 impl Desk {
     /// The settings as the window shows them.
@@ -71,7 +120,7 @@ impl Desk {
             .await?
             .checked()
             .await
-            .map_err(crate::network::not_saved)?;
+            .map_err(not_saved)?;
         self.replace_network(&mut state, network).await;
         state.settings = next;
         crate::settings::save(&self.paths.settings_file(), &state.settings)?;
@@ -106,7 +155,7 @@ impl Desk {
             .await?
             .checked()
             .await
-            .map_err(crate::network::not_saved)?;
+            .map_err(not_saved)?;
         self.replace_network(&mut state, network).await;
         state.settings = next;
         crate::settings::save(&self.paths.settings_file(), &state.settings)?;

@@ -133,7 +133,7 @@ impl Desk {
 
     /// Reads a support bundle and shows its order's timeline as the user saw it; the journal is not touched.
     pub fn import_bundle(&self, text: &str) -> Result<ImportedBundle, DeskError> {
-        read_bundle(text)
+        Ok(read_bundle(text)?)
     }
 }
 
@@ -162,7 +162,7 @@ impl Desk {
                     version,
                     ..current_config
                 })?;
-                lookup_on(&client, "sandbox", &query.query).await
+                Ok(lookup_on(&client, "sandbox", &query.query).await?)
             }
             NetworkKind::Sandbox => {
                 let key = stored_key(secrets::account(NetworkKind::Sandbox, None)).await;
@@ -183,7 +183,7 @@ impl Desk {
                 .await?;
                 let result = lookup_on(&sandbox.client, "sandbox", &query.query).await;
                 sandbox.close().await;
-                result
+                Ok(result?)
             }
             kind => {
                 let (base_url, custom) = match kind {
@@ -215,7 +215,7 @@ impl Desk {
                 config.version = version;
                 config.api_key = key;
                 let client = Client::new(config)?;
-                lookup_on(&client, &network_key(kind, custom.as_deref()), &query.query).await
+                Ok(lookup_on(&client, &network_key(kind, custom.as_deref()), &query.query).await?)
             }
         }
     }

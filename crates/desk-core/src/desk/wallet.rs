@@ -445,7 +445,7 @@ impl Desk {
         let flow = flow_on(&client, journal, &key, &checks);
         flow.hand_in(local_id, &hex)
             .await
-            .map_err(crate::flow::FlowError::into_desk_error)?;
+            .map_err(DeskError::from)?;
         let order = journal.order(local_id)?;
         self.track(&order).await;
         self.order_view(local_id)

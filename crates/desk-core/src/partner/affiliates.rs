@@ -1,12 +1,11 @@
 //! The affiliate entries: checked against the gateway's limits, applied to quote requests, and the rates the
 //! dashboard estimates watched orders' earnings with.
 
+use super::PartnerError;
+use crate::api::RouteKind;
+use crate::settings::{AffiliateEntry, NetworkKind, Settings};
 use gateway_client::ApiVersion;
 use gateway_client::address::{BitcoinNetwork, validate_address};
-use serde_json::json;
-
-use crate::api::{DeskError, ErrorKind, RouteKind};
-use crate::settings::{AffiliateEntry, NetworkKind, Settings};
 
 /// The gateway's limits on onramp and offramp affiliates.
 pub const MAX_AFFILIATES: usize = 5;
@@ -15,12 +14,6 @@ pub const MAX_TOTAL_BPS: u32 = 1_000;
 
 /// The chains whose addresses can receive an affiliate fee.
 pub(crate) const AFFILIATE_CHAINS: [&str; 3] = ["ethereum", "tron", "solana"];
-
-pub(crate) fn refused(details: serde_json::Value, message: String) -> DeskError {
-    let mut error = DeskError::new(ErrorKind::InvalidInput, message);
-    error.details = Some(Box::new(details));
-    error
-}
 
 /// The canonical form of an affiliate address (EVM, Tron or Solana), or why it is not one.
 pub(crate) fn canonical_address(address: &str) -> Result<String, String> {
@@ -44,58 +37,30 @@ pub(crate) fn canonical_address(address: &str) -> Result<String, String> {
 pub fn validate_affiliates(
     affiliates: &[AffiliateEntry],
     token_swap: Option<&AffiliateEntry>,
-) -> Result<(Vec<AffiliateEntry>, Option<AffiliateEntry>), DeskError> {
-    let at = |index: usize, message: String| {
-        refused(json!({"field": "affiliates", "index": index}), message)
-    };
+) -> Result<(Vec<AffiliateEntry>, Option<AffiliateEntry>), PartnerError> {
     if affiliates.len() > MAX_AFFILIATES {
-        return Err(at(
-            MAX_AFFILIATES,
-            format!(
-                "{} affiliate entries were given; the gateway takes at most {MAX_AFFILIATES}. Remove one and save \
-                 again.",
-                affiliates.len()
-            ),
-        ));
+        return Err(PartnerError::TooManyAffiliates {
+            given: affiliates.len(),
+        });
     }
     let mut list: Vec<AffiliateEntry> = Vec::with_capacity(affiliates.len());
     let mut total: u32 = 0;
     for (index, entry) in affiliates.iter().enumerate() {
-        let n = index + 1;
-        let address = canonical_address(&entry.address).map_err(|why| {
-            at(
-                index,
-                format!("Affiliate entry {n} {why}. Correct the address and save again."),
-            )
-        })?;
+        let address = canonical_address(&entry.address)
+            .map_err(|why| PartnerError::AffiliateAddress { index, why })?;
         if entry.bps == 0 {
-            return Err(at(
-                index,
-                format!(
-                    "Affiliate entry {n} ({address}) has 0 bps; each entry needs more than 0 basis points. Enter its \
-                     share or remove it."
-                ),
-            ));
+            return Err(PartnerError::ZeroBps { index, address });
         }
         if let Some(first) = list.iter().position(|e| e.address == address) {
-            return Err(at(
+            return Err(PartnerError::RepeatedAddress {
                 index,
-                format!(
-                    "Affiliate entry {n} repeats the address of entry {} ({address}); the gateway takes each \
-                     address once. Remove one of them.",
-                    first + 1
-                ),
-            ));
+                first,
+                address,
+            });
         }
         total = total.saturating_add(entry.bps);
         if total > MAX_TOTAL_BPS {
-            return Err(at(
-                index,
-                format!(
-                    "The affiliate entries add up to {total} bps with entry {n}; the gateway takes at most \
-                     {MAX_TOTAL_BPS} bps (10%) in total. Lower some shares and save again."
-                ),
-            ));
+            return Err(PartnerError::TooManyBps { index, total });
         }
         list.push(AffiliateEntry {
             address,
@@ -104,18 +69,10 @@ pub fn validate_affiliates(
     }
     let swap = token_swap
         .map(|entry| {
-            let at = |message: String| refused(json!({"field": "tokenSwapAffiliate"}), message);
-            let address = canonical_address(&entry.address).map_err(|why| {
-                at(format!(
-                    "The token-swap affiliate {why}. Correct the address and save again."
-                ))
-            })?;
+            let address = canonical_address(&entry.address)
+                .map_err(|why| PartnerError::TokenSwapAddress { why })?;
             if !(1..=MAX_TOTAL_BPS).contains(&entry.bps) {
-                return Err(at(format!(
-                    "The token-swap affiliate has {} bps; it must be 1 to {MAX_TOTAL_BPS} bps. Enter its share \
-                     again.",
-                    entry.bps
-                )));
+                return Err(PartnerError::TokenSwapBps { bps: entry.bps });
             }
             Ok(AffiliateEntry {
                 address,

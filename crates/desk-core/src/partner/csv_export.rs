@@ -4,7 +4,7 @@ use gateway_client::TokenRegistry;
 use gateway_client::display::amount_text;
 
 use super::*;
-use crate::api::{DeskError, ErrorKind, RouteKind};
+use crate::api::RouteKind;
 use crate::calendar::utc_text;
 
 /// The CSV's header.
@@ -30,13 +30,8 @@ pub const CSV_HEADER: [&str; 16] = [
 /// One CSV row per order behind the dashboard `query` asks for, newest first, after a header line. Amounts in
 /// smallest units; earnings in USD to the micro-dollar (so the column adds up to the dashboard's figures before
 /// their rounding to cents) for completed orders, `earnings_kind` `exact`, `estimated` or `none`.
-pub fn csv_text(facts: &[OrderFacts], query: &DashboardQuery) -> Result<String, DeskError> {
-    let failed = |e: csv::Error| {
-        DeskError::new(
-            ErrorKind::InvalidInput,
-            format!("The CSV could not be written ({e}). Try again; if it persists, report it."),
-        )
-    };
+pub fn csv_text(facts: &[OrderFacts], query: &DashboardQuery) -> Result<String, PartnerError> {
+    let failed = PartnerError::Csv;
     let registry = TokenRegistry::builtin();
     let mut writer = csv::Writer::from_writer(Vec::new());
     writer.write_record(CSV_HEADER).map_err(failed)?;

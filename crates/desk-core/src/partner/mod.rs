@@ -5,13 +5,15 @@
 //! [`affiliates_for`] decides what a quote request carries; [`Desk::quote`] shows it on the card.
 //!
 //! Rooms: [`affiliates`] (the entries and the rates), [`facts`] (one order's facts, the cache), [`buckets`] (the
-//! calendar's buckets), [`types`] (what the window gets), [`dashboard`] (building it), [`csv_export`] (the export). The
-//! `Desk`'s partner methods are in `crate::desk::partner`.
+//! calendar's buckets), [`types`] (what the window gets), [`dashboard`] (building it), [`csv_export`] (the export),
+//! [`error`] (what is refused). The `Desk`'s partner methods, and the window's form of [`PartnerError`], are in
+//! `crate::desk`.
 
 pub mod affiliates;
 pub mod buckets;
 pub mod csv_export;
 pub mod dashboard;
+pub mod error;
 pub mod facts;
 pub mod types;
 
@@ -19,6 +21,7 @@ pub use affiliates::*;
 pub use buckets::*;
 pub use csv_export::*;
 pub use dashboard::*;
+pub use error::*;
 pub use facts::*;
 pub use types::*;
 
@@ -175,7 +178,8 @@ mod tests {
         assert_eq!(swap, Some(entry(EVM_2, 30)));
         assert_eq!(validate_affiliates(&[], None).unwrap(), (vec![], None));
 
-        let index = |e: DeskError| {
+        let index = |e: PartnerError| {
+            let e = DeskError::from(e);
             assert_eq!(e.kind, ErrorKind::InvalidInput);
             assert!(e.message.ends_with('.'), "{}", e.message);
             let details = *e.details.unwrap();
@@ -220,7 +224,7 @@ mod tests {
         assert!(message.contains("0 bps"), "{message}");
 
         for bad in [entry(EVM, 1001), entry(EVM, 0), entry("nonsense", 10)] {
-            let e = validate_affiliates(&[], Some(&bad)).unwrap_err();
+            let e = DeskError::from(validate_affiliates(&[], Some(&bad)).unwrap_err());
             assert_eq!(
                 e.details.as_deref(),
                 Some(&json!({"field": "tokenSwapAffiliate"})),

@@ -8,7 +8,6 @@ use std::sync::{LazyLock, Mutex};
 use serde_json::Value;
 
 use super::*;
-use crate::api::{DeskError, ErrorKind};
 use crate::calendar::utc_parts;
 use crate::journal::{JournalEvent, JournalOrder};
 use crate::logs::{self, RedactOptions};
@@ -84,7 +83,7 @@ pub(crate) fn compose(
     source: &BundleSource,
     options: BundleOptions,
     api_key: Option<&str>,
-) -> Result<BundlePreview, DeskError> {
+) -> Result<BundlePreview, BundleError> {
     let redact = Scrub {
         options: if options.include_identifiers {
             RedactOptions::KEYS_ONLY
@@ -94,12 +93,7 @@ pub(crate) fn compose(
         home: source.home.as_deref(),
     };
     let mut dropped = 0usize;
-    let order_raw = serde_json::to_value(&source.order).map_err(|e| {
-        DeskError::new(
-            ErrorKind::Journal,
-            format!("The order's journal record cannot be written out ({e}). Nothing was made."),
-        )
-    })?;
+    let order_raw = serde_json::to_value(&source.order).map_err(BundleError::OrderRecord)?;
     let order_raw = drop_key_fields(&order_raw, &mut dropped);
     let payloads: Vec<Value> = source
         .events
@@ -226,12 +220,7 @@ pub(crate) fn compose(
         events,
         log_lines,
     };
-    let mut text = serde_json::to_string_pretty(&file).map_err(|e| {
-        DeskError::new(
-            ErrorKind::Journal,
-            format!("The bundle could not be written out ({e}). Nothing was made."),
-        )
-    })?;
+    let mut text = serde_json::to_string_pretty(&file).map_err(BundleError::Text)?;
     text.push('\n');
 
     if let Some(key) = api_key.filter(|k| !k.is_empty())
@@ -239,11 +228,7 @@ pub(crate) fn compose(
             .iter()
             .any(|form| text.contains(form.as_str()))
     {
-        return Err(DeskError::new(
-            ErrorKind::InvalidInput,
-            "The bundle would have contained this network's API key, so it was not made and nothing was \
-             written. Please report this to the Gateway Desk developers (without the key).",
-        ));
+        return Err(BundleError::KeyLeak);
     }
 
     Ok(BundlePreview {

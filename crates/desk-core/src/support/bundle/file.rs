@@ -3,20 +3,10 @@
 use serde_json::Value;
 
 use super::*;
-use crate::api::{DeskError, ErrorKind};
 use crate::views::{OrderView, TransferView};
 
-pub(crate) fn unreadable(reason: String) -> DeskError {
-    let mut error = DeskError::new(
-        ErrorKind::InvalidInput,
-        format!("This support bundle cannot be opened: {reason}."),
-    );
-    error.details = Some(Box::new(serde_json::json!({ "field": "bundle" })));
-    error
-}
-
 /// Reads a bundle file's text: checks its format and version, nothing more.
-pub fn parse_bundle(text: &str) -> Result<BundleFile, DeskError> {
+pub fn parse_bundle(text: &str) -> Result<BundleFile, BundleError> {
     if text.len() > MAX_BUNDLE_BYTES {
         return Err(unreadable(format!(
             "the file is larger than {} MB, which no bundle is. Choose the .json file Gateway Desk saved",
@@ -65,7 +55,7 @@ pub fn parse_bundle(text: &str) -> Result<BundleFile, DeskError> {
 }
 
 /// Reads a bundle and renders its order as the user saw it. Never touches any journal.
-pub fn read_bundle(text: &str) -> Result<ImportedBundle, DeskError> {
+pub fn read_bundle(text: &str) -> Result<ImportedBundle, BundleError> {
     let file = parse_bundle(text)?;
     let order = file.journal_order()?;
     let events = file.journal_events(order.local_id);

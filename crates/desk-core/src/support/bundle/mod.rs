@@ -11,13 +11,16 @@
 //! [`Desk::import_bundle`]) renders the order's timeline from the bundle alone, as the user saw it, without touching
 //! the journal.
 //!
-//! Rooms: [`compose`] (making one), [`scrub`] (what is left out), [`file`] (reading one).
+//! Rooms: [`compose`] (making one), [`scrub`] (what is left out), [`file`] (reading one), `error` ([`BundleError`],
+//! what is refused; its window's form is `crate::desk`'s).
 
 pub mod compose;
+mod error;
 pub mod file;
 pub mod scrub;
 
 pub use compose::*;
+pub use error::*;
 pub use file::*;
 pub use scrub::*;
 
@@ -25,7 +28,6 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use ts_rs::TS;
 
-use crate::api::DeskError;
 use crate::journal::{JournalEvent, JournalOrder};
 use crate::views::OrderView;
 
@@ -164,7 +166,7 @@ pub struct BundleFile {
 
 impl BundleFile {
     /// The journal record, as the bundle holds it (shortened identifiers stay shortened).
-    pub fn journal_order(&self) -> Result<JournalOrder, DeskError> {
+    pub fn journal_order(&self) -> Result<JournalOrder, BundleError> {
         serde_json::from_value(self.order.clone()).map_err(|e| {
             unreadable(format!(
                 "its order record cannot be read ({e}). Ask for the bundle to be made again"
@@ -192,7 +194,7 @@ mod tests {
 
     use serde_json::Value;
 
-    use crate::api::ErrorKind;
+    use crate::api::{DeskError, ErrorKind};
 
     use crate::journal::{JournalEvent, JournalOrder};
     use crate::logs::{self};
@@ -473,7 +475,8 @@ mod tests {
         // A key the redactor does not know, written where no pattern finds it: the last check refuses the bundle.
         let key = "UnRegisteredKey0123456789abcdefX";
         source.events[2].payload = json!({"note": format!("see {key} here")});
-        let err = compose(&source, BundleOptions::default(), Some(key)).unwrap_err();
+        let err =
+            DeskError::from(compose(&source, BundleOptions::default(), Some(key)).unwrap_err());
         assert!(err.message.contains("API key"), "{}", err.message);
         assert!(
             compose(
@@ -511,7 +514,7 @@ mod tests {
         let mut value: Value = serde_json::from_str(&text).unwrap();
 
         value["version"] = json!(2);
-        let err = read_bundle(&value.to_string()).unwrap_err();
+        let err = DeskError::from(read_bundle(&value.to_string()).unwrap_err());
         assert_eq!(err.kind, ErrorKind::InvalidInput);
         assert!(
             err.message.contains("newer Gateway Desk") && err.message.contains("Update"),
@@ -521,21 +524,21 @@ mod tests {
 
         value["version"] = json!(1);
         value["format"] = json!("something-else");
-        let err = read_bundle(&value.to_string()).unwrap_err();
+        let err = DeskError::from(read_bundle(&value.to_string()).unwrap_err());
         assert!(
             err.message.contains("not a Gateway Desk support bundle"),
             "{}",
             err.message
         );
 
-        let err = read_bundle("{\"orders\": []}").unwrap_err();
+        let err = DeskError::from(read_bundle("{\"orders\": []}").unwrap_err());
         assert!(err.message.contains("no \"format\""), "{}", err.message);
-        let err = read_bundle("not json").unwrap_err();
+        let err = DeskError::from(read_bundle("not json").unwrap_err());
         assert!(err.message.contains("not JSON"), "{}", err.message);
 
         value["format"] = json!(BUNDLE_FORMAT);
         value["order"] = json!({"local_id": "x"});
-        let err = read_bundle(&value.to_string()).unwrap_err();
+        let err = DeskError::from(read_bundle(&value.to_string()).unwrap_err());
         assert!(err.message.contains("order record"), "{}", err.message);
     }
 

@@ -1,189 +1,12 @@
-//! Support: reproducing a quote. From a pasted quote or a support bundle, the same get-quote request is made again on
-//! the same network, and the two quotes are compared field by field (amounts, each fee line, price impact, estimated
-//! time, slippage, affiliates).
-
-use std::str::FromStr;
+//! The get-quote request a quote was made from, built again: stand-ins for addresses a bundle shortened, known
+//! tokens for shortened token addresses, and affiliates' bps worked out from their fees.
 
 use gateway_client::address::{BitcoinNetwork, ChainFamily, chain_family, validate_evm};
-use gateway_client::display::{duration_text, usd_text};
 use gateway_client::params::DEFAULT_SLIPPAGE_BPS;
 use gateway_client::wire::{Quote, QuoteView, TokenAmount};
 use gateway_client::{Affiliate, ApiVersion, QuoteRequest, TokenRegistry};
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
-use ts_rs::TS;
 
-use crate::api::DeskError;
-use crate::api::invalid;
-use crate::support::bundle::{BUNDLE_FORMAT, parse_bundle};
-use crate::views::{AmountView, QuoteCard};
-
-/// Where the quote to reproduce comes from.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(tag = "kind", rename_all = "camelCase")]
-#[ts(export_to = "ReproduceSource.ts")]
-pub enum ReproduceSource {
-    /// A support bundle's text: its order's accepted quote, on the bundle's network and API version.
-    Bundle {
-        /// The bundle file's whole text, as saved or pasted.
-        text: String,
-    },
-    /// A quote as the gateway sent it (`{"onramp": {…}}` …), or a quote card's JSON (its `raw`).
-    Quote {
-        /// The pasted text, read as JSON: the gateway's envelope, a quote card, or the envelope's inner object.
-        text: String,
-    },
-}
-
-/// One compared field.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
-#[serde(rename_all = "camelCase")]
-#[ts(export_to = "FieldDiff.ts")]
-pub struct FieldDiff {
-    /// `input amount`, `output amount`, `fee: solver fee`, `total fees`, `price impact`, `estimated time`, …
-    pub field: String,
-    /// The field's text in the original quote (an amount with its USD value when given); absent when that quote
-    /// does not have the field.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
-    pub before: Option<String>,
-    /// The field's text in the quote asked for again; absent when the new quote does not have the field.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
-    pub after: Option<String>,
-    /// The two texts differ.
-    pub changed: bool,
-}
-
-/// A quote and the same quote asked for again, compared.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
-#[serde(rename_all = "camelCase")]
-#[ts(export_to = "QuoteDiff.ts")]
-pub struct QuoteDiff {
-    /// The name of the network the quote was asked for again on (the one the app is using).
-    pub network_label: String,
-    /// The original quote (pasted, or the bundle's accepted quote), as a quote card.
-    pub before: QuoteCard,
-    /// The quote the gateway gave for the same request now, as a quote card.
-    pub after: QuoteCard,
-    /// Every field either quote has, in the original's order and then the new one's additions.
-    pub fields: Vec<FieldDiff>,
-    /// Sentences: where it was asked, stand-in addresses used for shortened ones, affiliates that could not be
-    /// reproduced exactly, …
-    pub notes: Vec<String>,
-}
-
-/// The quote to reproduce and what is known of where it was made.
-#[derive(Debug)]
-pub(crate) struct Origin {
-    pub(crate) quote: Quote,
-    /// The journal's name of the network, for a bundle.
-    pub(crate) network: Option<String>,
-    pub(crate) version: Option<ApiVersion>,
-}
-
-/// A person's name for a journal network key, with the URL of a custom network.
-pub(crate) fn network_words(key: &str) -> String {
-    match key.strip_prefix("custom:") {
-        Some(url) => format!("the custom URL {url}"),
-        None => super::lookup::network_label(key),
-    }
-}
-
-pub(crate) fn not_a_quote(why: impl std::fmt::Display) -> DeskError {
-    invalid(
-        "text",
-        format!(
-            "This is not a quote the app can read ({why}). Paste the quote exactly as the gateway sent it \
-             ({{\"onramp\": …}}, {{\"offramp\": …}}, {{\"tokenSwap\": …}}), or the quote card's JSON."
-        ),
-    )
-}
-
-/// Reads a pasted quote: the envelope, a quote card's JSON (its `raw`), or the envelope's inner object.
-pub(crate) fn pasted_quote(value: Value) -> Result<Quote, DeskError> {
-    if let Some(raw) = value.get("raw")
-        && let Ok(quote) = Quote::from_json(raw.clone())
-    {
-        return Ok(quote);
-    }
-    let first_error = match Quote::from_json(value.clone()) {
-        Ok(quote) => return Ok(quote),
-        Err(e) => e,
-    };
-    // The inner object alone: whichever route it reads as (each route's required fields tell them apart).
-    if value.is_object() {
-        for key in ["onramp", "offramp", "tokenSwap", "layerZero"] {
-            let mut envelope = serde_json::Map::new();
-            envelope.insert(key.to_owned(), value.clone());
-            if let Ok(quote) = Quote::from_json(Value::Object(envelope)) {
-                return Ok(quote);
-            }
-        }
-    }
-    Err(not_a_quote(first_error))
-}
-
-/// Reads a bundle's accepted quote, network and API version.
-pub(crate) fn bundle_origin(text: &str) -> Result<Origin, DeskError> {
-    let file = parse_bundle(text)?;
-    let quote = file
-        .order
-        .get("quote")
-        .filter(|q| !q.is_null())
-        .cloned()
-        .or_else(|| {
-            file.events
-                .iter()
-                .find(|e| e.kind == "quoteAccepted")
-                .map(|e| e.payload.clone())
-        })
-        .ok_or_else(|| {
-            invalid(
-                "text",
-                "This support bundle holds no accepted quote, so there is nothing to ask for again. Ask for the \
-                 bundle to be made again.",
-            )
-        })?;
-    let quote = Quote::from_json(quote).map_err(|e| {
-        invalid(
-            "text",
-            format!(
-                "The bundle's quote cannot be read ({e}). Ask for the bundle to be made again."
-            ),
-        )
-    })?;
-    let network = Some(file.network.clone())
-        .filter(|n| !n.is_empty())
-        .or_else(|| {
-            file.order
-                .get("network")
-                .and_then(Value::as_str)
-                .map(str::to_owned)
-        });
-    Ok(Origin {
-        quote,
-        network,
-        version: ApiVersion::from_str(&file.api_version).ok(),
-    })
-}
-
-pub(crate) fn read_source(source: &ReproduceSource) -> Result<Origin, DeskError> {
-    let text = match source {
-        ReproduceSource::Bundle { text } => return bundle_origin(text),
-        ReproduceSource::Quote { text } => text,
-    };
-    let value: Value = serde_json::from_str(text.trim().trim_start_matches('\u{feff}'))
-        .map_err(|e| not_a_quote(format_args!("it is not JSON: {e}")))?;
-    if value.get("format").and_then(Value::as_str) == Some(BUNDLE_FORMAT) {
-        return bundle_origin(text);
-    }
-    Ok(Origin {
-        quote: pasted_quote(value)?,
-        network: None,
-        version: None,
-    })
-}
+use super::ReproduceError;
 
 /// True for an identifier a bundle shortened to `first4…last4`.
 pub(crate) fn is_shortened(text: &str) -> bool {
@@ -248,19 +71,17 @@ pub(crate) struct Rebuild<'a> {
 
 impl Rebuild<'_> {
     /// `value`, or a stand-in address of `chain` when the bundle shortened it.
-    fn address(&mut self, what: &str, chain: &str, value: &str) -> Result<String, DeskError> {
+    fn address(&mut self, what: &str, chain: &str, value: &str) -> Result<String, ReproduceError> {
         if !is_shortened(value) {
             return Ok(value.to_owned());
         }
         self.stand_ins += 1;
         let stand = stand_in(chain, self.stand_ins, self.bitcoin).ok_or_else(|| {
-            invalid(
-                "text",
-                format!(
-                    "The bundle shortened the {what} ({value}) and the app knows no address format for {chain}, \
-                     so the quote cannot be asked for again. Ask for a bundle made with identifiers included."
-                ),
-            )
+            ReproduceError::ShortenedAddress {
+                what: what.to_owned(),
+                value: value.to_owned(),
+                chain: chain.to_owned(),
+            }
         })?;
         let family = chain_family(chain).map_or_else(|| chain.to_owned(), |f| f.to_string());
         self.notes.push(format!(
@@ -272,7 +93,7 @@ impl Rebuild<'_> {
     }
 
     /// A token address, resolved from the known tokens when the bundle shortened it.
-    fn token(&mut self, chain: &str, address: &str) -> Result<String, DeskError> {
+    fn token(&mut self, chain: &str, address: &str) -> Result<String, ReproduceError> {
         let Some((head, tail)) = address.split_once('…') else {
             return Ok(address.to_owned());
         };
@@ -301,19 +122,16 @@ impl Rebuild<'_> {
                 ));
                 Ok(token.address.clone())
             }
-            _ => Err(invalid(
-                "text",
-                format!(
-                    "The bundle shortened the token address {address} on {chain} and no single known token fits \
-                     it, so the quote cannot be asked for again. Ask for a bundle made with identifiers included."
-                ),
-            )),
+            _ => Err(ReproduceError::ShortenedToken {
+                address: address.to_owned(),
+                chain: chain.to_owned(),
+            }),
         }
     }
 
     /// The affiliates to ask for: exact where the quote states the bps (a V3 token swap), worked out from each fee
     /// otherwise, with a note.
-    fn affiliates(&mut self, view: &QuoteView) -> Result<Vec<Affiliate>, DeskError> {
+    fn affiliates(&mut self, view: &QuoteView) -> Result<Vec<Affiliate>, ReproduceError> {
         let mut out = Vec::new();
         match view {
             QuoteView::TokenSwap(q) => {
@@ -389,7 +207,7 @@ impl Rebuild<'_> {
     }
 
     /// The get-quote request that made `quote`, as far as the quote tells.
-    pub(crate) fn request(&mut self, quote: &Quote) -> Result<QuoteRequest, DeskError> {
+    pub(crate) fn request(&mut self, quote: &Quote) -> Result<QuoteRequest, ReproduceError> {
         let view = quote.view();
         let input = view.input_amount();
         let output = view.output_amount();
@@ -497,103 +315,10 @@ pub(crate) fn derive_bps(fee: &TokenAmount, input: &TokenAmount) -> Derived {
     }
 }
 
-/// An amount as compared: the token amount, and its USD value when given.
-pub(crate) fn amount_words(amount: &AmountView) -> String {
-    match amount.usd.as_deref() {
-        Some(usd) => format!("{} ({})", amount.text, usd_text(usd)),
-        None => amount.text.clone(),
-    }
-}
-
-/// The compared fields of a card, in the order they are shown.
-pub(crate) fn fields_of(card: &QuoteCard) -> Vec<(String, Option<String>)> {
-    let mut fields = vec![
-        ("input amount".to_owned(), Some(amount_words(&card.send))),
-        (
-            "output amount".to_owned(),
-            Some(amount_words(&card.receive)),
-        ),
-    ];
-    for line in &card.fee_lines {
-        fields.push((
-            format!("fee: {}", line.name),
-            Some(amount_words(&line.amount)),
-        ));
-    }
-    fields.extend([
-        (
-            "total fees".to_owned(),
-            card.total_fees.as_ref().map(amount_words),
-        ),
-        (
-            // Only without a total in a token, whose text carries its USD value already.
-            "total fees USD".to_owned(),
-            card.total_fees_usd
-                .as_deref()
-                .filter(|_| card.total_fees.is_none())
-                .map(usd_text),
-        ),
-        ("price impact".to_owned(), card.price_impact.clone()),
-        (
-            "price impact USD".to_owned(),
-            card.price_impact_usd.as_deref().map(usd_text),
-        ),
-        (
-            "estimated time".to_owned(),
-            card.estimated_secs
-                .map(|secs| format!("{} ({secs} s)", duration_text(secs))),
-        ),
-        (
-            "slippage".to_owned(),
-            Some(card.slippage_bps)
-                .filter(|s| *s > 0)
-                .map(|s| format!("{s} bps")),
-        ),
-    ]);
-    for (i, a) in card.affiliates.iter().enumerate() {
-        let value = match (&a.fee, a.bps) {
-            (Some(fee), _) => amount_words(fee),
-            (None, Some(bps)) => format!("{bps} bps"),
-            (None, None) => "no fee stated".to_owned(),
-        };
-        fields.push((format!("affiliate {}", i + 1), Some(value)));
-    }
-    fields
-}
-
-/// Field by field: every field of either card, in the first card's order, then the second's new ones. Fields
-/// neither card has are left out.
-pub(crate) fn compare(before: &QuoteCard, after: &QuoteCard) -> Vec<FieldDiff> {
-    let old = fields_of(before);
-    let new = fields_of(after);
-    let mut names: Vec<&String> = old.iter().map(|(n, _)| n).collect();
-    for (name, _) in &new {
-        if !names.contains(&name) {
-            names.push(name);
-        }
-    }
-    let find = |list: &[(String, Option<String>)], name: &str| {
-        list.iter()
-            .find(|(n, _)| n == name)
-            .and_then(|(_, v)| v.clone())
-    };
-    names
-        .into_iter()
-        .filter_map(|name| {
-            let (before, after) = (find(&old, name), find(&new, name));
-            (before.is_some() || after.is_some()).then(|| FieldDiff {
-                field: name.clone(),
-                changed: before != after,
-                before,
-                after,
-            })
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::support::reproduce::tests::onramp;
     use gateway_client::address::validate_address;
     use serde_json::json;
 
@@ -664,23 +389,6 @@ mod tests {
         assert_eq!(derive_bps(&bare, &input), Derived::Unknown);
     }
 
-    fn onramp(recipient: &str, affiliates: Value) -> Quote {
-        let btc = |a: &str| json!({"address": gateway_client::wire::NATIVE_TOKEN, "amount": a, "chain": "bitcoin", "usd": "1.00"});
-        Quote::from_json(json!({"onramp": {
-            "inputAmount": btc("250000"),
-            "outputAmount": {"address": "0x0555E30da8f98308EdB960aa94C0Db47230d2B9c", "amount": "246000",
-                "chain": "bob", "usd": "246.00"},
-            "fees": btc("4000"), "executionFees": btc("1500"),
-            "feeBreakdown": {"solverFee": btc("500"), "protocolFee": btc("250"), "affiliateFee": btc("1250"),
-                "executionFee": btc("1500"), "layerzeroFee": btc("0")},
-            "recipient": recipient, "token": "0x0555E30da8f98308EdB960aa94C0Db47230d2B9c", "slippage": "300",
-            "dstChain": "bob", "dstToken": "0x0555E30da8f98308EdB960aa94C0Db47230d2B9c",
-            "affiliates": affiliates, "estimatedTimeInSecs": 600, "priceImpact": "-0.0160",
-            "ownerAddress": "0xfB69…d359",
-        }}))
-        .unwrap()
-    }
-
     #[test]
     fn the_request_is_rebuilt_with_stand_ins_for_shortened_addresses() {
         let quote = onramp(
@@ -731,70 +439,5 @@ mod tests {
         .unwrap();
         assert_eq!(request.owner_address, None);
         assert!(notes.iter().any(|n| n.contains("owner")), "{notes:?}");
-    }
-
-    #[test]
-    fn pasted_quotes_are_read_from_the_envelope_the_card_or_the_inner_object() {
-        let quote = onramp("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", json!([]));
-        let envelope = quote.raw().clone();
-        let card = serde_json::to_value(QuoteCard::new(&quote)).unwrap();
-        let inner = envelope["onramp"].clone();
-        for value in [envelope.clone(), card, inner] {
-            assert_eq!(pasted_quote(value).unwrap().raw(), &envelope);
-        }
-        let err = pasted_quote(json!({"hello": 1})).unwrap_err();
-        assert!(
-            err.message.contains("Paste the quote exactly"),
-            "{}",
-            err.message
-        );
-        let err = read_source(&ReproduceSource::Quote {
-            text: "not json".into(),
-        })
-        .unwrap_err();
-        assert!(err.message.contains("it is not JSON"), "{}", err.message);
-    }
-
-    #[test]
-    fn the_same_quote_compares_unchanged_and_a_moved_one_shows_where() {
-        let quote = onramp("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", json!([]));
-        let card = QuoteCard::new(&quote);
-        let fields = compare(&card, &card);
-        assert!(fields.iter().all(|f| !f.changed), "{fields:?}");
-        let names: Vec<&str> = fields.iter().map(|f| f.field.as_str()).collect();
-        for name in [
-            "input amount",
-            "output amount",
-            "fee: solver fee",
-            "fee: affiliate fee",
-            "total fees",
-            "price impact",
-            "estimated time",
-            "slippage",
-        ] {
-            assert!(names.contains(&name), "{name} in {names:?}");
-        }
-        assert!(
-            !names.contains(&"price impact USD"),
-            "absent on both: left out"
-        );
-
-        let mut moved = quote.raw().clone();
-        moved["onramp"]["outputAmount"]["amount"] = json!("245000");
-        moved["onramp"]["estimatedTimeInSecs"] = json!(900);
-        moved["onramp"]["priceImpactUsd"] = json!("-4.00");
-        let after = QuoteCard::new(&Quote::from_json(moved).unwrap());
-        let changed: Vec<FieldDiff> = compare(&card, &after)
-            .into_iter()
-            .filter(|f| f.changed)
-            .collect();
-        let names: Vec<&str> = changed.iter().map(|f| f.field.as_str()).collect();
-        assert_eq!(
-            names,
-            ["output amount", "price impact USD", "estimated time"]
-        );
-        assert_eq!(changed[1].before, None);
-        assert_eq!(changed[1].after.as_deref(), Some("-$4.00"));
-        assert_eq!(changed[2].after.as_deref(), Some("15 min (900 s)"));
     }
 }

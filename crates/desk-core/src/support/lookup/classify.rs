@@ -1,0 +1,145 @@
+//! Telling a lookup's text apart: an address of any chain (all its orders), else an order identifier.
+
+use gateway_client::address::{BitcoinNetwork, ChainFamily, validate_address, validate_evm};
+use gateway_client::txhash;
+
+use super::LookupError;
+
+/// What the text of a lookup is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Classified {
+    /// An address of one chain family, in its canonical form: all its orders.
+    Address {
+        family: ChainFamily,
+        canonical: String,
+    },
+    /// Anything else, trimmed: an order id, a source Bitcoin txid or a source transaction hash (get-order takes all
+    /// three). `looks_like` names it for messages.
+    Identifier {
+        id: String,
+        looks_like: &'static str,
+    },
+}
+
+/// Reads what the user typed: an address of any chain (EVM, Bitcoin on any network, Tron, Solana), else an order
+/// identifier. An EVM-shaped address with a wrong checksum is refused rather than looked up as an id.
+pub(crate) fn classify(query: &str) -> Result<Classified, LookupError> {
+    let query = query.trim();
+    if query.is_empty() {
+        return Err(LookupError::EmptyQuery);
+    }
+    let evm_shaped = query.len() == 42
+        && query.starts_with("0x")
+        && query[2..].bytes().all(|b| b.is_ascii_hexdigit());
+    if evm_shaped {
+        return validate_evm(query)
+            .map(|v| Classified::Address {
+                family: v.family,
+                canonical: v.canonical,
+            })
+            .map_err(|e| LookupError::BadAddress {
+                reason: e.to_string(),
+            });
+    }
+    let bitcoin = [
+        BitcoinNetwork::Mainnet,
+        BitcoinNetwork::Testnet,
+        BitcoinNetwork::Regtest,
+    ]
+    .into_iter()
+    .find_map(|network| validate_address("bitcoin", query, network).ok());
+    let found = bitcoin.or_else(|| {
+        ["tron", "solana"]
+            .into_iter()
+            .find_map(|chain| validate_address(chain, query, BitcoinNetwork::Mainnet).ok())
+    });
+    if let Some(valid) = found {
+        return Ok(Classified::Address {
+            family: valid.family,
+            canonical: valid.canonical,
+        });
+    }
+    let looks_like = if txhash::validate_evm_tx_hash(query).is_ok() {
+        "EVM transaction hash"
+    } else if query.len() == 64 && query.bytes().all(|b| b.is_ascii_hexdigit()) {
+        "Bitcoin txid"
+    } else if txhash::validate_solana_signature(query).is_ok() {
+        "Solana transaction signature"
+    } else {
+        "order id"
+    };
+    Ok(Classified::Identifier {
+        id: query.to_owned(),
+        looks_like,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::DeskError;
+    use serde_json::json;
+
+    const EVM: &str = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
+
+    #[test]
+    fn queries_are_told_apart() {
+        for (query, family) in [
+            (EVM, ChainFamily::Evm),
+            (
+                "  0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed ",
+                ChainFamily::Evm,
+            ),
+            (
+                "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq",
+                ChainFamily::Bitcoin,
+            ),
+            (
+                "tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx",
+                ChainFamily::Bitcoin,
+            ),
+            ("TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", ChainFamily::Tron),
+            (
+                "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v",
+                ChainFamily::Solana,
+            ),
+        ] {
+            match classify(query).unwrap() {
+                Classified::Address {
+                    family: f,
+                    canonical,
+                } => {
+                    assert_eq!(f, family, "{query}");
+                    if family == ChainFamily::Evm {
+                        assert_eq!(canonical, EVM, "checksummed");
+                    }
+                }
+                other => panic!("{query}: {other:?}"),
+            }
+        }
+        for (query, looks_like) in [
+            ("f81d4fae-7dec-11d0-a765-00a0c91e6bf6", "order id"),
+            (&"ab".repeat(32) as &str, "Bitcoin txid"),
+            (&format!("0x{}", "cd".repeat(32)), "EVM transaction hash"),
+            (
+                "5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW",
+                "Solana transaction signature",
+            ),
+        ] {
+            assert_eq!(
+                classify(&format!(" {query}\n")).unwrap(),
+                Classified::Identifier {
+                    id: query.to_owned(),
+                    looks_like
+                }
+            );
+        }
+        // An EVM address with a broken checksum is refused, not looked up as an order id.
+        let err =
+            DeskError::from(classify("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD").unwrap_err());
+        assert_eq!(err.details.as_deref(), Some(&json!({"field": "query"})));
+        assert!(err.message.contains("checksum"), "{}", err.message);
+        let err = DeskError::from(classify("   ").unwrap_err());
+        assert!(err.message.contains("Enter an order id"), "{}", err.message);
+    }
+}
