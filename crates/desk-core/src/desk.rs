@@ -1,7 +1,8 @@
 //! The application facade the window calls: settings and networks, the API key, routes, the swap flow, the orders
 //! and their updates.
 
-pub use crate::api::{invalid, route_of};
+pub use crate::api::route_of;
+pub use crate::error::invalid;
 pub use crate::events::DeskEvent;
 pub use crate::views::token_view;
 
@@ -24,7 +25,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use gateway_client::address::{BitcoinNetwork, validate_address, validate_evm};
 use gateway_client::amount::parse_units;
 use gateway_client::wire::OrderInfo;
-use gateway_client::{ApiKey, QuoteRequest, RouteInfo, TokenRegistry};
+use gateway_client::{QuoteRequest, RouteInfo, TokenRegistry};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tokio::sync::{Mutex, broadcast};
@@ -32,7 +33,8 @@ use tokio::task::JoinHandle;
 use tracing::warn;
 use ts_rs::TS;
 
-use crate::api::{DeskError, ErrorKind, NetworkChoice, RouteView, SettingsView};
+use crate::api::{NetworkChoice, RouteView, SettingsView};
+use crate::error::{DeskError, ErrorKind};
 use crate::flow::{Flow, FlowError, Question, QuoteOutcome};
 use crate::journal::{Journal, JournalOrder, Stage};
 use crate::network::{ActiveNetwork, parse_custom_url};
@@ -476,14 +478,7 @@ pub(crate) async fn connect(
     sandbox: &crate::sandbox::SandboxAccess,
 ) -> Result<ActiveNetwork, DeskError> {
     let custom_url = settings.custom_url.as_deref();
-    let account = secrets::account(kind, custom_url);
-    let key: Option<ApiKey> = tokio::task::spawn_blocking(move || secrets::load_key(&account))
-        .await
-        .unwrap_or_else(|e| Err(secrets::SecretsError::Keychain(e.to_string())))
-        .unwrap_or_else(|e| {
-            warn!(error = %e, "no API key available; continuing keyless");
-            None
-        });
+    let key = secrets::stored_key_or_keyless(secrets::account(kind, custom_url)).await;
     let sandbox_state = paths.data_dir.join(SANDBOX_STATE_FILE);
     ActiveNetwork::connect(
         kind,

@@ -19,7 +19,7 @@ use serde_json::{Value, json};
 use tracing::{info, instrument, warn};
 use ts_rs::TS;
 
-use crate::api::DeskError;
+use crate::error::DeskError;
 use crate::journal::{HandedIn, Journal, JournalError, JournalOrder, NextStep, Stage};
 use crate::verify::{self, Verified, VerifyPolicy};
 

@@ -9,6 +9,7 @@ pub mod api;
 pub mod calendar;
 pub mod chains;
 pub mod desk;
+pub mod error;
 pub mod events;
 pub mod execute;
 pub mod fees;
@@ -32,7 +33,7 @@ pub mod verify;
 pub mod views;
 pub mod wallet;
 
-pub use api::{DeskError, ErrorKind};
 pub use desk::{Desk, DeskOptions, JOURNAL_FILE, QuoteResult, SANDBOX_STATE_FILE, SwapForm};
+pub use error::{DeskError, ErrorKind};
 pub use events::DeskEvent;
 pub use paths::AppPaths;

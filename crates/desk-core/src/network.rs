@@ -202,7 +202,7 @@ pub const SANDBOX_FILE_PREFIX: &str = "sandbox-SIMULATED-";
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::{DeskError, ErrorKind};
+    use crate::error::{DeskError, ErrorKind};
 
     #[test]
     fn custom_urls_are_checked() {

@@ -186,7 +186,7 @@ pub fn qr_svg(text: &str) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::ErrorKind;
+    use crate::error::ErrorKind;
 
     /// BCR-2020-006's `crypto-psbt` example (test vector 3): the PSBT, and its UR.
     const SPEC_PSBT: &str = "70736274ff01009a020000000258e87a21b56daf0c23be8e7070456c336f7cbaa5c8757924f545887bb2abdd750000000000ffffffff838d0427d0ec650a68aa46bb0b098aea4422c071b2ca78352a077959d07cea1d0100000000ffffffff0270aaf00800000000160014d85c2b71d0060b09c9886aeb815e50991dda124d00e1f5050000000016001400aea9a2e5f0f876a588df5546e8742d1d87008f000000000000000000";
@@ -432,7 +432,7 @@ mod tests {
 
     #[test]
     fn bytes_that_are_not_a_psbt_are_refused() {
-        let err = crate::api::DeskError::from(forms(b"not a psbt").unwrap_err());
+        let err = crate::error::DeskError::from(forms(b"not a psbt").unwrap_err());
         assert_eq!(err.kind, ErrorKind::Gateway);
     }
 

@@ -7,7 +7,7 @@ use gateway_client::display::amount_text;
 use gateway_client::params::QuoteRequest;
 use serde_json::Value;
 
-use crate::api::{DeskError, ErrorKind};
+use crate::error::{DeskError, ErrorKind};
 use crate::flow::Question;
 
 /// A detail of the error, as text.

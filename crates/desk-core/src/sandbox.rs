@@ -14,7 +14,11 @@ use std::sync::Arc;
 use gateway_client::ApiKey;
 use url::Url;
 
-use crate::api::{DeskError, ErrorKind};
+/// Why the local gateway or one of its chains could not be started: a sentence for a person, saying what failed and
+/// what to do (the window shows it as an error of kind `sandbox`, converted in `crate::desk`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct SandboxError(pub String);
 
 /// A future the port's methods return (boxed, so the traits can be used as `dyn`).
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
@@ -32,9 +36,11 @@ pub struct SandboxStart {
 
 /// A way to start a local gateway on a free loopback port.
 pub trait LocalGateway: Send + Sync + fmt::Debug {
-    /// Starts one; a failure is a [`DeskError`] of kind [`ErrorKind::Sandbox`] that says what to do.
-    fn start(&self, how: SandboxStart)
-    -> BoxFuture<'_, Result<Box<dyn RunningGateway>, DeskError>>;
+    /// Starts one; a failure says what to do.
+    fn start(
+        &self,
+        how: SandboxStart,
+    ) -> BoxFuture<'_, Result<Box<dyn RunningGateway>, SandboxError>>;
 }
 
 /// A local gateway that is running; dropping it stops it.
@@ -55,7 +61,7 @@ pub trait LocalChains: Send + Sync + fmt::Debug {
         &'a self,
         chain: &'a str,
         owner: Option<&'a str>,
-    ) -> BoxFuture<'a, Result<String, DeskError>>;
+    ) -> BoxFuture<'a, Result<String, SandboxError>>;
 }
 
 /// How desk-core reaches the Sandbox: the port, when this build has one, and whether its admin interface is served.
@@ -78,13 +84,13 @@ impl fmt::Debug for SandboxAccess {
 
 impl SandboxAccess {
     /// Starts the local gateway, or says that this build has none.
-    pub async fn start(&self, how: SandboxStart) -> Result<Box<dyn RunningGateway>, DeskError> {
+    pub async fn start(&self, how: SandboxStart) -> Result<Box<dyn RunningGateway>, SandboxError> {
         match &self.gateway {
             Some(gateway) => gateway.start(how).await,
-            None => Err(DeskError::new(
-                ErrorKind::Sandbox,
+            None => Err(SandboxError(
                 "This build has no embedded Sandbox. Choose another network, or run the Sandbox gateway \
-                 (gateway-sim) and use its address as a custom URL.",
+                 (gateway-sim) and use its address as a custom URL."
+                    .to_owned(),
             )),
         }
     }
@@ -100,7 +106,8 @@ mod tests {
             .start(SandboxStart::default())
             .await
             .unwrap_err();
-        assert_eq!(err.kind, ErrorKind::Sandbox);
+        let err = crate::error::DeskError::from(err);
+        assert_eq!(err.kind, crate::error::ErrorKind::Sandbox);
         assert!(
             err.message.contains("Choose another network"),
             "{}",

@@ -108,6 +108,18 @@ pub fn store_key(account: &str, key: &ApiKey) -> Result<(), SecretsError> {
     Ok(())
 }
 
+/// The API key stored for `account`, read on a blocking thread (the keychain's client blocks); a keychain that
+/// cannot be read is logged and the app goes on keyless. Used when connecting to a network and by support lookups.
+pub async fn stored_key_or_keyless(account: String) -> Option<ApiKey> {
+    tokio::task::spawn_blocking(move || load_key(&account))
+        .await
+        .unwrap_or_else(|e| Err(SecretsError::Keychain(e.to_string())))
+        .unwrap_or_else(|e| {
+            warn!(error = %e, "no API key available; continuing keyless");
+            None
+        })
+}
+
 /// The key of `account`, if one is stored. Without a keychain there is no key (the app has said so already).
 pub fn load_key(account: &str) -> Result<Option<ApiKey>, SecretsError> {
     if keyring_core::get_default_store().is_none() {

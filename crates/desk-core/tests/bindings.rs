@@ -6,8 +6,9 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use desk_core::api::{DeskError, NetworkChoice, RouteView, SettingsView};
+use desk_core::api::{NetworkChoice, RouteView, SettingsView};
 use desk_core::desk::{DeskEvent, QuoteResult, SwapForm};
+use desk_core::error::DeskError;
 use desk_core::flow::Question;
 use desk_core::verify::Verified;
 use desk_core::views::{OrderView, QuoteCard};

@@ -239,8 +239,8 @@ mod flow {
     use std::time::Duration;
 
     use desk_core::DeskEvent;
-    use desk_core::api::ErrorKind;
     use desk_core::desk::{QuoteResult, SwapForm};
+    use desk_core::error::ErrorKind;
     use desk_core::flow::QuestionField;
     use desk_core::journal::Stage;
     use gateway_sim::payload::testkit::TestWallet;

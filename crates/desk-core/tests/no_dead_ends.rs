@@ -6,8 +6,8 @@
 use gateway_sim::admin_client::AdminClient;
 use std::time::Duration;
 
-use desk_core::api::ErrorKind;
 use desk_core::desk::{JOURNAL_FILE, SwapForm};
+use desk_core::error::ErrorKind;
 use desk_core::journal::{Journal, Stage};
 use desk_core::views::OrderView;
 use desk_core::{AppPaths, Desk};

@@ -5,8 +5,9 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use desk_core::api::{ErrorKind, RouteKind};
+use desk_core::api::RouteKind;
 use desk_core::desk::SwapForm;
+use desk_core::error::ErrorKind;
 use desk_core::partner::{Dashboard, DashboardQuery, Period};
 use desk_core::settings::AffiliateEntry;
 use desk_core::views::{OrderView, QuoteCard};

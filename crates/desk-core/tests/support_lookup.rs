@@ -5,7 +5,8 @@ use std::net::{Ipv4Addr, SocketAddr};
 use std::path::Path;
 use std::time::Duration;
 
-use desk_core::api::{ErrorKind, NetworkChoice};
+use desk_core::api::NetworkChoice;
+use desk_core::error::ErrorKind;
 use desk_core::journal::{Journal, JournalEvent, JournalOrder};
 use desk_core::settings::NetworkKind;
 use desk_core::support::{

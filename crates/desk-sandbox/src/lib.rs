@@ -11,8 +11,9 @@ use std::net::{Ipv4Addr, SocketAddr};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use desk_core::api::{DeskError, ErrorKind};
-use desk_core::sandbox::{BoxFuture, LocalChains, LocalGateway, RunningGateway, SandboxStart};
+use desk_core::sandbox::{
+    BoxFuture, LocalChains, LocalGateway, RunningGateway, SandboxError, SandboxStart,
+};
 use gateway_client::ApiKey;
 use gateway_client::address::BitcoinNetwork;
 use gateway_sim::evm_check::EvmChains;
@@ -38,7 +39,7 @@ impl LocalGateway for EmbeddedSandbox {
     fn start(
         &self,
         how: SandboxStart,
-    ) -> BoxFuture<'_, Result<Box<dyn RunningGateway>, DeskError>> {
+    ) -> BoxFuture<'_, Result<Box<dyn RunningGateway>, SandboxError>> {
         Box::pin(async move {
             let chains = SandboxChains::default();
             let running = sandbox_sim(
@@ -50,8 +51,7 @@ impl LocalGateway for EmbeddedSandbox {
             .spawn(SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
             .await
             .map_err(|e| {
-                DeskError::new(
-                    ErrorKind::Sandbox,
+                SandboxError(
                     format!(
                         "The Sandbox gateway could not start ({e}). Restart the app, or choose another network."
                     ),
@@ -99,7 +99,7 @@ impl LocalChains for SandboxChains {
         &'a self,
         chain: &'a str,
         owner: Option<&'a str>,
-    ) -> BoxFuture<'a, Result<String, DeskError>> {
+    ) -> BoxFuture<'a, Result<String, SandboxError>> {
         Box::pin(SandboxChains::url_for(self, chain, owner))
     }
 }
@@ -133,19 +133,16 @@ fn external_node(chain: &str) -> Option<String> {
 
 impl SandboxChains {
     /// The node of `chain`, started (or attached, see [`SANDBOX_EVM_NODES_ENV`]) on first use.
-    pub async fn node(&self, chain: &str) -> Result<Arc<EvmNode>, DeskError> {
+    pub async fn node(&self, chain: &str) -> Result<Arc<EvmNode>, SandboxError> {
         let mut nodes = self.nodes.lock().await;
         if let Some(node) = nodes.get(chain) {
             return Ok(node.clone());
         }
         let external = external_node(chain);
         let failed = |e: gateway_sim::evm_node::NodeError| {
-            DeskError::new(
-                ErrorKind::Sandbox,
-                format!(
-                    "The Sandbox's local {chain} chain could not start ({e}). Run `cargo xtask setup`, then try again."
-                ),
-            )
+            SandboxError(format!(
+                "The Sandbox's local {chain} chain could not start ({e}). Run `cargo xtask setup`, then try again."
+            ))
         };
         let node = match external {
             Some(url) => EvmNode::attach(chain, &url).await.map_err(failed)?,
@@ -164,7 +161,7 @@ impl SandboxChains {
 
     /// The Sandbox's Solana node (LiteSVM), started (or attached: `solana=URL` in [`SANDBOX_EVM_NODES_ENV`]) on first
     /// use; the embedded gateway builds Solana transactions on its blockhash and checks registered signatures on it.
-    pub async fn solana_node(&self) -> Result<Arc<SolanaNode>, DeskError> {
+    pub async fn solana_node(&self) -> Result<Arc<SolanaNode>, SandboxError> {
         self.started(
             &self.solana,
             "Solana",
@@ -176,7 +173,7 @@ impl SandboxChains {
     }
 
     /// The Solana node, with `address` funded on it once (10 SOL and the catalogue's SPL tokens).
-    pub async fn funded_solana(&self, address: &str) -> Result<Arc<SolanaNode>, DeskError> {
+    pub async fn funded_solana(&self, address: &str) -> Result<Arc<SolanaNode>, SandboxError> {
         let node = self.solana_node().await?;
         self.fund_once(
             ("solana".to_owned(), address.to_owned()),
@@ -188,7 +185,7 @@ impl SandboxChains {
 
     /// The Sandbox's Tron node (the HTTP API stand-in), started (or attached: `tron=URL` in
     /// [`SANDBOX_EVM_NODES_ENV`]) on first use; the embedded gateway checks registered Tron transactions on it.
-    pub async fn tron_node(&self) -> Result<Arc<TronNode>, DeskError> {
+    pub async fn tron_node(&self) -> Result<Arc<TronNode>, SandboxError> {
         self.started(
             &self.tron,
             "Tron",
@@ -208,7 +205,7 @@ impl SandboxChains {
         url_of: fn(&N) -> &str,
         start: S,
         attach: A,
-    ) -> Result<Arc<N>, DeskError>
+    ) -> Result<Arc<N>, SandboxError>
     where
         E: std::fmt::Display,
         S: FnOnce() -> SF,
@@ -226,8 +223,7 @@ impl SandboxChains {
             None => start().await,
         }
         .map_err(|e| {
-            DeskError::new(
-                ErrorKind::Sandbox,
+            SandboxError(
                 format!(
                     "The Sandbox's local {name} chain could not start ({e}). Run `cargo xtask setup`, then try again."
                 ),
@@ -241,7 +237,7 @@ impl SandboxChains {
     }
 
     /// The Tron node, with `address` funded on it once (1,000 TRX and the catalogue's TRC-20 tokens).
-    pub async fn funded_tron(&self, address: &str) -> Result<Arc<TronNode>, DeskError> {
+    pub async fn funded_tron(&self, address: &str) -> Result<Arc<TronNode>, SandboxError> {
         let node = self.tron_node().await?;
         self.fund_once(
             ("tron".to_owned(), address.to_owned()),
@@ -253,7 +249,7 @@ impl SandboxChains {
 
     /// The URL of `chain`'s node (an EVM chain, `solana` or `tron`), started on first use; with `owner`, that address
     /// funded on it once.
-    pub async fn url_for(&self, chain: &str, owner: Option<&str>) -> Result<String, DeskError> {
+    pub async fn url_for(&self, chain: &str, owner: Option<&str>) -> Result<String, SandboxError> {
         Ok(match (chain, owner) {
             ("solana", Some(owner)) => self.funded_solana(owner).await?.url().to_owned(),
             ("solana", None) => self.solana_node().await?.url().to_owned(),
@@ -269,7 +265,7 @@ impl SandboxChains {
         &self,
         key: (String, String),
         fund: impl std::future::Future<Output = Result<(), E>>,
-    ) -> Result<(), DeskError> {
+    ) -> Result<(), SandboxError> {
         let first = self
             .funded
             .lock()
@@ -280,19 +276,20 @@ impl SandboxChains {
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner)
                 .remove(&key);
-            return Err(DeskError::new(
-                ErrorKind::Sandbox,
-                format!(
-                    "The Sandbox could not fund {} on {} ({e}). Try again.",
-                    key.1, key.0
-                ),
-            ));
+            return Err(SandboxError(format!(
+                "The Sandbox could not fund {} on {} ({e}). Try again.",
+                key.1, key.0
+            )));
         }
         Ok(())
     }
 
     /// The node of `chain`, with `address` funded on it once (test coins and tokens).
-    pub async fn funded_node(&self, chain: &str, address: &str) -> Result<Arc<EvmNode>, DeskError> {
+    pub async fn funded_node(
+        &self,
+        chain: &str,
+        address: &str,
+    ) -> Result<Arc<EvmNode>, SandboxError> {
         let node = self.node(chain).await?;
         self.fund_once(
             (chain.to_owned(), address.to_ascii_lowercase()),
@@ -340,7 +337,7 @@ fn sandbox_sim(
 pub async fn open_desk_with(
     paths: desk_core::AppPaths,
     options: desk_core::DeskOptions,
-) -> Result<desk_core::Desk, DeskError> {
+) -> Result<desk_core::Desk, desk_core::DeskError> {
     desk_core::Desk::open_with(
         paths,
         desk_core::DeskOptions {
@@ -352,6 +349,8 @@ pub async fn open_desk_with(
 }
 
 /// [`open_desk_with`] with the default options.
-pub async fn open_desk(paths: desk_core::AppPaths) -> Result<desk_core::Desk, DeskError> {
+pub async fn open_desk(
+    paths: desk_core::AppPaths,
+) -> Result<desk_core::Desk, desk_core::DeskError> {
     open_desk_with(paths, desk_core::DeskOptions::default()).await
 }

@@ -14,7 +14,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use desk_core::DeskError;
-use desk_core::api::ErrorKind;
+use desk_core::error::ErrorKind;
 use gateway_client::address::{BitcoinNetwork, validate_address};
 use gateway_client::params::parse_affiliates;
 use gateway_client::txhash::{

@@ -10,10 +10,11 @@ use ts_rs::TS;
 
 use super::State;
 use super::{Desk, DeskEvent, flow_on, invalid};
-use crate::api::{DeskError, EndpointCheck, ErrorKind, EvmEndpointsView};
+use crate::api::{EndpointCheck, EvmEndpointsView};
 use crate::chains::evm::{EvmEndpoint, connect, known_gateway_spender};
 use crate::chains::solana::{self as solana_chain, SolanaEndpoint};
 use crate::chains::tron::{self as tron_chain, TronEndpoint};
+use crate::error::{DeskError, ErrorKind};
 use crate::execute::evm::{self, EvmPlan, ExecError, Executed, PayCall};
 use crate::execute::solana::{self as solana_exec, SolanaPlan};
 use crate::execute::tron as tron_exec;
@@ -486,7 +487,7 @@ impl Desk {
         let flow = flow_on(&client, journal, &key, &checks);
         flow.hand_in(local_id, hash)
             .await
-            .map_err(DeskError::from)?;
+            .map_err(super::errors::from_flow)?;
         let order = journal.order(local_id)?;
         self.track(&order).await;
         Ok(())

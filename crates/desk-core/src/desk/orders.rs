@@ -208,7 +208,7 @@ impl Desk {
         let flow = flow_on(&client, journal, &key, &checks);
         flow.hand_in(local_id, text)
             .await
-            .map_err(DeskError::from)?;
+            .map_err(super::errors::from_flow)?;
         let order = journal.order(local_id)?;
         self.track(&order).await;
         self.order_view(local_id)
@@ -229,7 +229,10 @@ impl Desk {
             return self.wallet_evm_step(local_id, None, None).await;
         }
         let flow = flow_on(&client, journal, &key, &checks);
-        let (order, _) = flow.resume(local_id).await.map_err(DeskError::from)?;
+        let (order, _) = flow
+            .resume(local_id)
+            .await
+            .map_err(super::errors::from_flow)?;
         self.track(&order).await;
         // Sent to the window as a change too: Swap and Orders both show the order as it now is.
         self.changed(local_id)

@@ -4,7 +4,8 @@
 use std::collections::HashSet;
 
 use super::Desk;
-use crate::api::{DeskError, ErrorKind, SettingsView};
+use crate::api::SettingsView;
+use crate::error::{DeskError, ErrorKind};
 use crate::partner::*;
 use crate::settings::AffiliateEntry;
 use crate::views::OrderView;

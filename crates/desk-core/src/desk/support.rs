@@ -11,8 +11,8 @@ use tracing::info;
 use url::Url;
 
 use super::{Desk, SANDBOX_STATE_FILE, invalid, network_key};
-use crate::api::{DeskError, ErrorKind};
 use crate::calendar::now_secs;
+use crate::error::{DeskError, ErrorKind};
 use crate::network::{ActiveNetwork, parse_custom_url};
 use crate::secrets;
 use crate::settings::NetworkKind;
@@ -165,7 +165,9 @@ impl Desk {
                 Ok(lookup_on(&client, "sandbox", &query.query).await?)
             }
             NetworkKind::Sandbox => {
-                let key = stored_key(secrets::account(NetworkKind::Sandbox, None)).await;
+                let key =
+                    secrets::stored_key_or_keyless(secrets::account(NetworkKind::Sandbox, None))
+                        .await;
                 let state_file = self.paths.data_dir.join(SANDBOX_STATE_FILE);
                 let mut sandbox = ActiveNetwork::connect(
                     NetworkKind::Sandbox,
@@ -210,7 +212,8 @@ impl Desk {
                         (url, Some(normalized))
                     }
                 };
-                let key = stored_key(secrets::account(kind, custom.as_deref())).await;
+                let key =
+                    secrets::stored_key_or_keyless(secrets::account(kind, custom.as_deref())).await;
                 let mut config = ClientConfig::new(base_url);
                 config.version = version;
                 config.api_key = key;

@@ -39,7 +39,7 @@ impl Desk {
         let outcome = flow
             .quote(&request)
             .await
-            .map_err(|e| crate::quote_errors::explain(DeskError::from(e), &request))?;
+            .map_err(|e| crate::quote_errors::explain(super::errors::from_flow(e), &request))?;
         match outcome {
             QuoteOutcome::Quote(quote, check) => {
                 let mut card = QuoteCard::new(&quote);
@@ -87,7 +87,7 @@ impl Desk {
         let (client, key, checks) = self.client_key_and_policy().await;
         let journal = self.journal()?;
         let flow = flow_on(&client, journal, &key, &checks);
-        let order = flow.accept(&quote).map_err(DeskError::from)?;
+        let order = flow.accept(&quote).map_err(super::errors::from_flow)?;
         match flow.create(order.local_id).await {
             Ok(_) | Err(FlowError::Refused(_)) => {}
             Err(e) if journal.order(order.local_id)?.stage == Stage::CreateUnknown => {
@@ -96,7 +96,7 @@ impl Desk {
                     self.track(&step.order).await;
                     return self.order_view(order.local_id);
                 }
-                let mut error = DeskError::from(e);
+                let mut error = super::errors::from_flow(e);
                 error.message = format!(
                     "{} The app looked for the order among your orders and has not found it yet. It is in Orders: \
                      Continue looks again (and asks the gateway), Abandon gives it up; no other order can be started \
@@ -114,7 +114,7 @@ impl Desk {
                 error.details = Some(Box::new(details));
                 return Err(error);
             }
-            Err(e) => return Err(DeskError::from(e)),
+            Err(e) => return Err(super::errors::from_flow(e)),
         }
         let order = journal.order(order.local_id)?;
         self.track(&order).await;

@@ -12,7 +12,7 @@ use ts_rs::TS;
 use zeroize::Zeroizing;
 
 use super::{Desk, DeskEvent, flow_on, invalid};
-use crate::api::{DeskError, ErrorKind};
+use crate::error::{DeskError, ErrorKind};
 use crate::secrets::SecretsError;
 use crate::views::OrderView;
 use crate::wallet::keeper::{CheckError, Keeper};
@@ -445,7 +445,7 @@ impl Desk {
         let flow = flow_on(&client, journal, &key, &checks);
         flow.hand_in(local_id, &hex)
             .await
-            .map_err(DeskError::from)?;
+            .map_err(super::errors::from_flow)?;
         let order = journal.order(local_id)?;
         self.track(&order).await;
         self.order_view(local_id)

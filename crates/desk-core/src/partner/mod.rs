@@ -35,8 +35,9 @@ mod tests {
     use serde_json::{Value, json};
 
     use super::*;
-    use crate::api::{DeskError, ErrorKind, RouteKind};
+    use crate::api::RouteKind;
     use crate::calendar::{DAY_SECS, days_from_civil, utc_text};
+    use crate::error::{DeskError, ErrorKind};
     use crate::journal::{JournalOrder, Stage};
     use crate::settings::{AffiliateEntry, NetworkKind, Settings};
     use crate::views::OrderView;

@@ -194,7 +194,7 @@ mod tests {
 
     use serde_json::Value;
 
-    use crate::api::{DeskError, ErrorKind};
+    use crate::error::{DeskError, ErrorKind};
 
     use crate::journal::{JournalEvent, JournalOrder};
     use crate::logs::{self};

@@ -77,7 +77,7 @@ pub(crate) fn classify(query: &str) -> Result<Classified, LookupError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::DeskError;
+    use crate::error::DeskError;
     use serde_json::json;
 
     const EVM: &str = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";

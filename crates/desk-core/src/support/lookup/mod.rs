@@ -16,14 +16,13 @@ pub use explain::*;
 pub(crate) use pages::*;
 
 use gateway_client::wire::OrderInfo;
-use gateway_client::{ApiKey, ApiVersion, Client, ClientError};
+use gateway_client::{ApiVersion, Client, ClientError};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tracing::{info, warn};
 use ts_rs::TS;
 
 use crate::api::route_of;
-use crate::secrets;
 use crate::settings::NetworkKind;
 use crate::views::OrderView;
 
@@ -215,22 +214,10 @@ pub(crate) fn looked_up(
     }
 }
 
-/// The API key stored for `account`, if any (the keychain is read on a blocking thread). A key that cannot be read
-/// is logged and the lookup goes on without one.
-pub(crate) async fn stored_key(account: String) -> Option<ApiKey> {
-    tokio::task::spawn_blocking(move || secrets::load_key(&account))
-        .await
-        .unwrap_or_else(|e| Err(secrets::SecretsError::Keychain(e.to_string())))
-        .unwrap_or_else(|e| {
-            warn!(error = %e, "no API key available for the lookup; continuing keyless");
-            None
-        })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::{DeskError, ErrorKind};
+    use crate::error::{DeskError, ErrorKind};
 
     #[test]
     fn not_found_names_the_place_and_the_other_places() {

@@ -110,7 +110,7 @@ pub(crate) fn read_source(source: &ReproduceSource) -> Result<Origin, ReproduceE
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::DeskError;
+    use crate::error::DeskError;
     use crate::support::reproduce::tests::onramp;
     use crate::views::QuoteCard;
     use serde_json::json;
