@@ -219,35 +219,28 @@ impl Drop for AppProcess {
     }
 }
 
-/// `cargo xtask gen-types`: rewrites ui/src/lib/bindings from the Rust types: desk-core's types, then the app's
-/// command arguments (`bindings/args/`, the app crate's `args_bindings` test). In this order: desk-core's test
-/// rewrites the whole folder, and the arguments' types import desk-core's.
+/// `cargo xtask gen-types`: rewrites ui/src/lib/bindings from the Rust types: desk-core's types and facts (its
+/// `bindings` test, which leaves `args/` alone), then the app's command arguments (`bindings/args/`, the app crate's
+/// `args_bindings` tests), which import desk-core's.
 pub fn gen_types() -> Result<()> {
-    status(
-        cargo()
-            .args([
-                "test",
-                "--quiet",
-                "--package",
-                "desk-core",
-                "--test",
-                "bindings",
-            ])
-            .env("UPDATE_BINDINGS", "1"),
-    )?;
-    status(
-        cargo()
-            .args([
-                "test",
-                "--quiet",
-                "--package",
-                "gateway-desk",
-                "--lib",
-                "--",
-                "args_bindings::",
-            ])
-            .env("UPDATE_BINDINGS", "1"),
-    )?;
+    let tests: [&[&str]; 2] = [
+        &["--package", "desk-core", "--test", "bindings"],
+        &[
+            "--package",
+            "gateway-desk",
+            "--lib",
+            "--",
+            "args_bindings::",
+        ],
+    ];
+    for test in tests {
+        status(
+            cargo()
+                .args(["test", "--quiet"])
+                .args(test)
+                .env("UPDATE_BINDINGS", "1"),
+        )?;
+    }
     println!("xtask: ui/src/lib/bindings (and bindings/args) regenerated");
     Ok(())
 }

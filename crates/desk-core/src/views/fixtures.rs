@@ -28,49 +28,22 @@ pub(crate) fn amount(text: &str, chain: &str, symbol: &str) -> AmountView {
 
 /// A watched address's onramp order, in progress (no journal id).
 pub(crate) fn watched(order_id: &str) -> OrderView {
-    OrderView {
-        local_id: None,
-        order_id: Some(order_id.to_owned()),
-        network: "sandbox".to_owned(),
-        route: RouteKind::Onramp,
-        stage: None,
-        next_step: None,
-        send: amount("0.0025 BTC", "bitcoin", "BTC"),
-        receive: amount("95.1 USDC", "base", "USDC"),
-        status: Some("inProgress".to_owned()),
-        status_text: "In progress".to_owned(),
-        timeline: vec![TimelineEntry {
-            key: "created".into(),
-            text: "Order created".into(),
-            at: Some(1_700_000_000),
-        }],
-        received: Vec::new(),
-        refunded: Vec::new(),
-        pending_btc_payment: None,
-        source_tx: None,
-        deposit_address: None,
-        handed_in: None,
-        last_error: None,
-        created_at: Some(1_700_000_000),
-        updated_at: None,
-        verified: None,
-        created: None,
-        raw: None,
-        acknowledged: None,
-        can_abandon: None,
-        refund_address: None,
-        owner_address: None,
-        wallet_txs: None,
-        estimated_secs: None,
-        to_pay: None,
-        to_sign: None,
-        execution: None,
-        finished: false,
-        attention: None,
-        abandon_question: None,
-        outcome: None,
-    }
-    .settled()
+    let mut view = OrderView::bare(
+        "sandbox",
+        RouteKind::Onramp,
+        amount("0.0025 BTC", "bitcoin", "BTC"),
+        amount("95.1 USDC", "base", "USDC"),
+    );
+    view.order_id = Some(order_id.to_owned());
+    view.status = Some("inProgress".to_owned());
+    view.status_text = "In progress".to_owned();
+    view.timeline = vec![TimelineEntry {
+        key: "created".into(),
+        text: "Order created".into(),
+        at: Some(1_700_000_000),
+    }];
+    view.created_at = Some(1_700_000_000);
+    view.settled()
 }
 
 /// The app's own onramp order `local_id`, registered and watched.

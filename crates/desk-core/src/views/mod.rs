@@ -590,52 +590,34 @@ impl OrderView {
         Self::gateway_only(network, info, raw, route).settled()
     }
 
-    /// [`Self::from_gateway`] before what is read from its facts ([`Self::settled`]).
-    fn gateway_only(network: &str, info: &OrderInfo, raw: &Value, route: RouteKind) -> Self {
-        let sandbox = network == "sandbox";
-        let mut view = Self {
+    /// A view of an order of `route` on `network` that knows only what it sends and receives: every other field
+    /// empty, until the constructors fill in what they know.
+    pub(crate) fn bare(
+        network: &str,
+        route: RouteKind,
+        send: AmountView,
+        receive: AmountView,
+    ) -> Self {
+        Self {
             local_id: None,
-            order_id: Some(info.id.clone()),
+            order_id: None,
             network: network.to_owned(),
             route,
             stage: None,
             next_step: None,
-            send: AmountView::new(
-                &info.src_info.chain,
-                &info.src_info.token,
-                &info.src_info.amount,
-                info.src_info.usd.as_deref(),
-            ),
-            receive: AmountView::new(
-                &info.dst_info.chain,
-                &info.dst_info.token,
-                &info.dst_info.amount,
-                info.dst_info.usd.as_deref(),
-            ),
+            send,
+            receive,
             status: None,
             status_text: String::new(),
-            timeline: vec![TimelineEntry {
-                key: "created".into(),
-                text: "Order created".into(),
-                at: Some(info.timestamp),
-            }],
+            timeline: Vec::new(),
             received: Vec::new(),
             refunded: Vec::new(),
             pending_btc_payment: None,
-            source_tx: info.src_info.tx_hash.as_ref().map(|h| TransferView {
-                amount: AmountView::new(
-                    &info.src_info.chain,
-                    &info.src_info.token,
-                    &info.src_info.amount,
-                    info.src_info.usd.as_deref(),
-                ),
-                tx_hash: h.clone(),
-                explorer_url: explorer_url(&info.src_info.chain, h, sandbox),
-            }),
-            deposit_address: info.deposit_address.clone(),
+            source_tx: None,
+            deposit_address: None,
             handed_in: None,
             last_error: None,
-            created_at: Some(info.timestamp),
+            created_at: None,
             updated_at: None,
             acknowledged: None,
             can_abandon: None,
@@ -645,7 +627,7 @@ impl OrderView {
             created: None,
             wallet_txs: None,
             estimated_secs: None,
-            raw: Some(raw.clone()),
+            raw: None,
             to_pay: None,
             to_sign: None,
             execution: None,
@@ -653,7 +635,39 @@ impl OrderView {
             attention: None,
             abandon_question: None,
             outcome: None,
-        };
+        }
+    }
+
+    /// [`Self::from_gateway`] before what is read from its facts ([`Self::settled`]).
+    fn gateway_only(network: &str, info: &OrderInfo, raw: &Value, route: RouteKind) -> Self {
+        let sandbox = network == "sandbox";
+        let send = AmountView::new(
+            &info.src_info.chain,
+            &info.src_info.token,
+            &info.src_info.amount,
+            info.src_info.usd.as_deref(),
+        );
+        let receive = AmountView::new(
+            &info.dst_info.chain,
+            &info.dst_info.token,
+            &info.dst_info.amount,
+            info.dst_info.usd.as_deref(),
+        );
+        let mut view = Self::bare(network, route, send, receive);
+        view.order_id = Some(info.id.clone());
+        view.timeline = vec![TimelineEntry {
+            key: "created".into(),
+            text: "Order created".into(),
+            at: Some(info.timestamp),
+        }];
+        view.source_tx = info.src_info.tx_hash.as_ref().map(|h| TransferView {
+            amount: view.send.clone(),
+            tx_hash: h.clone(),
+            explorer_url: explorer_url(&info.src_info.chain, h, sandbox),
+        });
+        view.deposit_address = info.deposit_address.clone();
+        view.created_at = Some(info.timestamp);
+        view.raw = Some(raw.clone());
         view.apply_status(&info.status, None, sandbox);
         view
     }
@@ -723,44 +737,7 @@ impl OrderView {
                 v.refunded.clear();
                 v
             }
-            None => Self {
-                local_id: None,
-                order_id: None,
-                network: order.network.clone(),
-                route,
-                stage: None,
-                next_step: None,
-                send: send.clone(),
-                receive: receive.clone(),
-                status: None,
-                status_text: String::new(),
-                timeline: Vec::new(),
-                received: Vec::new(),
-                refunded: Vec::new(),
-                pending_btc_payment: None,
-                source_tx: None,
-                deposit_address: None,
-                handed_in: None,
-                last_error: None,
-                created_at: None,
-                updated_at: None,
-                acknowledged: None,
-                can_abandon: None,
-                refund_address: None,
-                owner_address: None,
-                verified: None,
-                created: None,
-                wallet_txs: None,
-                estimated_secs: None,
-                raw: None,
-                to_pay: None,
-                to_sign: None,
-                execution: None,
-                finished: false,
-                attention: None,
-                abandon_question: None,
-                outcome: None,
-            },
+            None => Self::bare(&order.network, route, send.clone(), receive.clone()),
         };
         view.local_id = Some(order.local_id);
         view.order_id = order.order_id.clone();
