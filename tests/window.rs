@@ -1282,7 +1282,7 @@ async fn an_onramp_an_offramp_and_swaps_from_solana_and_tron_are_signed_by_the_a
         t.starts_with("To your wallet")
     })
     .await;
-    assert!(folded.contains(&evm[..8]), "{folded}");
+    assert!(folded.contains(&desk_core::ids::short_id(&evm)), "{folded}");
     resize(&app, 1100, 720).await;
     click(&app, "swap-get-quote").await;
     css(&app, "[data-testid=quote-card]").await;
