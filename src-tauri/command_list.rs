@@ -8,6 +8,7 @@
 /// Every command the window may call, by its Rust name.
 pub const COMMANDS: &[&str] = &[
     "get_settings",
+    "window_painted",
     "select_network",
     "list_routes",
     "request_quote",

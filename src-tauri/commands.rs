@@ -24,6 +24,12 @@ use tauri::{Runtime, State, WebviewWindow};
 use tauri_plugin_dialog::DialogExt;
 use tracing::info;
 
+/// The window painted its first view with the routes: logged once, with the time since the app started.
+#[tauri::command]
+pub fn window_painted() {
+    crate::painted();
+}
+
 /// The settings and the network in use.
 #[tauri::command]
 pub async fn get_settings(desk: State<'_, Desk>) -> Result<SettingsView, DeskError> {

@@ -13,6 +13,7 @@ mod events;
 mod ipc_tests;
 mod logging;
 mod wallet_commands;
+mod webview;
 
 use desk_core::{AppPaths, Desk};
 use tauri::webview::PageLoadEvent;
@@ -21,6 +22,23 @@ use tracing::{error, info};
 
 /// The line printed on standard output once the window's page has loaded (`cargo xtask run --xvfb` waits for it).
 pub const READY_LINE: &str = "GATEWAY_DESK_READY";
+
+/// The line printed on standard output once the window has painted its first view with the routes, followed by the
+/// milliseconds since the app started (`cargo xtask bench` reads it).
+pub const PAINTED_LINE: &str = "GATEWAY_DESK_PAINTED";
+
+/// When the app started, for the start-up figure in the log.
+static STARTED: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+
+/// Logs, once, that the window painted its first view with the routes and how long after the start.
+pub(crate) fn painted() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let ms = STARTED.get().map_or(0, |s| s.elapsed().as_millis());
+        info!(ms, "the window painted its first view with the routes");
+        println!("{PAINTED_LINE} {ms}");
+    });
+}
 
 /// The plugins and every command the window may call, on any runtime (the tests use Tauri's mock runtime). Each
 /// command is also listed in `command_list.rs` (read by `build.rs`) and allowed in `capabilities/main.json`; a command
@@ -32,6 +50,7 @@ fn with_commands<R: Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> {
         .plugin(tauri_plugin_opener::init())
         .invoke_handler(tauri::generate_handler![
             commands::get_settings,
+            commands::window_painted,
             commands::select_network,
             commands::list_routes,
             commands::request_quote,
@@ -90,17 +109,22 @@ fn with_commands<R: Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> {
 
 /// Runs the application until its window is closed.
 pub fn run() {
+    STARTED.get_or_init(std::time::Instant::now);
     let Some(paths) = AppPaths::from_env() else {
         eprintln!(
             "Gateway Desk cannot find a home folder for its settings; set GATEWAY_DESK_HOME to a folder."
         );
         std::process::exit(1);
     };
-    let _log_guard = logging::init(&paths.log_dir);
+    logging::init(&paths.log_dir);
     info!(version = env!("CARGO_PKG_VERSION"), config = %paths.config_dir.display(), "starting Gateway Desk");
 
     let app = with_commands(tauri::Builder::default())
         .setup(move |app| {
+            match app.get_webview_window("main") {
+                Some(window) => webview::tune(&window),
+                None => tracing::warn!("no main window at setup; WebKitGTK's defaults apply"),
+            }
             // Statuses first seen from now on are news worth a desktop notification.
             let since = events::unix_now();
             // Tests move Sandbox orders along through gateway-sim's admin interface; off unless asked for.
@@ -128,6 +152,7 @@ pub fn run() {
         Err(e) => {
             error!(error = %e, "the window could not be created");
             eprintln!("Gateway Desk could not start its window: {e}");
+            logging::finish();
             std::process::exit(1);
         }
     };
@@ -137,6 +162,10 @@ pub fn run() {
         {
             tauri::async_runtime::block_on(desk.shutdown());
             info!("Gateway Desk stopped");
+        }
+        if let RunEvent::Exit = event {
+            // The event loop ends the process itself, so the log is written out here.
+            logging::finish();
         }
     });
 }

@@ -1,19 +1,38 @@
-//! Logs: standard error and a daily file in the platform's log folder, redacted (`desk_core::logs`).
+//! Logs: standard error and a daily file in the platform's log folder, redacted (`desk_core::logs`); and what a panic
+//! leaves behind.
 
 use std::path::Path;
+use std::sync::Mutex;
 
 use desk_core::logs::{self, LogGuard};
 
-/// Starts logging; keep the guard alive until exit so the file is flushed. When the log folder cannot be used the
-/// app logs to standard error only and says why.
-pub fn init(log_dir: &Path) -> Option<LogGuard> {
+/// The file log's guard: dropping it writes out what the log's writer thread still holds.
+static GUARD: Mutex<Option<LogGuard>> = Mutex::new(None);
+
+/// Starts logging until [`finish`]. When the log folder cannot be used the app logs to standard error only and says
+/// why. A panic is logged (through the same redaction) and the file written out before the process ends: the release
+/// build aborts on a panic (see the root Cargo.toml), which would otherwise lose the lines still in the writer.
+pub fn init(log_dir: &Path) {
     match logs::init(log_dir, logs::FILTER_ENV) {
-        Ok(guard) => Some(guard),
+        Ok(guard) => *GUARD.lock().unwrap_or_else(|e| e.into_inner()) = Some(guard),
         Err(e) => {
             if logs::init_stderr(logs::FILTER_ENV).is_ok() {
                 tracing::warn!(error = %e, "logging to standard error only");
             }
-            None
         }
+    }
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        tracing::error!(panic = %info, "Gateway Desk stopped on an internal error (a panic)");
+        finish();
+        default_hook(info);
+    }));
+}
+
+/// Writes out the file log; the last thing before the process ends.
+pub fn finish() {
+    // `try_lock`: a panic while the guard is being set must not wait on itself.
+    if let Ok(mut guard) = GUARD.try_lock() {
+        drop(guard.take());
     }
 }

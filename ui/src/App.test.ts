@@ -101,7 +101,9 @@ beforeEach(async () => {
   document.body.innerHTML = '<div id="app"></div>';
 });
 
-afterEach(() => {
+afterEach(async () => {
+  // Let the frames the window asked for run out, so no test sees the previous one's first-paint report.
+  await new Promise((resolve) => setTimeout(resolve, 50));
   if (app) svelte.unmount(app);
   app = null;
 });
@@ -146,6 +148,18 @@ describe("the window", () => {
     ]);
     expect(select.value).toBe("sandbox");
     expect(document.querySelector('label[for="network-select"]')?.textContent).toBe("Network");
+  });
+
+  it("tells the app once that its first view is painted with the routes", async () => {
+    handlers.window_painted = async () => null;
+    await start();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(invoke.mock.calls.filter(([c]) => c === "window_painted")).toEqual([["window_painted", undefined]]);
+    choose("production");
+    await settle();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(invoke.mock.calls.filter(([c]) => c === "list_routes").length).toBe(2);
+    expect(invoke.mock.calls.filter(([c]) => c === "window_painted").length).toBe(1);
   });
 
   it("lists routes grouped by source chain, with count and filter", async () => {

@@ -182,6 +182,11 @@ export function selectNetwork(choice: NetworkChoice): Promise<SettingsView> {
 }
 
 /** The routes of the current network. Rejects with a DeskError. */
+/** Tells the app the window painted its first view with the routes (logged once with the start-up time). */
+export function windowPainted(): Promise<null> {
+  return call<null>("window_painted");
+}
+
 export function listRoutes(): Promise<RouteView[]> {
   return call<RouteView[]>("list_routes");
 }
