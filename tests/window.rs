@@ -17,6 +17,11 @@ use serde_json::{Value, json};
 
 const WAIT: Duration = Duration::from_secs(30);
 
+/// How much memory the app's processes hold (shared with `cargo xtask bench`).
+#[path = "../xtask/src/pss.rs"]
+#[allow(dead_code)]
+mod pss;
+
 fn app_binary() -> PathBuf {
     let path = std::env::var_os("GATEWAY_DESK_BIN")
         .map(PathBuf::from)
@@ -91,6 +96,23 @@ impl Driver {
             .await
             .expect("the app accepted a WebDriver session within 120 s")
             .expect("a WebDriver session with the app")
+    }
+
+    /// The memory of the app this driver started (its one `gateway-desk` process) and of what it started.
+    fn app_footprint(&self) -> pss::Footprint {
+        let app = pss::descendants(self.process.id())
+            .into_iter()
+            .find(|pid| {
+                std::fs::read_to_string(format!("/proc/{pid}/comm"))
+                    .is_ok_and(|name| name.trim() == "gateway-desk")
+            })
+            .expect("the app's process is found under WebKitWebDriver");
+        let footprint = pss::Footprint::of(app).expect("the app's memory is readable");
+        assert!(
+            footprint.main_kib > 0 && footprint.web_kib > 0,
+            "{footprint:?}"
+        );
+        footprint
     }
 
     fn settings_file(&self) -> Value {
@@ -638,7 +660,17 @@ async fn an_onramp_an_offramp_and_a_token_swap_complete_in_the_orders_view() {
     let driver = Driver::start();
     let app = driver.open_app().await;
     wait_text(&app, "[data-testid=current-network]", |t| t == "Sandbox").await;
+    css(&app, "[data-testid=route-row]").await;
     screenshot(&app, "routes").await;
+    // `cargo xtask bench app` asks for the app's memory at rest and after the three swaps (a settled figure).
+    let footprint_json = std::env::var_os("GATEWAY_DESK_FOOTPRINT_JSON").map(PathBuf::from);
+    let settle = || async {
+        if footprint_json.is_some() {
+            tokio::time::sleep(Duration::from_secs(10)).await;
+        }
+    };
+    settle().await;
+    let at_rest = driver.app_footprint();
 
     let sender = wallet().address(bitcoin::Network::Regtest);
     let onramp = onramp_of_0_0025_btc(&sender);
@@ -702,6 +734,20 @@ async fn an_onramp_an_offramp_and_a_token_swap_complete_in_the_orders_view() {
     show(&app, "settings").await;
     css(&app, "[data-testid=settings-view]").await;
     screenshot(&app, "settings").await;
+    settle().await;
+    let after_swaps = driver.app_footprint();
+    if let Some(path) = &footprint_json {
+        let figures = |f: &pss::Footprint| {
+            json!({
+                "appKib": f.app_kib(), "mainKib": f.main_kib, "webKib": f.web_kib,
+                "networkKib": f.network_kib, "totalKib": f.total_kib(),
+                "others": f.others.iter().map(|(n, k)| json!({"name": n, "kib": k})).collect::<Vec<_>>(),
+            })
+        };
+        let report = json!({"atRest": figures(&at_rest), "afterSwaps": figures(&after_swaps)});
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, serde_json::to_string_pretty(&report).unwrap()).unwrap();
+    }
     app.close().await.unwrap();
 }
 

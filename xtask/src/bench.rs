@@ -1,14 +1,19 @@
 //! `cargo xtask bench`: runs the criterion benchmarks and prints each mean, and the ratios the README reports; then
 //! the gateway-sim throughput bench (get-quote and get-order against a bare axum handler) and its table; then the
 //! order tracker's bench (requests per minute for 1,000 orders over 10 addresses) and its figure; then the partner
-//! dashboard's bench (milliseconds for 10,000 journaled orders) and its figures.
+//! dashboard's bench (milliseconds for 10,000 journaled orders) and its figures; then the app's own start-up time and
+//! memory ([`app`]).
 
 use std::path::Path;
 use std::process::Command;
+use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use serde_json::Value;
 
+use crate::display::{PrivateBus, Xvfb};
+use crate::footprint::{App, Start};
+use crate::pss::{Footprint, mib};
 use crate::tasks::{project_root, status};
 
 /// One measured benchmark.
@@ -86,7 +91,8 @@ pub fn bench() -> Result<()> {
     }
     throughput()?;
     tracker()?;
-    partner()
+    partner()?;
+    app()
 }
 
 /// Where the throughput bench writes its figures (it is told so through `GATEWAY_SIM_THROUGHPUT_JSON`).
@@ -323,6 +329,135 @@ fn partner_summary(report: &Value) -> Result<String> {
         case(&report["csv"])?
     )?;
     Ok(out)
+}
+
+/// Launches of the app for the start-up figures; the first is reported apart (a cold start reads its files from disk).
+const APP_RUNS: usize = 6;
+/// How long the app rests after its first paint before its memory is read.
+const SETTLE: Duration = Duration::from_secs(10);
+/// Where `cargo xtask bench app` writes its figures; the WebDriver test that swaps writes its own beside
+/// (`GATEWAY_DESK_FOOTPRINT_JSON`).
+const APP_JSON: &str = "target/bench/app-footprint.json";
+const AFTER_SWAP_JSON: &str = "target/bench/app-after-swap.json";
+
+/// The app as a person runs it: the release build launched under Xvfb with fresh folders, the time from launch to
+/// its page and to its first view painted with the routes (median of the warm launches), and the PSS of all its
+/// processes at rest; then the same memory after three swaps, read by the WebDriver test that makes them.
+pub fn app() -> Result<()> {
+    crate::tasks::build_ui()?;
+    crate::tasks::build_app()?;
+    let binary = crate::tasks::app_binary();
+    let size = std::fs::metadata(&binary)?.len();
+    let xvfb = Xvfb::start()?;
+    let bus = PrivateBus::start()?;
+    let mut starts = Vec::new();
+    let mut rest = None;
+    for run in 0..APP_RUNS {
+        let home = tempfile::tempdir()?;
+        let mut app = App::launch(&binary, &xvfb, &bus, Some(home.path()), &[], false)?;
+        starts.push(app.wait_painted(Duration::from_secs(90))?);
+        if run == APP_RUNS - 1 {
+            std::thread::sleep(SETTLE);
+            rest = Footprint::of(app.pid());
+        }
+    }
+    let rest = rest.context("the app was gone before its memory was read")?;
+    // The same at rest with WebKitGTK's own defaults, for what the app's settings gain (src-tauri/webview.rs).
+    let defaults = {
+        let home = tempfile::tempdir()?;
+        let env = [("GATEWAY_DESK_WEBKIT_DEFAULTS", "1")];
+        let mut app = App::launch(&binary, &xvfb, &bus, Some(home.path()), &env, false)?;
+        app.wait_painted(Duration::from_secs(90))?;
+        std::thread::sleep(SETTLE);
+        Footprint::of(app.pid()).context("the app was gone before its memory was read")?
+    };
+    drop((bus, xvfb));
+    let warm = &starts[1..];
+    let median = |f: fn(&Start) -> u128| {
+        let mut v: Vec<u128> = warm.iter().map(f).collect();
+        v.sort_unstable();
+        v[v.len() / 2]
+    };
+    let (ready, painted, own) = (
+        median(|s| s.ready_ms),
+        median(|s| s.painted_ms),
+        median(|s| s.painted_own_ms),
+    );
+
+    let after_json = project_root().join(AFTER_SWAP_JSON);
+    let _ = std::fs::remove_file(&after_json);
+    crate::tasks::webdriver(
+        Some("an_onramp_an_offramp_and_a_token_swap_complete"),
+        &[("GATEWAY_DESK_FOOTPRINT_JSON", &after_json)],
+    )?;
+    let after = read_json(&after_json)?;
+
+    println!("\nxtask bench app: the release app ({size} bytes) under Xvfb");
+    println!(
+        "  start (median of {} warm launches; the cold first one in brackets)",
+        warm.len()
+    );
+    println!(
+        "    page loaded                        {ready:>6} ms  ({} ms)",
+        starts[0].ready_ms
+    );
+    println!(
+        "    first view painted with routes     {painted:>6} ms  ({} ms; the app's own count: {own} ms)",
+        starts[0].painted_ms
+    );
+    println!(
+        "  memory (PSS), {} s after the first paint",
+        SETTLE.as_secs()
+    );
+    print_footprint(&rest);
+    println!("  the same with WebKitGTK's defaults (GATEWAY_DESK_WEBKIT_DEFAULTS=1)");
+    print_footprint(&defaults);
+    println!("  memory (PSS) after three swaps (WebDriver, from the test's own measurement)");
+    for key in ["atRest", "afterSwaps"] {
+        let f = &after[key];
+        println!(
+            "    {key:<10} app {}, of it main {}, web {}, network {}; with the Sandbox's chains {}",
+            mib(f["appKib"].as_u64().unwrap_or(0)),
+            mib(f["mainKib"].as_u64().unwrap_or(0)),
+            mib(f["webKib"].as_u64().unwrap_or(0)),
+            mib(f["networkKib"].as_u64().unwrap_or(0)),
+            mib(f["totalKib"].as_u64().unwrap_or(0)),
+        );
+    }
+    let report = serde_json::json!({
+        "binaryBytes": size,
+        "readyMs": ready, "paintedMs": painted, "paintedOwnMs": own,
+        "coldReadyMs": starts[0].ready_ms, "coldPaintedMs": starts[0].painted_ms,
+        "rest": footprint_json(&rest),
+        "restWebkitDefaults": footprint_json(&defaults),
+        "webdriver": after,
+    });
+    let out = project_root().join(APP_JSON);
+    std::fs::create_dir_all(out.parent().expect("a folder"))?;
+    std::fs::write(&out, serde_json::to_string_pretty(&report)?)?;
+    println!("  (figures in {APP_JSON})");
+    Ok(())
+}
+
+fn print_footprint(f: &Footprint) {
+    println!(
+        "    app (main + web + network)         {:>10}  (main {}, web {}, network {})",
+        mib(f.app_kib()),
+        mib(f.main_kib),
+        mib(f.web_kib),
+        mib(f.network_kib)
+    );
+    for (name, kib) in &f.others {
+        println!("    also started: {name:<20} {:>10}", mib(*kib));
+    }
+}
+
+fn footprint_json(f: &Footprint) -> Value {
+    serde_json::json!({
+        "appKib": f.app_kib(), "mainKib": f.main_kib, "webKib": f.web_kib, "networkKib": f.network_kib,
+        "totalKib": f.total_kib(),
+        "others": f.others.iter().map(|(n, k)| serde_json::json!({"name": n, "kib": k})).collect::<Vec<_>>(),
+    })
 }
 
 #[cfg(test)]

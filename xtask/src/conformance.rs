@@ -22,7 +22,7 @@ use std::process::{Child, Command, Stdio};
 use anyhow::{Context, Result, bail};
 use serde_json::Value;
 
-use crate::tasks::{project_root, status};
+use crate::tasks::{project_root, status, target_dir};
 
 /// Generated cases per operation and phase.
 const MAX_EXAMPLES: &str = "20";
@@ -30,12 +30,6 @@ const MAX_EXAMPLES: &str = "20";
 const MAX_SECS: &str = "120";
 /// The generator's seed: the same run each time.
 const SEED: &str = "1";
-
-fn target_dir() -> PathBuf {
-    std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| project_root().join("target"))
-}
 
 /// The published document with the three corrections above.
 fn patched_document() -> Result<Value> {

@@ -3,9 +3,12 @@
 //! Each installs what it needs first, so one command works on a fresh Debian or Ubuntu machine with Rust and Node.js.
 
 mod bench;
+mod bundle;
 mod conformance;
 mod cycles;
 mod display;
+mod footprint;
+mod pss;
 mod setup;
 mod signals;
 mod tasks;
@@ -22,7 +25,10 @@ usage: cargo xtask <task>
                              says how to see the window (VNC), and stops everything on Ctrl-C or SIGTERM
   test                       every check: rustfmt, clippy, cargo test, svelte-check, vitest,
                              the keychain tests on a real Secret Service, WebDriver tests of the release window
-  bench                      run the benchmarks and print their means and ratios
+  bundle [--check]           build the release app and its Debian package (target/release/bundle/deb/);
+                             --check unpacks it into a throwaway root and starts it under Xvfb until it paints
+  bench [app]                run the benchmarks and print their means and ratios; `app`: only the app's
+                             start-up time and memory (PSS of all its processes, at rest and after a swap)
   conformance                schemathesis (PyPI, pinned) against gateway-sim with the published OpenAPI document
   gen-types                  regenerate the UI's TypeScript types from the Rust types
   module-cycles              whether desk-core's or gateway-client's modules import one another in a circle
@@ -46,7 +52,19 @@ fn run() -> Result<()> {
         "run" => tasks::run(&tasks::RunOptions::parse(rest)?),
         "test" => tasks::test(),
         "gen-types" => tasks::gen_types(),
-        "bench" => bench::bench(),
+        "bundle" => {
+            let deb = bundle::bundle()?;
+            match rest.first().map(String::as_str) {
+                None => Ok(()),
+                Some("--check") => bundle::check_installed(&deb),
+                Some(other) => bail!("unknown option {other:?} for bundle (only --check)"),
+            }
+        }
+        "bench" => match rest.first().map(String::as_str) {
+            None => bench::bench(),
+            Some("app") => bench::app(),
+            Some(other) => bail!("unknown bench {other:?} (only `app`)"),
+        },
         "conformance" => conformance::conformance(),
         "module-cycles" => cycles::module_cycles(),
         "help" | "-h" | "--help" => {

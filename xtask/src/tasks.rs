@@ -1,20 +1,15 @@
 //! The tasks themselves.
 
-use std::io::{BufRead, BufReader};
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::sync::mpsc;
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 
-use crate::display::{PrivateBus, Xvfb, has_display, terminate_group};
+use crate::display::{PrivateBus, Xvfb, has_display};
+use crate::footprint::App;
 use crate::setup;
 use crate::signals::Stop;
-
-/// The line the app prints once its page has loaded (see `src-tauri/lib.rs`).
-const READY_LINE: &str = "GATEWAY_DESK_READY";
 
 /// The repository's root folder.
 pub fn project_root() -> PathBuf {
@@ -51,19 +46,23 @@ fn npm(script: &str) -> Command {
 }
 
 /// The release binary with the UI embedded.
-pub fn app_binary() -> PathBuf {
-    let target = std::env::var_os("CARGO_TARGET_DIR")
+/// Cargo's target folder (`CARGO_TARGET_DIR`, else `target/` in the project).
+pub fn target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
-        .unwrap_or_else(|| project_root().join("target"));
-    target.join("release/gateway-desk")
+        .unwrap_or_else(|| project_root().join("target"))
 }
 
-fn build_ui() -> Result<()> {
+pub fn app_binary() -> PathBuf {
+    target_dir().join("release/gateway-desk")
+}
+
+pub fn build_ui() -> Result<()> {
     println!("xtask: building the UI");
     status(&mut npm("build"))
 }
 
-fn build_app() -> Result<()> {
+pub fn build_app() -> Result<()> {
     println!("xtask: building the release app with the UI embedded");
     status(cargo().args([
         "build",
@@ -124,48 +123,20 @@ pub fn run(options: &RunOptions) -> Result<()> {
     let stop = Stop::install()?;
     let xvfb = Xvfb::start()?;
     let bus = PrivateBus::start()?;
-    let mut app = AppProcess(
-        Command::new(&binary)
-            .env("DISPLAY", &xvfb.display)
-            .env("DBUS_SESSION_BUS_ADDRESS", &bus.address)
-            .env_remove("WAYLAND_DISPLAY")
-            .stdout(Stdio::piped())
-            // Its own process group, so that stopping it stops its helpers too (WebKit's processes, the Sandbox's
-            // local chains), and a Ctrl-C reaches it only through xtask.
-            .process_group(0)
-            .spawn()
-            .with_context(|| format!("could not start {}", binary.display()))?,
-    );
-    let stdout = app.0.stdout.take().expect("piped");
-    let (ready_tx, ready_rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            if line.trim() == READY_LINE {
-                let _ = ready_tx.send(());
-            }
-            println!("{line}");
-        }
-    });
+    let mut app = App::launch(&binary, &xvfb, &bus, None, &[], true)?;
     let stopped = || {
         println!("xtask: stopping on a signal: the app, the private D-Bus and Xvfb");
         Ok(())
     };
     let started = Instant::now();
-    loop {
-        if ready_rx.recv_timeout(Duration::from_millis(200)).is_ok() {
-            break;
-        }
+    while !app.poll_ready(Duration::from_millis(200))? {
         if stop.requested() {
             return stopped();
-        }
-        if let Some(exit) = app.0.try_wait()? {
-            bail!("the app exited before its window loaded ({exit})");
         }
         if started.elapsed() > Duration::from_secs(120) {
             bail!("the window did not load within 120 s");
         }
     }
-    // The page has loaded; give the UI time to fetch the Sandbox's routes and paint them.
     if stop.sleep(Duration::from_secs(3)) {
         return stopped();
     }
@@ -185,7 +156,7 @@ pub fn run(options: &RunOptions) -> Result<()> {
     }
     println!("{}", see_the_window(&xvfb.display));
     loop {
-        if let Some(exit) = app.0.try_wait()? {
+        if let Some(exit) = app.try_wait()? {
             if !exit.success() {
                 bail!("the app exited with {exit}");
             }
@@ -211,14 +182,6 @@ fn see_the_window(display: &str) -> String {
 }
 
 /// The app under Xvfb, stopped with its whole process group when dropped (on every way out of [`run`]).
-struct AppProcess(std::process::Child);
-
-impl Drop for AppProcess {
-    fn drop(&mut self) {
-        terminate_group(&mut self.0);
-    }
-}
-
 /// `cargo xtask gen-types`: rewrites ui/src/lib/bindings from the Rust types: desk-core's types and facts (its
 /// `bindings` test, which leaves `args/` alone), then the app's command arguments (`bindings/args/`, the app crate's
 /// `args_bindings` tests), which import desk-core's.
@@ -265,11 +228,33 @@ const WEBDRIVER_SCRIPT: &str = r#"
 keyrings="$(mktemp -d)" || exit 1
 export XDG_DATA_HOME="$keyrings"
 echo "" | gnome-keyring-daemon --unlock --components=secrets >/dev/null || exit 1
-"$CARGO" test --package gateway-desk --test window -- --ignored --test-threads=1
+"$CARGO" test --package gateway-desk --test window -- --ignored --test-threads=1 $WINDOW_TESTS
 status=$?
 rm -rf "$keyrings"
 exit $status
 "#;
+
+/// Runs the WebDriver tests of the release window (`only`: those whose names contain it) under a new Xvfb, with
+/// `env` added.
+pub fn webdriver(only: Option<&str>, env: &[(&str, &Path)]) -> Result<()> {
+    let cargo_path = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let xvfb = Xvfb::start()?;
+    // In a private D-Bus session, so that nothing the windows activate outlives the tests.
+    // With gnome-keyring unlocked in that session, so the API-key test uses a real keychain.
+    let mut command = Command::new("dbus-run-session");
+    command
+        .args(["--", "sh", "-c", WEBDRIVER_SCRIPT])
+        .env("CARGO", &cargo_path)
+        .env("WINDOW_TESTS", only.unwrap_or(""))
+        .current_dir(project_root())
+        .env("DISPLAY", &xvfb.display)
+        .env_remove("WAYLAND_DISPLAY")
+        .env("GATEWAY_DESK_BIN", app_binary());
+    for (name, value) in env {
+        command.env(name, value);
+    }
+    status(&mut command)
+}
 
 /// `cargo xtask test`: every check of the project. Runs them all, prints each runner's own summary, and fails if any
 /// check failed.
@@ -345,25 +330,24 @@ pub fn test() -> Result<()> {
     let release_ok = release.is_ok();
     check("release build", release);
     if release_ok {
-        let webdriver = Xvfb::start().and_then(|xvfb| {
-            // In a private D-Bus session, so that nothing the windows activate outlives the tests.
-            // With gnome-keyring unlocked in that session, so the API-key test uses a real keychain.
-            status(
-                Command::new("dbus-run-session")
-                    .args(["--", "sh", "-c", WEBDRIVER_SCRIPT])
-                    .env("CARGO", &cargo_path)
-                    .current_dir(project_root())
-                    .env("DISPLAY", &xvfb.display)
-                    .env_remove("WAYLAND_DISPLAY")
-                    .env("GATEWAY_DESK_BIN", app_binary()),
-            )
-        });
-        check("WebDriver (release window under Xvfb)", webdriver);
-    } else {
         check(
             "WebDriver (release window under Xvfb)",
-            Err(anyhow::anyhow!("skipped: the release build failed")),
+            webdriver(None, &[]),
         );
+        check(
+            "Debian package (bundled, unpacked, started under Xvfb)",
+            crate::bundle::deb().and_then(|deb| crate::bundle::check_installed(&deb)),
+        );
+    } else {
+        for name in [
+            "WebDriver (release window under Xvfb)",
+            "Debian package (bundled, unpacked, started under Xvfb)",
+        ] {
+            check(
+                name,
+                Err(anyhow::anyhow!("skipped: the release build failed")),
+            );
+        }
     }
 
     println!("\nxtask test summary ({} s):", started.elapsed().as_secs());
