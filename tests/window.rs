@@ -737,14 +737,7 @@ async fn an_onramp_an_offramp_and_a_token_swap_complete_in_the_orders_view() {
     settle().await;
     let after_swaps = driver.app_footprint();
     if let Some(path) = &footprint_json {
-        let figures = |f: &pss::Footprint| {
-            json!({
-                "appKib": f.app_kib(), "mainKib": f.main_kib, "webKib": f.web_kib,
-                "networkKib": f.network_kib, "totalKib": f.total_kib(),
-                "others": f.others.iter().map(|(n, k)| json!({"name": n, "kib": k})).collect::<Vec<_>>(),
-            })
-        };
-        let report = json!({"atRest": figures(&at_rest), "afterSwaps": figures(&after_swaps)});
+        let report = json!({"atRest": at_rest.json(), "afterSwaps": after_swaps.json()});
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(path, serde_json::to_string_pretty(&report).unwrap()).unwrap();
     }

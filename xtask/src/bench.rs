@@ -428,8 +428,8 @@ pub fn app() -> Result<()> {
         "binaryBytes": size,
         "readyMs": ready, "paintedMs": painted, "paintedOwnMs": own,
         "coldReadyMs": starts[0].ready_ms, "coldPaintedMs": starts[0].painted_ms,
-        "rest": footprint_json(&rest),
-        "restWebkitDefaults": footprint_json(&defaults),
+        "rest": rest.json(),
+        "restWebkitDefaults": defaults.json(),
         "webdriver": after,
     });
     let out = project_root().join(APP_JSON);
@@ -450,14 +450,6 @@ fn print_footprint(f: &Footprint) {
     for (name, kib) in &f.others {
         println!("    also started: {name:<20} {:>10}", mib(*kib));
     }
-}
-
-fn footprint_json(f: &Footprint) -> Value {
-    serde_json::json!({
-        "appKib": f.app_kib(), "mainKib": f.main_kib, "webKib": f.web_kib, "networkKib": f.network_kib,
-        "totalKib": f.total_kib(),
-        "others": f.others.iter().map(|(n, k)| serde_json::json!({"name": n, "kib": k})).collect::<Vec<_>>(),
-    })
 }
 
 #[cfg(test)]

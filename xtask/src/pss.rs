@@ -1,6 +1,6 @@
 //! How much memory a process and everything it started hold, as PSS (each shared page counted once, split between
 //! the processes that share it), read from `/proc`. Standalone: the WebDriver tests include this file too
-//! (`tests/window.rs`), to measure the app after a swap.
+//! (`tests/window.rs`), to measure the app after a swap; both have serde_json.
 
 /// The memory of a process and of everything it started, in KiB of PSS.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -24,6 +24,15 @@ impl Footprint {
     /// Everything, the Sandbox's chains included.
     pub fn total_kib(&self) -> u64 {
         self.app_kib() + self.others.iter().map(|(_, kib)| kib).sum::<u64>()
+    }
+
+    /// The figures as `cargo xtask bench app` reports them (KiB).
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "appKib": self.app_kib(), "mainKib": self.main_kib, "webKib": self.web_kib,
+            "networkKib": self.network_kib, "totalKib": self.total_kib(),
+            "others": self.others.iter().map(|(n, k)| serde_json::json!({"name": n, "kib": k})).collect::<Vec<_>>(),
+        })
     }
 
     /// Reads the footprint of `root` and its descendants from `/proc`; `None` when `root` is gone.
