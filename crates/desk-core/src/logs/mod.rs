@@ -77,6 +77,11 @@ pub const MAX_FILES: usize = 14;
 /// line saying so, so a flood (a misbehaving gateway, a loop) cannot fill the disk. With [`MAX_FILES`] days kept, the
 /// logs never take more than 448 MiB.
 pub const DAY_BUDGET_BYTES: u64 = 32 * 1024 * 1024;
+/// Lines the file writer's thread may have waiting. `tracing-appender`'s default, 128,000, is a channel allocated
+/// in full at start: 4 MiB of the app's memory at rest for a log that writes a few lines a minute. 8,192 lines
+/// (256 KiB) absorb any burst the app makes; past them a line is dropped rather than make the window wait on a stalled
+/// disk (the writer's default).
+pub const BUFFERED_LINES: usize = 8_192;
 /// What replaces an API key.
 pub const API_KEY_MASK: &str = "[api-key]";
 /// Registered secrets shorter than this are ignored: replacing them would shred ordinary text.
@@ -168,7 +173,9 @@ pub fn init(log_dir: &Path, filter_env: &str) -> Result<LogGuard, LogError> {
             path: log_dir.to_path_buf(),
             source,
         })?;
-    let (writer, worker) = tracing_appender::non_blocking(appender);
+    let (writer, worker) = tracing_appender::non_blocking::NonBlockingBuilder::default()
+        .buffered_lines_limit(BUFFERED_LINES)
+        .finish(appender);
     let (filter, bad_filter) = filter(filter_env);
     tracing_subscriber::registry()
         .with(filter)

@@ -292,7 +292,7 @@ impl State {
                     };
                     events.push(TrackerEvent::OrderChanged {
                         order_id: order_id.clone(),
-                        order,
+                        order: Box::new(order),
                         raw: ours.clone(),
                         via,
                     });
@@ -432,7 +432,7 @@ impl State {
         self.seen.insert(id.to_owned(), raw.clone());
         Some(TrackerEvent::OrderChanged {
             order_id: id.to_owned(),
-            order,
+            order: Box::new(order),
             raw,
             via: via.clone(),
         })
