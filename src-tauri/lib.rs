@@ -37,6 +37,7 @@ pub(crate) fn painted() {
         let ms = STARTED.get().map_or(0, |s| s.elapsed().as_millis());
         info!(ms, "the window painted its first view with the routes");
         println!("{PAINTED_LINE} {ms}");
+        webview::after_first_paint();
     });
 }
 
@@ -110,6 +111,7 @@ fn with_commands<R: Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> {
 /// Runs the application until its window is closed.
 pub fn run() {
     STARTED.get_or_init(std::time::Instant::now);
+    let webkit = webview::before_threads();
     let Some(paths) = AppPaths::from_env() else {
         eprintln!(
             "Gateway Desk cannot find a home folder for its settings; set GATEWAY_DESK_HOME to a folder."
@@ -118,6 +120,8 @@ pub fn run() {
     };
     logging::init(&paths.log_dir);
     info!(version = env!("CARGO_PKG_VERSION"), config = %paths.config_dir.display(), "starting Gateway Desk");
+    info!("{webkit}");
+    webview::before_window();
 
     let app = with_commands(tauri::Builder::default())
         .setup(move |app| {

@@ -98,21 +98,43 @@ impl Driver {
             .expect("a WebDriver session with the app")
     }
 
-    /// The memory of the app this driver started (its one `gateway-desk` process) and of what it started.
-    fn app_footprint(&self) -> pss::Footprint {
-        let app = pss::descendants(self.process.id())
+    /// The app this driver started (its one `gateway-desk` process).
+    fn app_pid(&self) -> u32 {
+        pss::descendants(self.process.id())
             .into_iter()
             .find(|pid| {
                 std::fs::read_to_string(format!("/proc/{pid}/comm"))
                     .is_ok_and(|name| name.trim() == "gateway-desk")
             })
-            .expect("the app's process is found under WebKitWebDriver");
+            .expect("the app's process is found under WebKitWebDriver")
+    }
+
+    /// The memory of the app this driver started (its one `gateway-desk` process) and of what it started.
+    fn app_footprint(&self) -> pss::Footprint {
+        let app = self.app_pid();
         let footprint = pss::Footprint::of(app).expect("the app's memory is readable");
         assert!(
             footprint.main_kib > 0 && footprint.web_kib > 0,
             "{footprint:?}"
         );
         footprint
+    }
+
+    /// The environment of the app's web process (`NAME=value` entries).
+    fn web_process_environment(&self) -> Vec<String> {
+        let app = self.app_pid();
+        let web = pss::descendants(app)
+            .into_iter()
+            .find(|pid| {
+                std::fs::read_to_string(format!("/proc/{pid}/comm"))
+                    .is_ok_and(|name| name.starts_with("WebKitWebProces"))
+            })
+            .expect("the app's web process is found");
+        let environ = std::fs::read(format!("/proc/{web}/environ")).expect("readable");
+        environ
+            .split(|b| *b == 0)
+            .map(|entry| String::from_utf8_lossy(entry).into_owned())
+            .collect()
     }
 
     fn settings_file(&self) -> Value {
@@ -671,6 +693,14 @@ async fn an_onramp_an_offramp_and_a_token_swap_complete_in_the_orders_view() {
     };
     settle().await;
     let at_rest = driver.app_footprint();
+    // The settings that keep the page light reach the web process (src-tauri/webview.rs).
+    let environment = driver.web_process_environment();
+    for wanted in ["JSC_useJIT=false", "WEBKIT_DISABLE_COMPOSITING_MODE=1"] {
+        assert!(
+            environment.iter().any(|e| e == wanted),
+            "the web process started without {wanted}"
+        );
+    }
 
     let sender = wallet().address(bitcoin::Network::Regtest);
     let onramp = onramp_of_0_0025_btc(&sender);
