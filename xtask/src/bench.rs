@@ -11,7 +11,7 @@ use std::time::Duration;
 use anyhow::{Context, Result, bail};
 use serde_json::Value;
 
-use crate::display::{PrivateBus, Xvfb};
+use crate::display::{PrivateBus, Xvfb, terminate_group};
 use crate::footprint::{App, Start};
 use crate::pss::{Footprint, mib};
 use crate::tasks::{project_root, status};
@@ -332,9 +332,65 @@ fn partner_summary(report: &Value) -> Result<String> {
 }
 
 /// Launches of the app for the start-up figures; the first is reported apart (a cold start reads its files from disk).
-const APP_RUNS: usize = 6;
+/// Eleven: start-up varies by a hundred milliseconds from launch to launch on two cores, and the median of ten is
+/// steadier than of five.
+const APP_RUNS: usize = 11;
 /// How long the app rests after its first paint before its memory is read.
 const SETTLE: Duration = Duration::from_secs(10);
+/// The app's WebKit settings turned back one at a time, then all (`src-tauri/webview.rs`): what each gains at rest.
+/// WebKit reads `WEBKIT_DISABLE_COMPOSITING_MODE=0` as not set; the app leaves a variable the person set.
+const SETTING_VARIANTS: &[(&str, &[(&str, &str)])] = &[
+    ("with JavaScriptCore's JIT", &[("JSC_useJIT", "true")]),
+    (
+        "with accelerated compositing at the first paint",
+        &[("WEBKIT_DISABLE_COMPOSITING_MODE", "0")],
+    ),
+    (
+        "with WebKitGTK's defaults for all (GATEWAY_DESK_WEBKIT_DEFAULTS=1)",
+        &[("GATEWAY_DESK_WEBKIT_DEFAULTS", "1")],
+    ),
+];
+
+/// WebKitGTK's own small browser (shipped with the runtime library), for what WebKitGTK alone costs on this machine.
+const MINIBROWSER: &str = "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser";
+
+/// WebKitGTK alone: its MiniBrowser showing a two-line page with the app's settings (the same environment, and the
+/// view settings MiniBrowser takes as options), measured like the app. `None` when MiniBrowser is not installed.
+fn webkit_floor(xvfb: &Xvfb, bus: &PrivateBus) -> Result<Option<Footprint>> {
+    if !Path::new(MINIBROWSER).exists() {
+        return Ok(None);
+    }
+    use std::os::unix::process::CommandExt;
+    let home = tempfile::tempdir()?;
+    let mut child = Command::new(MINIBROWSER)
+        .args([
+            "--enable-webgl=false",
+            "--enable-webaudio=false",
+            "--enable-media=false",
+            "--enable-page-cache=false",
+            "--enable-offline-web-application-cache=false",
+            "data:text/html,<h1>Hello</h1><p>A two-line page.</p>",
+        ])
+        .env("DISPLAY", &xvfb.display)
+        .env("DBUS_SESSION_BUS_ADDRESS", &bus.address)
+        .env("HOME", home.path())
+        .env("XDG_CACHE_HOME", home.path())
+        .env("XDG_DATA_HOME", home.path())
+        .env("JSC_useJIT", "false")
+        .env("WEBKIT_DISABLE_COMPOSITING_MODE", "1")
+        .env_remove("WAYLAND_DISPLAY")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .process_group(0)
+        .spawn()
+        .with_context(|| format!("could not start {MINIBROWSER}"))?;
+    // No painted mark to wait for: the page is two lines, shown well within the first two seconds.
+    std::thread::sleep(Duration::from_secs(2) + SETTLE);
+    let footprint = Footprint::of(child.id());
+    terminate_group(&mut child);
+    Ok(footprint)
+}
+
 /// Where `cargo xtask bench app` writes its figures; the WebDriver test that swaps writes its own beside
 /// (`GATEWAY_DESK_FOOTPRINT_JSON`).
 const APP_JSON: &str = "target/bench/app-footprint.json";
@@ -362,15 +418,19 @@ pub fn app() -> Result<()> {
         }
     }
     let rest = rest.context("the app was gone before its memory was read")?;
-    // The same at rest with WebKitGTK's own defaults, for what the app's settings gain (src-tauri/webview.rs).
-    let defaults = {
+    // What each of the app's WebKit settings gains: the same rest with one of them turned back, and with WebKitGTK's
+    // own defaults for all (src-tauri/webview.rs).
+    let mut variants = Vec::new();
+    for (label, env) in SETTING_VARIANTS {
         let home = tempfile::tempdir()?;
-        let env = [("GATEWAY_DESK_WEBKIT_DEFAULTS", "1")];
-        let mut app = App::launch(&binary, &xvfb, &bus, Some(home.path()), &env, false)?;
+        let mut app = App::launch(&binary, &xvfb, &bus, Some(home.path()), env, false)?;
         app.wait_painted(Duration::from_secs(90))?;
         std::thread::sleep(SETTLE);
-        Footprint::of(app.pid()).context("the app was gone before its memory was read")?
-    };
+        let footprint =
+            Footprint::of(app.pid()).context("the app was gone before its memory was read")?;
+        variants.push((*label, footprint));
+    }
+    let floor = webkit_floor(&xvfb, &bus)?;
     drop((bus, xvfb));
     let warm = &starts[1..];
     let median = |f: fn(&Start) -> u128| {
@@ -382,6 +442,10 @@ pub fn app() -> Result<()> {
         median(|s| s.ready_ms),
         median(|s| s.painted_ms),
         median(|s| s.painted_own_ms),
+    );
+    let painted_range = (
+        warm.iter().map(|s| s.painted_ms).min().unwrap_or(0),
+        warm.iter().map(|s| s.painted_ms).max().unwrap_or(0),
     );
 
     let after_json = project_root().join(AFTER_SWAP_JSON);
@@ -402,16 +466,32 @@ pub fn app() -> Result<()> {
         starts[0].ready_ms
     );
     println!(
-        "    first view painted with routes     {painted:>6} ms  ({} ms; the app's own count: {own} ms)",
-        starts[0].painted_ms
+        "    first view painted with routes     {painted:>6} ms  ({} ms; the app's own count: {own} ms; warm launches {}–{} ms)",
+        starts[0].painted_ms, painted_range.0, painted_range.1
     );
     println!(
         "  memory (PSS), {} s after the first paint",
         SETTLE.as_secs()
     );
     print_footprint(&rest);
-    println!("  the same with WebKitGTK's defaults (GATEWAY_DESK_WEBKIT_DEFAULTS=1)");
-    print_footprint(&defaults);
+    for (label, footprint) in &variants {
+        println!(
+            "  the same {label}: {:+.1} MiB",
+            (footprint.app_kib() as f64 - rest.app_kib() as f64) / 1024.0
+        );
+        print_footprint(footprint);
+    }
+    match &floor {
+        Some(f) => {
+            println!(
+                "  WebKitGTK alone: its MiniBrowser with a two-line page and the same settings, measured the same way"
+            );
+            print_footprint(f);
+        }
+        None => {
+            println!("  (WebKitGTK's MiniBrowser is not installed: no figure for WebKitGTK alone)")
+        }
+    }
     println!("  memory (PSS) after three swaps (WebDriver, from the test's own measurement)");
     for key in ["atRest", "afterSwaps"] {
         let f = &after[key];
@@ -427,9 +507,11 @@ pub fn app() -> Result<()> {
     let report = serde_json::json!({
         "binaryBytes": size,
         "readyMs": ready, "paintedMs": painted, "paintedOwnMs": own,
+        "paintedWarmMinMs": painted_range.0, "paintedWarmMaxMs": painted_range.1,
         "coldReadyMs": starts[0].ready_ms, "coldPaintedMs": starts[0].painted_ms,
         "rest": rest.json(),
-        "restWebkitDefaults": defaults.json(),
+        "restVariants": variants.iter().map(|(label, f)| serde_json::json!({"variant": label, "footprint": f.json()})).collect::<Vec<_>>(),
+        "webkitAlone": floor.as_ref().map(Footprint::json),
         "webdriver": after,
     });
     let out = project_root().join(APP_JSON);
