@@ -100,12 +100,7 @@ impl Driver {
 
     /// The app this driver started (its one `gateway-desk` process).
     fn app_pid(&self) -> u32 {
-        pss::descendants(self.process.id())
-            .into_iter()
-            .find(|pid| {
-                std::fs::read_to_string(format!("/proc/{pid}/comm"))
-                    .is_ok_and(|name| name.trim() == "gateway-desk")
-            })
+        pss::descendant_named(self.process.id(), "gateway-desk")
             .expect("the app's process is found under WebKitWebDriver")
     }
 
@@ -122,13 +117,7 @@ impl Driver {
 
     /// The environment of the app's web process (`NAME=value` entries).
     fn web_process_environment(&self) -> Vec<String> {
-        let app = self.app_pid();
-        let web = pss::descendants(app)
-            .into_iter()
-            .find(|pid| {
-                std::fs::read_to_string(format!("/proc/{pid}/comm"))
-                    .is_ok_and(|name| name.starts_with("WebKitWebProces"))
-            })
+        let web = pss::descendant_named(self.app_pid(), "WebKitWebProces")
             .expect("the app's web process is found");
         let environ = std::fs::read(format!("/proc/{web}/environ")).expect("readable");
         environ

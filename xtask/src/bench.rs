@@ -11,7 +11,7 @@ use std::time::Duration;
 use anyhow::{Context, Result, bail};
 use serde_json::Value;
 
-use crate::display::{PrivateBus, Xvfb, terminate_group};
+use crate::display::{PrivateBus, Xvfb, session_command, terminate_group};
 use crate::footprint::{App, Start};
 use crate::pss::{Footprint, mib};
 use crate::tasks::{project_root, status};
@@ -351,6 +351,12 @@ const SETTING_VARIANTS: &[(&str, &[(&str, &str)])] = &[
     ),
 ];
 
+/// The memory of a painted app after it has rested [`SETTLE`].
+fn at_rest(app: &App) -> Result<Footprint> {
+    std::thread::sleep(SETTLE);
+    Footprint::of(app.pid()).context("the app was gone before its memory was read")
+}
+
 /// WebKitGTK's own small browser (shipped with the runtime library), for what WebKitGTK alone costs on this machine.
 const MINIBROWSER: &str = "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser";
 
@@ -360,9 +366,8 @@ fn webkit_floor(xvfb: &Xvfb, bus: &PrivateBus) -> Result<Option<Footprint>> {
     if !Path::new(MINIBROWSER).exists() {
         return Ok(None);
     }
-    use std::os::unix::process::CommandExt;
     let home = tempfile::tempdir()?;
-    let mut child = Command::new(MINIBROWSER)
+    let mut child = session_command(Path::new(MINIBROWSER), xvfb, bus)
         .args([
             "--enable-webgl=false",
             "--enable-webaudio=false",
@@ -371,17 +376,13 @@ fn webkit_floor(xvfb: &Xvfb, bus: &PrivateBus) -> Result<Option<Footprint>> {
             "--enable-offline-web-application-cache=false",
             "data:text/html,<h1>Hello</h1><p>A two-line page.</p>",
         ])
-        .env("DISPLAY", &xvfb.display)
-        .env("DBUS_SESSION_BUS_ADDRESS", &bus.address)
         .env("HOME", home.path())
         .env("XDG_CACHE_HOME", home.path())
         .env("XDG_DATA_HOME", home.path())
         .env("JSC_useJIT", "false")
         .env("WEBKIT_DISABLE_COMPOSITING_MODE", "1")
-        .env_remove("WAYLAND_DISPLAY")
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
-        .process_group(0)
         .spawn()
         .with_context(|| format!("could not start {MINIBROWSER}"))?;
     // No painted mark to wait for: the page is two lines, shown well within the first two seconds.
@@ -413,11 +414,10 @@ pub fn app() -> Result<()> {
         let mut app = App::launch(&binary, &xvfb, &bus, Some(home.path()), &[], false)?;
         starts.push(app.wait_painted(Duration::from_secs(90))?);
         if run == APP_RUNS - 1 {
-            std::thread::sleep(SETTLE);
-            rest = Footprint::of(app.pid());
+            rest = Some(at_rest(&app)?);
         }
     }
-    let rest = rest.context("the app was gone before its memory was read")?;
+    let rest = rest.expect("the last launch is measured");
     // What each of the app's WebKit settings gains: the same rest with one of them turned back, and with WebKitGTK's
     // own defaults for all (src-tauri/webview.rs).
     let mut variants = Vec::new();
@@ -425,10 +425,7 @@ pub fn app() -> Result<()> {
         let home = tempfile::tempdir()?;
         let mut app = App::launch(&binary, &xvfb, &bus, Some(home.path()), env, false)?;
         app.wait_painted(Duration::from_secs(90))?;
-        std::thread::sleep(SETTLE);
-        let footprint =
-            Footprint::of(app.pid()).context("the app was gone before its memory was read")?;
-        variants.push((*label, footprint));
+        variants.push((*label, at_rest(&app)?));
     }
     let floor = webkit_floor(&xvfb, &bus)?;
     drop((bus, xvfb));

@@ -122,6 +122,20 @@ impl Drop for PrivateBus {
     }
 }
 
+/// A command for a program of the headless session: on `xvfb`'s display and `bus`, never on a Wayland display the
+/// caller has, and leading its own process group, so that [`terminate_group`] stops its helpers too and a Ctrl-C
+/// reaches it only through xtask.
+pub fn session_command(program: &Path, xvfb: &Xvfb, bus: &PrivateBus) -> Command {
+    use std::os::unix::process::CommandExt;
+    let mut command = Command::new(program);
+    command
+        .env("DISPLAY", &xvfb.display)
+        .env("DBUS_SESSION_BUS_ADDRESS", &bus.address)
+        .env_remove("WAYLAND_DISPLAY")
+        .process_group(0);
+    command
+}
+
 /// Asks a child that leads its own process group (`process_group(0)`) to stop with the whole group (its helper
 /// processes: WebKit's, the Sandbox's local chains): SIGTERM to the group, up to 10 s for all of it to end, then
 /// SIGKILL to what is left.

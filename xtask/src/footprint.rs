@@ -3,15 +3,14 @@
 //! starts and paints.
 
 use std::io::{BufRead, BufReader};
-use std::os::unix::process::CommandExt;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 
-use crate::display::{PrivateBus, Xvfb, terminate_group};
+use crate::display::{PrivateBus, Xvfb, session_command, terminate_group};
 
 /// What the app prints once its page has loaded (`src-tauri/lib.rs`).
 pub const READY_LINE: &str = "GATEWAY_DESK_READY";
@@ -50,22 +49,18 @@ impl App {
         echo: bool,
     ) -> Result<Self> {
         let started = Instant::now();
-        let mut command = Command::new(binary);
+        let mut command = session_command(binary, xvfb, bus);
         command.envs(env.iter().copied());
         if let Some(home) = home {
             command.env("GATEWAY_DESK_HOME", home);
         }
         let mut child = command
-            .env("DISPLAY", &xvfb.display)
-            .env("DBUS_SESSION_BUS_ADDRESS", &bus.address)
-            .env_remove("WAYLAND_DISPLAY")
             .stdout(Stdio::piped())
             .stderr(if echo {
                 Stdio::inherit()
             } else {
                 Stdio::null()
             })
-            .process_group(0)
             .spawn()
             .with_context(|| format!("could not start {}", binary.display()))?;
         let stdout = child.stdout.take().expect("piped");
@@ -159,5 +154,21 @@ impl App {
 impl Drop for App {
     fn drop(&mut self) {
         terminate_group(&mut self.child);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{PAINTED_LINE, READY_LINE};
+
+    #[test]
+    fn the_marks_are_the_ones_the_app_prints() {
+        // The app and xtask are separate programs; the lines are their contract (src-tauri/lib.rs).
+        let app = std::fs::read_to_string(crate::tasks::project_root().join("src-tauri/lib.rs"))
+            .expect("src-tauri/lib.rs");
+        assert!(app.contains(&format!("pub const READY_LINE: &str = \"{READY_LINE}\";")));
+        assert!(app.contains(&format!(
+            "pub const PAINTED_LINE: &str = \"{PAINTED_LINE}\";"
+        )));
     }
 }

@@ -104,6 +104,15 @@ pub fn descendants(root: u32) -> Vec<u32> {
     found
 }
 
+/// The first process below `root` whose command name (`/proc/PID/comm`, at most 15 bytes) starts with `prefix`.
+#[allow(dead_code)] // The WebDriver tests use it (tests/window.rs includes this file); xtask itself does not.
+pub fn descendant_named(root: u32, prefix: &str) -> Option<u32> {
+    descendants(root).into_iter().find(|pid| {
+        std::fs::read_to_string(format!("/proc/{pid}/comm"))
+            .is_ok_and(|name| name.trim().starts_with(prefix))
+    })
+}
+
 /// The parent pid in a `/proc/PID/stat` line (the field after the command name, which may hold spaces and parens).
 fn parent_of(stat: &str) -> Option<u32> {
     let after = &stat[stat.rfind(')')? + 1..];
@@ -142,6 +151,11 @@ mod tests {
             footprint.others.iter().any(|(name, _)| name == "sleep"),
             "{footprint:?}"
         );
+        assert_eq!(
+            descendant_named(std::process::id(), "slee"),
+            Some(child.id())
+        );
+        assert_eq!(descendant_named(std::process::id(), "no-such"), None);
         child.kill().unwrap();
         child.wait().unwrap();
     }

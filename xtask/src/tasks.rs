@@ -45,7 +45,6 @@ fn npm(script: &str) -> Command {
     command
 }
 
-/// The release binary with the UI embedded.
 /// Cargo's target folder (`CARGO_TARGET_DIR`, else `target/` in the project).
 pub fn target_dir() -> PathBuf {
     std::env::var_os("CARGO_TARGET_DIR")
@@ -53,6 +52,7 @@ pub fn target_dir() -> PathBuf {
         .unwrap_or_else(|| project_root().join("target"))
 }
 
+/// The release binary with the UI embedded.
 pub fn app_binary() -> PathBuf {
     target_dir().join("release/gateway-desk")
 }
@@ -181,7 +181,6 @@ fn see_the_window(display: &str) -> String {
     )
 }
 
-/// The app under Xvfb, stopped with its whole process group when dropped (on every way out of [`run`]).
 /// `cargo xtask gen-types`: rewrites ui/src/lib/bindings from the Rust types: desk-core's types and facts (its
 /// `bindings` test, which leaves `args/` alone), then the app's command arguments (`bindings/args/`, the app crate's
 /// `args_bindings` tests), which import desk-core's.

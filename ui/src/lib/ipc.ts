@@ -181,12 +181,12 @@ export function selectNetwork(choice: NetworkChoice): Promise<SettingsView> {
   return call<SettingsView, SelectNetworkArgs>("select_network", { choice });
 }
 
-/** The routes of the current network. Rejects with a DeskError. */
 /** Tells the app the window painted its first view with the routes (logged once with the start-up time). */
 export function windowPainted(): Promise<null> {
   return call<null>("window_painted");
 }
 
+/** The routes of the current network. Rejects with a DeskError. */
 export function listRoutes(): Promise<RouteView[]> {
   return call<RouteView[]>("list_routes");
 }
