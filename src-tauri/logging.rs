@@ -23,9 +23,14 @@ pub fn init(log_dir: &Path) {
     }
     let default_hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
-        tracing::error!(panic = %info, "Gateway Desk stopped on an internal error (a panic)");
-        finish();
-        default_hook(info);
+        // With logging on, the panic goes out only through the redacting log (its standard-error layer included):
+        // the default hook would print the message to standard error unredacted. Without it, the default hook.
+        if tracing::dispatcher::has_been_set() {
+            tracing::error!(panic = %info, "Gateway Desk stopped on an internal error (a panic)");
+            finish();
+        } else {
+            default_hook(info);
+        }
     }));
 }
 
