@@ -260,13 +260,24 @@ pub fn webdriver(only: Option<&str>, env: &[(&str, &Path)]) -> Result<()> {
 pub fn test() -> Result<()> {
     let started = Instant::now();
     setup::all()?;
+    let setup_took = started.elapsed();
     let cargo_path = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let mut results: Vec<(&str, Result<()>)> = Vec::new();
+    let mut results: Vec<(&str, Result<()>, Duration)> = Vec::new();
+    // Each check's duration is the time since the previous one ended: the checks run one after another, and the
+    // argument expression (the check itself) runs just before this closure is called.
+    let mut last = Instant::now();
     let mut check = |name: &'static str, outcome: Result<()>| {
         if let Err(e) = &outcome {
             eprintln!("xtask: {name} FAILED: {e:#}");
         }
-        results.push((name, outcome));
+        let took = last.elapsed();
+        last = Instant::now();
+        println!(
+            "xtask: {name}: {} in {:.1} s",
+            if outcome.is_ok() { "ok" } else { "FAILED" },
+            took.as_secs_f64()
+        );
+        results.push((name, outcome, took));
     };
 
     check(
@@ -302,10 +313,13 @@ pub fn test() -> Result<()> {
         ])),
     );
     // With the command line's embedded Sandbox, so its whole-swap tests run too.
+    // Compiled first, apart, so that the summary tells compiling from running.
+    let test_args = ["test", "--workspace", "--features", "gateway-cli/sandbox"];
     check(
-        "cargo test",
-        status(cargo().args(["test", "--workspace", "--features", "gateway-cli/sandbox"])),
+        "cargo test: compile",
+        status(cargo().args(test_args).arg("--no-run")),
     );
+    check("cargo test: run", status(cargo().args(test_args)));
     check(
         "conformance (schemathesis vs the published document)",
         crate::conformance::conformance(),
@@ -350,14 +364,20 @@ pub fn test() -> Result<()> {
     }
 
     println!("\nxtask test summary ({} s):", started.elapsed().as_secs());
-    for (name, outcome) in &results {
+    println!(
+        "  {:<56} {:>8.1} s",
+        "set-up (Debian and npm packages)",
+        setup_took.as_secs_f64()
+    );
+    for (name, outcome, took) in &results {
         println!(
-            "  {:<40} {}",
+            "  {:<56} {:>8.1} s  {}",
             name,
+            took.as_secs_f64(),
             if outcome.is_ok() { "ok" } else { "FAILED" }
         );
     }
-    let failed = results.iter().filter(|(_, r)| r.is_err()).count();
+    let failed = results.iter().filter(|(_, r, _)| r.is_err()).count();
     if failed > 0 {
         bail!("{failed} of {} checks failed", results.len());
     }
