@@ -17,6 +17,21 @@ pub fn amount_text(registry: &TokenRegistry, chain: &str, token: &str, amount: &
     }
 }
 
+/// Texts up to this many characters are shown whole by [`clipped`]: every address, hash and amount a chain has.
+pub const SHOWN_WHOLE_CHARS: usize = 120;
+
+/// A value a gateway sent, as a sentence quotes it: whole when it is [`SHOWN_WHOLE_CHARS`] characters or fewer (every
+/// genuine address, hash and amount), otherwise its first 60 characters and how long it was, so that a hostile
+/// megabyte "address" does not become a megabyte sentence.
+pub fn clipped(text: &str) -> String {
+    let count = text.chars().count();
+    if count <= SHOWN_WHOLE_CHARS {
+        return text.to_owned();
+    }
+    let head: String = text.chars().take(60).collect();
+    format!("{head}… ({count} characters in all)")
+}
+
 /// The same, followed by its USD value when the gateway gave one: `0.001 BTC ($96.50)`.
 pub fn amount_with_usd(
     registry: &TokenRegistry,
@@ -152,5 +167,18 @@ mod tests {
         assert_eq!(duration_text(45), "45 s");
         assert_eq!(duration_text(600), "10 min");
         assert_eq!(duration_text(5400), "1 h 30 min");
+    }
+
+    #[test]
+    fn a_long_value_is_quoted_by_its_start_and_length() {
+        let address = "bc1p5d7rjq7g6rdk2yhzks9smlaqtedr4dekq08ge8ztwac72sfr9rusxg3297";
+        assert_eq!(clipped(address), address);
+        assert_eq!(clipped(&"x".repeat(120)), "x".repeat(120));
+        let huge = "T".repeat(100_000);
+        let shown = clipped(&huge);
+        assert_eq!(
+            shown,
+            format!("{}… (100000 characters in all)", "T".repeat(60))
+        );
     }
 }

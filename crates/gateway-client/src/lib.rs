@@ -7,6 +7,7 @@
 
 pub mod address;
 pub mod amount;
+pub mod base58;
 pub mod chains;
 pub mod client;
 pub mod display;

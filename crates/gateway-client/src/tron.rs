@@ -297,17 +297,54 @@ pub fn base58(account: &[u8; 21]) -> String {
     bitcoin::base58::encode_check(account)
 }
 
+/// A Tron address written in Base58Check (`T…`) has exactly this many characters.
+pub const BASE58_ADDRESS_CHARS: usize = 34;
+/// A Tron address written in hex (`41…`, without `0x`) has exactly this many characters.
+pub const HEX_ADDRESS_CHARS: usize = 42;
+
+/// Why a text is not a Tron account.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AccountError {
+    /// Not the length of any spelling of a Tron address; refused before anything was decoded.
+    #[error(
+        "it has {chars} characters, but a Tron address has {BASE58_ADDRESS_CHARS} (Base58, `T…`) or \
+         {HEX_ADDRESS_CHARS} (hex, `41…`, with or without `0x`)"
+    )]
+    WrongLength {
+        /// The text's length in bytes, after trimming.
+        chars: usize,
+    },
+    /// The right length, but not Base58Check (a wrong character or checksum).
+    #[error("it is not Base58Check: {0}")]
+    NotBase58Check(crate::base58::Base58Error),
+    /// It decodes, but not to `0x41` and 20 bytes.
+    #[error("it is not a Tron account (0x41 and 20 bytes)")]
+    NotAnAccount,
+}
+
 /// A Tron account from Base58Check or hex `41…` (with or without `0x`).
 pub fn parse_account(text: &str) -> Option<[u8; 21]> {
+    read_account(text).ok()
+}
+
+/// A Tron account from Base58Check or hex `41…` (with or without `0x`), or why not. The length is checked first: a
+/// text that is not 34 (Base58) or 42 (hex) characters long is refused without being decoded, so a gateway's
+/// megabyte "address" costs no more than measuring it.
+pub fn read_account(text: &str) -> Result<[u8; 21], AccountError> {
     let text = text.trim();
     let hex = text.strip_prefix("0x").unwrap_or(text);
-    let bytes = if hex.len() == 42 && hex.bytes().all(|b| b.is_ascii_hexdigit()) {
-        alloy_primitives::hex::decode(hex).ok()?
+    let bytes = if hex.len() == HEX_ADDRESS_CHARS && hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+        alloy_primitives::hex::decode(hex).map_err(|_| AccountError::NotAnAccount)?
+    } else if text.len() == BASE58_ADDRESS_CHARS {
+        crate::base58::decode_check(text, 21).map_err(AccountError::NotBase58Check)?
     } else {
-        bitcoin::base58::decode_check(text).ok()?
+        return Err(AccountError::WrongLength { chars: text.len() });
     };
-    let account: [u8; 21] = bytes.try_into().ok()?;
-    (account[0] == ADDRESS_PREFIX).then_some(account)
+    let account: [u8; 21] = bytes.try_into().map_err(|_| AccountError::NotAnAccount)?;
+    if account[0] != ADDRESS_PREFIX {
+        return Err(AccountError::NotAnAccount);
+    }
+    Ok(account)
 }
 
 #[cfg(test)]
@@ -383,6 +420,64 @@ mod tests {
             parse_account(&base58(&account)),
             Some(account),
             "Base58Check round trip"
+        );
+    }
+
+    #[test]
+    fn every_spelling_of_an_account_is_read_and_any_other_length_is_refused_unread() {
+        let base58 = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
+        let account = read_account(base58).unwrap();
+        let hex = alloy_primitives::hex::encode(account);
+        assert!(hex.starts_with("41"));
+        for spelling in [
+            hex.clone(),
+            format!("0x{hex}"),
+            hex.to_ascii_uppercase(),
+            format!(" {base58}\n"),
+        ] {
+            assert_eq!(read_account(&spelling), Ok(account), "{spelling}");
+        }
+        // A 100,000-character Base58 "address" (what a hostile quote's txTo can hold) is measured, not decoded: the
+        // refusal is the length's, which is checked before any decoding. Base58-decoding it would take seconds.
+        let huge: String = base58.chars().cycle().take(100_000).collect();
+        assert_eq!(
+            read_account(&huge),
+            Err(AccountError::WrongLength { chars: 100_000 })
+        );
+        assert_eq!(parse_account(&huge), None);
+        let huge_hex = format!("0x{}", "41".repeat(50_000));
+        assert_eq!(
+            read_account(&huge_hex),
+            Err(AccountError::WrongLength { chars: 100_002 })
+        );
+        // One character off either way, in each spelling.
+        for near in [
+            &base58[1..],
+            &format!("{base58}1"),
+            &hex[1..],
+            &format!("{hex}0"),
+        ] {
+            assert!(
+                matches!(read_account(near), Err(AccountError::WrongLength { .. })),
+                "{near}"
+            );
+        }
+        // The right lengths with the wrong content.
+        let mut bad_check = base58.to_owned();
+        bad_check.replace_range(33.., "u");
+        assert!(matches!(
+            read_account(&bad_check),
+            Err(AccountError::NotBase58Check(_))
+        ));
+        assert_eq!(
+            read_account(&format!("42{}", &hex[2..])),
+            Err(AccountError::NotAnAccount)
+        );
+        assert!(
+            read_account(&huge)
+                .unwrap_err()
+                .to_string()
+                .contains("has 100000 characters, but a Tron address has 34")
         );
     }
 }

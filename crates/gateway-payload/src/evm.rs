@@ -208,12 +208,18 @@ pub(crate) fn parse_evm(value: &str, field: &'static str) -> Result<Address, Pay
 pub(crate) fn parse_tron(value: &str, field: &'static str) -> Result<Address, PayloadError> {
     let invalid = |reason: String| PayloadError::InvalidAddress {
         field,
-        value: value.into(),
+        value: gateway_client::display::clipped(value),
         reason,
     };
-    let raw = bs58::decode(value)
-        .with_check(None)
-        .into_vec()
+    // Measured before it is decoded (gateway_client::base58): a hostile megabyte "address" costs nothing.
+    if value.len() != gateway_client::tron::BASE58_ADDRESS_CHARS {
+        return Err(invalid(format!(
+            "not a Tron address: it has {} characters, not {}",
+            value.len(),
+            gateway_client::tron::BASE58_ADDRESS_CHARS
+        )));
+    }
+    let raw = gateway_client::base58::decode_check(value, 21)
         .map_err(|e| invalid(format!("not Base58Check: {e}")))?;
     match raw.as_slice() {
         [0x41, body @ ..] if body.len() == 20 => Ok(Address::from_slice(body)),

@@ -185,8 +185,7 @@ pub async fn rpc(
 pub async fn latest_blockhash(url: &str) -> Result<[u8; 32], SolanaNodeError> {
     let answer = rpc(&client()?, url, "getLatestBlockhash", json!([])).await?;
     let text = answer["value"]["blockhash"].as_str().unwrap_or_default();
-    bs58::decode(text)
-        .into_vec()
+    gateway_client::base58::decode(text, 32)
         .ok()
         .and_then(|bytes| <[u8; 32]>::try_from(bytes).ok())
         .ok_or_else(|| SolanaNodeError::Rpc {

@@ -5,6 +5,7 @@ use std::str::FromStr;
 use alloy_primitives::{Address, U256};
 use gateway_client::address::{ChainFamily, chain_family};
 use gateway_client::amount::parse_base_units;
+use gateway_client::display::clipped;
 use gateway_client::wire::{EvmTx, TronTx, is_native_token};
 
 use gateway_client::tokens::TokenRegistry;
@@ -25,16 +26,16 @@ pub(super) fn verify_evm(
     same_chain(source, &tx.chain)?;
     let quoted = evm_address(&source.tx_to).ok_or_else(|| VerifyError::QuoteUnreadable {
         field: "txTo",
-        value: source.tx_to.clone(),
+        value: clipped(&source.tx_to),
     })?;
     let to = evm_address(&tx.to).ok_or_else(|| VerifyError::BadTxAddress {
-        value: tx.to.clone(),
+        value: clipped(&tx.to),
         family: "EVM",
     })?;
     if to != quoted {
         return Err(VerifyError::WrongContract {
-            quoted: source.tx_to.clone(),
-            found: tx.to.clone(),
+            quoted: clipped(&source.tx_to),
+            found: clipped(&tx.to),
         });
     }
     let to_text = to.to_checksum(None);
@@ -52,7 +53,7 @@ pub(super) fn verify_evm(
     } else {
         evm_address(&source.token).ok_or_else(|| VerifyError::QuoteUnreadable {
             field: "inputAmount.address",
-            value: source.token.clone(),
+            value: clipped(&source.token),
         })?
     };
     let checked = calldata::check(source, ChainFamily::Evm, token, &data, policy)?;
@@ -77,21 +78,23 @@ pub(super) fn verify_tron(
 ) -> Result<TronCallSummary, VerifyError> {
     require_family(source, ChainFamily::Tron, "a Tron call")?;
     same_chain(source, &tx.chain)?;
+    // Each address is measured before it is decoded (`tron::read_account`), and quoted clipped: a gateway's
+    // megabyte "address" costs neither time nor a megabyte sentence.
     let quoted = gateway_client::tron::parse_account(&source.tx_to).ok_or_else(|| {
         VerifyError::QuoteUnreadable {
             field: "txTo",
-            value: source.tx_to.clone(),
+            value: clipped(&source.tx_to),
         }
     })?;
     let to =
         gateway_client::tron::parse_account(&tx.to).ok_or_else(|| VerifyError::BadTxAddress {
-            value: tx.to.clone(),
+            value: clipped(&tx.to),
             family: "Tron",
         })?;
     if to != quoted {
         return Err(VerifyError::WrongContract {
-            quoted: source.tx_to.clone(),
-            found: tx.to.clone(),
+            quoted: clipped(&source.tx_to),
+            found: clipped(&tx.to),
         });
     }
     let to_text = bitcoin::base58::encode_check(&to);
@@ -111,7 +114,7 @@ pub(super) fn verify_tron(
             .map(|account| Address::from_slice(&account[1..]))
             .ok_or_else(|| VerifyError::QuoteUnreadable {
                 field: "inputAmount.address",
-                value: source.token.clone(),
+                value: clipped(&source.token),
             })?
     };
     let checked = calldata::check(source, ChainFamily::Tron, token, &data, policy)?;

@@ -1066,6 +1066,69 @@ fn verify_tron_tampering_is_refused() {
     ));
 }
 
+/// A 100,000-character Base58 "address" where a Tron quote or call has one (its `txTo`, the call's `to`, the source
+/// token) is refused with the usual sentence, which quotes it clipped. Each is measured before it is decoded
+/// (`tron::read_account`); decoding one would take seconds, several times per answer.
+#[test]
+fn a_huge_tron_address_anywhere_is_refused_unread_with_a_short_sentence() {
+    let huge: String = gateway_contract("tron")
+        .chars()
+        .cycle()
+        .take(100_000)
+        .collect();
+    assert_eq!(
+        gateway_client::tron::read_account(&huge),
+        Err(gateway_client::tron::AccountError::WrongLength { chars: 100_000 }),
+        "measured, not decoded"
+    );
+    let (q, tx) = tron_swap(USDT_TRON, 5_000_000);
+    let short = |err: &VerifyError| {
+        let sentence = err.to_string();
+        assert!(
+            sentence.contains("… (100000 characters in all)"),
+            "{sentence}"
+        );
+        assert!(sentence.len() < 400, "{} characters", sentence.len());
+    };
+
+    // The call's `to`.
+    let mut to = tx.clone();
+    to["to"] = json!(huge);
+    let err = refused(&q, &tx_answer("tokenSwap", to));
+    assert!(
+        matches!(err, VerifyError::BadTxAddress { family: "Tron", .. }),
+        "{err:?}"
+    );
+    short(&err);
+
+    // The quote's `txTo`, then its source token.
+    let contract = gateway_contract("tron");
+    let hostile = |token: &str, tx_to: &str| {
+        swap_quote("tron", token, "5000000", "bob", WBTC_BOB, EVM, tx_to, None)
+    };
+    let err = refused(
+        &hostile(USDT_TRON, &huge),
+        &tx_answer("tokenSwap", tx.clone()),
+    );
+    assert!(
+        matches!(err, VerifyError::QuoteUnreadable { field: "txTo", .. }),
+        "{err:?}"
+    );
+    short(&err);
+    let err = refused(&hostile(&huge, &contract), &tx_answer("tokenSwap", tx));
+    assert!(
+        matches!(
+            err,
+            VerifyError::QuoteUnreadable {
+                field: "inputAmount.address",
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    short(&err);
+}
+
 // ---------------------------------------------------------------- Solana
 
 fn solana_swap(sender: Option<&str>) -> (Quote, String) {

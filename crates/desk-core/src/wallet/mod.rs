@@ -164,10 +164,14 @@ impl Seed {
                 secret.copy_from_slice(&bytes);
             }
             KeyFamily::Solana => {
+                // Measured before it is decoded: a 64-byte keypair has at most 88 Base58 characters.
                 let bytes = Zeroizing::new(
-                    bs58::decode(text.as_str())
-                        .into_vec()
-                        .map_err(|_| bad("it is not Base58"))?,
+                    gateway_client::base58::decode(text.as_str(), 64).map_err(|err| match err {
+                        gateway_client::base58::Base58Error::TooLong { .. } => bad(
+                            "it is too long for a Solana key (a keypair has at most 88 Base58 characters)",
+                        ),
+                        _ => bad("it is not Base58"),
+                    })?,
                 );
                 match bytes.len() {
                     64 => {
@@ -489,6 +493,13 @@ mod tests {
         );
         pair[40] ^= 1;
         assert!(Seed::from_key(KeyFamily::Solana, &bs58::encode(&pair).into_string()).is_err());
+        // A pasted text far longer than any key is measured, not decoded (that would take seconds).
+        let Err(WalletError::InvalidKey { why, .. }) =
+            Seed::from_key(KeyFamily::Solana, &"2".repeat(100_000))
+        else {
+            panic!("a 100,000-character Solana key was accepted")
+        };
+        assert!(why.contains("too long for a Solana key"), "{why}");
 
         for (family, bad) in [
             (KeyFamily::Evm, "0x1234"),
