@@ -54,6 +54,19 @@ impl Usd {
         format!("{}.{:06}", self.0 / MICRO, self.0 % MICRO)
     }
 
+    /// As a person writes dollars, rounded down to the cent, thousands grouped: `$1,234.56` (the window's format).
+    pub fn grouped_text(self) -> String {
+        let whole = (self.0 / MICRO).to_string();
+        let mut grouped = String::with_capacity(whole.len() + whole.len() / 3);
+        for (i, digit) in whole.chars().enumerate() {
+            if i > 0 && (whole.len() - i).is_multiple_of(3) {
+                grouped.push(',');
+            }
+            grouped.push(digit);
+        }
+        format!("${grouped}.{:02}", (self.0 % MICRO) / 10_000)
+    }
+
     /// `bps` basis points of this value, rounded down to the micro-dollar.
     pub fn bps(self, bps: u32) -> Self {
         Self(self.0.saturating_mul(u128::from(bps)) / 10_000)
@@ -107,5 +120,14 @@ mod tests {
         assert_eq!(Usd::from_micros(6_666).exact_text(), "0.006666");
         assert_eq!(Usd::parse("33.33").unwrap().bps(2).micros(), 6_666);
         assert_eq!(Usd::from_micros(1_999_999).to_string(), "$1.99");
+        assert_eq!(Usd::from_micros(1_999_999).grouped_text(), "$1.99");
+        assert_eq!(
+            Usd::from_micros(999_999_000_000).grouped_text(),
+            "$999,999.00"
+        );
+        assert_eq!(
+            Usd::from_micros(1_234_567_890_000).grouped_text(),
+            "$1,234,567.89"
+        );
     }
 }

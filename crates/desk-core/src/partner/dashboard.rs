@@ -20,6 +20,40 @@ pub(crate) struct Totals {
     volume: u128,
     exact: u128,
     estimated: u128,
+    /// Whether a USD sum reached `u128::MAX` micro-dollars and stopped there ([`add_capped`]).
+    capped: bool,
+}
+
+/// Adds `value` to `sum`, stopping at the largest value the type holds instead of wrapping (release) or panicking
+/// (debug); `capped` is set when it stops, so that the dashboard can say the total is less than the true sum.
+fn add_capped<T: CappedSum>(sum: &mut T, value: T, capped: &mut bool) {
+    match sum.checked(value) {
+        Some(total) => *sum = total,
+        None => {
+            *sum = T::MAX;
+            *capped = true;
+        }
+    }
+}
+
+/// The sums the dashboard caps: USD micro-dollars and token smallest units.
+trait CappedSum: Sized + Copy {
+    const MAX: Self;
+    fn checked(self, other: Self) -> Option<Self>;
+}
+
+impl CappedSum for u128 {
+    const MAX: Self = u128::MAX;
+    fn checked(self, other: Self) -> Option<Self> {
+        self.checked_add(other)
+    }
+}
+
+impl CappedSum for U256 {
+    const MAX: Self = U256::MAX;
+    fn checked(self, other: Self) -> Option<Self> {
+        self.checked_add(other)
+    }
 }
 
 impl Totals {
@@ -29,13 +63,23 @@ impl Totals {
             return;
         }
         self.completed += 1;
-        // Saturating: a gateway's absurd USD value must not wrap (release) or panic (debug).
-        self.volume = self.volume.saturating_add(facts.src_usd_micro.unwrap_or(0));
+        // Capped: a gateway's absurd USD value must not wrap (release) or panic (debug), and the dashboard says so.
+        let capped = &mut self.capped;
+        add_capped(&mut self.volume, facts.src_usd_micro.unwrap_or(0), capped);
         match facts.earnings {
-            Earnings::Exact(usd) => self.exact = self.exact.saturating_add(usd),
-            Earnings::Estimated(usd) => self.estimated = self.estimated.saturating_add(usd),
+            Earnings::Exact(usd) => add_capped(&mut self.exact, usd, capped),
+            Earnings::Estimated(usd) => add_capped(&mut self.estimated, usd, capped),
             Earnings::None => {}
         }
+    }
+
+    /// Adds another set of totals' USD sums (one bucket's routes into the chart's bar).
+    fn add_sums(&mut self, other: &Totals) {
+        let capped = &mut self.capped;
+        add_capped(&mut self.volume, other.volume, capped);
+        add_capped(&mut self.exact, other.exact, capped);
+        add_capped(&mut self.estimated, other.estimated, capped);
+        self.capped |= other.capped;
     }
 }
 
@@ -45,6 +89,7 @@ pub(crate) struct TokenTotals {
     amount: U256,
     usd: Option<u128>,
     orders: u64,
+    capped: bool,
 }
 
 /// The chart shows at most this many buckets (the newest); the table lists every one.
@@ -109,11 +154,17 @@ pub fn build(facts: &[OrderFacts], query: &DashboardQuery) -> Dashboard {
                 amount: U256::ZERO,
                 usd: Some(0),
                 orders: 0,
+                capped: false,
             });
-        entry.amount = entry
-            .amount
-            .saturating_add(f.src.amount.parse::<U256>().unwrap_or(U256::ZERO));
-        entry.usd = entry.usd.zip(f.src_usd_micro).map(|(a, b)| a + b);
+        let amount = f.src.amount.parse::<U256>().unwrap_or(U256::ZERO);
+        add_capped(&mut entry.amount, amount, &mut entry.capped);
+        entry.usd = match (entry.usd, f.src_usd_micro) {
+            (Some(mut sum), Some(usd)) => {
+                add_capped(&mut sum, usd, &mut entry.capped);
+                Some(sum)
+            }
+            _ => None,
+        };
         entry.orders += 1;
     }
 
@@ -128,6 +179,7 @@ pub fn build(facts: &[OrderFacts], query: &DashboardQuery) -> Dashboard {
                 amount,
                 usd: t.usd.map(format_usd),
                 orders: t.orders,
+                capped: t.capped,
             }
         })
         .collect();
@@ -191,10 +243,7 @@ pub fn build(facts: &[OrderFacts], query: &DashboardQuery) -> Dashboard {
     let mut chart: Vec<ChartBar> = Vec::new();
     let mut per_bucket: BTreeMap<i64, Totals> = BTreeMap::new();
     for (&(start, _), t) in &rows {
-        let b = per_bucket.entry(start).or_default();
-        b.volume = b.volume.saturating_add(t.volume);
-        b.exact = b.exact.saturating_add(t.exact);
-        b.estimated = b.estimated.saturating_add(t.estimated);
+        per_bucket.entry(start).or_default().add_sums(t);
     }
     let mut chart_cut = false;
     if let (Some(&first), Some(&last)) = (per_bucket.keys().next(), per_bucket.keys().next_back()) {
@@ -281,6 +330,15 @@ pub fn build(facts: &[OrderFacts], query: &DashboardQuery) -> Dashboard {
     basis.push(
         "USD sums are exact (integer micro-dollars) and shown rounded down to the cent.".to_owned(),
     );
+    let capped = capped_notice(
+        &all,
+        &by_route,
+        rows.values().chain(per_bucket.values()),
+        &by_token,
+    );
+    if let Some(notice) = &capped {
+        basis.push(notice.clone());
+    }
 
     Dashboard {
         period,
@@ -297,7 +355,53 @@ pub fn build(facts: &[OrderFacts], query: &DashboardQuery) -> Dashboard {
         rows: table,
         chart,
         basis,
+        capped,
     }
+}
+
+/// The sentence saying which totals stopped at the largest sum the app counts, if any did. Only a gateway's absurd
+/// values get there: the largest is about 3.4 × 10³² dollars.
+fn capped_notice<'a>(
+    all: &Totals,
+    by_route: &[Totals],
+    periods: impl Iterator<Item = &'a Totals>,
+    by_token: &[TokenVolume],
+) -> Option<String> {
+    let mut which: Vec<String> = Vec::new();
+    if all.capped {
+        which.push("the overall volume and earnings".into());
+    }
+    if by_route.iter().any(|t| t.capped) {
+        which.push("the totals per route".into());
+    }
+    if periods.into_iter().any(|t| t.capped) {
+        which.push("the rows and chart bars of some periods".into());
+    }
+    let tokens: Vec<String> = by_token
+        .iter()
+        .filter(|t| t.capped)
+        .map(|t| {
+            let symbol = t.token.symbol.as_deref().unwrap_or(&t.token.address);
+            format!(
+                "{} on {}",
+                gateway_client::display::clipped(symbol),
+                t.token.chain
+            )
+        })
+        .collect();
+    if !tokens.is_empty() {
+        which.push(format!("the volume of {}", tokens.join(", ")));
+    }
+    if which.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "Some totals reached the largest sum the app can count ({}) and stopped there, so they are less than the \
+         gateway's figures add up to: {}. No real orders are worth this much: the gateway sent impossible values; \
+         look the orders up in Support.",
+        crate::usd::Usd::from_micros(u128::MAX).grouped_text(),
+        which.join("; ")
+    ))
 }
 
 pub(crate) fn plural(n: u64, one: &str, many: &str) -> String {

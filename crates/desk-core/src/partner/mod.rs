@@ -566,6 +566,56 @@ mod tests {
         }
     }
 
+    /// Orders whose USD values add up past `u128::MAX` micro-dollars (a hostile page): every sum stops at the
+    /// largest value instead of wrapping or panicking, and the dashboard says which totals were capped. Sums that fit
+    /// are exact and unmarked.
+    #[test]
+    fn usd_totals_past_the_largest_value_are_capped_and_said_so() {
+        // 2 × 10³² dollars each: one fits in u128 micro-dollars (3.4 × 10³² dollars at most), two do not.
+        let huge = "200000000000000000000000000000000.00";
+        let at = days_from_civil(2026, 11, 20) * DAY_SECS;
+        let mut facts = vec![
+            fact("a", RouteKind::Onramp, "success", at, Some(huge)),
+            fact("b", RouteKind::Onramp, "success", at, Some(huge)),
+        ];
+        for f in &mut facts {
+            // And token amounts that overflow U256 together.
+            f.src.amount = alloy_primitives::U256::MAX.to_string();
+        }
+        let d = build(&facts, &day());
+        let max = format_usd(u128::MAX);
+        assert_eq!(d.volume_usd, max, "capped, not wrapped");
+        assert_eq!(d.by_route[0].volume_usd, max);
+        assert_eq!(d.rows[0].volume_usd, max);
+        assert_eq!(d.chart.last().unwrap().volume_usd, max);
+        assert_eq!(d.by_token.len(), 1);
+        assert_eq!(d.by_token[0].usd.as_deref(), Some(max.as_str()));
+        assert_eq!(
+            d.by_token[0].amount,
+            alloy_primitives::U256::MAX.to_string()
+        );
+        assert!(d.by_token[0].capped);
+        let notice = d.capped.as_deref().expect("a notice");
+        for part in [
+            "reached the largest sum the app can count ($340,282,366,920,938,463,463,374,607,431,768.21)",
+            "the overall volume and earnings",
+            "the totals per route",
+            "the rows and chart bars of some periods",
+            "the volume of ",
+            "look the orders up in Support",
+        ] {
+            assert!(notice.contains(part), "{part}: {notice}");
+        }
+        assert_eq!(d.basis.last(), Some(&notice.to_owned()));
+
+        // One of them alone fits: exact, and nothing is said.
+        let d = build(&facts[..1], &day());
+        assert_eq!(d.volume_usd, "200000000000000000000000000000000.00");
+        assert!(!d.by_token[0].capped);
+        assert_eq!(d.capped, None);
+        assert!(!d.basis.iter().any(|b| b.contains("largest sum")));
+    }
+
     #[test]
     fn an_order_dated_at_the_end_of_time_keeps_the_calendar_and_the_chart_bounded() {
         let facts = vec![

@@ -80,6 +80,9 @@ pub struct TokenVolume {
     /// How many completed orders sent this token.
     #[ts(type = "number")]
     pub orders: u64,
+    /// Whether the amount or the USD total reached the largest sum the app counts and stopped there (only a
+    /// gateway's impossible values get there): the true sum is larger.
+    pub capped: bool,
 }
 
 /// The totals of one route kind.
@@ -188,4 +191,9 @@ pub struct Dashboard {
     pub chart: Vec<ChartBar>,
     /// Sentences saying what is counted and how the estimates are made.
     pub basis: Vec<String>,
+    /// When a total reached the largest sum the app counts and stopped there: which ones, in a sentence (also the
+    /// last of `basis`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub capped: Option<String>,
 }

@@ -69,4 +69,9 @@ chart: Array<ChartBar>,
 /**
  * Sentences saying what is counted and how the estimates are made.
  */
-basis: Array<string>, };
+basis: Array<string>, 
+/**
+ * When a total reached the largest sum the app counts and stopped there: which ones, in a sentence (also the
+ * last of `basis`).
+ */
+capped?: string, };

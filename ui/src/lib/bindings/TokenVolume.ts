@@ -24,4 +24,9 @@ usd?: string,
 /**
  * How many completed orders sent this token.
  */
-orders: number, };
+orders: number, 
+/**
+ * Whether the amount or the USD total reached the largest sum the app counts and stopped there (only a
+ * gateway's impossible values get there): the true sum is larger.
+ */
+capped: boolean, };

@@ -81,6 +81,8 @@ describe("the Partner view", () => {
     expect(labels).toContain("Earnings, exact");
     expect(labels).toContain("Earnings, estimated");
     expect(byId("partner-without-usd")).toBeNull();
+    expect(byId("partner-capped")).toBeNull();
+    expect(byId("partner-token-capped")).toBeNull();
     expect(text("partner-affiliates")).toContain("0x1111…1111 50 bps (0.5%)");
     expect(text("partner-affiliates")).toContain("30 bps (0.3%)");
   });
@@ -152,6 +154,17 @@ describe("the Partner view", () => {
     expect(text("partner-chart-empty")).toBe("No completed orders to chart.");
     expect(text("partner-empty")).toMatch(/^No orders to count yet/);
     expect(text("partner-without-usd")).toMatch(/^2 completed orders have no USD value/);
+  });
+
+  it("says which totals were capped, and marks a capped token volume", async () => {
+    const capped = dashboard();
+    const max = "340282366920938463463374607431768.21";
+    capped.byToken = [{ ...capped.byToken[0], usd: max, capped: true }];
+    capped.capped = "Some totals reached the largest sum the app can count ($340282366920938463463374607431768.21).";
+    start(stubApi({ partnerDashboard: async () => capped }));
+    await settle();
+    expect(text("partner-capped")).toContain("reached the largest sum the app can count");
+    expect(text("partner-token-capped")).toMatch(/^at least \$340,282,366,920/);
   });
 
   it("shows the newest 100 rows of many, and all on request", async () => {

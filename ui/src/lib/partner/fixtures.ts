@@ -27,8 +27,8 @@ export function dashboard(over: Partial<Dashboard> = {}): Dashboard {
     completed: 4,
     completedWithoutUsd: 0,
     byToken: [
-      { token: BTC, amount: "12000000", text: "0.12 BTC", usd: "11345.60", orders: 3 },
-      { token: WBTC_BOB, amount: "1000000", text: "0.01 WBTC", usd: "1000.07", orders: 1 },
+      { token: BTC, amount: "12000000", text: "0.12 BTC", usd: "11345.60", orders: 3, capped: false },
+      { token: WBTC_BOB, amount: "1000000", text: "0.01 WBTC", usd: "1000.07", orders: 1, capped: false },
     ],
     earningsExactUsd: "56.73",
     earningsEstimatedUsd: "3.00",
