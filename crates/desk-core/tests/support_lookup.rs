@@ -711,6 +711,104 @@ async fn pages_are_walked_and_every_answer_is_kept_byte_for_byte() {
     desk.shutdown().await;
 }
 
+/// A gateway that never stops listing an address's orders, with a fresh cursor on every page: pages of about 1 MiB
+/// (for an EVM address) or of one small order (for a Tron address). The lookup keeps at most `MAX_LOOKUP_BYTES` of
+/// page text or `MAX_LOOKUP_PAGES` pages, reads no further, and says the list was cut. (Before the bound, a thousand
+/// 1 MiB pages took the heap to 3.2 GiB.) The bound is asserted on what was read and kept, never on time.
+#[tokio::test]
+async fn an_endless_list_of_orders_is_cut_at_the_lookups_bound_and_said_so() {
+    use axum::extract::{Path as UrlPath, State};
+    use desk_core::support::{MAX_LOOKUP_BYTES, MAX_LOOKUP_PAGES};
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    const PAD: usize = 10 * 1024;
+    let hits = Arc::new(AtomicUsize::new(0));
+    let app = axum::Router::new()
+        .route(
+            "/v3/get-orders/{address}",
+            axum::routing::get(
+                |State(hits): State<Arc<AtomicUsize>>, UrlPath(address): UrlPath<String>| async move {
+                    let n = hits.fetch_add(1, Ordering::SeqCst);
+                    let big = address.starts_with("0x");
+                    let orders: Vec<String> = (0..if big { 100 } else { 1 })
+                        .map(|i| {
+                            let mut text = spaced_order(&format!("o{n}-{i}"));
+                            if big {
+                                text.insert_str(1, &format!("\"pad\": \"{}\",", "x".repeat(PAD)));
+                            }
+                            text
+                        })
+                        .collect();
+                    format!(
+                        "{{\"orders\": [{}], \"nextCursor\": \"page-{}\"}}",
+                        orders.join(","),
+                        n + 1
+                    )
+                },
+            ),
+        )
+        .with_state(hits.clone());
+    let listener = tokio::net::TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
+        .await
+        .unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let server = tokio::spawn(async move { axum::serve(listener, app).await });
+    let home = tempfile::tempdir().unwrap();
+    let desk = open(home.path()).await;
+    let custom = |text: &str| LookupQuery {
+        custom_url: Some(url.clone()),
+        ..query(NetworkKind::Custom, "v3", text)
+    };
+
+    // About 1 MiB a page: cut by the bytes kept.
+    let big = desk.lookup(&custom(EVM)).await.unwrap();
+    let read = hits.swap(0, Ordering::SeqCst);
+    let pages: Vec<Value> = serde_json::from_str(&big.raw_text).unwrap();
+    let page_bytes = (big.raw_text.len() - 4) / pages.len();
+    assert!(page_bytes > 1_000_000, "{page_bytes} bytes a page");
+    assert!(
+        big.raw_text.len() <= MAX_LOOKUP_BYTES + 2 * pages.len() + 4,
+        "{} bytes kept",
+        big.raw_text.len()
+    );
+    assert_eq!(
+        pages.len(),
+        MAX_LOOKUP_BYTES / page_bytes,
+        "as many pages as fit"
+    );
+    assert_eq!(read, pages.len() + 1, "one more page read, then let go");
+    assert_eq!(big.orders.len(), pages.len() * 100);
+    let cut = big.cut.as_deref().expect("the list was cut");
+    assert!(
+        cut.starts_with(&format!(
+            "The gateway lists more orders for this address than a lookup keeps (8 MiB of answers): the newest {} \
+             orders, from {} pages, are shown",
+            big.orders.len(),
+            pages.len()
+        )),
+        "{cut}"
+    );
+
+    // One small order a page: cut by the page count, like the client's own pager.
+    let small = desk
+        .lookup(&custom("TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7"))
+        .await
+        .unwrap();
+    assert_eq!(hits.load(Ordering::SeqCst), MAX_LOOKUP_PAGES);
+    assert_eq!(small.orders.len(), MAX_LOOKUP_PAGES);
+    assert!(
+        small
+            .cut
+            .as_deref()
+            .is_some_and(|c| c.contains("than a lookup keeps (200 pages)")),
+        "{:?}",
+        small.cut
+    );
+    server.abort();
+    desk.shutdown().await;
+}
+
 /// A Sandbox bundle whose Bitcoin sender was shortened is reproduced with a stand-in of the Sandbox's own network
 /// (regtest): a mainnet stand-in would be refused by the regtest gateway.
 #[tokio::test]

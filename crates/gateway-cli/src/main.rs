@@ -651,6 +651,10 @@ async fn run(cli: Cli) -> Result<(), Failure> {
                 if !result.raw_text.ends_with('\n') {
                     println!();
                 }
+                // The JSON stays the gateway's own; that the list was cut goes to standard error.
+                if let Some(cut) = &result.cut {
+                    eprintln!("{cut}");
+                }
             } else {
                 view::lookup(&result);
             }

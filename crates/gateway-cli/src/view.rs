@@ -453,6 +453,9 @@ pub fn lookup(result: &LookupResult) {
             n => format!("{n} orders"),
         }
     );
+    if let Some(cut) = &result.cut {
+        println!("{cut}");
+    }
     for found in &result.orders {
         println!();
         match serde_json::from_str::<OrderInfo>(&found.raw_text) {

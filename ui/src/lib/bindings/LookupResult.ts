@@ -30,4 +30,9 @@ orders: Array<LookedUpOrder>,
  * The whole body exactly as received. When an address's orders came in several pages: a JSON array of the
  * pages' bodies, each exactly as received.
  */
-rawText: string, };
+rawText: string, 
+/**
+ * Set when the gateway lists more of an address's orders than a lookup keeps ([`MAX_LOOKUP_PAGES`] pages or
+ * [`MAX_LOOKUP_BYTES`] of text): a sentence saying so, how many are shown, and how to find the others.
+ */
+cut?: string, };

@@ -133,6 +133,18 @@ describe("the Support view's lookup", () => {
     expect(allById("support-explanation")).toHaveLength(2);
     expect(allById("support-raw").map((r) => r.textContent)).toEqual([ORDER_RAW, '{"id":"other"}']);
     expect(byId("support-raw-body")?.textContent).toBe(body);
+    expect(byId("support-result-cut")).toBeNull();
+  });
+
+  it("says when an address's list was cut, above the orders it kept", async () => {
+    const cut =
+      "The gateway lists more orders for this address than a lookup keeps (200 pages): the newest 1 order, from 1 page, are shown";
+    start({ supportLookup: async () => lookupResult({ kind: "address", cut }) });
+    await settle();
+    type("support-query", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed");
+    await click("support-lookup");
+    expect(text("support-result-cut")).toBe(cut);
+    expect(allById("order-row")).toHaveLength(1);
   });
 
   it("sends a custom URL, refuses empty fields, and shows the app's refusal", async () => {

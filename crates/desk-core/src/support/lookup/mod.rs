@@ -14,6 +14,7 @@ pub(crate) use classify::*;
 pub use error::*;
 pub use explain::*;
 pub(crate) use pages::*;
+pub use pages::{MAX_LOOKUP_BYTES, MAX_LOOKUP_PAGES};
 
 use gateway_client::wire::OrderInfo;
 use gateway_client::{ApiVersion, Client, ClientError};
@@ -102,6 +103,11 @@ pub struct LookupResult {
     /// The whole body exactly as received. When an address's orders came in several pages: a JSON array of the
     /// pages' bodies, each exactly as received.
     pub raw_text: String,
+    /// Set when the gateway lists more of an address's orders than a lookup keeps ([`MAX_LOOKUP_PAGES`] pages or
+    /// [`MAX_LOOKUP_BYTES`] of text): a sentence saying so, how many are shown, and how to find the others.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub cut: Option<String>,
 }
 
 /// The name a person reads for a journal network key (`production`, `staging`, `sandbox`, `custom:<url>`).
@@ -140,13 +146,14 @@ pub async fn lookup_on(
     let config = client.config();
     let version = config.version;
     let base_url = config.base_url.as_str().trim_end_matches('/').to_owned();
-    let result = |kind, orders, raw_text| LookupResult {
+    let result = |kind, orders, raw_text, cut| LookupResult {
         kind,
         network_label: network_label(network),
         base_url: base_url.clone(),
         api_version: version.as_str().to_owned(),
         orders,
         raw_text,
+        cut,
     };
     match classify(query)? {
         Classified::Identifier { id, looks_like } => {
@@ -156,10 +163,10 @@ pub async fn lookup_on(
             })?;
             info!(network, %version, "support lookup: one order");
             let order = looked_up(network, &answer.value, &answer.raw, answer.text.clone());
-            Ok(result(LookupKind::Order, vec![order], answer.text))
+            Ok(result(LookupKind::Order, vec![order], answer.text, None))
         }
         Classified::Address { canonical, .. } => {
-            let pages = every_page(client, &canonical).await?;
+            let Walk { pages, cut } = every_page(client, &canonical).await?;
             let mut orders = Vec::new();
             for (page, raw, text) in &pages {
                 let elements: &[Value] = match raw {
@@ -184,7 +191,8 @@ pub async fn lookup_on(
                     orders.push(looked_up(network, info, raw, raw_text));
                 }
             }
-            info!(network, %version, pages = pages.len(), orders = orders.len(), "support lookup: an address");
+            info!(network, %version, pages = pages.len(), orders = orders.len(), cut = ?cut, "support lookup: an address");
+            let cut = cut.map(|cut| cut_sentence(cut, pages.len(), orders.len()));
             let raw_text = match pages.as_slice() {
                 [(_, _, text)] => text.clone(),
                 many => format!(
@@ -195,9 +203,24 @@ pub async fn lookup_on(
                         .join(",\n")
                 ),
             };
-            Ok(result(LookupKind::Address, orders, raw_text))
+            Ok(result(LookupKind::Address, orders, raw_text, cut))
         }
     }
+}
+
+/// What the person reads when an address's list was cut.
+fn cut_sentence(cut: Cut, pages: usize, orders: usize) -> String {
+    let limit = match cut {
+        Cut::Pages => format!("{MAX_LOOKUP_PAGES} pages"),
+        Cut::Bytes => format!("{} MiB of answers", MAX_LOOKUP_BYTES / (1024 * 1024)),
+    };
+    format!(
+        "The gateway lists more orders for this address than a lookup keeps ({limit}): the newest {orders} {}, from \
+         {pages} {}, are shown and the rest were not read. Look an older order up by its order id or its \
+         transaction hash.",
+        if orders == 1 { "order" } else { "orders" },
+        if pages == 1 { "page" } else { "pages" },
+    )
 }
 
 pub(crate) fn looked_up(
