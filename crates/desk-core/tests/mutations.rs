@@ -4,6 +4,13 @@
 //! app builds from them: quotes and their cards, the app's loss check, create-order answers and their verification
 //! against a quote, orders and their views, order pages, register-tx answers, error details. None may panic.
 //!
+//! A second, exhaustive pass grows every field in turn: each string to 100,000 characters (of its own characters, so a
+//! Base58 address stays Base58 and reaches the decoder), each number to the largest values its types hold (`u64`,
+//! `i64`, `f64`; a digit string to `U256::MAX`, a decimal to the largest USD value), once at its own place and once at
+//! the same place in every element of each list (so that a page's orders add up past any sum). A reader that took time
+//! quadratic in a field's length would stall this pass for hours (a 100,000-character Tron address took 4 s to decode),
+//! so the pass finishing is the bound; no time is asserted.
+//!
 //! Bounded: a fixed seed and a fixed number of mutants per fixture (`MUTANTS_PER_FIXTURE`), a few seconds in all.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -125,13 +132,19 @@ fn byte_mutant(text: &str, rng: &mut Rng) -> Option<Value> {
     serde_json::from_slice(&bytes).ok()
 }
 
-/// Every reader of a gateway answer, and what the app builds from it, on `value`.
-fn read_everything(value: &Value, quotes: &[Quote]) {
+/// Every reader of a gateway answer, and what the app builds from it, on `value`: `quotes` are the genuine quotes to
+/// verify a mutated create-order answer against, `created` the genuine answers to verify a mutated quote with.
+fn read_everything(value: &Value, quotes: &[Quote], created_answers: &[CreateOrderResponse]) {
     if let Ok(quote) = Quote::from_json(value.clone()) {
         let card = QuoteCard::new(&quote);
         let _ = serde_json::to_string(&card);
         let _ = desk_core::verify::request::loss_check(&quote);
         let _ = quote.view().fee_lines();
+        for created in created_answers {
+            if quote.view().route() == created.route() {
+                let _ = desk_core::verify::verify_order(&quote, created, BitcoinNetwork::Mainnet);
+            }
+        }
     }
     if let Ok(created) = CreateOrderResponse::from_value(value) {
         for quote in quotes {
@@ -151,9 +164,26 @@ fn read_everything(value: &Value, quotes: &[Quote]) {
         }
     }
     if let Ok(page) = OrdersPage::from_value(value) {
+        // And the partner dashboard over the page's orders, as it counts a watched address's.
+        let rates = desk_core::partner::AffiliateRates {
+            list_bps: Some(50),
+            token_swap_bps: Some(30),
+        };
+        let mut facts = Vec::new();
         for info in &page.orders {
-            let _ =
+            let view =
                 OrderView::from_gateway("sandbox", info, value, desk_core::api::RouteKind::Onramp);
+            facts.extend(desk_core::partner::facts::facts_from_view(&view, &rates));
+        }
+        for period in [
+            desk_core::partner::Period::Day,
+            desk_core::partner::Period::Month,
+        ] {
+            let query = desk_core::partner::DashboardQuery {
+                period,
+                route: None,
+            };
+            let _ = serde_json::to_string(&desk_core::partner::dashboard::build(&facts, &query));
         }
     }
     let _ = RegisterTxResponse::from_value(value);
@@ -181,17 +211,209 @@ fn fixtures() -> Vec<(String, String)> {
     all
 }
 
+/// The genuine quotes and create-order answers among the fixtures, to verify mutants against.
+fn genuine(fixtures: &[(String, String)]) -> (Vec<Quote>, Vec<CreateOrderResponse>) {
+    let values: Vec<Value> = fixtures
+        .iter()
+        .filter_map(|(_, text)| serde_json::from_str::<Value>(text).ok())
+        .collect();
+    let quotes: Vec<Quote> = values
+        .iter()
+        .filter_map(|value| Quote::from_json(value.clone()).ok())
+        .collect();
+    let created: Vec<CreateOrderResponse> = values
+        .iter()
+        .filter_map(|value| CreateOrderResponse::from_value(value).ok())
+        .collect();
+    assert!(quotes.len() >= 6, "{} genuine quotes", quotes.len());
+    assert!(created.len() >= 6, "{} genuine answers", created.len());
+    (quotes, created)
+}
+
+/// Runs `read_everything` on `mutant`, and notes a panic with the mutant's start.
+fn try_reading(
+    label: &str,
+    mutant: &Value,
+    genuine: &(Vec<Quote>, Vec<CreateOrderResponse>),
+    panics: &mut Vec<String>,
+) {
+    if let Err(payload) = catch_unwind(AssertUnwindSafe(|| {
+        read_everything(mutant, &genuine.0, &genuine.1)
+    })) {
+        let message = payload
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| payload.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+            .unwrap_or_default();
+        let shown = mutant.to_string();
+        let end = (0..=shown.len().min(600))
+            .rev()
+            .find(|&i| shown.is_char_boundary(i))
+            .unwrap_or(0);
+        panics.push(format!("{label}: {message}: {}", &shown[..end]));
+    }
+}
+
+/// Grown strings are this long.
+const GROWN_CHARS: usize = 100_000;
+
+/// The largest values of the types a field of this shape may be read as.
+fn largest(value: &Value) -> Vec<Value> {
+    match value {
+        Value::String(text) if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) => {
+            // An amount in smallest units (U256), a u64, an i64.
+            vec![
+                json!(alloy_primitives::U256::MAX.to_string()),
+                json!(u64::MAX.to_string()),
+                json!(i64::MAX.to_string()),
+            ]
+        }
+        Value::String(text)
+            if text.contains('.')
+                && text
+                    .trim_start_matches('-')
+                    .bytes()
+                    .all(|b| b.is_ascii_digit() || b == b'.') =>
+        {
+            // A USD value or a fraction: the largest u128 of micro-dollars, and more than any type holds.
+            vec![
+                json!("340282366920938463463374607431768.211455"),
+                json!(format!("{}.99", alloy_primitives::U256::MAX)),
+            ]
+        }
+        Value::String(text) => {
+            let grown: String = if text.is_empty() {
+                "1".repeat(GROWN_CHARS)
+            } else {
+                text.chars().cycle().take(GROWN_CHARS).collect()
+            };
+            vec![json!(grown)]
+        }
+        Value::Number(n) if n.is_f64() => vec![json!(f64::MAX), json!(f64::MIN_POSITIVE)],
+        Value::Number(n) if n.as_i64().is_some_and(|i| i < 0) => vec![json!(i64::MIN)],
+        Value::Number(_) => vec![json!(u64::MAX), json!(i64::MAX), json!(u32::MAX)],
+        _ => Vec::new(),
+    }
+}
+
+/// One step of a path into a JSON value.
+#[derive(Clone, Debug)]
+enum Step {
+    Key(String),
+    Index(usize),
+}
+
+/// The path to every leaf (string or number) of `value`.
+fn leaves(value: &Value, path: &mut Vec<Step>, out: &mut Vec<Vec<Step>>) {
+    match value {
+        Value::Object(map) => {
+            for (key, child) in map {
+                path.push(Step::Key(key.clone()));
+                leaves(child, path, out);
+                path.pop();
+            }
+        }
+        Value::Array(items) => {
+            for (i, child) in items.iter().enumerate() {
+                path.push(Step::Index(i));
+                leaves(child, path, out);
+                path.pop();
+            }
+        }
+        Value::String(_) | Value::Number(_) => out.push(path.clone()),
+        _ => {}
+    }
+}
+
+/// Sets the leaf at `path` to `new`; with `every`, at the same place in every element of each list on the way.
+fn set_at(value: &mut Value, path: &[Step], new: &Value, every: bool) {
+    let Some((step, rest)) = path.split_first() else {
+        *value = new.clone();
+        return;
+    };
+    match (step, value) {
+        (Step::Key(key), Value::Object(map)) => {
+            if let Some(child) = map.get_mut(key) {
+                set_at(child, rest, new, every);
+            }
+        }
+        (Step::Index(_), Value::Array(items)) if every => {
+            for item in items {
+                set_at(item, rest, new, every);
+            }
+        }
+        (Step::Index(i), Value::Array(items)) => {
+            if let Some(child) = items.get_mut(*i) {
+                set_at(child, rest, new, every);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The value at `path`.
+fn at<'a>(value: &'a Value, path: &[Step]) -> Option<&'a Value> {
+    path.iter().try_fold(value, |v, step| match step {
+        Step::Key(key) => v.get(key),
+        Step::Index(i) => v.get(i),
+    })
+}
+
+#[test]
+fn no_field_grown_to_100000_characters_or_to_its_largest_value_panics_or_stalls_any_reader() {
+    let fixtures = fixtures();
+    let genuine = genuine(&fixtures);
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let mut tried = 0usize;
+    let (mut grown_strings, mut maxed_numbers) = (0usize, 0usize);
+    let mut panics = Vec::new();
+    for (name, text) in &fixtures {
+        let Ok(original) = serde_json::from_str::<Value>(text) else {
+            continue;
+        };
+        let mut paths = Vec::new();
+        leaves(&original, &mut Vec::new(), &mut paths);
+        for path in &paths {
+            let Some(leaf) = at(&original, path) else {
+                continue;
+            };
+            for new in largest(leaf) {
+                for every in [false, true] {
+                    let mut mutant = original.clone();
+                    set_at(&mut mutant, path, &new, every);
+                    tried += 1;
+                    if new.as_str().is_some_and(|s| s.len() == GROWN_CHARS) {
+                        grown_strings += 1;
+                    } else {
+                        maxed_numbers += 1;
+                    }
+                    let label = format!("{name} {path:?} (every: {every})");
+                    try_reading(&label, &mutant, &genuine, &mut panics);
+                }
+            }
+        }
+    }
+    std::panic::set_hook(hook);
+    println!(
+        "{tried} grown mutants: {grown_strings} with a 100,000-character string, {maxed_numbers} with a largest value"
+    );
+    assert!(grown_strings > 800, "only {grown_strings} grown strings");
+    assert!(maxed_numbers > 1_000, "only {maxed_numbers} largest values");
+    assert!(
+        panics.is_empty(),
+        "{} panics:\n{}",
+        panics.len(),
+        panics.join("\n")
+    );
+}
+
 #[test]
 fn no_mutant_of_a_real_answer_panics_any_reader() {
     let fixtures = fixtures();
     assert!(fixtures.len() >= 40, "{} fixtures", fixtures.len());
-    // The genuine quotes, to verify mutated create-order answers against (and mutated quotes against them).
-    let quotes: Vec<Quote> = fixtures
-        .iter()
-        .filter_map(|(_, text)| serde_json::from_str::<Value>(text).ok())
-        .filter_map(|value| Quote::from_json(value).ok())
-        .collect();
-    assert!(quotes.len() >= 6, "{} genuine quotes", quotes.len());
+    // The genuine quotes and answers, to verify mutated create-order answers and quotes against.
+    let genuine = genuine(&fixtures);
     // Quiet the default hook: a panic is reported below with its mutant.
     let hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
@@ -199,7 +421,7 @@ fn no_mutant_of_a_real_answer_panics_any_reader() {
     let mut tried = 0usize;
     let mut panics = Vec::new();
     for (name, text) in &fixtures {
-        let Ok(genuine) = serde_json::from_str::<Value>(text) else {
+        let Ok(original) = serde_json::from_str::<Value>(text) else {
             continue;
         };
         for n in 0..MUTANTS_PER_FIXTURE {
@@ -209,27 +431,14 @@ fn no_mutant_of_a_real_answer_panics_any_reader() {
                     None => continue,
                 }
             } else {
-                let mut mutant = genuine.clone();
+                let mut mutant = original.clone();
                 for _ in 0..=rng.below(3) {
                     mutate(&mut mutant, &mut rng, 0);
                 }
                 mutant
             };
             tried += 1;
-            if let Err(payload) =
-                catch_unwind(AssertUnwindSafe(|| read_everything(&mutant, &quotes)))
-            {
-                let message = payload
-                    .downcast_ref::<String>()
-                    .cloned()
-                    .or_else(|| payload.downcast_ref::<&str>().map(|s| (*s).to_owned()))
-                    .unwrap_or_default();
-                let shown = mutant.to_string();
-                panics.push(format!(
-                    "{name} #{n}: {message}: {}",
-                    &shown[..shown.len().min(600)]
-                ));
-            }
+            try_reading(&format!("{name} #{n}"), &mutant, &genuine, &mut panics);
         }
     }
     std::panic::set_hook(hook);
