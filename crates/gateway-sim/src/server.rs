@@ -121,7 +121,18 @@ impl Sim {
         };
         let (signer, book) = match saved {
             Some((key, book)) => (QuoteSigner::from_key(key), book),
-            None => (QuoteSigner::random(), Book::default()),
+            None => {
+                let (signer, book) = (QuoteSigner::random(), Book::default());
+                // A new state file is written at once, not at the first order, so that the signing key outlives
+                // this run: a quote signed now is still this gateway's after a restart (the command line starts the
+                // Sandbox once per command, so a quote and the order made from it meet two runs).
+                if let Some(file) = &state
+                    && let Err(e) = file.write(0, &StateFile::snapshot(&signer, &book))
+                {
+                    warn!(error = %e, "gateway-sim state not saved");
+                }
+                (signer, book)
+            }
         };
         Ok(Self {
             catalogue: Arc::default(),
