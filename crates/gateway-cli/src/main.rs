@@ -41,7 +41,8 @@ const API_KEY_ENV: &str = "GATEWAY_API_KEY";
     4 transport failure, 5 refused by the app's checks (a quote that is not what was asked, or a transaction that is \
     not the quote's: nothing to sign is printed).")]
 struct Cli {
-    /// production, staging, a gateway's base URL, or (for `swap`) sandbox
+    /// production, staging, a gateway's base URL, or sandbox (the Sandbox inside the command, in a build with the
+    /// `sandbox` feature)
     #[arg(long, global = true, default_value = "production")]
     network: String,
     /// The API version
@@ -249,7 +250,25 @@ impl From<ClientError> for Failure {
     }
 }
 
+/// Output into a closed pipe (`gateway routes | head -1`) ends the command as it ends any Unix tool: killed by SIGPIPE,
+/// quietly, with the shell's status for it (141). Rust ignores SIGPIPE by default, so that every `println!` after the
+/// reader left would panic ("failed printing to stdout: Broken pipe") instead.
+///
+/// Sockets are unaffected: the standard library and tokio send on them with `MSG_NOSIGNAL`. The only pipes this
+/// process writes are its standard output and error (the Sandbox's children are given pipes it never writes).
+#[cfg(unix)]
+#[allow(unsafe_code)]
+fn end_quietly_on_a_closed_pipe() {
+    // SAFETY: called first thing in `main`, before any other thread exists; it sets the disposition of one signal to
+    // its default, which involves no handler code and no memory of this program.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 fn main() -> ExitCode {
+    #[cfg(unix)]
+    end_quietly_on_a_closed_pipe();
     let cli = Cli::parse();
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -312,7 +331,7 @@ fn base_url(network: &str) -> Result<Url, Failure> {
     };
     let url = Url::parse(text).map_err(|e| {
         Failure::Usage(format!(
-            "--network {network:?} is neither production, staging nor a URL ({e})"
+            "--network {network:?} is neither production, staging, sandbox nor a URL ({e})"
         ))
     })?;
     if !matches!(url.scheme(), "http" | "https") {
@@ -323,16 +342,16 @@ fn base_url(network: &str) -> Result<Url, Failure> {
     Ok(url)
 }
 
-/// The journal's name of `--network`: `production`, `staging` or `custom:<url>` (as Gateway Desk writes it).
+/// The journal's name of `--network`: `production`, `staging`, `sandbox` or `custom:<url>` (as Gateway Desk writes it).
 fn network_key(network: &str, url: &Url) -> String {
     match network {
-        "production" | "staging" => network.to_owned(),
+        "production" | "staging" | "sandbox" => network.to_owned(),
         _ => format!("custom:{}", url.as_str().trim_end_matches('/')),
     }
 }
 
-fn client(cli: &Cli) -> Result<Client, Failure> {
-    let mut config = ClientConfig::new(base_url(&cli.network)?);
+fn client(cli: &Cli, base: Url) -> Result<Client, Failure> {
+    let mut config = ClientConfig::new(base);
     config.version = cli.api_version;
     if let Some(key) = std::env::var(API_KEY_ENV).ok().filter(|k| !k.is_empty()) {
         config.api_key =
@@ -436,13 +455,40 @@ async fn run(cli: Cli) -> Result<(), Failure> {
         .await;
     }
     if cli.network == "sandbox" {
-        return Err(Failure::Usage(
-            "--network sandbox runs the Sandbox inside `gateway swap` only; for other commands start the simulator \
-             (`gateway-sim`) and give its URL"
-                .into(),
-        ));
+        return on_the_sandbox(cli).await;
     }
-    let client = client(&cli)?;
+    let base = base_url(&cli.network)?;
+    gateway_command(&cli, base).await
+}
+
+/// `--network sandbox` for a command that talks to a gateway: the Sandbox (the simulated gateway and its local
+/// chains, as in the app) runs inside the command for as long as it takes, then stops. Its gateway is a Gateway Desk
+/// Sandbox (`--sandbox`) on Bitcoin's regtest network, whatever `--bitcoin-network` says; its orders are kept in the
+/// command line's own data folder between commands.
+#[cfg(feature = "sandbox")]
+async fn on_the_sandbox(mut cli: Cli) -> Result<(), Failure> {
+    let (desk, base) = swap::start_sandbox(cli.api_version).await?;
+    cli.sandbox = true;
+    cli.bitcoin_network = BtcNet::Regtest;
+    let outcome = gateway_command(&cli, base).await;
+    desk.shutdown().await;
+    outcome
+}
+
+#[cfg(not(feature = "sandbox"))]
+async fn on_the_sandbox(_cli: Cli) -> Result<(), Failure> {
+    Err(Failure::Usage(SANDBOX_LEFT_OUT.into()))
+}
+
+/// What a `gateway` built without the Sandbox says to `--network sandbox`.
+#[cfg(not(feature = "sandbox"))]
+const SANDBOX_LEFT_OUT: &str = "--network sandbox runs the Sandbox inside the command, and this `gateway` was \
+    built without it: build it with `cargo build --release -p gateway-cli --features sandbox`, or start the \
+    simulator (`cargo run -p gateway-sim --bin gateway-sim`) and give its URL as --network";
+
+/// A command that talks to the gateway at `base`.
+async fn gateway_command(cli: &Cli, base: Url) -> Result<(), Failure> {
+    let client = client(cli, base)?;
     let net = BitcoinNetwork::from(cli.bitcoin_network);
     match &cli.command {
         Command::Routes => {

@@ -142,6 +142,41 @@ async fn connect(
     Ok(())
 }
 
+/// Starts the Sandbox inside the command (announced on standard error) on API `version`, for a command that talks to
+/// a gateway by URL: the desk that runs it (keep it until the command is done, then shut it down) and the URL.
+#[cfg(feature = "sandbox")]
+pub async fn start_sandbox(version: ApiVersion) -> Result<(Desk, url::Url), Failure> {
+    let desk = open_desk().await?;
+    let started = async {
+        desk.set_api_version(version).await.map_err(failure)?;
+        let settings = desk
+            .select_network(choice("sandbox"))
+            .await
+            .map_err(failure)?;
+        eprintln!(
+            "Sandbox gateway on {} — simulated, no real money moves.",
+            settings.network.base_url
+        );
+        url::Url::parse(&settings.network.base_url).map_err(|e| {
+            desk_failure(
+                ErrorKind::Sandbox,
+                format!(
+                    "the Sandbox's URL {:?} is not a URL: {e}",
+                    settings.network.base_url
+                ),
+            )
+        })
+    }
+    .await;
+    match started {
+        Ok(url) => Ok((desk, url)),
+        Err(e) => {
+            desk.shutdown().await;
+            Err(e)
+        }
+    }
+}
+
 pub async fn run(
     args: &SwapArgs,
     network: &str,

@@ -1462,3 +1462,85 @@ fn a_private_key_is_imported_from_standard_input_and_checked_first() {
     );
     assert!(!text(&good.stderr).contains("4c0883a6"));
 }
+
+/// Output into a pipe whose reader is gone (`gateway routes | head -1`, after `head` exits) ends the command as it
+/// ends any Unix tool: killed by SIGPIPE, with nothing on standard error (no panic, no backtrace).
+#[cfg(unix)]
+#[tokio::test(flavor = "multi_thread")]
+async fn output_into_a_closed_pipe_ends_quietly_by_sigpipe() {
+    use std::os::unix::process::ExitStatusExt;
+    let (base, _) = gateway().await;
+    // The reading end is closed before the command starts, so its first line meets a closed pipe.
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let out = Command::new(env!("CARGO_BIN_EXE_gateway"))
+        .args(["--network", &base, "routes"])
+        .env_remove("GATEWAY_API_KEY")
+        .stdin(Stdio::null())
+        .stdout(writer)
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.signal(), Some(13), "{:?}", out.status);
+    assert_eq!(text(&out.stderr), "", "nothing said");
+}
+
+/// `--network sandbox` for every command that talks to a gateway, not only `swap`: the Sandbox runs inside the
+/// command (a newcomer's first try is `gateway --network sandbox routes`). Its orders stay in the command line's
+/// folder between commands, so a quote, then the order made from it, is found by `order`, `orders` and `lookup`.
+#[cfg_attr(
+    not(feature = "sandbox"),
+    ignore = "the Sandbox inside the command needs `--features sandbox`"
+)]
+#[test]
+fn every_gateway_command_runs_on_the_sandbox_inside_the_command() {
+    let home = tempfile::tempdir().unwrap();
+    let envs = [("GATEWAY_DESK_HOME", home.path().to_str().unwrap())];
+    let sandbox = |args: &[&str], stdin: Option<&str>| {
+        let out = run_with_env(&[&["--network", "sandbox"], args].concat(), &envs, stdin);
+        assert!(
+            out.status.success(),
+            "{args:?}: {}\n{}",
+            text(&out.stdout),
+            text(&out.stderr)
+        );
+        assert!(
+            text(&out.stderr).starts_with("Sandbox gateway on http://127.0.0.1:"),
+            "{}",
+            text(&out.stderr)
+        );
+        text(&out.stdout)
+    };
+    assert!(sandbox(&["routes"], None).contains("onramp     BTC on bitcoin -> WBTC on bob"));
+    let quote = sandbox(
+        &[
+            &["--json"][..],
+            QUOTE_ARGS,
+            &[
+                "--amount",
+                "1000000",
+                "--sender",
+                "bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080",
+            ],
+        ]
+        .concat(),
+        None,
+    );
+    let created = sandbox(&["--json", "create-order"], Some(&quote));
+    let created: Value = serde_json::from_str(&created).unwrap();
+    let order_id = created["onramp"]["order_id"].as_str().unwrap().to_owned();
+    assert!(sandbox(&["order", &order_id], None).contains(&order_id));
+    let orders = sandbox(&["--json", "orders", RECIPIENT], None);
+    assert!(orders.contains(&order_id), "{orders}");
+    let lookup = sandbox(&["lookup", RECIPIENT], None);
+    assert!(lookup.contains("Looked up on Sandbox"), "{lookup}");
+    assert!(lookup.contains(&order_id), "{lookup}");
+    let spendable = sandbox(
+        &[
+            "max-spendable",
+            "bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080",
+        ],
+        None,
+    );
+    assert!(spendable.contains("Spendable:"), "{spendable}");
+}
