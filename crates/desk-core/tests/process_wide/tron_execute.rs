@@ -5,7 +5,7 @@
 //! the embedded gateway registers a transaction id only when the node executed the order's own call, signed by its
 //! sender, moving its tokens.
 
-mod common;
+use crate::common;
 
 use desk_core::ErrorKind;
 use desk_core::desk::SwapForm;
@@ -19,7 +19,7 @@ use common::{
 
 const USDT_TRON: &str = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
 
-static TURN: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+use crate::TURN;
 
 /// A Tron node named to the Sandbox, so the desk uses it instead of starting its own.
 async fn tron_node() -> TronNode {

@@ -14,7 +14,7 @@ use desk_core::{AppPaths, Desk};
 use gateway_client::ApiVersion;
 use serde_json::{Value, json};
 
-mod common;
+use crate::common;
 
 use common::{EVM, OWNER, USDT_BOB, USDT_ETH, advance, card, onramp_form, open};
 

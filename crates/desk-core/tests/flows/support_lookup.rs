@@ -20,7 +20,7 @@ use gateway_sim::Sim;
 use gateway_sim::payload::testkit::TestWallet;
 use serde_json::{Value, json};
 
-mod common;
+use crate::common;
 
 use common::{
     EVM, OWNER, WBTC_BOB, advance, card, client, complete_onramp, create_order_directly,

@@ -324,7 +324,7 @@ fn a_node_stops_when_its_owner_is_killed() {
     // Its owner killed: the node stops too.
     let mut owner = std::process::Command::new(std::env::current_exe().unwrap())
         .args([
-            "a_node_stops_when_its_owner_is_killed",
+            "evm_node::a_node_stops_when_its_owner_is_killed",
             "--exact",
             "--nocapture",
         ])

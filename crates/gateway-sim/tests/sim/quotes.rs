@@ -2,7 +2,7 @@
 //! (`crates/gateway-client/tests/fixtures/published-openapi.json`), read by the typed client, and every refusal rule
 //! with its code and details.
 
-mod support;
+use crate::support;
 
 use alloy_primitives::U256;
 use gateway_client::wire::{NATIVE_TOKEN, QuoteView, RouteKind, TokenAmount};

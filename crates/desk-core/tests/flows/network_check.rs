@@ -16,7 +16,7 @@ use gateway_client::ApiVersion;
 use gateway_sim::Sim;
 use tokio::net::TcpListener;
 
-mod common;
+use crate::common;
 
 use common::mock_keychain;
 

@@ -1,6 +1,6 @@
 //! API keys, rate limits and injected faults, seen through `gateway-client` as the app sees them.
 
-mod support;
+use crate::support;
 
 use std::time::Duration;
 

@@ -3,7 +3,7 @@
 //! back), register-tx checks, the deterministic endings with their status bodies, the clock (Rust API and admin
 //! endpoint), and the state file.
 
-mod support;
+use crate::support;
 
 use alloy_primitives::U256;
 use gateway_client::address::BitcoinNetwork;

@@ -7,7 +7,7 @@ use desk_core::settings::NetworkKind;
 use desk_core::{AppPaths, ErrorKind};
 use gateway_sim::Sim;
 
-mod common;
+use crate::common;
 
 use common::{create_order_directly, mock_keychain, swap_request};
 

@@ -1,7 +1,7 @@
 //! The tampering mode: each tamper rewrites the answers it applies to (and every tamper applies to some route), and
 //! the lies still validate against the published document, so that only a client's own checks can catch them.
 
-mod support;
+use crate::support;
 
 use std::collections::{HashMap, HashSet};
 

@@ -3,7 +3,7 @@
 //! in every status, get-orders (pages in V2/V3, a bare array in V1), and the 400 error bodies of each endpoint.
 //! Every route of the catalogue goes through the whole flow in every version.
 
-mod support;
+use crate::support;
 
 use std::collections::HashMap;
 

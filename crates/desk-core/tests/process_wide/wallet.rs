@@ -4,7 +4,7 @@
 //!
 //! The wallet is one keychain entry per process (the mock store here), so the tests of this binary take turns.
 
-mod common;
+use crate::common;
 
 use desk_core::desk::WalletState;
 use desk_core::journal::Stage;
@@ -12,7 +12,7 @@ use desk_core::{DeskEvent, ErrorKind};
 
 use common::{card, complete_onramp, onramp_form, open};
 
-static TURN: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+use crate::TURN;
 
 const PASSWORD: &str = "correct horse battery";
 

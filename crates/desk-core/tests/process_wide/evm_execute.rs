@@ -4,7 +4,7 @@
 //! embedded gateway registers the payment only because the node has its receipt. Too little gas money and a call
 //! that would revert are told before anything is signed.
 
-mod common;
+use crate::common;
 
 use alloy_primitives::U256;
 use desk_core::ErrorKind;
@@ -17,7 +17,7 @@ use common::{
     ABANDON, PASSWORD, USDT_BOB, USDT_ETH, WBTC_BOB, card, desk_with_wallet, open, verified_order,
 };
 
-static TURN: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+use crate::TURN;
 
 fn offramp_form(evm: &str, btc: &str, amount: &str) -> SwapForm {
     SwapForm {

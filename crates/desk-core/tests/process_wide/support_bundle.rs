@@ -1,8 +1,8 @@
 //! Support bundles end to end: an onramp made through the Desk on the Sandbox with an API key set, the app's log
 //! file written by `logs::init`, a bundle previewed, saved, read back and imported.
 //!
-//! Its own test binary with a single test: `logs::init` installs the process's global subscriber (once), and the
-//! keychain is the mock store (also process-wide).
+//! In the `process_wide` binary, taking its turn: `logs::init` installs the process's global subscriber (once), and
+//! the keychain is the mock store (also process-wide).
 
 use std::time::Duration;
 
@@ -11,7 +11,7 @@ use desk_core::logs;
 use desk_core::support::{BUNDLE_DIR, BundleOptions};
 use gateway_sim::payload::testkit::TestWallet;
 
-mod common;
+use crate::common;
 
 use common::{EVM as RECIPIENT, OWNER, WBTC_BOB, card, complete_onramp, onramp_form, open, psbt};
 
@@ -38,6 +38,7 @@ async fn logged(log_dir: &std::path::Path, needle: &str, text: &str) {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_bundle_is_previewed_saved_without_the_key_and_imported_as_the_user_saw_it() {
+    let _turn = crate::TURN.lock().await;
     let home = tempfile::tempdir().unwrap();
     let paths = AppPaths::under(home.path());
     let _guard = logs::init(&paths.log_dir, FILTER_ENV).expect("logging starts");

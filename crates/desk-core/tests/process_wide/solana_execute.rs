@@ -4,7 +4,7 @@
 //! builds each order's transaction on that chain's blockhash and registers a signature only when the chain
 //! executed the order's own transaction.
 
-mod common;
+use crate::common;
 
 use desk_core::ErrorKind;
 use desk_core::desk::SwapForm;
@@ -18,7 +18,7 @@ use common::{
 
 const USDC_SOL: &str = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v";
 
-static TURN: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+use crate::TURN;
 
 /// A Solana node named to the Sandbox, so the desk uses it instead of starting its own.
 async fn solana_node() -> SolanaNode {

@@ -16,7 +16,7 @@ use gateway_client::ApiVersion;
 use gateway_client::wire::{NATIVE_TOKEN, RegisterTx};
 use gateway_sim::payload::testkit::TestWallet;
 
-mod common;
+use crate::common;
 
 use common::{EVM, OWNER, USDT_BOB, USDT_ETH, WBTC_BOB, advance, card, open, psbt};
 

@@ -334,7 +334,12 @@ fn spawn_child(
 ) -> Running {
     let mut command = Command::new(std::env::current_exe().unwrap());
     command
-        .args(["crash_child", "--exact", "--nocapture", "--test-threads=1"])
+        .args([
+            "crash::crash_child",
+            "--exact",
+            "--nocapture",
+            "--test-threads=1",
+        ])
         .env("CRASH_CHILD", "1")
         .env("JOURNAL", journal)
         .env("SIM_URL", url)
