@@ -34,6 +34,16 @@ pub fn status(command: &mut Command) -> Result<()> {
 fn cargo() -> Command {
     let mut command = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
     command.current_dir(project_root());
+    in_ci(&mut command);
+    command
+}
+
+/// Under CI (`CI` set), cargo compiles without incremental caches: every build there starts from nothing, and writing
+/// the caches only costs time and disk.
+fn in_ci(command: &mut Command) -> &mut Command {
+    if std::env::var_os("CI").is_some() {
+        command.env("CARGO_INCREMENTAL", "0");
+    }
     command
 }
 
@@ -43,6 +53,57 @@ fn npm(script: &str) -> Command {
         .args(["run", "--silent", script])
         .current_dir(setup::ui_dir());
     command
+}
+
+/// Runs `step`, and how long it took.
+fn timed(step: &mut dyn FnMut() -> Result<()>) -> (Result<()>, Duration) {
+    let started = Instant::now();
+    let outcome = step();
+    (outcome, started.elapsed())
+}
+
+/// Runs a command with its output held, then prints it whole (standard output, then standard error): for checks
+/// that run beside a build whose lines would otherwise cut through theirs.
+pub fn whole_output(command: &mut Command) -> Result<()> {
+    use std::io::Write;
+    let shown = format!("{command:?}");
+    let output = command
+        .stdin(std::process::Stdio::null())
+        .output()
+        .with_context(|| format!("could not start {shown}"))?;
+    let mut out = std::io::stdout().lock();
+    out.write_all(&output.stdout)?;
+    out.write_all(&output.stderr)?;
+    out.flush()?;
+    if !output.status.success() {
+        bail!("{shown} failed ({})", output.status);
+    }
+    Ok(())
+}
+
+/// Every debug build of `cargo xtask test` compiles the workspace's own crates with clippy-driver (as cargo clippy
+/// does, through `RUSTC_WORKSPACE_WRAPPER`), its warnings denied: clippy's lints run while the crates are compiled
+/// for the tests, so the dependencies are compiled once (clippy alone checked them all again, 177 s of a cold run).
+/// The same settings on every debug cargo command of the run, so that none recompiles what another built.
+fn linted(command: &mut Command) -> Result<&mut Command> {
+    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+    let sysroot = Command::new(&rustc)
+        .args(["--print", "sysroot"])
+        .output()
+        .context("rustc --print sysroot")?;
+    let driver =
+        PathBuf::from(String::from_utf8_lossy(&sysroot.stdout).trim()).join("bin/clippy-driver");
+    if !driver.is_file() {
+        bail!(
+            "clippy is not installed ({} is missing): run `rustup component add clippy`",
+            driver.display()
+        );
+    }
+    // cargo clippy's own way of handing clippy-driver its arguments (`-- -D warnings`).
+    Ok(command.env("RUSTC_WORKSPACE_WRAPPER", driver).env(
+        "CLIPPY_ARGS",
+        "-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__",
+    ))
 }
 
 /// Cargo's target folder (`CARGO_TARGET_DIR`, else `target/` in the project).
@@ -57,9 +118,64 @@ pub fn app_binary() -> PathBuf {
     target_dir().join("release/gateway-desk")
 }
 
+/// Builds the UI into `target/ui-build`, then brings `ui/dist` up to date with it: a file whose bytes did not change
+/// keeps its modification time. The release app embeds `ui/dist` and its build script reruns when any file there
+/// looks newer, so rewriting identical files cost a three-minute relink of an unchanged app on every run.
 pub fn build_ui() -> Result<()> {
     println!("xtask: building the UI");
-    status(&mut npm("build"))
+    let fresh = target_dir().join("ui-build");
+    status(
+        Command::new("npm")
+            .args(["run", "--silent", "build", "--", "--outDir"])
+            .arg(&fresh)
+            .arg("--emptyOutDir")
+            .current_dir(setup::ui_dir()),
+    )?;
+    let changed = sync_dir(&fresh, &setup::ui_dir().join("dist"))?;
+    println!("xtask: ui/dist: {changed} files changed");
+    Ok(())
+}
+
+/// Makes `to` hold exactly the files of `from`: copies a file only when it is new or its bytes differ, removes files
+/// `from` does not have. Gives how many files were copied or removed.
+pub fn sync_dir(from: &Path, to: &Path) -> Result<usize> {
+    fn files(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+        for entry in std::fs::read_dir(dir)? {
+            let path = entry?.path();
+            if path.is_dir() {
+                files(root, &path, out)?;
+            } else {
+                out.push(
+                    path.strip_prefix(root)
+                        .expect("below its root")
+                        .to_path_buf(),
+                );
+            }
+        }
+        Ok(())
+    }
+    let (mut wanted, mut present) = (Vec::new(), Vec::new());
+    files(from, from, &mut wanted).with_context(|| format!("reading {}", from.display()))?;
+    std::fs::create_dir_all(to)?;
+    files(to, to, &mut present).with_context(|| format!("reading {}", to.display()))?;
+    let mut changed = 0;
+    for file in &wanted {
+        let new = std::fs::read(from.join(file))?;
+        let target = to.join(file);
+        if std::fs::read(&target).ok().as_deref() != Some(new.as_slice()) {
+            if let Some(dir) = target.parent() {
+                std::fs::create_dir_all(dir)?;
+            }
+            std::fs::write(&target, &new)
+                .with_context(|| format!("writing {}", target.display()))?;
+            changed += 1;
+        }
+    }
+    for file in present.iter().filter(|f| !wanted.contains(f)) {
+        std::fs::remove_file(to.join(file))?;
+        changed += 1;
+    }
+    Ok(changed)
 }
 
 pub fn build_app() -> Result<()> {
@@ -186,7 +302,14 @@ fn see_the_window(display: &str) -> String {
 /// `args_bindings` tests), which import desk-core's.
 pub fn gen_types() -> Result<()> {
     let tests: [&[&str]; 2] = [
-        &["--package", "desk-core", "--test", "bindings"],
+        &[
+            "--package",
+            "desk-core",
+            "--test",
+            "flows",
+            "--",
+            "bindings::",
+        ],
         &[
             "--package",
             "gateway-desk",
@@ -207,6 +330,10 @@ pub fn gen_types() -> Result<()> {
     Ok(())
 }
 
+/// The test builds below take the workspace's features (`--workspace --features gateway-cli/sandbox`, as `cargo test`
+/// does), so that they reuse what `cargo test` compiled: one package alone resolves other features for its
+/// dependencies, and recompiled about 150 crates (82 s of a cold run).
+///
 /// The keychain tests against a real Secret Service: a private D-Bus session with gnome-keyring unlocked in it (the
 /// empty line is the password of a new login keyring). gnome-keyring exits with the session's bus. Its keyring files
 /// go to a fresh `XDG_DATA_HOME`, removed afterwards, so no key outlives the run (gnome-keyring keeps keyrings on disk,
@@ -215,7 +342,7 @@ const KEYCHAIN_SCRIPT: &str = r#"
 keyrings="$(mktemp -d)" || exit 1
 export XDG_DATA_HOME="$keyrings"
 echo "" | gnome-keyring-daemon --unlock --components=secrets >/dev/null || exit 1
-"$CARGO" test --package desk-core --test keychain -- --ignored --test-threads=1
+"$CARGO" test --workspace --features gateway-cli/sandbox --test keychain -- --ignored --test-threads=1
 status=$?
 rm -rf "$keyrings"
 exit $status
@@ -227,7 +354,7 @@ const WEBDRIVER_SCRIPT: &str = r#"
 keyrings="$(mktemp -d)" || exit 1
 export XDG_DATA_HOME="$keyrings"
 echo "" | gnome-keyring-daemon --unlock --components=secrets >/dev/null || exit 1
-"$CARGO" test --package gateway-desk --test window -- --ignored --test-threads=1 $WINDOW_TESTS
+"$CARGO" test --workspace --features gateway-cli/sandbox --test window -- --ignored --test-threads=1 $WINDOW_TESTS
 status=$?
 rm -rf "$keyrings"
 exit $status
@@ -241,7 +368,7 @@ pub fn webdriver(only: Option<&str>, env: &[(&str, &Path)]) -> Result<()> {
     // In a private D-Bus session, so that nothing the windows activate outlives the tests.
     // With gnome-keyring unlocked in that session, so the API-key test uses a real keychain.
     let mut command = Command::new("dbus-run-session");
-    command
+    linted(in_ci(&mut command))?
         .args(["--", "sh", "-c", WEBDRIVER_SCRIPT])
         .env("CARGO", &cargo_path)
         .env("WINDOW_TESTS", only.unwrap_or(""))
@@ -256,22 +383,26 @@ pub fn webdriver(only: Option<&str>, env: &[(&str, &Path)]) -> Result<()> {
 }
 
 /// `cargo xtask test`: every check of the project. Runs them all, prints each runner's own summary, and fails if any
-/// check failed.
+/// check failed. Ends with each check's duration.
+///
+/// How the time is spent (measured, see docs of each step and the README's figures):
+/// - clippy lints the workspace's crates while they are compiled for the tests ([`linted`]): one compilation of the
+///   dependencies instead of a checked one for clippy and a built one for the tests;
+/// - the test builds of the keychain and WebDriver checks, and the simulator conformance runs, are the ones
+///   `cargo test` made (the same features and the same compiler settings), so nothing is compiled twice;
+/// - the release build, whose last step (fat LTO, one codegen unit) keeps one core busy for minutes, runs beside the
+///   checks that need no cargo (conformance, svelte-check, prettier, vitest); their output is printed whole when each
+///   ends.
 pub fn test() -> Result<()> {
     let started = Instant::now();
     setup::all()?;
     let setup_took = started.elapsed();
     let cargo_path = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut results: Vec<(&str, Result<()>, Duration)> = Vec::new();
-    // Each check's duration is the time since the previous one ended: the checks run one after another, and the
-    // argument expression (the check itself) runs just before this closure is called.
-    let mut last = Instant::now();
-    let mut check = |name: &'static str, outcome: Result<()>| {
+    let mut record = |name: &'static str, outcome: Result<()>, took: Duration| {
         if let Err(e) = &outcome {
             eprintln!("xtask: {name} FAILED: {e:#}");
         }
-        let took = last.elapsed();
-        last = Instant::now();
         println!(
             "xtask: {name}: {} in {:.1} s",
             if outcome.is_ok() { "ok" } else { "FAILED" },
@@ -279,87 +410,117 @@ pub fn test() -> Result<()> {
         );
         results.push((name, outcome, took));
     };
+    let mut check = |name: &'static str, step: &mut dyn FnMut() -> Result<()>| {
+        let (outcome, took) = timed(step);
+        record(name, outcome, took);
+    };
 
-    check(
-        "rustfmt",
-        status(cargo().args(["fmt", "--all", "--", "--check"])),
-    );
-    check("UI build", build_ui());
+    check("rustfmt", &mut || {
+        status(cargo().args(["fmt", "--all", "--", "--check"]))
+    });
+    check("UI build", &mut build_ui);
     check(
         "contracts (compiled bytecode matches chains/contracts)",
-        status(
-            Command::new("node")
-                .args(["build.mjs", "--check"])
-                .current_dir(crate::setup::chains_dir()),
-        ),
+        &mut || {
+            status(
+                Command::new("node")
+                    .args(["build.mjs", "--check"])
+                    .current_dir(crate::setup::chains_dir()),
+            )
+        },
     );
     check(
         "Tron stand-in (node --test chains/tron-node.test.mjs)",
-        status(
-            Command::new("node")
-                .args(["--test", "tron-node.test.mjs"])
-                .current_dir(crate::setup::chains_dir()),
-        ),
+        &mut || {
+            status(
+                Command::new("node")
+                    .args(["--test", "tron-node.test.mjs"])
+                    .current_dir(crate::setup::chains_dir()),
+            )
+        },
     );
-    check(
-        "clippy",
-        status(cargo().args([
-            "clippy",
-            "--workspace",
-            "--all-targets",
-            "--",
-            "-D",
-            "warnings",
-        ])),
-    );
-    // With the command line's embedded Sandbox, so its whole-swap tests run too.
-    // Compiled first, apart, so that the summary tells compiling from running.
+    // With the command line's embedded Sandbox, so its whole-swap tests run too. Compiled first, apart, so that the
+    // summary tells compiling from running; every target (benches too), as clippy saw them.
     let test_args = ["test", "--workspace", "--features", "gateway-cli/sandbox"];
     check(
-        "cargo test: compile",
-        status(cargo().args(test_args).arg("--no-run")),
+        "clippy and cargo test: compile (clippy-driver compiles the workspace)",
+        &mut || {
+            status(
+                linted(&mut cargo())?
+                    .args(test_args)
+                    .args(["--all-targets", "--no-run"]),
+            )
+        },
     );
-    check("cargo test: run", status(cargo().args(test_args)));
-    check(
-        "conformance (schemathesis vs the published document)",
-        crate::conformance::conformance(),
-    );
-    check("svelte-check", status(&mut npm("check")));
-    check(
-        "prettier (the UI's formatting)",
-        status(&mut npm("format:check")),
-    );
-    check("vitest", status(&mut npm("test")));
-    check(
-        "keychain (Secret Service)",
+    check("cargo test: run", &mut || {
+        status(linted(&mut cargo())?.args(test_args))
+    });
+    check("keychain (Secret Service)", &mut || {
         status(
-            Command::new("dbus-run-session")
+            linted(in_ci(&mut Command::new("dbus-run-session")))?
                 .args(["--", "sh", "-c", KEYCHAIN_SCRIPT])
                 .env("CARGO", &cargo_path)
                 .current_dir(project_root()),
-        ),
-    );
-    let release = build_app();
-    let release_ok = release.is_ok();
-    check("release build", release);
-    if release_ok {
-        check(
-            "WebDriver (release window under Xvfb)",
-            webdriver(None, &[]),
+        )
+    });
+
+    // The release build beside the checks that need no cargo (the simulator was built by the tests' compile).
+    let sim = target_dir().join("debug/gateway-sim");
+    let (release, beside) = std::thread::scope(|scope| {
+        let release = scope.spawn(|| timed(&mut build_app));
+        let mut beside: Vec<(&'static str, Result<()>, Duration)> = Vec::new();
+        let mut run = |name: &'static str, step: &mut dyn FnMut() -> Result<()>| {
+            println!("xtask: {name}: started beside the release build");
+            let (outcome, took) = timed(step);
+            beside.push((name, outcome, took));
+        };
+        run(
+            "conformance (schemathesis vs the published document)",
+            &mut || crate::conformance::run(&sim, true),
         );
+        run("svelte-check", &mut || whole_output(&mut npm("check")));
+        run("prettier (the UI's formatting)", &mut || {
+            whole_output(&mut npm("format:check"))
+        });
+        run("vitest", &mut || whole_output(&mut npm("test")));
+        let release = release.join().unwrap_or_else(|_| {
+            (
+                Err(anyhow::anyhow!("the release build's thread panicked")),
+                Duration::ZERO,
+            )
+        });
+        (release, beside)
+    });
+    for (name, outcome, took) in beside {
+        record(name, outcome, took);
+    }
+    let release_ok = release.0.is_ok();
+    let (outcome, took) = release;
+    record(
+        "release build (beside the four checks above)",
+        outcome,
+        took,
+    );
+    let mut check = |name: &'static str, step: &mut dyn FnMut() -> Result<()>| {
+        let (outcome, took) = timed(step);
+        record(name, outcome, took);
+    };
+    if release_ok {
+        check("WebDriver (release window under Xvfb)", &mut || {
+            webdriver(None, &[])
+        });
         check(
             "Debian package (bundled, unpacked, started under Xvfb)",
-            crate::bundle::deb().and_then(|deb| crate::bundle::check_installed(&deb)),
+            &mut || crate::bundle::deb().and_then(|deb| crate::bundle::check_installed(&deb)),
         );
     } else {
         for name in [
             "WebDriver (release window under Xvfb)",
             "Debian package (bundled, unpacked, started under Xvfb)",
         ] {
-            check(
-                name,
-                Err(anyhow::anyhow!("skipped: the release build failed")),
-            );
+            check(name, &mut || {
+                Err(anyhow::anyhow!("skipped: the release build failed"))
+            });
         }
     }
 
@@ -388,6 +549,39 @@ pub fn test() -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_synced_folder_keeps_its_unchanged_files_untouched() {
+        let from = tempfile::tempdir().unwrap();
+        let to = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(from.path().join("assets")).unwrap();
+        std::fs::write(from.path().join("index.html"), "same").unwrap();
+        std::fs::write(from.path().join("assets/app.js"), "new").unwrap();
+        std::fs::create_dir_all(to.path().join("assets")).unwrap();
+        std::fs::write(to.path().join("index.html"), "same").unwrap();
+        std::fs::write(to.path().join("assets/app.js"), "old").unwrap();
+        std::fs::write(to.path().join("assets/gone.js"), "gone").unwrap();
+        let old_time = std::time::SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000);
+        std::fs::File::options()
+            .write(true)
+            .open(to.path().join("index.html"))
+            .unwrap()
+            .set_modified(old_time)
+            .unwrap();
+        assert_eq!(sync_dir(from.path(), to.path()).unwrap(), 2);
+        let index = std::fs::metadata(to.path().join("index.html")).unwrap();
+        assert_eq!(index.modified().unwrap(), old_time, "untouched");
+        assert_eq!(
+            std::fs::read_to_string(to.path().join("assets/app.js")).unwrap(),
+            "new"
+        );
+        assert!(!to.path().join("assets/gone.js").exists());
+        assert_eq!(
+            sync_dir(from.path(), to.path()).unwrap(),
+            0,
+            "nothing to do again"
+        );
+    }
 
     #[test]
     fn the_xvfb_run_says_how_to_see_its_display() {

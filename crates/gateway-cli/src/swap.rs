@@ -144,7 +144,6 @@ async fn connect(
 
 /// Starts the Sandbox inside the command (announced on standard error) on API `version`, for a command that talks to
 /// a gateway by URL: the desk that runs it (keep it until the command is done, then shut it down) and the URL.
-#[cfg(feature = "sandbox")]
 pub async fn start_sandbox(version: ApiVersion) -> Result<(Desk, url::Url), Failure> {
     let desk = open_desk().await?;
     let started = async {
