@@ -75,7 +75,7 @@ fn patched_document() -> Result<Value> {
 }
 
 /// The virtual environment's `st`, made and filled from the pinned requirements when they changed.
-fn schemathesis(dir: &Path, run: fn(&mut Command) -> Result<()>) -> Result<PathBuf> {
+fn schemathesis(dir: &Path) -> Result<PathBuf> {
     let venv = dir.join("venv");
     let requirements = project_root().join("xtask/conformance/requirements.txt");
     let wanted = std::fs::read_to_string(&requirements)
@@ -89,10 +89,12 @@ fn schemathesis(dir: &Path, run: fn(&mut Command) -> Result<()>) -> Result<PathB
         "xtask: installing schemathesis (pinned) into {}",
         venv.display()
     );
-    run(Command::new("python3").args(["-m", "venv"]).arg(&venv))?;
-    run(Command::new(venv.join("bin/pip"))
-        .args(["install", "--quiet", "--disable-pip-version-check", "-r"])
-        .arg(&requirements))?;
+    status(Command::new("python3").args(["-m", "venv"]).arg(&venv))?;
+    status(
+        Command::new(venv.join("bin/pip"))
+            .args(["install", "--quiet", "--disable-pip-version-check", "-r"])
+            .arg(&requirements),
+    )?;
     std::fs::write(&marker, wanted)?;
     Ok(st)
 }
@@ -155,20 +157,14 @@ pub fn conformance() -> Result<()> {
             ])
             .current_dir(project_root()),
     )?;
-    run(&target_dir().join("debug/gateway-sim"), false)
+    run(&target_dir().join("debug/gateway-sim"))
 }
 
-/// Runs the check (see the module docs) against the simulator `binary`; fails on any finding. With `whole`, every
-/// command's output is printed whole when it ends (the check runs beside a build in `cargo xtask test`).
-pub fn run(binary: &Path, whole: bool) -> Result<()> {
-    let run: fn(&mut Command) -> Result<()> = if whole {
-        crate::tasks::whole_output
-    } else {
-        status
-    };
+/// Runs the check (see the module docs) against the simulator `binary`; fails on any finding.
+pub fn run(binary: &Path) -> Result<()> {
     let dir = target_dir().join("conformance");
     std::fs::create_dir_all(&dir)?;
-    let st = schemathesis(&dir, run)?;
+    let st = schemathesis(&dir)?;
     let document = dir.join("published-openapi.patched.json");
     std::fs::write(&document, serde_json::to_vec_pretty(&patched_document()?)?)?;
     let sim = RunningSim::start(binary)?;
@@ -176,22 +172,24 @@ pub fn run(binary: &Path, whole: bool) -> Result<()> {
         "xtask: schemathesis against gateway-sim at {} ({MAX_EXAMPLES} examples per operation, seed {SEED})",
         sim.url
     );
-    let outcome = run(Command::new(&st)
-        .arg("run")
-        .arg(&document)
-        .args(["--url", &sim.url])
-        .args(["--max-examples", MAX_EXAMPLES])
-        .args(["--seed", SEED, "--workers", "2", "--no-color"])
-        .args(["--request-timeout", "10"])
-        // Keys are optional (the interface): no generated Authorization header, whose unknown key would get the
-        // 401 that `tests/access.rs` covers and the document does not list.
-        .args(["--generation-with-security-parameters", "false"])
-        // A schema-valid request is not a valid one: an unknown chain, a quote this gateway did not issue or an
-        // order id it does not know is refused with the coded 400 the document lists.
-        .args(["--exclude-checks", "positive_data_acceptance"])
-        .arg("--report-dir")
-        .arg(dir.join("report"))
-        .current_dir(&dir));
+    let outcome = status(
+        Command::new(&st)
+            .arg("run")
+            .arg(&document)
+            .args(["--url", &sim.url])
+            .args(["--max-examples", MAX_EXAMPLES])
+            .args(["--seed", SEED, "--workers", "2", "--no-color"])
+            .args(["--request-timeout", "10"])
+            // Keys are optional (the interface): no generated Authorization header, whose unknown key would get the
+            // 401 that `tests/access.rs` covers and the document does not list.
+            .args(["--generation-with-security-parameters", "false"])
+            // A schema-valid request is not a valid one: an unknown chain, a quote this gateway did not issue or an
+            // order id it does not know is refused with the coded 400 the document lists.
+            .args(["--exclude-checks", "positive_data_acceptance"])
+            .arg("--report-dir")
+            .arg(dir.join("report"))
+            .current_dir(&dir),
+    );
     drop(sim);
     outcome.context("schemathesis found the sim answering otherwise than the published document")
 }

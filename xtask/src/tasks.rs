@@ -179,8 +179,13 @@ pub fn sync_dir(from: &Path, to: &Path) -> Result<usize> {
 }
 
 pub fn build_app() -> Result<()> {
+    build_app_with(status)
+}
+
+/// The release build, run by `run` (`status`, or `whole_output` to print its output whole when it ends).
+pub fn build_app_with(run: fn(&mut Command) -> Result<()>) -> Result<()> {
     println!("xtask: building the release app with the UI embedded");
-    status(cargo().args([
+    run(cargo().args([
         "build",
         "--release",
         "--package",
@@ -385,14 +390,12 @@ pub fn webdriver(only: Option<&str>, env: &[(&str, &Path)]) -> Result<()> {
 /// `cargo xtask test`: every check of the project. Runs them all, prints each runner's own summary, and fails if any
 /// check failed. Ends with each check's duration.
 ///
-/// How the time is spent (measured, see docs of each step and the README's figures):
+/// How the time is spent (the README's figures say how much):
 /// - clippy lints the workspace's crates while they are compiled for the tests ([`linted`]): one compilation of the
 ///   dependencies instead of a checked one for clippy and a built one for the tests;
 /// - the test builds of the keychain and WebDriver checks, and the simulator conformance runs, are the ones
 ///   `cargo test` made (the same features and the same compiler settings), so nothing is compiled twice;
-/// - the release build, whose last step (fat LTO, one codegen unit) keeps one core busy for minutes, runs beside the
-///   checks that need no cargo (conformance, svelte-check, prettier, vitest); their output is printed whole when each
-///   ends.
+/// - the release build runs beside everything from clippy to vitest, its output printed whole when it ends.
 pub fn test() -> Result<()> {
     let started = Instant::now();
     setup::all()?;
@@ -439,65 +442,58 @@ pub fn test() -> Result<()> {
             )
         },
     );
-    // With the command line's embedded Sandbox, so its whole-swap tests run too. Compiled first, apart, so that the
-    // summary tells compiling from running; every target (benches too), as clippy saw them.
-    let test_args = ["test", "--workspace", "--features", "gateway-cli/sandbox"];
-    check(
-        "clippy and cargo test: compile (clippy-driver compiles the workspace)",
-        &mut || {
-            status(
-                linted(&mut cargo())?
-                    .args(test_args)
-                    .args(["--all-targets", "--no-run"]),
-            )
-        },
-    );
-    check("cargo test: run", &mut || {
-        status(linted(&mut cargo())?.args(test_args))
-    });
-    check("keychain (Secret Service)", &mut || {
-        status(
-            linted(in_ci(&mut Command::new("dbus-run-session")))?
-                .args(["--", "sh", "-c", KEYCHAIN_SCRIPT])
-                .env("CARGO", &cargo_path)
-                .current_dir(project_root()),
-        )
-    });
-
-    // The release build beside the checks that need no cargo (the simulator was built by the tests' compile).
-    let sim = target_dir().join("debug/gateway-sim");
-    let (release, beside) = std::thread::scope(|scope| {
-        let release = scope.spawn(|| timed(&mut build_app));
-        let mut beside: Vec<(&'static str, Result<()>, Duration)> = Vec::new();
-        let mut run = |name: &'static str, step: &mut dyn FnMut() -> Result<()>| {
-            println!("xtask: {name}: started beside the release build");
-            let (outcome, took) = timed(step);
-            beside.push((name, outcome, took));
-        };
-        run(
-            "conformance (schemathesis vs the published document)",
-            &mut || crate::conformance::run(&sim, true),
+    // The release build runs beside everything from here to vitest: cargo locks each profile's folder apart, so it
+    // does not wait for the debug builds, and its long single-threaded end (fat LTO, one codegen unit) leaves a core
+    // to the tests. Its output is held and printed whole when it ends.
+    let (release, ()) = std::thread::scope(|scope| {
+        let release = scope.spawn(|| timed(&mut || build_app_with(whole_output)));
+        // With the command line's embedded Sandbox, so its whole-swap tests run too. Compiled first, apart, so that
+        // the summary tells compiling from running; every target (benches too), as clippy saw them.
+        let test_args = ["test", "--workspace", "--features", "gateway-cli/sandbox"];
+        check(
+            "clippy and cargo test: compile (clippy-driver compiles the workspace)",
+            &mut || {
+                status(
+                    linted(&mut cargo())?
+                        .args(test_args)
+                        .args(["--all-targets", "--no-run"]),
+                )
+            },
         );
-        run("svelte-check", &mut || whole_output(&mut npm("check")));
-        run("prettier (the UI's formatting)", &mut || {
-            whole_output(&mut npm("format:check"))
+        check("cargo test: run", &mut || {
+            status(linted(&mut cargo())?.args(test_args))
         });
-        run("vitest", &mut || whole_output(&mut npm("test")));
+        check("keychain (Secret Service)", &mut || {
+            status(
+                linted(in_ci(&mut Command::new("dbus-run-session")))?
+                    .args(["--", "sh", "-c", KEYCHAIN_SCRIPT])
+                    .env("CARGO", &cargo_path)
+                    .current_dir(project_root()),
+            )
+        });
+        // The simulator the tests' compile built.
+        let sim = target_dir().join("debug/gateway-sim");
+        check(
+            "conformance (schemathesis vs the published document)",
+            &mut || crate::conformance::run(&sim),
+        );
+        check("svelte-check", &mut || status(&mut npm("check")));
+        check("prettier (the UI's formatting)", &mut || {
+            status(&mut npm("format:check"))
+        });
+        check("vitest", &mut || status(&mut npm("test")));
         let release = release.join().unwrap_or_else(|_| {
             (
                 Err(anyhow::anyhow!("the release build's thread panicked")),
                 Duration::ZERO,
             )
         });
-        (release, beside)
+        (release, ())
     });
-    for (name, outcome, took) in beside {
-        record(name, outcome, took);
-    }
     let release_ok = release.0.is_ok();
     let (outcome, took) = release;
     record(
-        "release build (beside the four checks above)",
+        "release build (beside the checks from clippy to vitest)",
         outcome,
         took,
     );

@@ -1,6 +1,7 @@
 //! Crash safety of the order journal: a child process runs the swap flow against gateway-sim and is killed
-//! (SIGKILL) at each step of each route — between steps, and in the middle of create-order and register-tx both
-//! before and after the gateway acted. A new child then opens the journal, takes each unfinished order from its one
+//! (SIGKILL) at each step of each route — an onramp, an offramp and a token swap from BOB, a token swap from Solana
+//! and one from Tron — between steps, in the middle of create-order and register-tx both before and after the
+//! gateway acted, and at each step of the wallet's transactions (signed, journaled, sent, mined). A new child then opens the journal, takes each unfinished order from its one
 //! next step, and finishes it. Nothing may be lost: every step's record is in the journal, the gateway holds one order
 //! per swap, and each order ends registered and then completed (or, when the create-order answer itself was lost,
 //! given up with the reason, nothing paid).
@@ -28,6 +29,8 @@ const BTC_ADDR: &str = "bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh";
 const WBTC_BOB: &str = "0x0555E30da8f98308EdB960aa94C0Db47230d2B9c";
 const USDT_BOB: &str = "0x05D032ac25d322df992303dCa074EE7392C117b9";
 const USDT_ETH: &str = "0xdac17f958d2ee523a2206206994597c13d831ec7";
+const USDC_SOL: &str = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v";
+const USDT_TRON: &str = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
 const NETWORK: &str = "sandbox";
 
 /// The onramp's payer: the app's own wallet (the "abandon … about" phrase), signing with desk-core's signer.
@@ -73,6 +76,28 @@ fn request(route: &str, step: u64) -> QuoteRequest {
             r.owner_address = Some(OWNER.into());
             r
         }
+        "solana" => {
+            let mut r = QuoteRequest::new(
+                ("solana", USDC_SOL),
+                ("bob", USDT_BOB),
+                &amount(SOLANA_AMOUNT),
+                EVM,
+            );
+            r.sender = Some(wallet_account(|a| a.solana));
+            r.owner_address = Some(OWNER.into());
+            r
+        }
+        "tron" => {
+            let mut r = QuoteRequest::new(
+                ("tron", USDT_TRON),
+                ("bob", USDT_BOB),
+                &amount(TRON_AMOUNT),
+                EVM,
+            );
+            r.sender = Some(wallet_account(|a| a.tron));
+            r.owner_address = Some(OWNER.into());
+            r
+        }
         _ => {
             let mut r = QuoteRequest::new(
                 ("bob", USDT_BOB),
@@ -86,6 +111,20 @@ fn request(route: &str, step: u64) -> QuoteRequest {
             r
         }
     }
+}
+
+/// What a Solana swap sends before its step is added: 12 USDC.
+const SOLANA_AMOUNT: u64 = 12_000_000;
+/// What a Tron swap sends before its step is added: 30 USDT.
+const TRON_AMOUNT: u64 = 30_000_000;
+
+/// The app wallet's address of one family.
+fn wallet_account(
+    family: impl FnOnce(desk_core::wallet::Accounts) -> Option<desk_core::wallet::Account>,
+) -> String {
+    family(desk_core::wallet::accounts(&app_wallet(), BitcoinNetwork::Mainnet).unwrap())
+        .unwrap()
+        .address
 }
 
 /// The app wallet's EVM address, which pays offramps and token swaps on the test's anvil node.
@@ -175,6 +214,82 @@ async fn pay_with_wallet(
     }
 }
 
+/// The Solana transaction with the app wallet's key on the node at `NODE_URL`, as the window sends it: a journaled
+/// one finished (re-sent as it is, or its status read), else the order's transaction signed. Gives its signature.
+async fn pay_from_solana(
+    journal: &Journal,
+    local_id: i64,
+    pause: &(dyn Fn(&str) + Send + Sync),
+) -> String {
+    let node = std::env::var("NODE_URL").unwrap();
+    let endpoint =
+        desk_core::chains::solana::connect(&[node], gateway_sim::solana_node::SANDBOX_GENESIS)
+            .await
+            .unwrap();
+    let key = desk_core::wallet::solana_signer(&app_wallet()).unwrap();
+    let pay = desk_core::execute::solana::solana_pay_of(&journal.order(local_id).unwrap()).unwrap();
+    desk_core::execute::solana::execute(
+        journal,
+        local_id,
+        &endpoint,
+        Some(&key),
+        &pay,
+        Some(u64::MAX),
+        &|_| {},
+        pause,
+    )
+    .await
+    .unwrap()
+}
+
+/// The Tron steps (an exact approval, then the order's call) with the app wallet's key on the node at `NODE_URL`, as
+/// the window confirms them one by one; a journaled transaction is finished first. Gives the call's id.
+async fn pay_from_tron(
+    journal: &Journal,
+    local_id: i64,
+    pause: &(dyn Fn(&str) + Send + Sync),
+) -> String {
+    use desk_core::execute::{Executed, has_unfinished_wallet_tx, tron};
+    let node = std::env::var("NODE_URL").unwrap();
+    let endpoint =
+        desk_core::chains::tron::connect(&[node], gateway_sim::tron_node::SANDBOX_GENESIS_BLOCK)
+            .await
+            .unwrap();
+    let key = desk_core::wallet::tron_signing_key(&app_wallet()).unwrap();
+    let owner = gateway_client::tron::parse_account(&wallet_account(|a| a.tron)).unwrap();
+    let pay = tron::tron_pay_of(
+        &journal.order(local_id).unwrap(),
+        gateway_client::tron::parse_account(&gateway_sim::quote::gateway_contract("tron")),
+    )
+    .unwrap();
+    loop {
+        let order = journal.order(local_id).unwrap();
+        let confirmed = if has_unfinished_wallet_tx(&order) {
+            None
+        } else {
+            let (plan, _) = tron::plan(&endpoint, owner, &pay).await.unwrap();
+            assert_eq!(plan.shortfall, None);
+            Some((plan.steps[0].kind, u64::MAX))
+        };
+        match tron::execute_next(
+            journal,
+            local_id,
+            &endpoint,
+            Some(&key),
+            &pay,
+            confirmed,
+            &|_| {},
+            pause,
+        )
+        .await
+        .unwrap()
+        {
+            Executed::Approved { .. } => {}
+            Executed::Paid { hash } => return hash,
+        }
+    }
+}
+
 /// The child: runs (or resumes) one swap to registration, pausing at `PAUSE_AT` when asked.
 #[test]
 fn crash_child() {
@@ -232,7 +347,11 @@ fn crash_child() {
                 Stage::Created => flow.verify(local_id).await.map(drop).unwrap(),
                 Stage::Verified if route != "onramp" => {
                     pause("verified");
-                    let hash = pay_with_wallet(&journal, local_id, &pause).await;
+                    let hash = match route.as_str() {
+                        "solana" => pay_from_solana(&journal, local_id, &pause).await,
+                        "tron" => pay_from_tron(&journal, local_id, &pause).await,
+                        _ => pay_with_wallet(&journal, local_id, &pause).await,
+                    };
                     flow.hand_in(local_id, &hash).await.map(drop).unwrap();
                 }
                 Stage::Verified => {
@@ -299,16 +418,20 @@ const EVM_POINTS: [Point; 8] = [
     Point::Paused("pay-mined"),
 ];
 
-/// The points a route is killed at: the flow's, and for EVM routes the wallet's steps instead of the hand-in.
+/// The points a route is killed at: the flow's, and for a route paid from the wallet, the wallet's steps instead of
+/// the hand-in: an approval and the payment on EVM chains and Tron, the one transaction on Solana.
 fn points(route: &str) -> Vec<Point> {
     if route == "onramp" {
         return POINTS.to_vec();
     }
+    let wallet = EVM_POINTS.iter().copied().filter(|p| {
+        route != "solana" || !matches!(p, Point::Paused(s) if s.starts_with("approve"))
+    });
     POINTS
         .iter()
         .copied()
         .filter(|p| *p != Point::Paused("signed"))
-        .chain(EVM_POINTS)
+        .chain(wallet)
         .collect()
 }
 
@@ -394,11 +517,62 @@ fn a_kill_at_any_step_of_any_route_loses_nothing_and_every_order_can_be_finished
         node.fund_sandbox_wallet(&wallet_evm()).await.unwrap();
         node
     });
+    // Solana (LiteSVM behind JSON-RPC) and Tron (the HTTP API stand-in over a real EVM), the wallet funded on each:
+    // it pays its swaps there, and the gateway checks each registered signature or id on them.
+    let (solana, tron) = runtime.block_on(async {
+        let solana = gateway_sim::solana_node::SolanaNode::start().await.unwrap();
+        solana
+            .fund_sandbox_wallet(&wallet_account(|a| a.solana))
+            .await
+            .unwrap();
+        let tron = gateway_sim::tron_node::TronNode::start().await.unwrap();
+        tron.fund_sandbox_wallet(&wallet_account(|a| a.tron))
+            .await
+            .unwrap();
+        (solana, tron)
+    });
+    // What the wallet holds of the token a Solana or Tron swap sends: it must fall by exactly one payment.
+    let source_balance = |route: &str| -> Option<u128> {
+        runtime.block_on(async {
+            match route {
+                "solana" => {
+                    let endpoint = desk_core::chains::solana::connect(
+                        &[solana.url().to_owned()],
+                        gateway_sim::solana_node::SANDBOX_GENESIS,
+                    )
+                    .await
+                    .unwrap();
+                    let owner: solana_pubkey::Pubkey =
+                        wallet_account(|a| a.solana).parse().unwrap();
+                    let mint: solana_pubkey::Pubkey = USDC_SOL.parse().unwrap();
+                    Some(u128::from(
+                        endpoint.token_balance(&owner, &mint).await.unwrap(),
+                    ))
+                }
+                "tron" => {
+                    let endpoint = desk_core::chains::tron::connect(
+                        &[tron.url().to_owned()],
+                        gateway_sim::tron_node::SANDBOX_GENESIS_BLOCK,
+                    )
+                    .await
+                    .unwrap();
+                    let owner =
+                        gateway_client::tron::parse_account(&wallet_account(|a| a.tron)).unwrap();
+                    let token = gateway_client::tron::parse_account(USDT_TRON).unwrap();
+                    let balance = endpoint.token_balance(&token, &owner).await.unwrap();
+                    Some(u128::try_from(balance).unwrap())
+                }
+                _ => None,
+            }
+        })
+    };
     let config = SimConfig {
         access: gateway_sim::access::AccessConfig::unlimited(),
         ..SimConfig::default()
     };
     config.evm_chains.set("bob", node.url());
+    config.evm_chains.set("solana", solana.url());
+    config.evm_chains.set("tron", tron.url());
     let sim = Sim::with_config(config).unwrap();
     let nonce = || -> u64 {
         let answer = runtime
@@ -418,9 +592,15 @@ fn a_kill_at_any_step_of_any_route_loses_nothing_and_every_order_can_be_finished
     let url = running.base_url();
     let hold = 120_000; // ms a held request waits: far longer than the test needs to kill the child
 
-    for route in ["onramp", "offramp", "swap"] {
+    for route in ["onramp", "offramp", "swap", "solana", "tron"] {
+        let chain_url = match route {
+            "solana" => solana.url(),
+            "tron" => tron.url(),
+            _ => node.url(),
+        };
         for (step, point) in (0u64..).zip(points(route)) {
             let what = format!("{route} killed at {point:?}");
+            let balance_before = source_balance(route);
             let dir = tempfile::tempdir().unwrap();
             let path = dir.path().join("journal.sqlite3");
             let orders_before = sim.orders().len();
@@ -450,7 +630,7 @@ fn a_kill_at_any_step_of_any_route_loses_nothing_and_every_order_can_be_finished
                     .add(FaultRule::new(endpoint, fault).times(1))
                     .unwrap();
             }
-            let mut first = spawn_child(&path, &url, node.url(), (route, step), pause);
+            let mut first = spawn_child(&path, &url, chain_url, (route, step), pause);
             // What the first child signed before it was killed, when it got that far.
             let mut signed_before: Option<String> = None;
             // Wait until the child is exactly at the point, then kill it.
@@ -531,7 +711,7 @@ fn a_kill_at_any_step_of_any_route_loses_nothing_and_every_order_can_be_finished
                 .collect();
 
             // A new child finishes it.
-            let mut second = spawn_child(&path, &url, node.url(), (route, step), None);
+            let mut second = spawn_child(&path, &url, chain_url, (route, step), None);
             let status = second.child.wait().unwrap();
             assert!(status.success(), "{what}: the resuming child failed");
             // Every line the child wrote: the reader thread ends (and the channel with it) at the pipe's end, which
@@ -549,13 +729,18 @@ fn a_kill_at_any_step_of_any_route_loses_nothing_and_every_order_can_be_finished
                 journal.orders(Some(NETWORK)).unwrap()[0].last_error
             );
 
-            // Paid from the wallet: one approval and one payment, each mined, the ones journaled before the kill among
-            // them (same hashes), the payment registered, and no other transaction sent from the wallet.
+            // Paid from the wallet: one approval and one payment, each mined (on Solana the one transaction), the ones
+            // journaled before the kill among them (same hashes), the payment registered, and no other transaction
+            // sent from the wallet (EVM: its nonce; Solana and Tron: the token sent fell by exactly one payment).
             if route != "onramp" && point != Point::CreateActed {
                 let order = journal.orders(Some(NETWORK)).unwrap().remove(0);
                 let txs: Vec<_> = order.wallet_txs.iter().map(|t| (t.kind, t.state)).collect();
                 use desk_core::journal::{WalletTxKind as K, WalletTxState as S};
-                assert_eq!(txs, [(K::Approve, S::Mined), (K::Pay, S::Mined)], "{what}");
+                if route == "solana" {
+                    assert_eq!(txs, [(K::Pay, S::Mined)], "{what}");
+                } else {
+                    assert_eq!(txs, [(K::Approve, S::Mined), (K::Pay, S::Mined)], "{what}");
+                }
                 for (kind, hash) in &journaled_before {
                     assert!(
                         order
@@ -566,15 +751,34 @@ fn a_kill_at_any_step_of_any_route_loses_nothing_and_every_order_can_be_finished
                     );
                 }
                 assert_eq!(
-                    order.handed_in.as_ref().map(|h| h.id().to_owned()),
-                    Some(order.wallet_txs[1].hash.clone()),
+                    order
+                        .handed_in
+                        .as_ref()
+                        .map(|h| h.id().trim_start_matches("0x").to_lowercase()),
+                    order
+                        .wallet_txs
+                        .last()
+                        .map(|t| t.hash.trim_start_matches("0x").to_lowercase()),
                     "{what}"
                 );
-                assert_eq!(
-                    nonce(),
-                    nonce_before + 2,
-                    "{what}: exactly two transactions from the wallet"
-                );
+                match (balance_before, source_balance(route)) {
+                    (Some(before), Some(after)) => {
+                        let sent = match route {
+                            "solana" => SOLANA_AMOUNT,
+                            _ => TRON_AMOUNT,
+                        } + step;
+                        assert_eq!(
+                            before - after,
+                            u128::from(sent),
+                            "{what}: exactly one payment left the wallet"
+                        );
+                    }
+                    _ => assert_eq!(
+                        nonce(),
+                        nonce_before + 2,
+                        "{what}: exactly two transactions from the wallet"
+                    ),
+                }
             }
 
             // One order on the gateway per swap; nothing lost from the journal.
