@@ -1,4 +1,5 @@
-//! `gateway-sim --listen 127.0.0.1:PORT`: the simulated gateway as a stand-alone server.
+//! `gateway-sim --listen 127.0.0.1:PORT`: the simulated gateway as a stand-alone server; with `--chain` or `--node`,
+//! with local chains on which it checks registered transactions, as the app's Sandbox does.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -61,6 +62,77 @@ struct Args {
     /// Keep orders (and the signing key) in this file across restarts.
     #[arg(long)]
     state_file: Option<PathBuf>,
+    /// Start a local node for CHAIN (an EVM chain of the catalogue such as `bob`, or `solana`, or `tron`) as the app's
+    /// Sandbox does: anvil with the Sandbox's contracts and tokens, LiteSVM, or the Tron stand-in. Then a registered
+    /// transaction of that chain must be on it, the order's own call, or register-tx refuses it. Repeat for more.
+    #[arg(long = "chain", value_name = "CHAIN")]
+    chains: Vec<String>,
+    /// The same with a node already running at URL (`bob=http://127.0.0.1:8545`); an EVM node gets the Sandbox's
+    /// contracts and tokens placed on it. Repeat for more.
+    #[arg(long = "node", value_name = "CHAIN=URL", value_parser = parse_node)]
+    nodes: Vec<(String, String)>,
+}
+
+/// `CHAIN=URL`.
+fn parse_node(text: &str) -> Result<(String, String), String> {
+    let (chain, url) = text
+        .split_once('=')
+        .ok_or_else(|| format!("{text:?} is not CHAIN=URL (such as bob=http://127.0.0.1:8545)"))?;
+    Ok((chain.trim().to_owned(), url.trim().to_owned()))
+}
+
+/// A chain's node this process started or attached to; a started one stops with the process.
+enum Node {
+    Evm(gateway_sim::evm_node::EvmNode),
+    Solana(gateway_sim::solana_node::SolanaNode),
+    Tron(gateway_sim::tron_node::TronNode),
+}
+
+impl Node {
+    /// Starts `chain`'s node (`url`: attaches to the one running there instead).
+    async fn open(chain: &str, url: Option<&str>) -> Result<Self, String> {
+        Ok(match (chain, url) {
+            ("solana", None) => Self::Solana(
+                gateway_sim::solana_node::SolanaNode::start()
+                    .await
+                    .map_err(|e| e.to_string())?,
+            ),
+            ("solana", Some(url)) => Self::Solana(
+                gateway_sim::solana_node::SolanaNode::attach(url)
+                    .await
+                    .map_err(|e| e.to_string())?,
+            ),
+            ("tron", None) => Self::Tron(
+                gateway_sim::tron_node::TronNode::start()
+                    .await
+                    .map_err(|e| e.to_string())?,
+            ),
+            ("tron", Some(url)) => Self::Tron(
+                gateway_sim::tron_node::TronNode::attach(url)
+                    .await
+                    .map_err(|e| e.to_string())?,
+            ),
+            (evm, url) => {
+                let node = match url {
+                    None => gateway_sim::evm_node::EvmNode::start(evm).await,
+                    Some(url) => gateway_sim::evm_node::EvmNode::attach(evm, url).await,
+                }
+                .map_err(|e| e.to_string())?;
+                node.place_sandbox_contracts()
+                    .await
+                    .map_err(|e| e.to_string())?;
+                Self::Evm(node)
+            }
+        })
+    }
+
+    fn url(&self) -> &str {
+        match self {
+            Self::Evm(node) => node.url(),
+            Self::Solana(node) => node.url(),
+            Self::Tron(node) => node.url(),
+        }
+    }
 }
 
 #[tokio::main]
@@ -89,6 +161,25 @@ async fn main() -> ExitCode {
         state_file: args.state_file,
         ..SimConfig::default()
     };
+    // The chains, before the server listens: each is named to the sim, which checks registered transactions on it.
+    let mut nodes = Vec::new();
+    let wanted = args
+        .chains
+        .iter()
+        .map(|chain| (chain.clone(), None))
+        .chain(args.nodes.iter().map(|(c, u)| (c.clone(), Some(u.clone()))));
+    for (chain, url) in wanted {
+        match Node::open(&chain, url.as_deref()).await {
+            Ok(node) => {
+                config.evm_chains.set(&chain, node.url());
+                nodes.push((chain, node));
+            }
+            Err(e) => {
+                eprintln!("gateway-sim: the {chain} chain could not start: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
     let sim = match Sim::with_config(config) {
         Ok(sim) => sim,
         Err(e) => {
@@ -106,6 +197,9 @@ async fn main() -> ExitCode {
     match listener.local_addr() {
         Ok(addr) => println!("gateway-sim listening on http://{addr}"),
         Err(e) => eprintln!("gateway-sim: {e}"),
+    }
+    for (chain, node) in &nodes {
+        println!("gateway-sim chain {chain} on {}", node.url());
     }
     let served = sim
         .serve(listener, async {
