@@ -76,25 +76,14 @@ fn request(route: &str, step: u64) -> QuoteRequest {
             r.owner_address = Some(OWNER.into());
             r
         }
-        "solana" => {
-            let mut r = QuoteRequest::new(
-                ("solana", USDC_SOL),
-                ("bob", USDT_BOB),
-                &amount(SOLANA_AMOUNT),
-                EVM,
-            );
-            r.sender = Some(wallet_account(|a| a.solana));
-            r.owner_address = Some(OWNER.into());
-            r
-        }
-        "tron" => {
-            let mut r = QuoteRequest::new(
-                ("tron", USDT_TRON),
-                ("bob", USDT_BOB),
-                &amount(TRON_AMOUNT),
-                EVM,
-            );
-            r.sender = Some(wallet_account(|a| a.tron));
+        "solana" | "tron" => {
+            let (token, base, sender) = if route == "solana" {
+                (USDC_SOL, SOLANA_AMOUNT, wallet_account(|a| a.solana))
+            } else {
+                (USDT_TRON, TRON_AMOUNT, wallet_account(|a| a.tron))
+            };
+            let mut r = QuoteRequest::new((route, token), ("bob", USDT_BOB), &amount(base), EVM);
+            r.sender = Some(sender);
             r.owner_address = Some(OWNER.into());
             r
         }

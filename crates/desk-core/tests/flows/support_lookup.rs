@@ -625,6 +625,26 @@ async fn a_bundles_quote_is_reproduced_on_its_own_network_with_stand_ins_for_sho
     desk.shutdown().await;
 }
 
+/// Serves `app` on a free loopback port: its URL, and the server's task (abort it when done).
+async fn serve(app: axum::Router) -> (String, tokio::task::JoinHandle<std::io::Result<()>>) {
+    let listener = tokio::net::TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
+        .await
+        .unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    (
+        url,
+        tokio::spawn(async move { axum::serve(listener, app).await }),
+    )
+}
+
+/// A V3 lookup of `text` on the custom gateway at `url`.
+fn custom_query(url: &str, text: &str) -> LookupQuery {
+    LookupQuery {
+        custom_url: Some(url.to_owned()),
+        ..query(NetworkKind::Custom, "v3", text)
+    }
+}
+
 /// An order as a gateway might write it: spaced out, with an escaped character and a number spelled `1.50`.
 fn spaced_order(id: &str) -> String {
     format!(
@@ -670,17 +690,10 @@ async fn pages_are_walked_and_every_answer_is_kept_byte_for_byte() {
                 },
             ),
         );
-    let listener = tokio::net::TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
-        .await
-        .unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    let server = tokio::spawn(async move { axum::serve(listener, app).await });
+    let (url, server) = serve(app).await;
     let home = tempfile::tempdir().unwrap();
     let desk = open(home.path()).await;
-    let custom = |text: &str| LookupQuery {
-        custom_url: Some(url.clone()),
-        ..query(NetworkKind::Custom, "v3", text)
-    };
+    let custom = |text: &str| custom_query(&url, text);
 
     let one = desk.lookup(&custom("spaced")).await.unwrap();
     assert_eq!(one.raw_text, format!("{}\n", spaced_order("spaced")));
@@ -749,17 +762,10 @@ async fn an_endless_list_of_orders_is_cut_at_the_lookups_bound_and_said_so() {
             ),
         )
         .with_state(hits.clone());
-    let listener = tokio::net::TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
-        .await
-        .unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    let server = tokio::spawn(async move { axum::serve(listener, app).await });
+    let (url, server) = serve(app).await;
     let home = tempfile::tempdir().unwrap();
     let desk = open(home.path()).await;
-    let custom = |text: &str| LookupQuery {
-        custom_url: Some(url.clone()),
-        ..query(NetworkKind::Custom, "v3", text)
-    };
+    let custom = |text: &str| custom_query(&url, text);
 
     // About 1 MiB a page: cut by the bytes kept.
     let big = desk.lookup(&custom(EVM)).await.unwrap();
