@@ -402,7 +402,7 @@ pub fn test() -> Result<()> {
     let setup_took = started.elapsed();
     let cargo_path = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut results: Vec<(&str, Result<()>, Duration)> = Vec::new();
-    let mut record = |name: &'static str, outcome: Result<()>, took: Duration| {
+    let mut record = |name: &'static str, (outcome, took): (Result<()>, Duration)| {
         if let Err(e) = &outcome {
             eprintln!("xtask: {name} FAILED: {e:#}");
         }
@@ -413,16 +413,18 @@ pub fn test() -> Result<()> {
         );
         results.push((name, outcome, took));
     };
-    let mut check = |name: &'static str, step: &mut dyn FnMut() -> Result<()>| {
-        let (outcome, took) = timed(step);
-        record(name, outcome, took);
-    };
+    // A check: run and timed, then recorded.
+    macro_rules! check {
+        ($name:expr, $step:expr $(,)?) => {
+            record($name, timed($step))
+        };
+    }
 
-    check("rustfmt", &mut || {
+    check!("rustfmt", &mut || {
         status(cargo().args(["fmt", "--all", "--", "--check"]))
     });
-    check("UI build", &mut build_ui);
-    check(
+    check!("UI build", &mut build_ui);
+    check!(
         "contracts (compiled bytecode matches chains/contracts)",
         &mut || {
             status(
@@ -432,7 +434,7 @@ pub fn test() -> Result<()> {
             )
         },
     );
-    check(
+    check!(
         "Tron stand-in (node --test chains/tron-node.test.mjs)",
         &mut || {
             status(
@@ -450,7 +452,7 @@ pub fn test() -> Result<()> {
         // With the command line's embedded Sandbox, so its whole-swap tests run too. Compiled first, apart, so that
         // the summary tells compiling from running; every target (benches too), as clippy saw them.
         let test_args = ["test", "--workspace", "--features", "gateway-cli/sandbox"];
-        check(
+        check!(
             "clippy and cargo test: compile (clippy-driver compiles the workspace)",
             &mut || {
                 status(
@@ -460,10 +462,10 @@ pub fn test() -> Result<()> {
                 )
             },
         );
-        check("cargo test: run", &mut || {
+        check!("cargo test: run", &mut || {
             status(linted(&mut cargo())?.args(test_args))
         });
-        check("keychain (Secret Service)", &mut || {
+        check!("keychain (Secret Service)", &mut || {
             status(
                 linted(in_ci(&mut Command::new("dbus-run-session")))?
                     .args(["--", "sh", "-c", KEYCHAIN_SCRIPT])
@@ -473,15 +475,15 @@ pub fn test() -> Result<()> {
         });
         // The simulator the tests' compile built.
         let sim = target_dir().join("debug/gateway-sim");
-        check(
+        check!(
             "conformance (schemathesis vs the published document)",
             &mut || crate::conformance::run(&sim),
         );
-        check("svelte-check", &mut || status(&mut npm("check")));
-        check("prettier (the UI's formatting)", &mut || {
+        check!("svelte-check", &mut || status(&mut npm("check")));
+        check!("prettier (the UI's formatting)", &mut || {
             status(&mut npm("format:check"))
         });
-        check("vitest", &mut || status(&mut npm("test")));
+        check!("vitest", &mut || status(&mut npm("test")));
         let release = release.join().unwrap_or_else(|_| {
             (
                 Err(anyhow::anyhow!("the release build's thread panicked")),
@@ -491,21 +493,15 @@ pub fn test() -> Result<()> {
         (release, ())
     });
     let release_ok = release.0.is_ok();
-    let (outcome, took) = release;
     record(
         "release build (beside the checks from clippy to vitest)",
-        outcome,
-        took,
+        release,
     );
-    let mut check = |name: &'static str, step: &mut dyn FnMut() -> Result<()>| {
-        let (outcome, took) = timed(step);
-        record(name, outcome, took);
-    };
     if release_ok {
-        check("WebDriver (release window under Xvfb)", &mut || {
+        check!("WebDriver (release window under Xvfb)", &mut || {
             webdriver(None, &[])
         });
-        check(
+        check!(
             "Debian package (bundled, unpacked, started under Xvfb)",
             &mut || crate::bundle::deb().and_then(|deb| crate::bundle::check_installed(&deb)),
         );
@@ -514,7 +510,7 @@ pub fn test() -> Result<()> {
             "WebDriver (release window under Xvfb)",
             "Debian package (bundled, unpacked, started under Xvfb)",
         ] {
-            check(name, &mut || {
+            check!(name, &mut || {
                 Err(anyhow::anyhow!("skipped: the release build failed"))
             });
         }

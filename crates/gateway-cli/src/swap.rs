@@ -126,6 +126,13 @@ async fn connect(
     version: ApiVersion,
     seed: Seed,
 ) -> Result<(), Failure> {
+    select(desk, network, version).await?;
+    desk.wallet_use_seed(seed);
+    Ok(())
+}
+
+/// Selects `network` on `version` (the Sandbox announced on standard error) and gives the gateway's base URL.
+async fn select(desk: &Desk, network: &str, version: ApiVersion) -> Result<String, Failure> {
     // The version first: changing it reconnects, and the Sandbox announced must be the one that stays.
     desk.set_api_version(version).await.map_err(failure)?;
     let settings = desk
@@ -138,8 +145,7 @@ async fn connect(
             settings.network.base_url
         );
     }
-    desk.wallet_use_seed(seed);
-    Ok(())
+    Ok(settings.network.base_url)
 }
 
 /// Starts the Sandbox inside the command (announced on standard error) on API `version`, for a command that talks to
@@ -147,22 +153,11 @@ async fn connect(
 pub async fn start_sandbox(version: ApiVersion) -> Result<(Desk, url::Url), Failure> {
     let desk = open_desk().await?;
     let started = async {
-        desk.set_api_version(version).await.map_err(failure)?;
-        let settings = desk
-            .select_network(choice("sandbox"))
-            .await
-            .map_err(failure)?;
-        eprintln!(
-            "Sandbox gateway on {} — simulated, no real money moves.",
-            settings.network.base_url
-        );
-        url::Url::parse(&settings.network.base_url).map_err(|e| {
+        let base_url = select(&desk, "sandbox", version).await?;
+        url::Url::parse(&base_url).map_err(|e| {
             desk_failure(
                 ErrorKind::Sandbox,
-                format!(
-                    "the Sandbox's URL {:?} is not a URL: {e}",
-                    settings.network.base_url
-                ),
+                format!("the Sandbox's URL {base_url:?} is not a URL: {e}"),
             )
         })
     }

@@ -55,13 +55,7 @@ fn request(route: &str, step: u64) -> QuoteRequest {
                 &amount(250_000),
                 EVM,
             );
-            r.sender = Some(
-                desk_core::wallet::accounts(&app_wallet(), BitcoinNetwork::Mainnet)
-                    .unwrap()
-                    .bitcoin
-                    .unwrap()
-                    .address,
-            );
+            r.sender = Some(wallet_account(|a| a.bitcoin));
             r.owner_address = Some(OWNER.into());
             r
         }
@@ -118,11 +112,7 @@ fn wallet_account(
 
 /// The app wallet's EVM address, which pays offramps and token swaps on the test's anvil node.
 fn wallet_evm() -> String {
-    desk_core::wallet::accounts(&app_wallet(), BitcoinNetwork::Mainnet)
-        .unwrap()
-        .evm
-        .unwrap()
-        .address
+    wallet_account(|a| a.evm)
 }
 
 fn client(url: &str) -> Client {
