@@ -115,6 +115,17 @@ async function start() {
   await settle();
 }
 
+/** Opens a view from the sidebar and waits until it is shown (views other than Routes load on first opening). */
+async function open(id: string) {
+  (byId(`nav-${id}`) as HTMLButtonElement).click();
+  await settle();
+  for (let i = 0; i < 200 && byId("view-loading"); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    await settle();
+  }
+  expect(byId("view-loading"), `${id} finished loading`).toBeNull();
+}
+
 function choose(value: string) {
   const select = byId("network-select") as HTMLSelectElement;
   select.value = value;
@@ -268,8 +279,7 @@ describe("the window", () => {
     };
     expect(VIEWS.map((v) => v.id)).toEqual(Object.keys(views));
     for (const view of VIEWS) {
-      (byId(`nav-${view.id}`) as HTMLButtonElement).click();
-      await settle();
+      await open(view.id);
       expect(byId(`nav-${view.id}`)?.getAttribute("aria-current")).toBe("page");
       const shown = byId(views[view.id]);
       expect(shown, view.id).not.toBeNull();
@@ -288,8 +298,7 @@ describe("the window", () => {
     for (const id of ["settings", "partner", "routes"]) {
       main.scrollTop = 480;
       expect(main.scrollTop).toBe(480);
-      (byId(`nav-${id}`) as HTMLButtonElement).click();
-      await settle();
+      await open(id);
       expect(byId(`nav-${id}`)?.getAttribute("aria-current")).toBe("page");
       expect(main.scrollTop, id).toBe(0);
     }
@@ -301,15 +310,13 @@ describe("the window", () => {
     const { VIEWS } = await import("./lib/views");
     await start();
     for (const view of VIEWS) {
-      (byId(`nav-${view.id}`) as HTMLButtonElement).click();
-      await settle();
+      await open(view.id);
       expect(text("sandbox-mark"), view.id).toBe("Sandbox — simulated, no real money moves");
     }
     choose("production");
     await settle();
     for (const view of VIEWS) {
-      (byId(`nav-${view.id}`) as HTMLButtonElement).click();
-      await settle();
+      await open(view.id);
       expect(byId("sandbox-mark"), view.id).toBeNull();
     }
   });
