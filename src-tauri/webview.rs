@@ -9,7 +9,9 @@
 //! explorer link opens) inherit them, which only a WebKitGTK browser started that way would notice. The network
 //! process is given memory pressure settings (it releases its caches past 32 MiB and tries harder past 48 MiB).
 //! The web process cannot be given them: they are a construct-only property of the web context, which wry creates
-//! without a way to pass one (ADR 0008).
+//! without a way to pass one (ADR 0008). On X11 the app's own process loads no GL driver at all (GTK and WebKit's UI
+//! side draw the page with cairo; Mesa's driver, linked to `libLLVM`, cost it 23 MiB): see
+//! [`without_gl_in_this_process`]; `GATEWAY_DESK_APP_GL=1` keeps them.
 //!
 //! `GATEWAY_DESK_WEBKIT_DEFAULTS=1` leaves WebKitGTK's own defaults, to compare (`cargo xtask bench app` measures
 //! both) or if a machine draws the window badly this way.
@@ -57,11 +59,104 @@ pub fn before_threads() -> String {
         };
         set.push(format!("{name}={value}"));
     }
+    let gl = without_gl_in_this_process();
     if set.is_empty() {
-        "WebKit's environment left as the person set it".to_owned()
+        format!("WebKit's environment left as the person set it; {gl}")
     } else {
-        format!("WebKit processes start with {}", set.join(" "))
+        format!("WebKit processes start with {}; {gl}", set.join(" "))
     }
+}
+
+/// The environment variable of libglvnd (the GL dispatch library) naming the EGL drivers a process may load.
+const EGL_VENDORS_ENV: &str = "__EGL_VENDOR_LIBRARY_FILENAMES";
+
+/// The environment variable that keeps the GL drivers in the app's own process (`1`), to compare (`cargo xtask bench
+/// app` measures both) or if a machine draws the window badly without them.
+pub const APP_GL_ENV: &str = "GATEWAY_DESK_APP_GL";
+
+/// Why the app leaves the GL drivers in its own process, if it does, from the environment at its start (`var`).
+fn gl_stays(var: impl Fn(&str) -> Option<std::ffi::OsString>) -> Option<&'static str> {
+    if var(APP_GL_ENV).is_some_and(|v| v == "1") {
+        return Some("GL drivers kept in the app's own process (GATEWAY_DESK_APP_GL=1)");
+    }
+    if var(EGL_VENDORS_ENV).is_some() || var("GDK_GL").is_some() {
+        return Some("GL drivers left as the person set them");
+    }
+    let x11_backend = var("GDK_BACKEND").is_some_and(|b| b.to_string_lossy().starts_with("x11"));
+    if var("WAYLAND_DISPLAY").is_some() && !x11_backend {
+        return Some(
+            "GL drivers kept in the app's own process on Wayland (only X11 is measured without them)",
+        );
+    }
+    None
+}
+
+/// Keeps the GL drivers out of the app's own process on X11, where nothing of the app draws with GL: the page is
+/// drawn by the web process without compositing and shown by GTK with cairo. GTK's X11 back end loads a GL driver at
+/// its start to list the GL-capable visuals (`GDK_GL=disable` stops that), and WebKit's UI side opens an EGL display
+/// before it starts the web process; on Debian 12 every Mesa driver is one file linked to `libLLVM`, about 23 MiB of
+/// the app's memory at rest. libglvnd reads the EGL drivers it may load once per process, at the first EGL call:
+/// the app makes that call with no driver listed, then removes the variable, so the web process (started later,
+/// with the environment as it is then) loads its driver as before (WebKitGTK aborts the web process without EGL).
+/// WebKit's UI side, finding no EGL display, shows the page through the shared-memory path it has for a page drawn
+/// without compositing. Not on Wayland, where it was not tried; not when the person set either variable.
+fn without_gl_in_this_process() -> String {
+    if let Some(why) = gl_stays(|name| std::env::var_os(name)) {
+        return why.to_owned();
+    }
+    // SAFETY: called from `before_threads`, before any other thread exists (see there).
+    #[allow(unsafe_code)]
+    unsafe {
+        std::env::set_var("GDK_GL", "disable");
+        std::env::set_var(EGL_VENDORS_ENV, "/dev/null");
+    }
+    let read = egl_vendors_read();
+    // SAFETY: as above.
+    #[allow(unsafe_code)]
+    unsafe {
+        std::env::remove_var(EGL_VENDORS_ENV)
+    };
+    match read {
+        Ok(()) => {
+            "no GL driver in the app's own process (GDK_GL=disable, no EGL driver)".to_owned()
+        }
+        Err(e) => format!("GDK_GL=disable; the EGL driver stays in the app's own process ({e})"),
+    }
+}
+
+/// Makes libglvnd's libEGL read its driver list now: `eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS)`, the client
+/// extensions, which need no display. libEGL is the one WebKitGTK links, found by its soname.
+#[cfg(target_os = "linux")]
+fn egl_vendors_read() -> Result<(), String> {
+    use std::ffi::{CStr, c_char, c_int, c_void};
+    const EGL_EXTENSIONS: c_int = 0x3055;
+    type QueryString = unsafe extern "C" fn(*mut c_void, c_int) -> *const c_char;
+    // SAFETY: dlopen of a C library by name and dlsym of a function whose C signature is `QueryString`
+    // (`const char *eglQueryString(EGLDisplay, EGLint)`); the handle is kept open for the life of the process (the
+    // library is WebKitGTK's own dependency, loaded anyway). The call with EGL_NO_DISPLAY is defined by
+    // EGL_EXT_client_extensions and returns a static string or NULL.
+    #[allow(unsafe_code)]
+    unsafe {
+        let handle = libc::dlopen(c"libEGL.so.1".as_ptr(), libc::RTLD_NOW | libc::RTLD_GLOBAL);
+        if handle.is_null() {
+            return Err("libEGL.so.1 not found".to_owned());
+        }
+        let symbol = libc::dlsym(handle, c"eglQueryString".as_ptr());
+        if symbol.is_null() {
+            return Err("libEGL.so.1 has no eglQueryString".to_owned());
+        }
+        let query: QueryString = std::mem::transmute::<*mut c_void, QueryString>(symbol);
+        let extensions = query(std::ptr::null_mut(), EGL_EXTENSIONS);
+        if !extensions.is_null() {
+            tracing::trace!(extensions = ?CStr::from_ptr(extensions), "EGL client extensions");
+        }
+    }
+    Ok(())
+}
+
+#[cfg(not(target_os = "linux"))]
+fn egl_vendors_read() -> Result<(), String> {
+    Err("not Linux".to_owned())
 }
 
 /// Settings of the network process, which must be in place before the window starts it.
@@ -136,5 +231,65 @@ pub fn tune<R: Runtime>(window: &WebviewWindow<R>) {
         Err(e) => {
             warn!(error = %e, "the web view's settings could not be changed; WebKitGTK's defaults apply")
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ffi::OsString;
+
+    fn env(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<OsString> {
+        let pairs: Vec<(String, String)> = pairs
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect();
+        move |name| {
+            pairs
+                .iter()
+                .find(|(k, _)| k == name)
+                .map(|(_, v)| OsString::from(v))
+        }
+    }
+
+    #[test]
+    fn gl_leaves_the_apps_process_on_x11_unless_the_person_chose_otherwise() {
+        assert_eq!(gl_stays(env(&[("DISPLAY", ":0")])), None);
+        assert_eq!(
+            gl_stays(env(&[
+                ("WAYLAND_DISPLAY", "wayland-0"),
+                ("GDK_BACKEND", "x11")
+            ])),
+            None,
+            "GTK on X11 inside a Wayland session"
+        );
+        for (pairs, why) in [
+            (
+                &[(APP_GL_ENV, "1")][..],
+                "GL drivers kept in the app's own process (GATEWAY_DESK_APP_GL=1)",
+            ),
+            (
+                &[("GDK_GL", "gles")][..],
+                "GL drivers left as the person set them",
+            ),
+            (
+                &[(
+                    EGL_VENDORS_ENV,
+                    "/usr/share/glvnd/egl_vendor.d/50_mesa.json",
+                )][..],
+                "GL drivers left as the person set them",
+            ),
+            (
+                &[("WAYLAND_DISPLAY", "wayland-0")][..],
+                "GL drivers kept in the app's own process on Wayland (only X11 is measured without them)",
+            ),
+        ] {
+            assert_eq!(gl_stays(env(pairs)), Some(why), "{pairs:?}");
+        }
+        assert_eq!(
+            gl_stays(env(&[(APP_GL_ENV, "0")])),
+            None,
+            "only 1 keeps them"
+        );
     }
 }

@@ -115,10 +115,15 @@ impl Driver {
         footprint
     }
 
+    /// The app's web process.
+    fn web_pid(&self) -> u32 {
+        pss::descendant_named(self.app_pid(), "WebKitWebProces")
+            .expect("the app's web process is found")
+    }
+
     /// The environment of the app's web process (`NAME=value` entries).
     fn web_process_environment(&self) -> Vec<String> {
-        let web = pss::descendant_named(self.app_pid(), "WebKitWebProces")
-            .expect("the app's web process is found");
+        let web = self.web_pid();
         let environ = std::fs::read(format!("/proc/{web}/environ")).expect("readable");
         environ
             .split(|b| *b == 0)
@@ -690,6 +695,28 @@ async fn an_onramp_an_offramp_and_a_token_swap_complete_in_the_orders_view() {
             "the web process started without {wanted}"
         );
     }
+
+    // No GL driver in the app's own process, and the web process, started after the app hid them from itself, has its
+    // own (src-tauri/webview.rs: GTK and WebKit's UI side draw nothing with GL here).
+    let loads_gl = |pid: u32| {
+        let maps = std::fs::read_to_string(format!("/proc/{pid}/maps")).expect("readable");
+        maps.lines()
+            .any(|l| l.contains("libLLVM") || l.contains("/dri/"))
+    };
+    assert!(
+        !loads_gl(driver.app_pid()),
+        "the app's own process loaded a GL driver"
+    );
+    assert!(
+        loads_gl(driver.web_pid()),
+        "the web process has its GL driver"
+    );
+    assert!(
+        !environment
+            .iter()
+            .any(|e| e.starts_with("__EGL_VENDOR_LIBRARY_FILENAMES=")),
+        "the web process inherited the app's empty EGL driver list"
+    );
 
     let sender = wallet().address(bitcoin::Network::Regtest);
     let onramp = onramp_of_0_0025_btc(&sender);

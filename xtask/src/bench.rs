@@ -346,6 +346,10 @@ const SETTING_VARIANTS: &[(&str, &[(&str, &str)])] = &[
         &[("WEBKIT_DISABLE_COMPOSITING_MODE", "0")],
     ),
     (
+        "with GL drivers in the app's own process (GATEWAY_DESK_APP_GL=1)",
+        &[("GATEWAY_DESK_APP_GL", "1")],
+    ),
+    (
         "with WebKitGTK's defaults for all (GATEWAY_DESK_WEBKIT_DEFAULTS=1)",
         &[("GATEWAY_DESK_WEBKIT_DEFAULTS", "1")],
     ),
