@@ -687,6 +687,21 @@ async fn an_onramp_an_offramp_and_a_token_swap_complete_in_the_orders_view() {
     };
     settle().await;
     let at_rest = driver.app_footprint();
+    // What the page holds at rest: no file of a view not opened yet (ui/src/lib/lazy-views.ts).
+    let page_at_rest = page_census(&app).await;
+    let files = page_files(&page_at_rest);
+    assert!(
+        files
+            .iter()
+            .any(|f| f.starts_with("index-") && f.ends_with(".js")),
+        "the window's own script is loaded: {files:?}"
+    );
+    for view in LAZY_VIEWS {
+        assert!(
+            !files.iter().any(|f| f.starts_with(&format!("{view}-"))),
+            "{view} was loaded before it was opened: {files:?}"
+        );
+    }
     // The settings that keep the page light reach the web process (src-tauri/webview.rs).
     let environment = driver.web_process_environment();
     for wanted in ["JSC_useJIT=false", "WEBKIT_DISABLE_COMPOSITING_MODE=1"] {
@@ -782,12 +797,70 @@ async fn an_onramp_an_offramp_and_a_token_swap_complete_in_the_orders_view() {
     screenshot(&app, "settings").await;
     settle().await;
     let after_swaps = driver.app_footprint();
+    let page_after_swaps = page_census(&app).await;
+    let files = page_files(&page_after_swaps);
+    for view in ["SwapView", "OrdersView", "SettingsPanel"] {
+        assert!(
+            files.iter().any(|f| f.starts_with(&format!("{view}-"))),
+            "{view} was opened, so its style sheet is loaded: {files:?}"
+        );
+    }
     if let Some(path) = &footprint_json {
-        let report = json!({"atRest": at_rest.json(), "afterSwaps": after_swaps.json()});
+        let report = json!({
+            "atRest": at_rest.json(), "afterSwaps": after_swaps.json(),
+            "pageAtRest": page_at_rest, "pageAfterSwaps": page_after_swaps,
+        });
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(path, serde_json::to_string_pretty(&report).unwrap()).unwrap();
     }
     app.close().await.unwrap();
+}
+
+/// The views the window loads when first opened, by the name their file starts with (ui/src/lib/lazy-views.ts).
+const LAZY_VIEWS: [&str; 6] = [
+    "SwapView",
+    "OrdersView",
+    "WalletView",
+    "PartnerView",
+    "SupportView",
+    "SettingsPanel",
+];
+
+/// What the page holds: its elements, images and SVG drawings, the fonts it declared, and the files it loaded: the
+/// document's scripts and style sheets, the ones Vite's loader added for a view opened later (each view's style sheet
+/// and the shared files it imports), and any resource timing entry (with its decoded size; WebKit keeps none for the
+/// app's own `tauri://` files).
+async fn page_census(app: &Client) -> Value {
+    app.execute(
+        r#"const files = performance.getEntriesByType("resource")
+               .map((e) => ({ name: e.name.split("/").pop(), bytes: e.decodedBodySize }));
+           for (const el of document.querySelectorAll("script[src], link[href]")) {
+             const name = (el.src || el.href).split("/").pop();
+             if (name && !files.some((f) => f.name === name)) files.push({ name, bytes: null });
+           }
+           return {
+             elements: document.getElementsByTagName("*").length,
+             images: document.images.length,
+             svgs: document.getElementsByTagName("svg").length,
+             fontFaces: document.fonts.size,
+             files,
+           };"#,
+        vec![],
+    )
+    .await
+    .expect("the page answers")
+}
+
+/// The names of the script and style files of a [`page_census`].
+fn page_files(census: &Value) -> Vec<String> {
+    census["files"]
+        .as_array()
+        .expect("files")
+        .iter()
+        .filter_map(|f| f["name"].as_str())
+        .filter(|n| n.ends_with(".js") || n.ends_with(".css"))
+        .map(str::to_owned)
+        .collect()
 }
 
 #[tokio::test]

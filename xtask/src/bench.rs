@@ -505,6 +505,12 @@ pub fn app() -> Result<()> {
             mib(f["totalKib"].as_u64().unwrap_or(0)),
         );
     }
+    for (key, label) in [
+        ("pageAtRest", "what the page holds at rest"),
+        ("pageAfterSwaps", "what the page holds after the swaps"),
+    ] {
+        println!("  {label} (WebDriver): {}", page_summary(&after[key]));
+    }
     let report = serde_json::json!({
         "binaryBytes": size,
         "readyMs": ready, "paintedMs": painted, "paintedOwnMs": own,
@@ -520,6 +526,38 @@ pub fn app() -> Result<()> {
     std::fs::write(&out, serde_json::to_string_pretty(&report)?)?;
     println!("  (figures in {APP_JSON})");
     Ok(())
+}
+
+/// A page census of the WebDriver test (`tests/window.rs`, `page_census`) in one line: its elements, SVG drawings,
+/// images, declared fonts and the files it loaded with their sizes.
+fn page_summary(page: &Value) -> String {
+    let count = |key: &str| page[key].as_u64().unwrap_or(0);
+    let files: Vec<String> = page["files"]
+        .as_array()
+        .map(|files| {
+            files
+                .iter()
+                .map(|f| match f["bytes"].as_u64() {
+                    Some(bytes) if bytes > 0 => {
+                        format!("{} {bytes} B", f["name"].as_str().unwrap_or("?"))
+                    }
+                    _ => f["name"].as_str().unwrap_or("?").to_owned(),
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    format!(
+        "{} elements, {} SVG drawings, {} images, {} declared fonts; files: {}",
+        count("elements"),
+        count("svgs"),
+        count("images"),
+        count("fontFaces"),
+        if files.is_empty() {
+            "none".to_owned()
+        } else {
+            files.join(", ")
+        }
+    )
 }
 
 fn print_footprint(f: &Footprint) {
@@ -583,6 +621,20 @@ mod tests {
         over["requests_per_minute"]["max"] = json!(41.0);
         assert!(tracker_summary(&over).unwrap().contains("NOT met"));
         assert!(tracker_summary(&json!({})).is_err());
+    }
+
+    #[test]
+    fn the_page_summary_names_what_the_page_holds() {
+        let page = serde_json::json!({"elements": 1200, "svgs": 3, "images": 0, "fontFaces": 0,
+            "files": [{"name": "index-abc.js", "bytes": 77490}, {"name": "index-def.css", "bytes": 0}]});
+        assert_eq!(
+            page_summary(&page),
+            "1200 elements, 3 SVG drawings, 0 images, 0 declared fonts; files: index-abc.js 77490 B, index-def.css"
+        );
+        assert_eq!(
+            page_summary(&serde_json::json!({})),
+            "0 elements, 0 SVG drawings, 0 images, 0 declared fonts; files: none"
+        );
     }
 
     #[test]

@@ -4,6 +4,7 @@ import type { TokenView } from "./bindings/TokenView";
 import {
   countLabel,
   filterRoutes,
+  compareNames,
   groupBySource,
   kindLabel,
   routeLabel,
@@ -142,5 +143,51 @@ describe("filterRoutes", () => {
     expect(none).toEqual([]);
     expect(countLabel(none.length)).toBe("0 routes");
     expect(countLabel(filterRoutes(routes, "ethereum").length)).toBe("5 routes");
+  });
+});
+
+describe("compareNames", () => {
+  const sorted = (names: string[]) => [...names].sort(compareNames);
+
+  it("orders letters without regard to case and digit runs by their value", () => {
+    expect(sorted(["USDT10", "usdt2", "USDC", "Bitcoin", "avalanche", "USDT"])).toEqual([
+      "avalanche",
+      "Bitcoin",
+      "USDC",
+      "USDT",
+      "usdt2",
+      "USDT10",
+    ]);
+    expect(sorted(["a007", "a7", "a10", "a06"])).toEqual(["a06", "a007", "a7", "a10"]);
+  });
+
+  it("agrees with a locale's collator on ASCII chain names and symbols", () => {
+    const names = [
+      "bob",
+      "BOB",
+      "base",
+      "bsc",
+      "WBTC",
+      "wBTC.OFT",
+      "cbBTC",
+      "USDC.e",
+      "USDT0",
+      "SolvBTC",
+      "tBTC",
+      "sei",
+    ];
+    const collator = new Intl.Collator("en", { sensitivity: "base", numeric: true });
+    const byCollator = [...names].sort((a, b) => collator.compare(a, b) || (a < b ? -1 : a > b ? 1 : 0));
+    expect(sorted(names)).toEqual(byCollator);
+  });
+
+  it("puts a character beyond ASCII after the ASCII ones, where a collator would put a symbol first", () => {
+    expect(sorted(["USD₮0", "USDC.e", "USDT"])).toEqual(["USDC.e", "USDT", "USD₮0"]);
+  });
+
+  it("is a total order: equal only for the same text", () => {
+    expect(compareNames("Bob", "bob")).not.toBe(0);
+    expect(Math.sign(compareNames("Bob", "bob"))).toBe(-Math.sign(compareNames("bob", "Bob")));
+    expect(compareNames("x1", "x1")).toBe(0);
   });
 });

@@ -17,7 +17,8 @@ export interface ShownError {
 export type SettingsStatus = "loading" | "ready" | "failed";
 
 export class DeskState {
-  settings = $state<SettingsView | null>(null);
+  /** Replaced whole with each answer of the Rust side: raw, not a deep proxy. */
+  settings = $state.raw<SettingsView | null>(null);
   settingsStatus = $state<SettingsStatus>("loading");
   activeView = $state<ViewId>(DEFAULT_VIEW);
   /** True while select_network is running. */

@@ -32,7 +32,8 @@ function without<T>(record: Record<number, T>, key: number): Record<number, T> {
 
 export class OrdersState {
   /** The orders as listed, with updates merged in; null until first read (or after a network change). */
-  list = $state<OrderView[] | null>(null);
+  /** Replaced whole on each change (`mergeOrder` gives a new list): raw, not a deep proxy of every order. */
+  list = $state.raw<OrderView[] | null>(null);
   /** True while the list is being read. */
   loading = $state(false);
   /** True while Refresh runs (asking the app to read now, then listing). */
