@@ -625,6 +625,7 @@ mod tests {
 
     #[test]
     fn the_page_summary_names_what_the_page_holds() {
+        use super::page_summary;
         let page = serde_json::json!({"elements": 1200, "svgs": 3, "images": 0, "fontFaces": 0,
             "files": [{"name": "index-abc.js", "bytes": 77490}, {"name": "index-def.css", "bytes": 0}]});
         assert_eq!(
