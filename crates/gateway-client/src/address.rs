@@ -20,6 +20,40 @@ pub fn chain_family(chain: &str) -> Option<ChainFamily> {
     crate::chains::chain(chain).map(|c| c.family)
 }
 
+/// Whether two spellings name the same account on a chain of `family`, compared as addresses rather than as text:
+/// EVM addresses as their 20 bytes (any case, with or without a checksum), Tron accounts as their 21 bytes (Base58,
+/// `41…` hex or `0x41…` hex: the service writes Tron addresses in hex, its quotes often in Base58). Bitcoin and
+/// Solana addresses have one spelling each and are compared as trimmed text. A text that is no address of the
+/// family (measured before it is decoded) equals nothing, itself included.
+pub fn same_account(family: ChainFamily, a: &str, b: &str) -> bool {
+    match family {
+        ChainFamily::Evm => match (evm_bytes(a), evm_bytes(b)) {
+            (Some(a), Some(b)) => a == b,
+            _ => false,
+        },
+        ChainFamily::Tron => match (
+            crate::tron::parse_account(a.trim()),
+            crate::tron::parse_account(b.trim()),
+        ) {
+            (Some(a), Some(b)) => a == b,
+            _ => false,
+        },
+        ChainFamily::Bitcoin | ChainFamily::Solana => {
+            let (a, b) = (a.trim(), b.trim());
+            !a.is_empty() && a == b
+        }
+    }
+}
+
+/// The 20 bytes of an EVM address written as `0x` and 40 hex digits in any case; `None` for anything else.
+fn evm_bytes(text: &str) -> Option<[u8; 20]> {
+    let hex = text.trim().strip_prefix("0x")?;
+    if hex.len() != 40 {
+        return None;
+    }
+    alloy_primitives::Address::from_str(hex).ok().map(|a| a.0.0)
+}
+
 /// The Bitcoin network a gateway deployment settles on; addresses of other networks are refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -484,6 +518,63 @@ fn wrong_family(address: &str, expected: ChainFamily) -> Option<AddressError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn accounts_are_compared_as_addresses_in_every_spelling_the_chain_allows() {
+        // The AllowanceHolder on Tron, in the three spellings the sources give (bob-collective/bob,
+        // sdk/src/gateway/allowance-holder.ts, and the service's own hex).
+        let base58 = "TAfbit1ENsRmtZbPQfYU3srURpfYuWYS7K";
+        let hex = "4107a39ae4c49dee86e892450b20881f32cd5d500d";
+        for (a, b) in [
+            (base58, hex),
+            (base58, "0x4107a39ae4c49dee86e892450b20881f32cd5d500d"),
+            (base58, "0x4107A39AE4C49DEE86E892450B20881F32CD5D500D"),
+            (" 0x4107a39ae4c49dee86e892450b20881f32cd5d500d ", hex),
+            (base58, base58),
+        ] {
+            assert!(same_account(ChainFamily::Tron, a, b), "{a} = {b}");
+            assert!(same_account(ChainFamily::Tron, b, a), "{b} = {a}");
+        }
+        // Another account, a wrong checksum, a non-Tron prefix, and text that is no account.
+        for other in [
+            "TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf",
+            "TAfbit1ENsRmtZbPQfYU3srURpfYuWYS7L",
+            "0x0007a39ae4c49dee86e892450b20881f32cd5d500d",
+            "0x07a39ae4c49dee86e892450b20881f32cd5d500d",
+            "",
+            &"T".repeat(100_000),
+        ] {
+            assert!(
+                !same_account(ChainFamily::Tron, base58, other),
+                "{other:.40}"
+            );
+        }
+
+        let evm = "0x0000000000001fF3684f28c67538d4D072C22734";
+        for spelling in [
+            "0x0000000000001ff3684f28c67538d4d072c22734",
+            "0x0000000000001FF3684F28C67538D4D072C22734",
+            " 0x0000000000001fF3684f28c67538d4D072C22734",
+        ] {
+            assert!(same_account(ChainFamily::Evm, evm, spelling), "{spelling}");
+        }
+        for other in [
+            "0x8fd545b348e84deb145f0179a00c671f0b9519c3",
+            "0000000000001fF3684f28c67538d4D072C22734",
+            "0x0000000000001fF3684f28c67538d4D072C2273",
+            "",
+        ] {
+            assert!(!same_account(ChainFamily::Evm, evm, other), "{other}");
+        }
+
+        assert!(same_account(
+            ChainFamily::Solana,
+            "So11111111111111111111111111111111111111112",
+            " So11111111111111111111111111111111111111112"
+        ));
+        assert!(!same_account(ChainFamily::Solana, "", ""));
+        assert!(!same_account(ChainFamily::Bitcoin, "bc1qa", "bc1qb"));
+    }
 
     const MAINNET: BitcoinNetwork = BitcoinNetwork::Mainnet;
 

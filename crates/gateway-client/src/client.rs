@@ -11,7 +11,8 @@ use serde_json::Value;
 use tracing::{Instrument, debug, info_span, warn};
 use url::Url;
 
-use crate::address::{BitcoinNetwork, validate_bitcoin};
+use crate::address::{BitcoinNetwork, ChainFamily, validate_bitcoin};
+use crate::display::clipped;
 use crate::error::{ClientError, GatewayErrorBody};
 use crate::params::{ParamError, QuoteRequest};
 use crate::wire::{
@@ -859,21 +860,18 @@ fn check_created_order(quote: &QuoteView, order: &CreateOrderResponse) -> Result
         QuoteView::Onramp(_) | QuoteView::LayerZero(_) => None,
     };
     let order_to = order.tx().and_then(|tx| match tx.to_tx_data() {
-        TxData::Evm(call) => Some(call.to),
-        TxData::Tron(call) => Some(call.to),
+        TxData::Evm(call) => Some((ChainFamily::Evm, call.to)),
+        TxData::Tron(call) => Some((ChainFamily::Tron, call.to)),
         TxData::Solana(_) => None,
     });
-    if let (Some(expected), Some(actual)) = (tx_to, order_to) {
-        let same = if expected.starts_with("0x") {
-            expected.eq_ignore_ascii_case(&actual)
-        } else {
-            expected == actual
-        };
-        if !same {
-            return mismatch(format!(
-                "the transaction goes to {actual}, but the quote names {expected}"
-            ));
-        }
+    // Compared as addresses: the service writes a Tron `to` as `0x41…` hex where its quote may say `T…`.
+    if let (Some(expected), Some((family, actual))) = (tx_to, order_to)
+        && !crate::address::same_account(family, expected, &actual)
+    {
+        let (expected, actual) = (clipped(expected), clipped(&actual));
+        return mismatch(format!(
+            "the transaction goes to {actual}, but the quote names {expected}"
+        ));
     }
     Ok(())
 }
@@ -952,6 +950,60 @@ impl OrdersPager<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A Tron token swap's quote (its `txTo` in Base58) and a create-order answer whose `to` is `to`.
+    fn tron_swap(to: &str) -> (QuoteView, CreateOrderResponse) {
+        let quote = crate::wire::Quote::from_json(serde_json::json!({"tokenSwap": {
+            "srcChain": "tron", "dstChain": "ethereum",
+            "inputAmount": {"address": "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", "amount": "1000000", "chain": "tron"},
+            "outputAmount": {"address": "0xdAC17F958D2ee523a2206206994597C13D831ec7", "amount": "990000",
+                             "chain": "ethereum"},
+            "recipient": "0x2222222222222222222222222222222222222222",
+            "slippage": 100,
+            "fees": {"address": "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", "amount": "0", "chain": "tron"},
+            "txTo": "TAfbit1ENsRmtZbPQfYU3srURpfYuWYS7K"
+        }}))
+        .unwrap();
+        let order = CreateOrderResponse::from_value(&serde_json::json!({"tokenSwap": {
+            "order_id": "o-1",
+            "tx": {"type": "tron", "to": to, "data": "0x2213bc0b", "value": "0", "chain": "tron",
+                   "feeLimit": "150000000"}
+        }}))
+        .unwrap();
+        (quote.view().clone(), order)
+    }
+
+    #[test]
+    fn a_tron_order_is_matched_to_its_quote_as_an_address_in_any_spelling() {
+        for spelling in [
+            "TAfbit1ENsRmtZbPQfYU3srURpfYuWYS7K",
+            "4107a39ae4c49dee86e892450b20881f32cd5d500d",
+            "0x4107a39ae4c49dee86e892450b20881f32cd5d500d",
+        ] {
+            let (quote, order) = tron_swap(spelling);
+            assert!(check_created_order(&quote, &order).is_ok(), "{spelling}");
+        }
+        for other in [
+            "TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf",
+            "0x41ffffffffffffffffffffffffffffffffffffff",
+        ] {
+            let (quote, order) = tron_swap(other);
+            let err = check_created_order(&quote, &order).unwrap_err();
+            assert!(
+                matches!(&err, ClientError::Mismatch(m) if m.contains(other) && m.contains("Do not pay")),
+                "{err:?}"
+            );
+        }
+        let (quote, order) = tron_swap(&"T".repeat(100_000));
+        let ClientError::Mismatch(m) = check_created_order(&quote, &order).unwrap_err() else {
+            panic!("a mismatch")
+        };
+        assert!(
+            m.len() < 400,
+            "a hostile `to` is quoted clipped: {} characters",
+            m.len()
+        );
+    }
 
     #[test]
     fn api_key_is_checked_and_never_shown() {
