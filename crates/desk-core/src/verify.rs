@@ -65,7 +65,7 @@ use gateway_client::wire::{
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-pub use calldata::DecodedCall;
+pub use calldata::{DecodedCall, EXEC_SELECTOR, EntryCall};
 pub use onramp::check_signed_onramp_tx;
 
 /// The largest OP_RETURN payload accepted, in bytes (Bitcoin Core's standardness limit for the pushed data).
@@ -94,7 +94,11 @@ pub const MAX_PRIORITY_FEE_LAMPORTS: u64 = 5_000_000;
 pub enum GatewayContracts {
     /// The Sandbox's contract on every chain (`gateway_payload::sandbox::gateway_contract`): pinned.
     Sandbox,
-    /// Not known to the app: the quote's `txTo` is followed.
+    /// The real service's published entry contract of each chain (`gateway_client::chains`, `approval_spender`: the
+    /// AllowanceHolder the gateway's SDK pins), the same on Production, Staging and a custom URL: an EVM or Tron call
+    /// must go to its chain's, and a chain without one is refused. Solana has none published (not pinned).
+    Published,
+    /// Not known to the app: the quote's `txTo` is followed (tests of the decoding alone).
     Unknown,
 }
 
@@ -113,12 +117,13 @@ pub struct VerifyPolicy {
 }
 
 impl VerifyPolicy {
-    /// The strict policy of a network whose contracts the app does not know: calls must decode, fees are capped at
+    /// The strict policy of the real service (Production, Staging, a custom URL): each chain's published entry
+    /// contract pinned ([`GatewayContracts::Published`]), calls must decode, fees are capped at
     /// [`DEFAULT_MAX_FEE_RATE_SAT_VB`].
     pub fn strict(bitcoin: BitcoinNetwork) -> Self {
         Self {
             bitcoin,
-            contracts: GatewayContracts::Unknown,
+            contracts: GatewayContracts::Published,
             blind_signing: false,
             max_fee_rate_sat_vb: DEFAULT_MAX_FEE_RATE_SAT_VB,
         }
@@ -446,6 +451,11 @@ pub struct EvmCallSummary {
     /// The call decoded against the gateway contract, every field equal to the quote's; `None` when the app could
     /// not decode it and blind signing let it through (then nothing in the data was checked).
     pub decoded: Option<DecodedCall>,
+    /// The real service's entry call (AllowanceHolder's `exec`), decoded and equal to the quote, when the gateway's
+    /// inner call was not decoded and blind signing let it through.
+    #[serde(default)]
+    #[ts(optional)]
+    pub entry: Option<EntryCall>,
     /// The raw calldata, shown when the call was not decoded (blind signing).
     pub raw_data: Option<String>,
 }
@@ -467,6 +477,10 @@ pub struct TronCallSummary {
     pub selector: Option<String>,
     /// The call decoded against the gateway contract (see [`EvmCallSummary::decoded`]).
     pub decoded: Option<DecodedCall>,
+    /// The entry call, decoded, its inner call not (see [`EvmCallSummary::entry`]).
+    #[serde(default)]
+    #[ts(optional)]
+    pub entry: Option<EntryCall>,
     /// The raw calldata, shown when the call was not decoded (blind signing).
     pub raw_data: Option<String>,
     /// The most the call may burn in fees, in sun (decimal).
@@ -1001,6 +1015,32 @@ pub enum VerifyError {
         found: String,
         /// The network's gateway contract.
         expected: String,
+    },
+    /// Off the Sandbox, the source chain has no published entry contract, so no call from it can be checked.
+    #[error(
+        "The gateway's transaction calls {found} on {chain}, but the app knows no published gateway contract on          {chain} (the gateway's own SDK pins one per chain, and none on {chain}), so it cannot tell the gateway's          contract from any other. Do not sign it; choose a route from another chain."
+    )]
+    NoPublishedEntry {
+        /// The source chain.
+        chain: String,
+        /// The contract called.
+        found: String,
+    },
+    /// The real service's entry call (AllowanceHolder's `exec`) matches the quote, but the gateway's inner call is
+    /// not decoded, and blind signing is off.
+    #[error(
+        "The gateway's transaction calls its entry contract's exec, which lets {target} take exactly {amount} of \
+         {token} (the quote's amount and token: checked), but what {target} then does is the gateway's own call, \
+         which is not public and was not decoded. Do not sign it unless you trust this gateway: blind signing can be \
+         turned on for this network in Settings, and then the call is shown with the part not checked."
+    )]
+    InnerCallNotDecoded {
+        /// The gateway's contract `exec` calls.
+        target: String,
+        /// The amount it may take, smallest units.
+        amount: String,
+        /// The token it may take.
+        token: String,
     },
     /// The calldata is of no function the app can decode, and blind signing is off.
     #[error(

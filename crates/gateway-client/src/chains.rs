@@ -47,9 +47,13 @@ pub struct Chain {
     /// Public JSON-RPC endpoints (Tron: its HTTP API), tried in order; each must answer the chain's id before
     /// anything is signed. Never probed beyond this list.
     pub public_rpcs: &'static [&'static str],
-    /// The only contract the app approves tokens to on this chain: the address the gateway's own SDK pins for the
-    /// same check (bob-collective/bob, `sdk/src/gateway/allowance-holder.ts`): 0x Protocol's canonical
-    /// AllowanceHolder where it is deployed, the gateway's own deployment on BOB. None: nothing is approved there.
+    /// The gateway's entry contract on this chain off the Sandbox: the only contract an offramp or token swap from it
+    /// may call, and the only one the app approves tokens to. It is the address the gateway's own SDK pins for the
+    /// same check (bob-collective/bob, `sdk/src/gateway/allowance-holder.ts`, read November 2026): 0x Protocol's
+    /// canonical AllowanceHolder where it is deployed, the gateway's own deployment on BOB, and on Tron
+    /// `TAfbit1ENsRmtZbPQfYU3srURpfYuWYS7K` (`41 07a39ae4…5d500d`, which the service writes as `0x41…` hex). The call
+    /// is AllowanceHolder's `exec` (0x-settler's `IAllowanceHolder`). One table per chain, the same on Production,
+    /// Staging and a custom URL. None: no published entry, so no call from this chain is signed off the Sandbox.
     pub approval_spender: Option<&'static str>,
 }
 
@@ -271,7 +275,7 @@ pub const CHAINS: &[Chain] = &[
         explorer_tx: Some("https://tronscan.org/#/transaction/"),
         // Tron's HTTP API (java-tron's /wallet/… endpoints).
         public_rpcs: &["https://api.trongrid.io", "https://tron-rpc.publicnode.com"],
-        approval_spender: None,
+        approval_spender: Some("TAfbit1ENsRmtZbPQfYU3srURpfYuWYS7K"),
     },
     Chain {
         slug: "solana",
@@ -339,16 +343,55 @@ mod tests {
                 c.slug
             );
             assert!(c.public_rpcs.iter().all(|u| u.starts_with("https://")));
-            assert!(
-                c.approval_spender.is_none() || c.family == ChainFamily::Evm,
-                "{}",
-                c.slug
-            );
+            if let Some(spender) = c.approval_spender {
+                let valid = match c.family {
+                    ChainFamily::Evm => crate::address::validate_evm(spender).is_ok(),
+                    ChainFamily::Tron => crate::address::validate_tron(spender).is_ok(),
+                    ChainFamily::Bitcoin | ChainFamily::Solana => false,
+                };
+                assert!(valid, "{}: {spender}", c.slug);
+            }
         }
         assert_eq!(evm_chains().count(), 19);
         assert_eq!(chain(" Base ").map(|c| c.slug), Some("base"));
         assert_eq!(chain_id("bitcoin"), None);
         assert_eq!(chain_id("BOB"), Some(60808));
         assert_eq!(chains_with_endpoints().count(), 21);
+    }
+
+    #[test]
+    fn the_entry_contracts_are_the_published_ones() {
+        // bob-collective/bob, sdk/src/gateway/allowance-holder.ts (the wire facts): one entry per chain.
+        let entry = |slug: &str| chain(slug).and_then(|c| c.approval_spender);
+        for slug in [
+            "ethereum",
+            "base",
+            "bsc",
+            "arbitrum",
+            "avalanche",
+            "unichain",
+            "plasma",
+            "polygon",
+            "hyperevm",
+        ] {
+            assert_eq!(
+                entry(slug),
+                Some("0x0000000000001fF3684f28c67538d4D072C22734"),
+                "{slug}"
+            );
+        }
+        assert_eq!(
+            entry("bob"),
+            Some("0x8fd545b348e84deb145f0179a00c671f0b9519c3")
+        );
+        let tron = entry("tron").unwrap();
+        assert_eq!(tron, "TAfbit1ENsRmtZbPQfYU3srURpfYuWYS7K");
+        assert!(crate::address::same_account(
+            ChainFamily::Tron,
+            tron,
+            "0x4107a39ae4c49dee86e892450b20881f32cd5d500d"
+        ));
+        assert_eq!(entry("solana"), None, "no public source names the program");
+        assert_eq!(entry("bitcoin"), None);
     }
 }

@@ -724,17 +724,18 @@ impl Desk {
         })
     }
 
-    /// The order's Tron call with the spender the app knows on this network (the Sandbox's pinned contract; none
-    /// elsewhere, so nothing is approved there).
+    /// The order's Tron call with the spender the app knows on this network: the Sandbox's pinned contract, elsewhere
+    /// the gateway's published entry on Tron (its AllowanceHolder, `gateway_client::chains`), the only contract a
+    /// TRC-20 is approved to, for exactly the order's amount.
     async fn tron_pay(&self, order: &JournalOrder) -> Result<tron_exec::TronPay, DeskError> {
         let sandbox = self.state.lock().await.network.sandbox_chains.is_some();
-        let known = sandbox
-            .then(|| {
-                gateway_client::tron::parse_account(&gateway_payload::sandbox::gateway_contract(
-                    "tron",
-                ))
-            })
-            .flatten();
+        let known = if sandbox {
+            gateway_client::tron::parse_account(&gateway_payload::sandbox::gateway_contract("tron"))
+        } else {
+            gateway_client::chains::chain("tron")
+                .and_then(|c| c.approval_spender)
+                .and_then(gateway_client::tron::parse_account)
+        };
         tron_exec::tron_pay_of(order, known)
             .map_err(|why| DeskError::new(ErrorKind::Refused, format!("{why} Nothing is signed.")))
     }

@@ -57,7 +57,7 @@ pub(super) fn verify_evm(
         })?
     };
     let checked = calldata::check(source, ChainFamily::Evm, token, &data, policy)?;
-    let (decoded, raw_data) = split(checked, &data);
+    let (decoded, entry, raw_data) = split(checked, &data);
     Ok(EvmCallSummary {
         chain: source.chain.clone(),
         to: to_text,
@@ -66,6 +66,7 @@ pub(super) fn verify_evm(
         data_bytes: u32::try_from(data.len()).unwrap_or(u32::MAX),
         selector: selector(&data),
         decoded,
+        entry,
         raw_data,
     })
 }
@@ -118,7 +119,7 @@ pub(super) fn verify_tron(
             })?
     };
     let checked = calldata::check(source, ChainFamily::Tron, token, &data, policy)?;
-    let (decoded, raw_data) = split(checked, &data);
+    let (decoded, entry, raw_data) = split(checked, &data);
     let fee_limit =
         parse_base_units(tx.fee_limit.trim()).map_err(|_| VerifyError::FeeLimitInvalid {
             value: tx.fee_limit.clone(),
@@ -137,20 +138,27 @@ pub(super) fn verify_tron(
         data_bytes: u32::try_from(data.len()).unwrap_or(u32::MAX),
         selector: selector(&data),
         decoded,
+        entry,
         raw_data,
         fee_limit_text: trx_text(&fee_limit_sun),
         fee_limit_sun,
     })
 }
 
-/// The decoded call, or (not decoded, blind signing on) the raw calldata to show instead.
-fn split(checked: CallCheck, data: &[u8]) -> (Option<calldata::DecodedCall>, Option<String>) {
+/// What the check found, as the summary shows it: the decoded call; or the entry call decoded with its inner call
+/// not (blind signing on), with the raw calldata; or nothing decoded (blind signing on), with the raw calldata.
+type Shown = (
+    Option<calldata::DecodedCall>,
+    Option<calldata::EntryCall>,
+    Option<String>,
+);
+
+fn split(checked: CallCheck, data: &[u8]) -> Shown {
+    let raw = || Some(format!("0x{}", alloy_primitives::hex::encode(data)));
     match checked {
-        CallCheck::Decoded(call) => (Some(call), None),
-        CallCheck::Blind => (
-            None,
-            Some(format!("0x{}", alloy_primitives::hex::encode(data))),
-        ),
+        CallCheck::Decoded(call) => (Some(call), None, None),
+        CallCheck::Entry(entry) => (None, Some(entry), raw()),
+        CallCheck::Blind => (None, None, raw()),
     }
 }
 
@@ -168,7 +176,8 @@ fn not_a_token(source: &QuotedSource, to: &str) -> Result<(), VerifyError> {
     }
 }
 
-/// On a network whose gateway contracts are known, the call must go to the one of the source chain.
+/// On a network whose gateway contracts are known (the Sandbox's, or the real service's published entry of each
+/// chain), the call must go to the one of the source chain, compared as an address (`matches`).
 fn pinned(
     source: &QuotedSource,
     to: &str,
@@ -187,6 +196,21 @@ fn pinned(
                 })
             }
         }
+        GatewayContracts::Published => {
+            let entry =
+                gateway_client::chains::chain(source.chain.trim()).and_then(|c| c.approval_spender);
+            match entry {
+                Some(expected) if matches(expected) => Ok(()),
+                Some(expected) => Err(VerifyError::NotTheGatewayContract {
+                    found: to.to_owned(),
+                    expected: expected.to_owned(),
+                }),
+                None => Err(VerifyError::NoPublishedEntry {
+                    chain: source.chain.trim().to_owned(),
+                    found: to.to_owned(),
+                }),
+            }
+        }
         GatewayContracts::Unknown => Ok(()),
     }
 }
@@ -200,7 +224,7 @@ pub(super) fn evm_sentence(summary: &EvmCallSummary) -> String {
         value_clause(&summary.value, &summary.value_text, "wei"),
         summary.data_bytes,
         selector_clause(summary.selector.as_deref()),
-        decoded_clause(summary.decoded.as_ref()),
+        decoded_clause(summary.decoded.as_ref(), summary.entry.as_ref()),
     )
 }
 
@@ -213,12 +237,31 @@ pub(super) fn tron_sentence(summary: &TronCallSummary) -> String {
         summary.data_bytes,
         selector_clause(summary.selector.as_deref()),
         summary.fee_limit_text,
-        decoded_clause(summary.decoded.as_ref()),
+        decoded_clause(summary.decoded.as_ref(), summary.entry.as_ref()),
     )
 }
 
-/// What the decoding checked, or that nothing in the data was checked (blind signing).
-fn decoded_clause(decoded: Option<&calldata::DecodedCall>) -> String {
+/// What the decoding checked, or what it did not (blind signing).
+fn decoded_clause(
+    decoded: Option<&calldata::DecodedCall>,
+    entry: Option<&calldata::EntryCall>,
+) -> String {
+    if let Some(entry) = entry {
+        return format!(
+            "Decoded as the entry contract's exec: lets {} take exactly {} of token {}, equal to the quote. NOT \
+             CHECKED: what {} does then is the gateway's own call ({} bytes{}), built by the gateway and not decoded \
+             (blind signing is on for this network).",
+            entry.target,
+            entry.amount,
+            entry.token,
+            entry.target,
+            entry.inner_bytes,
+            entry
+                .inner_selector
+                .as_deref()
+                .map_or_else(String::new, |s| format!(", function {s}")),
+        );
+    }
     match decoded {
         Some(call) => format!(
             "Decoded as {}: takes {} of token {}, delivers at least {} to {}{}; each equal to the quote.",

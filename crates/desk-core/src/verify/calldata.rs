@@ -34,6 +34,22 @@ alloy_sol_types::sol! {
     }
 }
 
+alloy_sol_types::sol! {
+    /// 0x Protocol's AllowanceHolder (0xProject/0x-settler, `IAllowanceHolder`), the real service's entry contract
+    /// on each chain: `exec` lets `target` (through `operator`) pull exactly `amount` of `token` from the caller
+    /// during this one call, then calls `target` with `data`, the gateway's own call.
+    interface IAllowanceHolder {
+        function exec(address operator, address token, uint256 amount, address target, bytes data) external payable returns (bytes result);
+    }
+}
+
+/// `exec(address,address,uint256,address,bytes)`, as 0x-settler and the gateway's SDK give it.
+pub const EXEC_SELECTOR: [u8; 4] = [0x22, 0x13, 0xbc, 0x0b];
+
+/// How a native input may be named as `exec`'s token: the zero address, or the `0xEeee…` placeholder many
+/// integrations of AllowanceHolder use.
+const NATIVE_PLACEHOLDER: Address = Address::new([0xee; 20]);
+
 /// The token functions refused as the main call, by selector.
 const TOKEN_CALLS: [([u8; 4], &str); 6] = [
     (ITokenCalls::approveCall::SELECTOR, "approve"),
@@ -70,10 +86,34 @@ pub struct DecodedCall {
     pub dst_chain: Option<String>,
 }
 
+/// The real service's entry call as the app decoded it: AllowanceHolder's `exec`, whose token and amount are the
+/// quote's; the gateway's own inner call (`target` and `data`) is not public and not decoded.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "EntryCall.ts")]
+pub struct EntryCall {
+    /// `exec`, the entry contract's function.
+    pub function: String,
+    /// The token `target` may pull, as the chain writes it: the quote's input token.
+    pub token: String,
+    /// How much it may pull, smallest units: the quote's input amount.
+    pub amount: String,
+    /// Who may pull it during the call (`operator`).
+    pub operator: String,
+    /// The gateway's own contract that `exec` calls: built by the gateway, not decoded.
+    pub target: String,
+    /// The length of the gateway's own calldata, bytes.
+    pub inner_bytes: u32,
+    /// Its 4-byte selector, when it has one.
+    pub inner_selector: Option<String>,
+}
+
 /// What the calldata check found: a decoded call, or (blind signing on) a call nobody checked.
 pub(super) enum CallCheck {
     /// Decoded and equal to the quote.
     Decoded(DecodedCall),
+    /// The entry call decoded and equal to the quote; its inner call not decoded (blind signing on).
+    Entry(EntryCall),
     /// Not decoded; blind signing allowed it through, to be shown as not checked.
     Blind,
 }
@@ -104,6 +144,9 @@ pub(super) fn check(
         }
         _ => address.to_checksum(None),
     };
+    if selector == EXEC_SELECTOR {
+        return entry_call(source, token, quoted_amount, data, policy, &token_text);
+    }
     if selector == IGatewaySim::offrampToBitcoinCall::SELECTOR {
         let call = IGatewaySim::offrampToBitcoinCall::abi_decode(data)
             .map_err(|e| undecodable_args("offrampToBitcoin", &e))?;
@@ -181,6 +224,63 @@ pub(super) fn check(
         }));
     }
     blind_or_refuse(policy, data)
+}
+
+/// AllowanceHolder's `exec`: its token and amount must be the quote's input, and its target no token contract the app
+/// knows (a call to a token is how allowances and transfers are handed out). What the target then does is the
+/// gateway's own and is not decoded: let through, shown as such, only with blind signing on.
+fn entry_call(
+    source: &QuotedSource,
+    token: Address,
+    quoted_amount: U256,
+    data: &[u8],
+    policy: &VerifyPolicy,
+    token_text: &impl Fn(Address) -> String,
+) -> Result<CallCheck, VerifyError> {
+    let call =
+        IAllowanceHolder::execCall::abi_decode(data).map_err(|e| undecodable_args("exec", &e))?;
+    let native = token.is_zero();
+    same(
+        call.token == token || (native && call.token == NATIVE_PLACEHOLDER),
+        "lets the gateway take the token",
+        || (token_text(call.token), token_text(token)),
+    )?;
+    same(
+        call.amount == quoted_amount,
+        "lets the gateway take",
+        || (call.amount.to_string(), quoted_amount.to_string()),
+    )?;
+    let target = token_text(call.target);
+    if let Some(info) = gateway_client::tokens::TokenRegistry::builtin().get(&source.chain, &target)
+        && !gateway_client::wire::is_native_token(&source.chain, &info.address)
+    {
+        return Err(VerifyError::CallsTokenContract {
+            contract: target,
+            symbol: info.symbol.clone(),
+        });
+    }
+    let entry = EntryCall {
+        function: "exec".into(),
+        token: if native {
+            "native".into()
+        } else {
+            token_text(call.token)
+        },
+        amount: call.amount.to_string(),
+        operator: token_text(call.operator),
+        target,
+        inner_bytes: u32::try_from(call.data.len()).unwrap_or(u32::MAX),
+        inner_selector: super::call::selector(&call.data),
+    };
+    if policy.blind_signing {
+        Ok(CallCheck::Entry(entry))
+    } else {
+        Err(VerifyError::InnerCallNotDecoded {
+            target: entry.target,
+            amount: entry.amount,
+            token: entry.token,
+        })
+    }
 }
 
 /// What both gateway functions take first, as the order and the quote say.

@@ -56,8 +56,17 @@ fn answer(value: Value) -> CreateOrderResponse {
     CreateOrderResponse::from_value(&value).unwrap()
 }
 
+/// The strict policy with the contracts followed from the quote: what a call holds, checked apart from where it goes
+/// (the payloads here are the Sandbox's, at its contracts; the pins have their own tests below).
+fn decoding_only() -> VerifyPolicy {
+    VerifyPolicy {
+        contracts: GatewayContracts::Unknown,
+        ..VerifyPolicy::strict(MAINNET)
+    }
+}
+
 fn verify(quote: &Quote, created: &CreateOrderResponse) -> Result<Verified, VerifyError> {
-    verify_order(quote, created, MAINNET)
+    verify_order_with(quote, created, &decoding_only())
 }
 
 fn refused(quote: &Quote, created: &CreateOrderResponse) -> VerifyError {
@@ -1745,7 +1754,7 @@ fn verify_blind_signing_lets_an_undecodable_call_through_marked_not_checked() {
         refused(&q, &tx_answer("offramp", tx.clone())),
         VerifyError::UndecodableCall { ref selector } if selector == "0xdeadbeef"
     ));
-    let mut blind = VerifyPolicy::strict(MAINNET);
+    let mut blind = decoding_only();
     blind.blind_signing = true;
     let verified = verify_order_with(&q, &tx_answer("offramp", tx), &blind).unwrap();
     let summary = evm_summary(verified.clone());
@@ -1806,4 +1815,348 @@ fn verify_a_high_psbt_fee_must_be_accepted_in_sats_before_signing() {
     ));
     assert!(verified.fee_confirmed(Some(fee - 1)).is_err());
     assert_eq!(verified.fee_confirmed(Some(fee)), Ok(()));
+}
+
+// ---------------------------------------------------------------- the real service's entry contracts (issue 30)
+
+/// The published entry contract of `chain` (`gateway_client::chains`).
+fn published_entry(chain: &str) -> &'static str {
+    gateway_client::chains::chain(chain)
+        .and_then(|c| c.approval_spender)
+        .unwrap()
+}
+
+/// Calldata the app cannot decode: the earlier Ethereum offramps' `swapAndCreateOfframpOrder` selector (public issue
+/// threads of bob-collective/bob) with arguments of the gateway's own.
+fn undecodable_data() -> String {
+    format!("0xa993cd99{}", "00".repeat(160))
+}
+
+/// An offramp from BOB whose quote and call name `to`, with calldata the app cannot decode.
+fn offramp_to(to: &str) -> (Quote, Value) {
+    let q = offramp_quote("bob", WBTC_BOB, "100000", to);
+    let tx =
+        json!({"type": "evm", "to": to, "data": undecodable_data(), "value": "0", "chain": "bob"});
+    (q, tx)
+}
+
+#[test]
+fn off_the_sandbox_a_call_must_go_to_its_chains_published_entry_even_blind() {
+    let strict = VerifyPolicy::strict(MAINNET);
+    assert_eq!(strict.contracts, GatewayContracts::Published);
+    let mut blind = strict;
+    blind.blind_signing = true;
+
+    // The published entry on BOB: past the pin, then the undecodable call is refused, or let through blind.
+    for spelling in [
+        published_entry("bob").to_owned(),
+        published_entry("bob")
+            .to_ascii_uppercase()
+            .replace("0X", "0x"),
+    ] {
+        let (q, tx) = offramp_to(&spelling);
+        assert!(matches!(
+            verify_order_with(&q, &tx_answer("offramp", tx.clone()), &strict).unwrap_err(),
+            VerifyError::UndecodableCall { ref selector } if selector == "0xa993cd99"
+        ));
+        let verified = verify_order_with(&q, &tx_answer("offramp", tx), &blind).unwrap();
+        assert!(
+            verified.sentence.contains("NOT CHECKED"),
+            "{}",
+            verified.sentence
+        );
+    }
+
+    // Anywhere else — the Sandbox's contract, another chain's entry — is refused before the calldata, blind or not.
+    for elsewhere in [
+        gateway_contract("bob"),
+        published_entry("ethereum").to_owned(),
+    ] {
+        let (q, tx) = offramp_to(&elsewhere);
+        for policy in [&strict, &blind] {
+            let err = verify_order_with(&q, &tx_answer("offramp", tx.clone()), policy).unwrap_err();
+            assert!(
+                matches!(&err, VerifyError::NotTheGatewayContract { found, expected }
+                    if found.eq_ignore_ascii_case(&elsewhere) && expected == published_entry("bob")),
+                "{err:?}"
+            );
+            assert!(err.to_string().contains("Do not sign it"), "{err}");
+        }
+    }
+}
+
+#[test]
+fn off_the_sandbox_a_chain_without_a_published_entry_is_refused() {
+    let mut blind = VerifyPolicy::strict(MAINNET);
+    blind.blind_signing = true;
+    let to = "0x4444444444444444444444444444444444444444";
+    let q = offramp_quote(
+        "optimism",
+        "0x68f180fcCe6836688e9084f035309E29Bf0A2095",
+        "100000",
+        to,
+    );
+    let tx =
+        json!({"type": "evm", "to": to, "data": "0x2213bc0b", "value": "0", "chain": "optimism"});
+    let err = verify_order_with(&q, &tx_answer("offramp", tx), &blind).unwrap_err();
+    assert_eq!(
+        err,
+        VerifyError::NoPublishedEntry {
+            chain: "optimism".into(),
+            found: "0x4444444444444444444444444444444444444444".into()
+        }
+    );
+    assert!(
+        err.to_string()
+            .ends_with("Do not sign it; choose a route from another chain."),
+        "{err}"
+    );
+}
+
+#[test]
+fn off_the_sandbox_a_tron_call_to_the_published_entry_passes_in_the_services_hex() {
+    let entry = published_entry("tron");
+    let hex = "0x4107a39ae4c49dee86e892450b20881f32cd5d500d";
+    let q = swap_quote(
+        "tron", USDT_TRON, "1000000", "bob", WBTC_BOB, EVM, entry, None,
+    );
+    let tx = |to: &str| {
+        json!({"type": "tron", "to": to, "data": undecodable_data(), "value": "0",
+               "chain": "tron", "feeLimit": TRON_FEE_LIMIT_SUN.to_string()})
+    };
+    let mut blind = VerifyPolicy::strict(MAINNET);
+    blind.blind_signing = true;
+    for to in [entry, hex, &hex[2..]] {
+        let verified = verify_order_with(&q, &tx_answer("tokenSwap", tx(to)), &blind)
+            .unwrap_or_else(|e| panic!("{to}: {e}"));
+        let VerifiedPayload::Tron(summary) = &verified.payload else {
+            panic!("not tron")
+        };
+        assert_eq!(summary.to, entry, "shown in Base58");
+    }
+    let err = verify_order_with(
+        &q,
+        &tx_answer("tokenSwap", tx(&gateway_contract("tron"))),
+        &blind,
+    )
+    .unwrap_err();
+    assert!(matches!(err, VerifyError::WrongContract { .. }), "{err:?}");
+    let elsewhere = swap_quote(
+        "tron",
+        USDT_TRON,
+        "1000000",
+        "bob",
+        WBTC_BOB,
+        EVM,
+        &gateway_contract("tron"),
+        None,
+    );
+    let err = verify_order_with(
+        &elsewhere,
+        &tx_answer("tokenSwap", tx(&gateway_contract("tron"))),
+        &blind,
+    )
+    .unwrap_err();
+    assert!(
+        matches!(&err, VerifyError::NotTheGatewayContract { expected, .. } if expected == entry),
+        "{err:?}"
+    );
+}
+
+// ---------------------------------------------------------------- the entry call, AllowanceHolder's exec (issue 30)
+
+/// `exec(operator, token, amount, target, data)` calldata, the gateway's inner call `inner`.
+fn exec_data(token: &str, amount: u64, target: &str, inner: &[u8]) -> String {
+    use alloy_sol_types::SolCall;
+    let target: alloy_primitives::Address = target.parse().unwrap();
+    let call = calldata::IAllowanceHolder::execCall {
+        operator: target,
+        token: token.parse().unwrap(),
+        amount: U256::from(amount),
+        target,
+        data: inner.to_vec().into(),
+    };
+    format!("0x{}", alloy_primitives::hex::encode(call.abi_encode()))
+}
+
+/// The gateway's own contract an entry call names (not public: any address that is no token).
+const INNER_TARGET: &str = "0x7777777777777777777777777777777777777777";
+
+fn blind_strict() -> VerifyPolicy {
+    let mut policy = VerifyPolicy::strict(MAINNET);
+    policy.blind_signing = true;
+    policy
+}
+
+#[test]
+fn the_entry_calls_selector_is_0x_settlers() {
+    use alloy_sol_types::SolCall;
+    assert_eq!(
+        calldata::IAllowanceHolder::execCall::SELECTOR,
+        EXEC_SELECTOR
+    );
+    assert_eq!(EXEC_SELECTOR, [0x22, 0x13, 0xbc, 0x0b]);
+}
+
+#[test]
+fn an_entry_call_for_the_quotes_token_and_amount_is_decoded_and_its_inner_call_marked_not_checked()
+{
+    let entry = published_entry("bob");
+    let q = offramp_quote("bob", WBTC_BOB, "100000", entry);
+    let tx = |data: String| json!({"type": "evm", "to": entry, "data": data, "value": "0", "chain": "bob"});
+    let genuine = exec_data(
+        WBTC_BOB,
+        100_000,
+        INNER_TARGET,
+        &[0xa9, 0x93, 0xcd, 0x99, 1, 2, 3],
+    );
+
+    let verified = verify_order_with(
+        &q,
+        &tx_answer("offramp", tx(genuine.clone())),
+        &blind_strict(),
+    )
+    .unwrap();
+    let summary = evm_summary(verified.clone());
+    assert_eq!(
+        summary.decoded, None,
+        "the gateway's own call is not decoded"
+    );
+    let shown = summary.entry.unwrap();
+    assert_eq!(shown.function, "exec");
+    assert_eq!(shown.token, WBTC_BOB);
+    assert_eq!(shown.amount, "100000");
+    assert_eq!(
+        shown.target,
+        INNER_TARGET
+            .parse::<alloy_primitives::Address>()
+            .unwrap()
+            .to_checksum(None)
+    );
+    assert_eq!(shown.inner_bytes, 7);
+    assert_eq!(shown.inner_selector.as_deref(), Some("0xa993cd99"));
+    assert!(
+        summary.raw_data.is_some(),
+        "the raw calldata is shown beside"
+    );
+    assert!(
+        verified.sentence.contains("exec") && verified.sentence.contains("NOT CHECKED"),
+        "{}",
+        verified.sentence
+    );
+
+    // Without blind signing the inner call stops it, with the checked part said.
+    let err = verify_order_with(
+        &q,
+        &tx_answer("offramp", tx(genuine)),
+        &VerifyPolicy::strict(MAINNET),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(&err, VerifyError::InnerCallNotDecoded { amount, .. } if amount == "100000"),
+        "{err:?}"
+    );
+    assert!(err.to_string().contains("Do not sign it"), "{err}");
+}
+
+#[test]
+fn an_entry_call_that_lets_the_gateway_take_other_than_the_quote_is_refused_even_blind() {
+    let entry = published_entry("bob");
+    let q = offramp_quote("bob", WBTC_BOB, "100000", entry);
+    let answer = |data: String| {
+        tx_answer(
+            "offramp",
+            json!({"type": "evm", "to": entry, "data": data, "value": "0", "chain": "bob"}),
+        )
+    };
+    // More of the token, another token.
+    for (data, what) in [
+        (
+            exec_data(WBTC_BOB, 100_001, INNER_TARGET, &[]),
+            "lets the gateway take",
+        ),
+        (
+            exec_data(USDT_BOB, 100_000, INNER_TARGET, &[]),
+            "lets the gateway take the token",
+        ),
+    ] {
+        let err = verify_order_with(&q, &answer(data), &blind_strict()).unwrap_err();
+        assert!(
+            matches!(&err, VerifyError::CallDiffers { what: w, .. } if *w == what),
+            "{err:?}"
+        );
+    }
+    // An inner call to a token contract (how allowances and transfers are handed out).
+    let err = verify_order_with(
+        &q,
+        &answer(exec_data(WBTC_BOB, 100_000, USDT_BOB, &[])),
+        &blind_strict(),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(err, VerifyError::CallsTokenContract { ref symbol, .. } if symbol == "USDT"),
+        "{err:?}"
+    );
+    // Arguments that are not exec's.
+    let err = verify_order_with(&q, &answer("0x2213bc0b0000".into()), &blind_strict()).unwrap_err();
+    assert!(matches!(err, VerifyError::BadCalldata { .. }), "{err:?}");
+}
+
+#[test]
+fn an_entry_call_with_a_native_input_names_no_token_and_sends_the_amount() {
+    let entry = published_entry("ethereum");
+    let q = swap_quote(
+        "ethereum",
+        NATIVE_TOKEN,
+        "1000",
+        "bob",
+        WBTC_BOB,
+        EVM,
+        entry,
+        None,
+    );
+    let answer = |token: &str, value: &str| {
+        tx_answer(
+            "tokenSwap",
+            json!({"type": "evm", "to": entry, "data": exec_data(token, 1000, INNER_TARGET, &[]), "value": value,
+                   "chain": "ethereum"}),
+        )
+    };
+    for token in [
+        "0x0000000000000000000000000000000000000000",
+        "0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE",
+    ] {
+        let verified = verify_order_with(&q, &answer(token, "1000"), &blind_strict()).unwrap();
+        assert_eq!(evm_summary(verified).entry.unwrap().token, "native");
+    }
+    assert!(verify_order_with(&q, &answer(USDT_ETH, "1000"), &blind_strict()).is_err());
+    assert!(
+        verify_order_with(
+            &q,
+            &answer("0x0000000000000000000000000000000000000000", "0"),
+            &blind_strict()
+        )
+        .is_err(),
+        "the value must be the amount"
+    );
+}
+
+#[test]
+fn a_tron_entry_call_is_decoded_with_the_token_in_base58() {
+    let entry = published_entry("tron");
+    let q = swap_quote(
+        "tron", USDT_TRON, "1000000", "bob", WBTC_BOB, EVM, entry, None,
+    );
+    let usdt = gateway_client::tron::parse_account(USDT_TRON).unwrap();
+    let token = format!("0x{}", alloy_primitives::hex::encode(&usdt[1..]));
+    let tx = json!({"type": "tron", "to": "0x4107a39ae4c49dee86e892450b20881f32cd5d500d",
+                    "data": exec_data(&token, 1_000_000, INNER_TARGET, &[]), "value": "0", "chain": "tron",
+                    "feeLimit": TRON_FEE_LIMIT_SUN.to_string()});
+    let verified = verify_order_with(&q, &tx_answer("tokenSwap", tx), &blind_strict()).unwrap();
+    let VerifiedPayload::Tron(summary) = &verified.payload else {
+        panic!("not tron")
+    };
+    let shown = summary.entry.as_ref().unwrap();
+    assert_eq!(shown.token, USDT_TRON);
+    assert_eq!(shown.amount, "1000000");
 }

@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 use ts_rs::TS;
 
 use crate::api::RouteKind;
-use crate::verify::{DecodedCall, PsbtSummary, Verified, VerifiedPayload};
+use crate::verify::{DecodedCall, EntryCall, PsbtSummary, Verified, VerifiedPayload};
 
 /// What an onramp asks to be paid: the deposit address, the exact amount, the OP_RETURN, the PSBT when there is one.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
@@ -54,6 +54,9 @@ pub struct ContractCall {
     pub selector: Option<String>,
     /// The call as desk-core decoded it, each field equal to the quote's; absent when not decoded.
     pub decoded: Option<DecodedCall>,
+    /// The real service's entry call (AllowanceHolder's `exec`) decoded, its token and amount equal to the quote's;
+    /// its inner call built by the gateway and not decoded (blind signing). Absent otherwise.
+    pub entry: Option<EntryCall>,
 }
 
 /// A Tron contract call: the call, and the most it may burn in fees.
@@ -234,6 +237,7 @@ pub(super) fn call_to_sign(order: &OrderFacts<'_>) -> Option<CallToSign> {
                 data_bytes: t.map(|t| t.data_bytes),
                 selector: t.and_then(|t| t.selector.clone()),
                 decoded: t.and_then(|t| t.decoded.clone()),
+                entry: t.and_then(|t| t.entry.clone()),
             },
             fee_limit_sun: t
                 .map(|t| t.fee_limit_sun.clone())
@@ -260,6 +264,7 @@ pub(super) fn call_to_sign(order: &OrderFacts<'_>) -> Option<CallToSign> {
         data_bytes: e.map(|e| e.data_bytes),
         selector: e.and_then(|e| e.selector.clone()),
         decoded: e.and_then(|e| e.decoded.clone()),
+        entry: e.and_then(|e| e.entry.clone()),
     }))
 }
 

@@ -132,6 +132,22 @@ fn byte_mutant(text: &str, rng: &mut Rng) -> Option<Value> {
     serde_json::from_slice(&bytes).ok()
 }
 
+/// Verifies under the Sandbox's policy (the sim's answers call its contracts, so every check runs to the end) and the
+/// real service's (refused at the pin, which must hold for any mutation too).
+fn verify_both(quote: &Quote, created: &CreateOrderResponse) {
+    use desk_core::verify::{VerifyPolicy, verify_order_with};
+    let _ = verify_order_with(
+        quote,
+        created,
+        &VerifyPolicy::sandbox(BitcoinNetwork::Mainnet),
+    );
+    let _ = verify_order_with(
+        quote,
+        created,
+        &VerifyPolicy::strict(BitcoinNetwork::Mainnet),
+    );
+}
+
 /// Every reader of a gateway answer, and what the app builds from it, on `value`: `quotes` are the genuine quotes to
 /// verify a mutated create-order answer against, `created` the genuine answers to verify a mutated quote with.
 fn read_everything(value: &Value, quotes: &[Quote], created_answers: &[CreateOrderResponse]) {
@@ -142,14 +158,14 @@ fn read_everything(value: &Value, quotes: &[Quote], created_answers: &[CreateOrd
         let _ = quote.view().fee_lines();
         for created in created_answers {
             if quote.view().route() == created.route() {
-                let _ = desk_core::verify::verify_order(&quote, created, BitcoinNetwork::Mainnet);
+                verify_both(&quote, created);
             }
         }
     }
     if let Ok(created) = CreateOrderResponse::from_value(value) {
         for quote in quotes {
             if quote.view().route() == created.route() {
-                let _ = desk_core::verify::verify_order(quote, &created, BitcoinNetwork::Mainnet);
+                verify_both(quote, &created);
             }
         }
     }

@@ -232,6 +232,7 @@ export function offrampOrder(over: Partial<OrderView> = {}): OrderView {
       dataBytes: 36,
       selector: "0x095ea7b3",
       decoded: null,
+      entry: null,
     },
     execution: null,
     finished: false,

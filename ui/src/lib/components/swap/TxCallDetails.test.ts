@@ -1,0 +1,88 @@
+// @vitest-environment happy-dom
+// The call to sign as the window shows it: a decoded gateway call under its checks, and the real service's entry call
+// (AllowanceHolder's exec) with its token and amount checked and the gateway's own inner call marked as not decoded,
+// never under a "checked" line.
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { flushSync, mount, unmount } from "svelte";
+import type { CallToSign } from "../../bindings/CallToSign";
+import { byId, text } from "../../testing";
+import TxCallDetails from "./TxCallDetails.svelte";
+
+let app: Record<string, unknown> | null = null;
+
+beforeEach(() => {
+  document.body.innerHTML = '<div id="app"></div>';
+});
+
+afterEach(() => {
+  if (app) unmount(app);
+  app = null;
+});
+
+function show(call: CallToSign) {
+  app = mount(TxCallDetails, { target: document.getElementById("app")!, props: { call } });
+  flushSync();
+}
+
+const ENTRY = "0x8fd545b348e84deb145f0179a00c671f0b9519c3";
+const TARGET = "0x7777777777777777777777777777777777777777";
+const WBTC = "0x0555E30da8f98308EdB960aa94C0Db47230d2B9c";
+
+describe("TxCallDetails", () => {
+  it("shows the entry call's checked token and amount, and its inner call as built by the gateway, not decoded", () => {
+    show({
+      kind: "evm",
+      chain: "bob",
+      to: ENTRY,
+      value: "0",
+      valueText: "0 ETH",
+      data: "0x2213bc0b",
+      dataBytes: 260,
+      selector: "0x2213bc0b",
+      decoded: null,
+      entry: {
+        function: "exec",
+        token: WBTC,
+        amount: "100000",
+        operator: TARGET,
+        target: TARGET,
+        innerBytes: 7,
+        innerSelector: "0xa993cd99",
+      },
+    });
+    expect(text("tx-entry")).toBe(
+      `exec of the gateway's entry contract: lets ${TARGET} take exactly 100000 of ${WBTC} (token and amount compared with the quote)`,
+    );
+    expect(text("tx-inner-not-checked")).toBe(
+      `Built by the gateway, not decoded: what ${TARGET} does with it (7 bytes, function 0xa993cd99) is the gateway's own call and was not compared with the quote.`,
+    );
+    expect(byId("tx-decoded")).toBeNull();
+    expect(byId("tx-not-checked")).toBeNull();
+    expect(byId("tx-inner-not-checked")?.classList.contains("not-checked")).toBe(true);
+  });
+
+  it("shows a call decoded whole under its checks, with no inner call", () => {
+    show({
+      kind: "evm",
+      chain: "bob",
+      to: ENTRY,
+      value: "0",
+      valueText: "0 ETH",
+      data: "0x",
+      dataBytes: 4,
+      selector: "0x12345678",
+      decoded: {
+        function: "offrampToBitcoin",
+        token: WBTC,
+        amount: "100000",
+        minOut: "87300",
+        recipient: "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq",
+        dstChain: null,
+      },
+      entry: null,
+    });
+    expect(text("tx-decoded")).toContain("offrampToBitcoin: takes 100000 of");
+    expect(byId("tx-entry")).toBeNull();
+    expect(byId("tx-inner-not-checked")).toBeNull();
+  });
+});
