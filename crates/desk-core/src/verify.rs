@@ -597,6 +597,15 @@ pub enum VerifyError {
         /// Quoted, bps.
         quoted: u32,
     },
+    /// The quote's own figures contradict one another (issue 30): it could hide a loss behind them.
+    #[error(
+        "The quote contradicts itself: {what}. Its figures cannot all be right, so the loss the app computes from \
+         them cannot be trusted. Do not accept it; ask for a new quote."
+    )]
+    QuoteContradicts {
+        /// What disagrees, with the numbers.
+        what: String,
+    },
     /// What is received is less than half of what is sent.
     #[error(
         "With this quote you would receive {percent} % less than you send, computed by the app from the quote's own \

@@ -28,6 +28,8 @@ use crate::usd::Usd;
 pub const CONFIRM_LOSS_BPS: u64 = 500;
 /// A loss above this share, in bps, refuses the quote: 50 %.
 pub const GROSS_LOSS_BPS: u64 = 5_000;
+/// How far a quote's own figures may disagree with one another before it is refused as contradicting itself: 2 %.
+pub const CONTRADICTION_BPS: u128 = 200;
 
 /// What the app computed of a quote that matches its request.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -196,6 +198,7 @@ pub fn check_quote(
 /// The loss of `quote` as the app computes it (see the module docs): a gross loss is refused, one above
 /// [`CONFIRM_LOSS_BPS`] needs confirmation.
 pub fn loss_check(quote: &Quote) -> Result<QuoteCheck, VerifyError> {
+    contradictions(quote)?;
     let view = quote.view();
     let loss = loss_of(view.input_amount(), view.output_amount());
     let (loss_sentence, needs_confirmation) = match &loss {
@@ -422,6 +425,123 @@ fn same_account_any_chain(a: &str, b: &str) -> bool {
         .any(|chain| addresses_equal(chain, a, b))
 }
 
+/// Refuses a quote whose figures contradict one another, so that it cannot hide a loss behind its own dollar figures
+/// (the loss is computed from them when both sides have one):
+/// - a `txTo` that is a token contract the app knows on the source chain (the gateway's contract is never one);
+/// - a USD stablecoin valued more than [`CONTRADICTION_BPS`] away from its amount in dollars;
+/// - Bitcoin on both sides (BTC and its wrappers) at prices more than that apart;
+/// - fee lines (all with a USD value) that do not account for what is sent less what is received, within that share
+///   of what is sent (and a cent a line).
+pub fn contradictions(quote: &Quote) -> Result<(), VerifyError> {
+    let view = quote.view();
+    let contradicts = |what: String| Err(VerifyError::QuoteContradicts { what });
+    let tx_to = match view {
+        QuoteView::Offramp(q) => Some(q.tx_to.as_str()),
+        QuoteView::TokenSwap(q) => Some(q.tx_to.as_str()),
+        QuoteView::Onramp(_) | QuoteView::LayerZero(_) => None,
+    };
+    let input = view.input_amount();
+    let output = view.output_amount();
+    let registry = TokenRegistry::builtin();
+    if let Some(to) = tx_to
+        && let Some(info) = registry.get(&input.chain, to.trim())
+        && !is_native_token(&input.chain, &info.address)
+    {
+        return contradicts(format!(
+            "it names {} as the contract to call, which is the {} token contract on {}, not a gateway contract",
+            gateway_client::display::clipped(to),
+            info.symbol,
+            input.chain
+        ));
+    }
+    let usd = |side: &TokenAmount| side.usd.as_deref().and_then(Usd::parse);
+    // A side's amount in micro-units of its token (10^6 per whole token), with its unit.
+    let whole_micros = |side: &TokenAmount| {
+        let info = registry.get(&side.chain, &side.address)?;
+        let amount = gateway_client::amount::parse_base_units(side.amount.trim()).ok()?;
+        let micros = amount.checked_mul(U256::from(1_000_000u32))?
+            / U256::from(10u8).checked_pow(U256::from(info.decimals))?;
+        Some((
+            u128::try_from(micros).ok()?,
+            unit_of(&info.symbol),
+            info.symbol.clone(),
+        ))
+    };
+    let apart = |a: u128, b: u128| {
+        a.abs_diff(b).saturating_mul(10_000) > a.max(b).saturating_mul(CONTRADICTION_BPS)
+    };
+    for (side, name) in [(input, "sent"), (output, "received")] {
+        if let (Some((micros, unit, symbol)), Some(value)) = (whole_micros(side), usd(side))
+            && unit == "USD"
+            && apart(micros, value.micros())
+        {
+            return contradicts(format!(
+                "the {} {symbol} {name}, a US dollar stablecoin, is valued at ${}",
+                Usd::from_micros(micros).cents_text(),
+                value.cents_text()
+            ));
+        }
+    }
+    if let (Some((btc_in, unit_in, _)), Some((btc_out, unit_out, _)), Some(usd_in), Some(usd_out)) = (
+        whole_micros(input),
+        whole_micros(output),
+        usd(input),
+        usd(output),
+    ) && unit_in == "BTC"
+        && unit_out == "BTC"
+        && btc_in > 0
+        && btc_out > 0
+    {
+        // usd_in / btc_in against usd_out / btc_out, multiplied out.
+        let (a, b) = (
+            U256::from(usd_in.micros()) * U256::from(btc_out),
+            U256::from(usd_out.micros()) * U256::from(btc_in),
+        );
+        let diff = if a > b { a - b } else { b - a };
+        if diff * U256::from(10_000u32) > a.max(b) * U256::from(CONTRADICTION_BPS) {
+            let price = |usd: Usd, btc: u128| {
+                Usd::from_micros(usd.micros().saturating_mul(1_000_000) / btc)
+            };
+            return contradicts(format!(
+                "it prices Bitcoin at {} on the side sent and {} on the side received",
+                price(usd_in, btc_in).grouped_text(),
+                price(usd_out, btc_out).grouped_text()
+            ));
+        }
+    }
+    let lines = view.fee_lines();
+    if let (Some(sent), Some(got)) = (usd(input), usd(output))
+        && !lines.is_empty()
+        && sent.micros() > 0
+    {
+        let mut fees = Usd::ZERO;
+        for (_, line) in &lines {
+            match line
+                .usd
+                .as_deref()
+                .and_then(Usd::parse)
+                .and_then(|v| fees.checked_add(v))
+            {
+                Some(sum) => fees = sum,
+                None => return Ok(()),
+            }
+        }
+        let implied = sent.micros().saturating_sub(got.micros());
+        let slack = sent.micros().saturating_mul(CONTRADICTION_BPS) / 10_000
+            + 10_000 * u128::try_from(lines.len()).unwrap_or(u128::MAX / 20_000);
+        if implied.abs_diff(fees.micros()) > slack {
+            return contradicts(format!(
+                "it sends ${} and delivers ${}, ${} less, but its fee lines add up to ${}",
+                sent.cents_text(),
+                got.cents_text(),
+                Usd::from_micros(implied).cents_text(),
+                fees.cents_text()
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// The loss from `input` to `output` (see the module docs), `None` when it cannot be computed.
 fn loss_of(input: &TokenAmount, output: &TokenAmount) -> Option<Loss> {
     if let (Some(sent), Some(got)) = (
@@ -526,10 +646,77 @@ mod tests {
             require_confirmed_loss(&gross, Some(10_000)).unwrap_err(),
             VerifyError::GrossLoss { .. }
         ));
-        // USD values, when both sides carry one, come first.
-        let by_usd = offramp("100000", "99000", Some(("100.00", "40.00")));
-        let check = loss_check(&by_usd);
-        assert!(matches!(check, Err(VerifyError::GrossLoss { ref percent }) if percent == "60.00"));
+        // USD values, when both sides carry one and agree with each other, come first.
+        let by_usd = offramp("100000", "99000", Some(("100.00", "98.00")));
+        let check = loss_check(&by_usd).unwrap();
+        assert_eq!(
+            check.loss.as_ref().map(|l| (l.bps, l.basis.as_str())),
+            Some((200, "usd"))
+        );
+        // USD values that hide the loss the amounts show contradict the amounts: refused with the numbers.
+        let hidden = offramp("100000", "40000", Some(("100.00", "99.00")));
+        assert!(matches!(
+            loss_check(&hidden),
+            Err(VerifyError::QuoteContradicts { ref what })
+                if what == "it prices Bitcoin at $100,000.00 on the side sent and $247,500.00 on the side received"
+        ));
+    }
+
+    /// A token swap of `input` USDT (6 decimals) on BOB for `output` USDT on Ethereum, with USD values and one fee line
+    /// of `fee_usd`.
+    fn usdt_swap(input: &str, usd_in: &str, output: &str, usd_out: &str, fee_usd: &str) -> Quote {
+        let usdt_bob = "0x05D032ac25d322df992303dCa074EE7392C117b9";
+        Quote::from_json(serde_json::json!({"tokenSwap": {
+            "srcChain": "bob", "dstChain": "ethereum",
+            "inputAmount": {"address": usdt_bob, "amount": input, "chain": "bob", "usd": usd_in},
+            "outputAmount": {"address": "0xdac17f958d2ee523a2206206994597c13d831ec7", "amount": output,
+                             "chain": "ethereum", "usd": usd_out},
+            "fees": {"address": usdt_bob, "amount": "1000000", "chain": "bob", "usd": fee_usd},
+            "recipient": "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", "slippage": 100,
+            "txTo": "0x676174657761792d73696d2d636F6E7472616374"
+        }}))
+        .unwrap()
+    }
+
+    #[test]
+    fn a_quote_that_contradicts_itself_is_refused_with_the_numbers() {
+        let contradiction = |q: &Quote| match contradictions(q) {
+            Err(VerifyError::QuoteContradicts { what }) => what,
+            other => panic!("not a contradiction: {other:?}"),
+        };
+        // Fair: 500 USDT for 499 USDT, a $1 fee line.
+        let fair = usdt_swap("500000000", "500.00", "499000000", "499.00", "1.00");
+        assert_eq!(contradictions(&fair), Ok(()));
+        assert_eq!(loss_check(&fair).unwrap().loss.unwrap().bps, 20);
+        // It pays 1 % of a fair amount while keeping fair USD figures: the stablecoin received is valued at 100×.
+        let one_percent = usdt_swap("500000000", "500.00", "4990000", "499.00", "1.00");
+        assert_eq!(
+            contradiction(&one_percent),
+            "the 4.99 USDT received, a US dollar stablecoin, is valued at $499.00"
+        );
+        // 20 % less with every fee line unchanged: its own USD figures show it, and the fee lines do not explain it.
+        let twenty = usdt_swap("500000000", "500.00", "399200000", "399.20", "1.00");
+        assert_eq!(
+            contradiction(&twenty),
+            "it sends $500.00 and delivers $399.20, $100.80 less, but its fee lines add up to $1.00"
+        );
+        // Within 2 % and a cent a line: rounding and spread pass.
+        let spread = usdt_swap("500000000", "500.00", "490000000", "490.00", "1.00");
+        assert_eq!(contradictions(&spread), Ok(()));
+        // A txTo that is a token contract is refused at the quote.
+        let mut raw = fair.raw().clone();
+        raw["tokenSwap"]["txTo"] = serde_json::json!("0x05D032ac25d322df992303dCa074EE7392C117b9");
+        assert_eq!(
+            contradiction(&Quote::from_json(raw).unwrap()),
+            "it names 0x05D032ac25d322df992303dCa074EE7392C117b9 as the contract to call, which is the USDT token \
+             contract on bob, not a gateway contract"
+        );
+        let err = loss_check(&one_percent).unwrap_err();
+        assert!(
+            err.to_string()
+                .ends_with("Do not accept it; ask for a new quote."),
+            "{err}"
+        );
     }
 
     #[test]
