@@ -494,6 +494,10 @@ pub struct TronCallSummary {
 #[serde(rename_all = "camelCase")]
 #[ts(export_to = "SolanaTxSummary.ts")]
 pub struct SolanaTxSummary {
+    /// Whether the gateway's own instruction was decoded and compared with the quote (always on the Sandbox); false
+    /// when its layout is not public and blind signing let it through, labelled not decoded.
+    #[serde(default = "decoded_before_issue_30")]
+    pub gateway_decoded: bool,
     /// The fee payer and only signer: the quote's sender.
     pub fee_payer: String,
     /// The programs invoked, each once, in order of first use.
@@ -504,6 +508,11 @@ pub struct SolanaTxSummary {
     pub recent_blockhash: String,
     /// The message version: `legacy`, `v0` or `v1`.
     pub version: String,
+}
+
+/// A Solana summary journaled before issue 30 was of a decoded instruction (nothing else passed then).
+fn decoded_before_issue_30() -> bool {
+    true
 }
 
 /// Which transaction a Bitcoin payment problem was found in: the gateway's PSBT, or what the user signed.
@@ -1050,6 +1059,17 @@ pub enum VerifyError {
         amount: String,
         /// The token it may take.
         token: String,
+    },
+    /// Off the Sandbox, the gateway's Solana instruction is of no layout the app knows, and blind signing is off.
+    #[error(
+        "The gateway's Solana transaction calls its program {program} with an instruction the app cannot decode (the \
+         program's layout is not public), so what it moves was not compared with the quote. Do not sign it unless \
+         you trust this gateway: blind signing can be turned on for this network in Settings; the fee payer, the \
+         signer, the compute budget and every other instruction are checked either way."
+    )]
+    SolanaNotDecoded {
+        /// The gateway's program.
+        program: String,
     },
     /// The calldata is of no function the app can decode, and blind signing is off.
     #[error(

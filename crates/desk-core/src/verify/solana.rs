@@ -144,8 +144,27 @@ pub(super) fn verify(
             what: format!("{} calls of the gateway program", gateway.len()),
         });
     };
-    let expected = expected_instruction(source, sender, gateway)?;
-    let deposit = expected_deposit(source, sender)?;
+    // Off the Sandbox the gateway's program and its instruction layout are not public: an instruction of no layout
+    // the app knows is let through only with blind signing on, labelled not decoded, and then nothing else may move
+    // anything (no deposit of the Sandbox's layout, no other program but the compute budget and the creation of a
+    // token account the gateway's instruction itself names). The Sandbox's own instruction is always decoded.
+    let not_public = policy.contracts == super::GatewayContracts::Published
+        && gateway_payload::gateway_instruction_min_out(&gateway.data).is_none();
+    let (expected, deposit, decoded) = if not_public {
+        if !policy.blind_signing {
+            return Err(VerifyError::SolanaNotDecoded {
+                program: source.tx_to.trim().to_owned(),
+            });
+        }
+        let accounts: Vec<Pubkey> = gateway.accounts.iter().map(|(key, _, _)| *key).collect();
+        (accounts, None, false)
+    } else {
+        (
+            expected_instruction(source, sender, gateway)?,
+            expected_deposit(source, sender)?,
+            true,
+        )
+    };
     let mut deposited = false;
     let mut units: Option<u64> = None;
     let mut price: u64 = 0;
@@ -214,6 +233,7 @@ pub(super) fn verify(
         });
     }
     Ok(SolanaTxSummary {
+        gateway_decoded: decoded,
         fee_payer: fee_payer.to_string(),
         programs,
         instruction_count: u32::try_from(message.instructions().len()).unwrap_or(u32::MAX),
@@ -359,10 +379,16 @@ fn expected_instruction(
 pub(super) fn sentence(summary: &SolanaTxSummary) -> String {
     let count = summary.instruction_count;
     format!(
-        "A Solana {} transaction paid and signed by {} alone, calling {} in {count} instruction{}.",
+        "A Solana {} transaction paid and signed by {} alone, calling {} in {count} instruction{}.{}",
         summary.version,
         summary.fee_payer,
         summary.programs.join(", "),
         if count == 1 { "" } else { "s" },
+        if summary.gateway_decoded {
+            ""
+        } else {
+            " NOT CHECKED: the gateway's own instruction is not decoded (its layout is not public; blind signing is \
+             on for this network), so what it moves was not compared with the quote."
+        },
     )
 }

@@ -2160,3 +2160,77 @@ fn a_tron_entry_call_is_decoded_with_the_token_in_base58() {
     assert_eq!(shown.token, USDT_TRON);
     assert_eq!(shown.amount, "1000000");
 }
+
+// ---------------------------------------------------------------- Solana on the real service (issue 30, item 5)
+
+/// The Solana swap with the gateway's instruction in a layout the app does not know (the real service's is not
+/// public); `keep_deposit` keeps the Sandbox's SPL transfer beside it.
+fn solana_unknown_layout(keep_deposit: bool) -> (Quote, String) {
+    let (q, b64) = solana_swap(Some(SOL_SENDER));
+    let program: solana_pubkey::Pubkey = gateway_contract("solana").parse().unwrap();
+    let edited = edit_solana(&b64, |tx| {
+        let keys = tx.message.static_account_keys().to_vec();
+        let VersionedMessage::V0(message) = &mut tx.message else {
+            panic!("v0")
+        };
+        message
+            .instructions
+            .retain(|ix| keep_deposit || keys[usize::from(ix.program_id_index)] == program);
+        for ix in &mut message.instructions {
+            if keys[usize::from(ix.program_id_index)] == program {
+                ix.data = vec![0xde, 0xad, 0xbe, 0xef, 1, 2, 3];
+            }
+        }
+    });
+    (q, edited)
+}
+
+#[test]
+fn off_the_sandbox_a_solana_instruction_of_no_known_layout_needs_blind_signing_and_is_labelled_not_decoded()
+ {
+    let strict = VerifyPolicy::strict(MAINNET);
+    let (q, b64) = solana_unknown_layout(false);
+    let err = verify_order_with(&q, &solana_answer(&b64), &strict).unwrap_err();
+    assert!(
+        matches!(&err, VerifyError::SolanaNotDecoded { program } if *program == gateway_contract("solana"))
+    );
+    assert!(err.to_string().contains("Do not sign it"), "{err}");
+
+    let verified = verify_order_with(&q, &solana_answer(&b64), &blind_strict()).unwrap();
+    let VerifiedPayload::Solana(summary) = &verified.payload else {
+        panic!("not solana")
+    };
+    assert!(!summary.gateway_decoded);
+    assert_eq!(summary.fee_payer, SOL_SENDER);
+    assert!(
+        verified
+            .sentence
+            .contains("NOT CHECKED: the gateway's own instruction is not decoded"),
+        "{}",
+        verified.sentence
+    );
+
+    // Blind signing lets the gateway's instruction through, nothing else: the Sandbox's SPL transfer beside it is
+    // refused, as any other program would be.
+    let (q, with_transfer) = solana_unknown_layout(true);
+    let err = verify_order_with(&q, &solana_answer(&with_transfer), &blind_strict()).unwrap_err();
+    assert!(
+        matches!(&err, VerifyError::SolanaUnexpectedInstruction { what } if what.contains("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA")),
+        "{err:?}"
+    );
+
+    // On the Sandbox its own layout is always decoded: an unknown one is refused, blind or not.
+    let mut sandbox = VerifyPolicy::sandbox(MAINNET);
+    sandbox.blind_signing = true;
+    assert!(matches!(
+        verify_order_with(&q, &solana_answer(&b64), &sandbox).unwrap_err(),
+        VerifyError::SolanaInstructionDiffers { .. }
+    ));
+    // A decoded instruction says so.
+    let (q, genuine) = solana_swap(Some(SOL_SENDER));
+    let VerifiedPayload::Solana(summary) = verify(&q, &solana_answer(&genuine)).unwrap().payload
+    else {
+        panic!("not solana")
+    };
+    assert!(summary.gateway_decoded);
+}

@@ -92,6 +92,9 @@ pub struct SolanaCall {
     pub recent_blockhash: Option<String>,
     /// Its message version (`legacy`, `v0`) (verified).
     pub version: Option<String>,
+    /// Whether the gateway's own instruction was decoded and compared with the quote (verified); false when its
+    /// layout is not public and blind signing let it through.
+    pub gateway_decoded: Option<bool>,
 }
 
 /// The transaction an offramp or a token swap asks to be signed, by kind of chain.
@@ -214,6 +217,7 @@ pub(super) fn call_to_sign(order: &OrderFacts<'_>) -> Option<CallToSign> {
             instruction_count: s.map(|s| s.instruction_count),
             recent_blockhash: s.map(|s| s.recent_blockhash.clone()),
             version: s.map(|s| s.version.clone()),
+            gateway_decoded: s.map(|s| s.gateway_decoded),
         }));
     }
     let to = text(tx.get("to"))?;

@@ -31,4 +31,9 @@ recentBlockhash: string | null,
 /**
  * Its message version (`legacy`, `v0`) (verified).
  */
-version: string | null, };
+version: string | null, 
+/**
+ * Whether the gateway's own instruction was decoded and compared with the quote (verified); false when its
+ * layout is not public and blind signing let it through.
+ */
+gatewayDecoded: boolean | null, };

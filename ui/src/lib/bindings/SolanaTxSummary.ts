@@ -5,6 +5,11 @@
  */
 export type SolanaTxSummary = { 
 /**
+ * Whether the gateway's own instruction was decoded and compared with the quote (always on the Sandbox); false
+ * when its layout is not public and blind signing let it through, labelled not decoded.
+ */
+gatewayDecoded: boolean, 
+/**
  * The fee payer and only signer: the quote's sender.
  */
 feePayer: string, 

@@ -85,4 +85,25 @@ describe("TxCallDetails", () => {
     expect(byId("tx-entry")).toBeNull();
     expect(byId("tx-inner-not-checked")).toBeNull();
   });
+
+  it("labels a Solana gateway instruction of no public layout as not decoded, and a decoded one not at all", () => {
+    const solana = (gatewayDecoded: boolean | null): CallToSign => ({
+      kind: "solana",
+      chainId: "792703809",
+      transaction: "AQID",
+      feePayer: "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM",
+      programs: ["ComputeBudget111111111111111111111111111111"],
+      instructionCount: 2,
+      recentBlockhash: "11111111111111111111111111111111",
+      version: "v0",
+      gatewayDecoded,
+    });
+    show(solana(false));
+    expect(text("tx-solana-not-decoded")).toMatch(
+      /^Built by the gateway, not decoded: its program's layout is not public/,
+    );
+    unmount(app!);
+    show(solana(true));
+    expect(byId("tx-solana-not-decoded")).toBeNull();
+  });
 });
