@@ -1,7 +1,7 @@
 // Test support: a DeskApi whose every command fails loudly unless a test gives it a stand-in, and what the views'
 // tests do to the rendered page (find by test id, wait for it to settle, choose, type, click).
-import { flushSync, tick } from "svelte";
-import { expect } from "vitest";
+import { flushSync, mount, tick, unmount, type Component } from "svelte";
+import { afterEach, beforeEach, expect } from "vitest";
 import type { DeskApi } from "./ipc";
 import type { NetworkKind } from "./bindings/NetworkKind";
 
@@ -125,4 +125,28 @@ export function chainFacts(kind: NetworkKind) {
   return kind === "sandbox"
     ? ({ bitcoinNetwork: "regtest", bitcoinNetworkSettable: false, simulated: SANDBOX_MARK } as const)
     : ({ bitcoinNetwork: "mainnet", bitcoinNetworkSettable: kind === "staging" || kind === "custom" } as const);
+}
+
+/**
+ * A fresh `#app` for each test of the file, and `show(component, props)` to mount one there (unmounting what the test
+ * showed before); whatever is shown is unmounted after each test. Call once at the top of a test file.
+ */
+export function mountedPerTest() {
+  let shown: Record<string, unknown> | null = null;
+  const hide = () => {
+    if (shown) unmount(shown);
+    shown = null;
+  };
+  beforeEach(() => {
+    document.body.innerHTML = '<div id="app"></div>';
+  });
+  afterEach(hide);
+  return {
+    show<Props extends Record<string, any>>(component: Component<Props>, props: Props): void {
+      hide();
+      shown = mount(component, { target: document.getElementById("app")!, props });
+      flushSync();
+    },
+    hide,
+  };
 }

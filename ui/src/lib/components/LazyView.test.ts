@@ -1,25 +1,16 @@
 // @vitest-environment happy-dom
 // A view opened for the first time: a line while its file is read, the view once read, and when the read fails a
 // sentence with what to do and a button that tries again.
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { mount, unmount } from "svelte";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { forgetLoadedViews, type ViewModule } from "../lazy-views";
-import { byId, click, settle, text } from "../testing";
+import { byId, click, mountedPerTest, settle, text } from "../testing";
 import { viewInfo } from "../views";
 import LazyView from "./LazyView.svelte";
 import OpenedView from "./testdata/OpenedView.svelte";
 
-let app: Record<string, unknown> | null = null;
+const { show, hide } = mountedPerTest();
 
-beforeEach(() => {
-  document.body.innerHTML = '<div id="app"></div>';
-});
-
-afterEach(() => {
-  if (app) unmount(app);
-  app = null;
-  forgetLoadedViews();
-});
+afterEach(() => forgetLoadedViews());
 
 function deferred() {
   let resolve!: (m: ViewModule) => void;
@@ -32,10 +23,7 @@ function deferred() {
 }
 
 function start(load: () => Promise<ViewModule>) {
-  app = mount(LazyView, {
-    target: document.getElementById("app")!,
-    props: { view: viewInfo("partner"), loaders: { partner: load } },
-  });
+  show(LazyView, { view: viewInfo("partner"), loaders: { partner: load } });
 }
 
 describe("LazyView", () => {
@@ -54,7 +42,7 @@ describe("LazyView", () => {
   it("shows a view read before at once", async () => {
     start(async () => ({ default: OpenedView }));
     await settle();
-    unmount(app!);
+    hide();
     const never = vi.fn(() => new Promise<ViewModule>(() => {}));
     start(never);
     expect(byId("opened-view")).not.toBeNull();

@@ -2,40 +2,27 @@
 // The call to sign as the window shows it: a decoded gateway call under its checks, and the real service's entry call
 // (AllowanceHolder's exec) with its token and amount checked and the gateway's own inner call marked as not decoded,
 // never under a "checked" line.
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { flushSync, mount, unmount } from "svelte";
+import { describe, expect, it } from "vitest";
 import type { CallToSign } from "../../bindings/CallToSign";
-import { byId, text } from "../../testing";
+import { byId, mountedPerTest, text } from "../../testing";
 import TxCallDetails from "./TxCallDetails.svelte";
 
-let app: Record<string, unknown> | null = null;
-
-beforeEach(() => {
-  document.body.innerHTML = '<div id="app"></div>';
-});
-
-afterEach(() => {
-  if (app) unmount(app);
-  app = null;
-});
+const { show: mountShown } = mountedPerTest();
 
 function show(call: CallToSign) {
-  app = mount(TxCallDetails, { target: document.getElementById("app")!, props: { call } });
-  flushSync();
+  mountShown(TxCallDetails, { call });
 }
 
 const ENTRY = "0x8fd545b348e84deb145f0179a00c671f0b9519c3";
 const TARGET = "0x7777777777777777777777777777777777777777";
 const WBTC = "0x0555E30da8f98308EdB960aa94C0Db47230d2B9c";
+/** An EVM call to the entry contract on BOB, sending no value. */
+const ON_BOB = { kind: "evm", chain: "bob", to: ENTRY, value: "0", valueText: "0 ETH" } as const;
 
 describe("TxCallDetails", () => {
   it("shows the entry call's checked token and amount, and its inner call as built by the gateway, not decoded", () => {
     show({
-      kind: "evm",
-      chain: "bob",
-      to: ENTRY,
-      value: "0",
-      valueText: "0 ETH",
+      ...ON_BOB,
       data: "0x2213bc0b",
       dataBytes: 260,
       selector: "0x2213bc0b",
@@ -63,11 +50,7 @@ describe("TxCallDetails", () => {
 
   it("shows a call decoded whole under its checks, with no inner call", () => {
     show({
-      kind: "evm",
-      chain: "bob",
-      to: ENTRY,
-      value: "0",
-      valueText: "0 ETH",
+      ...ON_BOB,
       data: "0x",
       dataBytes: 4,
       selector: "0x12345678",
@@ -102,7 +85,6 @@ describe("TxCallDetails", () => {
     expect(text("tx-solana-not-decoded")).toMatch(
       /^Built by the gateway, not decoded: its program's layout is not public/,
     );
-    unmount(app!);
     show(solana(true));
     expect(byId("tx-solana-not-decoded")).toBeNull();
   });
