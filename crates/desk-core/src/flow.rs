@@ -169,13 +169,13 @@ pub fn lookup_address(quote: &Quote) -> Option<String> {
         })
 }
 
-/// The same token on the same chain: EVM addresses in any case, the native asset in any of its spellings, other
-/// addresses (Base58) exactly.
+/// The same token on the same chain: compared as addresses by the chain's rules (EVM in any case, Tron as Base58,
+/// `41…` or `0x41…`), the native asset in any of its spellings.
 fn same_token(chain: &str, token: &str, other_chain: &str, other_token: &str) -> bool {
     let (token, other_token) = (token.trim(), other_token.trim());
     chain.eq_ignore_ascii_case(other_chain)
         && (token == other_token
-            || (token.starts_with("0x") && token.eq_ignore_ascii_case(other_token))
+            || crate::verify::request::addresses_equal(chain, token, other_token)
             || (gateway_client::wire::is_native_token(chain, token)
                 && gateway_client::wire::is_native_token(other_chain, other_token)))
 }
@@ -750,6 +750,33 @@ impl<'a> Flow<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_listed_orders_token_is_matched_as_an_address_in_any_spelling() {
+        let usdt = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
+        let hex = "41a614f803b6fd780986a42c78ec9c7f77e6ded13c";
+        for spelling in [
+            usdt,
+            hex,
+            "0x41a614f803b6fd780986a42c78ec9c7f77e6ded13c",
+            " 0x41A614F803B6FD780986A42C78EC9C7F77E6DED13C ",
+        ] {
+            assert!(same_token("tron", usdt, "tron", spelling), "{spelling}");
+        }
+        assert!(!same_token(
+            "tron",
+            usdt,
+            "tron",
+            "TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf"
+        ));
+        assert!(!same_token("tron", usdt, "bob", hex), "another chain");
+        assert!(same_token(
+            "bob",
+            "0x05D032ac25d322df992303dCa074EE7392C117b9",
+            "BOB",
+            "0x05d032ac25d322df992303dca074ee7392c117b9"
+        ));
+    }
 
     const OWNER: &str = "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359";
     const RECIPIENT: &str = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";

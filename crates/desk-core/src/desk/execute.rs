@@ -154,13 +154,12 @@ fn source_chain(order: &JournalOrder) -> Option<String> {
 /// Refuses an order asked for with another sender than the wallet's EVM address: its tokens would be taken from
 /// this wallet for an order the gateway lists under someone else.
 fn check_sender(order: &JournalOrder, wallet: &str) -> Result<(), DeskError> {
+    // Compared as addresses by the source chain's rules (a Tron sender may be written `41…`/`0x41…` hex).
+    let chain = source_chain(order).unwrap_or_default();
     let same = |sender: &str| {
-        if sender.starts_with("0x") {
-            sender.eq_ignore_ascii_case(wallet)
-        } else {
-            // Base58 (Solana, Tron) is case-sensitive.
-            sender == wallet
-        }
+        sender.trim() == wallet.trim()
+            || (sender.starts_with("0x") && sender.eq_ignore_ascii_case(wallet))
+            || crate::verify::request::addresses_equal(&chain, sender, wallet)
     };
     let sender = gateway_client::wire::Quote::from_json(order.quote.clone())
         .ok()

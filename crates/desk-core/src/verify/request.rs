@@ -393,26 +393,22 @@ fn same_address(
 /// Two addresses of `chain` name the same account (see the module docs): EVM (and Tron written as EVM hex, and
 /// Solana's native token as the zero address) by their 20 bytes, Tron by its 21-byte account, Bitcoin by output
 /// script, Solana by key.
-pub(super) fn addresses_equal(chain: &str, a: &str, b: &str) -> bool {
-    use super::call::evm_address;
+pub(crate) fn addresses_equal(chain: &str, a: &str, b: &str) -> bool {
+    use gateway_client::address::same_account;
     fn same<T: PartialEq>(x: Option<T>, y: Option<T>) -> bool {
         matches!((x, y), (Some(x), Some(y)) if x == y)
     }
     let (a, b) = (a.trim(), b.trim());
+    let as_evm = || same_account(ChainFamily::Evm, a, b);
     match chain_family(chain) {
-        Some(ChainFamily::Evm) => same(evm_address(a), evm_address(b)),
-        Some(ChainFamily::Tron) => {
-            same(
-                gateway_client::tron::parse_account(a),
-                gateway_client::tron::parse_account(b),
-            ) || same(evm_address(a), evm_address(b))
-        }
+        Some(ChainFamily::Evm) => as_evm(),
+        Some(ChainFamily::Tron) => same_account(ChainFamily::Tron, a, b) || as_evm(),
         Some(ChainFamily::Bitcoin) => same(bitcoin_script(a), bitcoin_script(b)),
         Some(ChainFamily::Solana) => {
             same(
                 solana_pubkey::Pubkey::from_str(a).ok(),
                 solana_pubkey::Pubkey::from_str(b).ok(),
-            ) || same(evm_address(a), evm_address(b))
+            ) || as_evm()
         }
         None => a == b,
     }
