@@ -452,25 +452,45 @@ pub fn contradictions(quote: &Quote) -> Result<(), VerifyError> {
     }
     let usd = |side: &TokenAmount| side.usd.as_deref().and_then(Usd::parse);
     // A side's amount in micro-units of its token (10^6 per whole token), with its unit.
-    let whole_micros = |side: &TokenAmount| {
+    // A side's amount scaled to 18 decimals (exact: no truncation, however small), with its unit and symbol.
+    let scaled = |side: &TokenAmount| {
         let info = registry.get(&side.chain, &side.address)?;
         let amount = gateway_client::amount::parse_base_units(side.amount.trim()).ok()?;
-        let micros = amount.checked_mul(U256::from(1_000_000u32))?
-            / U256::from(10u8).checked_pow(U256::from(info.decimals))?;
+        let scale = U256::from(10u8).checked_pow(U256::from(18u8.checked_sub(info.decimals)?))?;
         Some((
-            u128::try_from(micros).ok()?,
+            amount.checked_mul(scale)?,
             unit_of(&info.symbol),
             info.symbol.clone(),
         ))
     };
-    let apart = |a: u128, b: u128| {
-        a.abs_diff(b).saturating_mul(10_000) > a.max(b).saturating_mul(CONTRADICTION_BPS)
+    // The gateway writes USD values in cents: a value may be off by half a cent either way, so a figure is read as
+    // the range a cent wide around it. Two products are apart when even the nearest ends of their ranges differ by
+    // more than CONTRADICTION_BPS of the larger.
+    const CENT: u128 = 10_000;
+    let apart = |(a_lo, a_hi): (U256, U256), (b_lo, b_hi): (U256, U256)| {
+        let gap = if a_lo > b_hi {
+            a_lo - b_hi
+        } else if b_lo > a_hi {
+            b_lo - a_hi
+        } else {
+            U256::ZERO
+        };
+        gap * U256::from(10_000u32) > a_hi.max(b_hi) * U256::from(CONTRADICTION_BPS)
     };
+    let range = |usd: Usd, times: U256| {
+        (
+            U256::from(usd.micros().saturating_sub(CENT / 2)) * times,
+            U256::from(usd.micros().saturating_add(CENT / 2)) * times,
+        )
+    };
+    let e12 = U256::from(10u64.pow(12));
     for (side, name) in [(input, "sent"), (output, "received")] {
-        if let (Some((micros, unit, symbol)), Some(value)) = (whole_micros(side), usd(side))
+        // Dollars of a stablecoin in micro-dollars x 10^12 (18 decimals), against its USD value x 10^12.
+        if let (Some((amount18, unit, symbol)), Some(value)) = (scaled(side), usd(side))
             && unit == "USD"
-            && apart(micros, value.micros())
+            && apart((amount18, amount18), range(value, e12))
         {
+            let micros = u128::try_from(amount18 / e12).unwrap_or(u128::MAX);
             return contradicts(format!(
                 "the {} {symbol} {name}, a US dollar stablecoin, is valued at ${}",
                 Usd::from_micros(micros).cents_text(),
@@ -478,32 +498,26 @@ pub fn contradictions(quote: &Quote) -> Result<(), VerifyError> {
             ));
         }
     }
-    if let (Some((btc_in, unit_in, _)), Some((btc_out, unit_out, _)), Some(usd_in), Some(usd_out)) = (
-        whole_micros(input),
-        whole_micros(output),
-        usd(input),
-        usd(output),
-    ) && unit_in == "BTC"
+    if let (Some((btc_in, unit_in, _)), Some((btc_out, unit_out, _)), Some(usd_in), Some(usd_out)) =
+        (scaled(input), scaled(output), usd(input), usd(output))
+        && unit_in == "BTC"
         && unit_out == "BTC"
-        && btc_in > 0
-        && btc_out > 0
-    {
+        && !btc_in.is_zero()
+        && !btc_out.is_zero()
         // usd_in / btc_in against usd_out / btc_out, multiplied out.
-        let (a, b) = (
-            U256::from(usd_in.micros()) * U256::from(btc_out),
-            U256::from(usd_out.micros()) * U256::from(btc_in),
-        );
-        let diff = if a > b { a - b } else { b - a };
-        if diff * U256::from(10_000u32) > a.max(b) * U256::from(CONTRADICTION_BPS) {
-            let price = |usd: Usd, btc: u128| {
-                Usd::from_micros(usd.micros().saturating_mul(1_000_000) / btc)
-            };
-            return contradicts(format!(
-                "it prices Bitcoin at {} on the side sent and {} on the side received",
-                price(usd_in, btc_in).grouped_text(),
-                price(usd_out, btc_out).grouped_text()
-            ));
-        }
+        && apart(range(usd_in, btc_out), range(usd_out, btc_in))
+    {
+        let e18 = U256::from(10u64.pow(18));
+        let price = |usd: Usd, btc: U256| {
+            Usd::from_micros(
+                u128::try_from(U256::from(usd.micros()) * e18 / btc).unwrap_or(u128::MAX),
+            )
+        };
+        return contradicts(format!(
+            "it prices Bitcoin at {} on the side sent and {} on the side received",
+            price(usd_in, btc_in).grouped_text(),
+            price(usd_out, btc_out).grouped_text()
+        ));
     }
     let lines = view.fee_lines();
     if let (Some(sent), Some(got)) = (usd(input), usd(output))
@@ -695,6 +709,20 @@ mod tests {
         assert_eq!(
             contradiction(&twenty),
             "it sends $500.00 and delivers $399.20, $100.80 less, but its fee lines add up to $1.00"
+        );
+        // Small amounts whose USD values are rounded to the cent are not contradictions: 1,050 sats and 1,040 sats
+        // at $87,123.45 a bitcoin are written $0.91 and $0.91, 100 sats and 99 sats $0.09; 0.0001 USDT is $0.00.
+        assert_eq!(
+            contradictions(&offramp("1050", "1040", Some(("0.91", "0.91")))),
+            Ok(())
+        );
+        assert_eq!(
+            contradictions(&offramp("100", "99", Some(("0.09", "0.09")))),
+            Ok(())
+        );
+        assert_eq!(
+            contradictions(&usdt_swap("100", "0.00", "99", "0.00", "0.00")),
+            Ok(())
         );
         // Within 2 % and a cent a line: rounding and spread pass.
         let spread = usdt_swap("500000000", "500.00", "490000000", "490.00", "1.00");
