@@ -82,6 +82,11 @@ fn gl_stays(var: impl Fn(&str) -> Option<std::ffi::OsString>) -> Option<&'static
     if var(EGL_VENDORS_ENV).is_some() || var("GDK_GL").is_some() {
         return Some("GL drivers left as the person set them");
     }
+    // A composited page is shown by WebKit's UI side through EGL: with compositing asked for (the person's own
+    // `WEBKIT_DISABLE_COMPOSITING_MODE`, left as set), the app's process keeps its driver.
+    if var("WEBKIT_DISABLE_COMPOSITING_MODE").is_some_and(|v| v != "1") {
+        return Some("GL drivers kept in the app's own process: compositing was asked for");
+    }
     let x11_backend = var("GDK_BACKEND").is_some_and(|b| b.to_string_lossy().starts_with("x11"));
     if var("WAYLAND_DISPLAY").is_some() && !x11_backend {
         return Some(
@@ -286,6 +291,15 @@ mod tests {
         ] {
             assert_eq!(gl_stays(env(pairs)), Some(why), "{pairs:?}");
         }
+        assert_eq!(
+            gl_stays(env(&[("WEBKIT_DISABLE_COMPOSITING_MODE", "0")])),
+            Some("GL drivers kept in the app's own process: compositing was asked for")
+        );
+        assert_eq!(
+            gl_stays(env(&[("WEBKIT_DISABLE_COMPOSITING_MODE", "1")])),
+            None,
+            "the app's own setting"
+        );
         assert_eq!(
             gl_stays(env(&[(APP_GL_ENV, "0")])),
             None,

@@ -342,7 +342,7 @@ const SETTLE: Duration = Duration::from_secs(10);
 const SETTING_VARIANTS: &[(&str, &[(&str, &str)])] = &[
     ("with JavaScriptCore's JIT", &[("JSC_useJIT", "true")]),
     (
-        "with accelerated compositing at the first paint",
+        "with accelerated compositing at the first paint (and so the GL drivers in the app's process)",
         &[("WEBKIT_DISABLE_COMPOSITING_MODE", "0")],
     ),
     (
