@@ -164,16 +164,23 @@ fn split(checked: CallCheck, data: &[u8]) -> Shown {
 
 /// Refuses a call whose `to` is a token contract the app knows on the source chain: the gateway's contract is never
 /// one, and a call to a token is how allowances and transfers are handed out.
-fn not_a_token(source: &QuotedSource, to: &str) -> Result<(), VerifyError> {
-    match TokenRegistry::builtin().get(&source.chain, to) {
-        Some(info) if !gateway_client::wire::is_native_token(&source.chain, &info.address) => {
-            Err(VerifyError::CallsTokenContract {
-                contract: to.to_owned(),
-                symbol: info.symbol.clone(),
-            })
-        }
-        _ => Ok(()),
+pub(super) fn not_a_token(source: &QuotedSource, to: &str) -> Result<(), VerifyError> {
+    match known_token(&source.chain, to) {
+        Some(symbol) => Err(VerifyError::CallsTokenContract {
+            contract: to.to_owned(),
+            symbol,
+        }),
+        None => Ok(()),
     }
+}
+
+/// The symbol of the token contract at `address` on `chain`, when the app knows one there (the native asset's
+/// spellings are no contract).
+pub(super) fn known_token(chain: &str, address: &str) -> Option<String> {
+    TokenRegistry::builtin()
+        .get(chain, address)
+        .filter(|info| !gateway_client::wire::is_native_token(chain, &info.address))
+        .map(|info| info.symbol.clone())
 }
 
 /// On a network whose gateway contracts are known (the Sandbox's, or the real service's published entry of each

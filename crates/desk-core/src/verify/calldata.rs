@@ -251,14 +251,7 @@ fn entry_call(
         || (call.amount.to_string(), quoted_amount.to_string()),
     )?;
     let target = token_text(call.target);
-    if let Some(info) = gateway_client::tokens::TokenRegistry::builtin().get(&source.chain, &target)
-        && !gateway_client::wire::is_native_token(&source.chain, &info.address)
-    {
-        return Err(VerifyError::CallsTokenContract {
-            contract: target,
-            symbol: info.symbol.clone(),
-        });
-    }
+    super::call::not_a_token(source, &target)?;
     let entry = EntryCall {
         function: "exec".into(),
         token: if native {

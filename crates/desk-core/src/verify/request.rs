@@ -440,18 +440,15 @@ pub fn contradictions(quote: &Quote) -> Result<(), VerifyError> {
     let output = view.output_amount();
     let registry = TokenRegistry::builtin();
     if let Some(to) = tx_to
-        && let Some(info) = registry.get(&input.chain, to.trim())
-        && !is_native_token(&input.chain, &info.address)
+        && let Some(symbol) = super::call::known_token(&input.chain, to.trim())
     {
         return contradicts(format!(
-            "it names {} as the contract to call, which is the {} token contract on {}, not a gateway contract",
+            "it names {} as the contract to call, which is the {symbol} token contract on {}, not a gateway contract",
             gateway_client::display::clipped(to),
-            info.symbol,
             input.chain
         ));
     }
     let usd = |side: &TokenAmount| side.usd.as_deref().and_then(Usd::parse);
-    // A side's amount in micro-units of its token (10^6 per whole token), with its unit.
     // A side's amount scaled to 18 decimals (exact: no truncation, however small), with its unit and symbol.
     let scaled = |side: &TokenAmount| {
         let info = registry.get(&side.chain, &side.address)?;
