@@ -268,6 +268,10 @@ pub struct WalletEvmStepArgs {
     kind: desk_core::journal::WalletTxKind,
     /// The most gas fee (in wei, decimal) the person accepted.
     accepted_max_fee_wei: String,
+    /// The person accepted signing this order without the chain's simulation (its endpoint cannot simulate);
+    /// counts only with blind signing on for the network.
+    #[serde(default)]
+    accept_unsimulated: bool,
 }
 
 /// Signs and broadcasts the step the person confirmed (at no more than the gas fee they accepted), awaits its
@@ -281,6 +285,7 @@ pub async fn wallet_evm_step(
         args.local_id,
         Some(args.kind),
         Some(&args.accepted_max_fee_wei),
+        args.accept_unsimulated,
     )
     .await
 }

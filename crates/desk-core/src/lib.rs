@@ -26,6 +26,7 @@ pub mod quote_errors;
 pub mod sandbox;
 pub mod secrets;
 pub mod settings;
+pub mod simulate;
 pub mod support;
 pub mod tracker;
 pub mod usd;

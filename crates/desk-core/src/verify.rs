@@ -46,7 +46,7 @@
 //! contract or program and moves no native value the quote does not state.
 
 mod call;
-mod calldata;
+pub(crate) mod calldata;
 mod onramp;
 pub mod request;
 mod solana;
@@ -1043,22 +1043,6 @@ pub enum VerifyError {
         chain: String,
         /// The contract called.
         found: String,
-    },
-    /// The real service's entry call (AllowanceHolder's `exec`) matches the quote, but the gateway's inner call is
-    /// not decoded, and blind signing is off.
-    #[error(
-        "The gateway's transaction calls its entry contract's exec, which lets {target} take exactly {amount} of \
-         {token} (the quote's amount and token: checked), but what {target} then does is the gateway's own call, \
-         which is not public and was not decoded. Do not sign it unless you trust this gateway: blind signing can be \
-         turned on for this network in Settings, and then the call is shown with the part not checked."
-    )]
-    InnerCallNotDecoded {
-        /// The gateway's contract `exec` calls.
-        target: String,
-        /// The amount it may take, smallest units.
-        amount: String,
-        /// The token it may take.
-        token: String,
     },
     /// Off the Sandbox, the gateway's Solana instruction is of no layout the app knows, and blind signing is off.
     #[error(

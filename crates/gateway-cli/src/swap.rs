@@ -46,6 +46,14 @@ pub struct SwapArgs {
     /// Stop once the gateway has the transaction, instead of following the order to its end
     #[arg(long)]
     no_follow: bool,
+    /// Sign even when the chain's endpoint cannot simulate the transaction (only with --blind-signing; `--yes` never
+    /// implies it)
+    #[arg(long)]
+    accept_unsimulated: bool,
+    /// Turn blind signing on for this network in the command line's own settings (kept for later swaps; the window's
+    /// settings are not changed): a call the app cannot decode is then shown as NOT CHECKED instead of refused
+    #[arg(long)]
+    blind_signing: bool,
 }
 
 /// desk-core's refusals are the app's checks (exit 5); everything else keeps its kind (gateway 3, transport 4).
@@ -229,6 +237,12 @@ pub async fn balance(
 }
 
 async fn swap(desk: &Desk, args: &SwapArgs) -> Result<(), Failure> {
+    if args.blind_signing {
+        desk.set_blind_signing(true).await.map_err(failure)?;
+        eprintln!(
+            "Blind signing is on for this network in the command line's settings: a call the app cannot decode is shown as NOT CHECKED."
+        );
+    }
     // On the network's Bitcoin network (regtest on the Sandbox).
     let accounts = desk.wallet_accounts().await.map_err(failure)?;
 
@@ -330,7 +344,7 @@ async fn swap(desk: &Desk, args: &SwapArgs) -> Result<(), Failure> {
         _ if desk_core::chains::evm::chain_id_of(&args.route.src_chain).is_some()
             || args.route.src_chain == "tron" =>
         {
-            execute_evm(desk, local_id, args.yes).await?
+            execute_evm(desk, local_id, args.yes, args.accept_unsimulated).await?
         }
         _ if args.route.src_chain == "solana" => execute_solana(desk, local_id, args.yes).await?,
         _ => {
@@ -352,7 +366,12 @@ async fn swap(desk: &Desk, args: &SwapArgs) -> Result<(), Failure> {
 }
 
 /// Each EVM or Tron step as the window shows it, confirmed one by one, until the payment is registered.
-async fn execute_evm(desk: &Desk, local_id: i64, yes: bool) -> Result<OrderView, Failure> {
+async fn execute_evm(
+    desk: &Desk,
+    local_id: i64,
+    yes: bool,
+    accept_unsimulated: bool,
+) -> Result<OrderView, Failure> {
     loop {
         let plan = desk.wallet_evm_plan(local_id).await.map_err(failure)?;
         if let Some(short) = plan.shortfall {
@@ -365,13 +384,34 @@ async fn execute_evm(desk: &Desk, local_id: i64, yes: bool) -> Result<OrderView,
             "{} Network fee at most {}.",
             step.sentence, step.max_fee_text
         );
+        let simulation = &plan.simulation;
+        println!(
+            "  Simulated ({}): {}",
+            if simulation.source.is_empty() {
+                "not run"
+            } else {
+                &simulation.source
+            },
+            simulation.sentence
+        );
+        if simulation.needs_acceptance() && !accept_unsimulated {
+            return Err(Failure::Refused(format!(
+                "{} Nothing was signed. Use an endpoint that simulates (eth_simulateV1), or pass --accept-unsimulated --blind-signing to sign this order without a simulation.",
+                simulation.sentence
+            )));
+        }
         if !confirm(yes, "Sign and send it?").await? {
             return Err(Failure::Usage(
                 "not confirmed; nothing more was signed".into(),
             ));
         }
         let order = desk
-            .wallet_evm_step(local_id, Some(step.kind), Some(&step.max_fee_wei))
+            .wallet_evm_step(
+                local_id,
+                Some(step.kind),
+                Some(&step.max_fee_wei),
+                accept_unsimulated,
+            )
             .await
             .map_err(failure)?;
         if let Some(last) = order.wallet_txs.as_ref().and_then(|t| t.last()) {

@@ -184,6 +184,66 @@ impl EvmEndpoint {
             .map_err(|e| revert_reason(&e.to_string()))
     }
 
+    /// Runs `calls` in order, in one simulated block on top of the latest one (`eth_simulateV1` with
+    /// `traceTransfers`, no validation: nothing is signed and fees are not charged). `Ok(Err(why))` when the endpoint
+    /// cannot simulate (no such method, or it refused the request), with its words; `Err` when it could not be
+    /// reached.
+    pub(crate) async fn simulate_block(
+        &self,
+        calls: &[TransactionRequest],
+    ) -> Result<Result<Vec<crate::simulate::SimCall>, String>, ChainError> {
+        use alloy::transports::RpcError;
+        let latest = self
+            .provider
+            .get_block_by_number(alloy::eips::BlockNumberOrTag::Latest)
+            .await
+            .map_err(rpc_error)?
+            .ok_or_else(|| ChainError::Rpc("the node has no latest block".into()))?;
+        let calls: Vec<serde_json::Value> = calls
+            .iter()
+            .map(|tx| {
+                let mut call = serde_json::json!({
+                    "from": tx.from.unwrap_or_default(),
+                    "input": tx.input.input().cloned().unwrap_or_default(),
+                    "value": tx.value.unwrap_or_default(),
+                });
+                if let Some(alloy::primitives::TxKind::Call(to)) = tx.to {
+                    call["to"] = serde_json::json!(to);
+                }
+                call
+            })
+            .collect();
+        // The block's time is set to the next block's: some nodes otherwise simulate at time 1 and a deadline in
+        // the call reverts.
+        let payload = serde_json::json!({
+            "blockStateCalls": [{
+                "blockOverrides": { "time": format!("{:#x}", latest.header.timestamp + 12) },
+                "calls": calls,
+            }],
+            "traceTransfers": true,
+            "validation": false,
+        });
+        let answer: Result<serde_json::Value, _> = self
+            .provider
+            .raw_request("eth_simulateV1".into(), (payload, "latest"))
+            .await;
+        let answer = match answer {
+            Ok(answer) => answer,
+            Err(RpcError::ErrorResp(e)) => {
+                warn!(chain = self.chain, code = e.code, message = %e.message, "eth_simulateV1 refused");
+                return Ok(Err(format!(
+                    "{} answered eth_simulateV1 with error {} ({})",
+                    self.url,
+                    e.code,
+                    gateway_client::display::clipped(&e.message)
+                )));
+            }
+            Err(e) => return Err(rpc_error(e)),
+        };
+        Ok(parse_simulated(&answer)
+            .map_err(|why| format!("{}'s eth_simulateV1 answer is unreadable ({why})", self.url)))
+    }
+
     /// Gas for `tx` with the margin max(1.2×, +300,000); the revert reason when the estimate fails.
     pub(crate) async fn gas_for(&self, tx: &TransactionRequest) -> Result<u64, String> {
         let estimate = self
@@ -193,6 +253,79 @@ impl EvmEndpoint {
             .map_err(|e| revert_reason(&e.to_string()))?;
         Ok((estimate.saturating_mul(12) / 10).max(estimate.saturating_add(300_000)))
     }
+}
+
+/// The calls of the one block of an `eth_simulateV1` answer.
+fn parse_simulated(answer: &serde_json::Value) -> Result<Vec<crate::simulate::SimCall>, String> {
+    use crate::simulate::{SimCall, SimLog};
+    let calls = answer
+        .get(0)
+        .and_then(|b| b.get("calls"))
+        .and_then(|c| c.as_array())
+        .ok_or("no block with calls")?;
+    let hex = |v: Option<&serde_json::Value>| -> Result<Bytes, String> {
+        match v.and_then(|v| v.as_str()) {
+            None => Ok(Bytes::new()),
+            Some(s) => s.parse::<Bytes>().map_err(|e| format!("{s:?}: {e}")),
+        }
+    };
+    calls
+        .iter()
+        .map(|c| {
+            let ok = match c.get("status").and_then(|s| s.as_str()) {
+                Some("0x1") => true,
+                Some("0x0") => false,
+                other => return Err(format!("status {other:?}")),
+            };
+            let error = c.get("error").map(|e| {
+                let message = e.get("message").and_then(|m| m.as_str()).unwrap_or("");
+                revert_reason(&gateway_client::display::clipped(message))
+            });
+            let logs = c
+                .get("logs")
+                .and_then(|l| l.as_array())
+                .map(|logs| {
+                    logs.iter()
+                        .map(|l| {
+                            Ok(SimLog {
+                                address: l
+                                    .get("address")
+                                    .and_then(|a| a.as_str())
+                                    .and_then(|a| a.parse().ok())
+                                    .ok_or("a log without an address")?,
+                                topics: l
+                                    .get("topics")
+                                    .and_then(|t| t.as_array())
+                                    .map(|t| {
+                                        t.iter().filter_map(|t| t.as_str()?.parse().ok()).collect()
+                                    })
+                                    .unwrap_or_default(),
+                                data: hex(l.get("data"))?,
+                            })
+                        })
+                        .collect::<Result<Vec<_>, String>>()
+                })
+                .transpose()?
+                .unwrap_or_default();
+            let output = hex(c.get("returnData"))?;
+            // The revert's own reason, from its returned `Error(string)` or `Panic(uint256)`, before the node's words
+            // (anvil says only "execution failed").
+            let error = if ok {
+                None
+            } else {
+                alloy::sol_types::decode_revert_reason(&output)
+                    .map(|r| gateway_client::display::clipped(r.trim_start_matches("revert: ")))
+                    .filter(|r| !r.trim().is_empty())
+                    .or(error)
+            };
+            Ok(SimCall {
+                ok,
+                error,
+                output,
+                logs,
+            })
+        })
+        .collect()
 }
 
 /// The reason in a node's error text (`execution reverted: allowance too low` → `allowance too low`).

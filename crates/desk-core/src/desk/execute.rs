@@ -118,9 +118,11 @@ pub struct EvmBalance {
 fn exec_error(e: impl Into<ExecError>) -> DeskError {
     let e: ExecError = e.into();
     let kind = match &e {
-        ExecError::NotEnough(_) | ExecError::WouldRevert { .. } | ExecError::Changed(_) => {
-            ErrorKind::Refused
-        }
+        ExecError::NotEnough(_)
+        | ExecError::WouldRevert { .. }
+        | ExecError::Changed(_)
+        | ExecError::Surprise { .. }
+        | ExecError::NotSimulated { .. } => ErrorKind::Refused,
         ExecError::Journal(_) => ErrorKind::Journal,
         ExecError::Sign(_) => ErrorKind::Wallet,
         _ => ErrorKind::Transport,
@@ -396,12 +398,14 @@ impl Desk {
     /// Signs and broadcasts the next wallet step of a verified offramp or token swap — only the step the person
     /// confirmed (`kind`) and only if its gas costs at most `accepted_max_fee_wei` — and awaits its receipt. A
     /// journaled transaction without a receipt is finished first (re-sent as it is). When the order's own
-    /// transaction is mined, its hash is handed in and registered.
+    /// transaction is mined, its hash is handed in and registered. When the chain's endpoint cannot simulate, the
+    /// step is signed only with `accept_unsimulated` and blind signing on for the network.
     pub async fn wallet_evm_step(
         &self,
         local_id: i64,
         kind: Option<WalletTxKind>,
         accepted_max_fee_wei: Option<&str>,
+        accept_unsimulated: bool,
     ) -> Result<OrderView, DeskError> {
         let journal = self.journal()?;
         let order = journal.order(local_id)?;
@@ -410,6 +414,10 @@ impl Desk {
                 .wallet_tron_step(local_id, kind, accepted_max_fee_wei)
                 .await;
         }
+        let unsimulated = evm::Unsimulated {
+            accepted: accept_unsimulated,
+            blind_signing: self.blind_signing_on().await,
+        };
         let sandbox = self.state.lock().await.network.sandbox_chains.is_some();
         let (chain, call) = pay_call(&order, sandbox)?;
         let signer = self
@@ -440,11 +448,22 @@ impl Desk {
             signer.as_ref(),
             &call,
             accepted,
+            unsimulated,
             &progress,
             &|_| {},
         )
         .await;
         self.after_wallet_step(local_id, executed).await
+    }
+
+    /// Whether blind signing is on for the network in use.
+    async fn blind_signing_on(&self) -> bool {
+        let state = self.state.lock().await;
+        state
+            .settings
+            .networks
+            .get(&state.network.kind)
+            .is_some_and(|prefs| prefs.blind_signing)
     }
 
     /// The window's progress events of a wallet transaction.

@@ -226,7 +226,7 @@ impl Desk {
             if order.wallet_txs.iter().any(|t| t.chain == "solana") {
                 return self.wallet_solana_step(local_id, None).await;
             }
-            return self.wallet_evm_step(local_id, None, None).await;
+            return self.wallet_evm_step(local_id, None, None, false).await;
         }
         let flow = flow_on(&client, journal, &key, &checks);
         let (order, _) = flow

@@ -32,12 +32,15 @@ use serde::{Deserialize, Serialize};
 use tracing::info;
 use ts_rs::TS;
 
-pub use super::{CrashHook, ExecError, Executed, WalletTxProgress, has_unfinished_wallet_tx};
+pub use super::{
+    CrashHook, ExecError, Executed, Unsimulated, WalletTxProgress, has_unfinished_wallet_tx,
+};
 use super::{Journaled, journaled, locked};
 use crate::chains::evm::{
     ChainError, EvmEndpoint, approveCall, native_text, revert_reason, token_text,
 };
 use crate::journal::{Journal, JournalOrder, WalletTx, WalletTxKind, WalletTxState};
+use crate::simulate::{EvmExpectation, SimCall, Simulation, SimulationStatus, Surprise};
 use crate::verify::{Verified, VerifiedPayload};
 use gateway_client::wire::{CreateOrderResponse, RouteKind};
 
@@ -183,6 +186,8 @@ pub struct EvmPlan {
     pub token_balance_text: Option<String>,
     /// Why the wallet cannot pay, in numbers; nothing is signed while this is set.
     pub shortfall: Option<String>,
+    /// What the chain's own simulation of the steps showed leaving and entering the wallet.
+    pub simulation: Simulation,
 }
 
 /// A transaction to be planned: kind, call, value.
@@ -215,6 +220,8 @@ pub async fn plan(
     let mut drafts = Vec::new();
     let mut token_balance = None;
     let mut shortfall = Vec::new();
+    // The allowance to the call's contract the steps leave before the call (see `EvmExpectation::granted`).
+    let mut granted = U256::ZERO;
     if !call.token.is_zero() {
         let have = endpoint.token_balance(call.token, owner).await?;
         token_balance = Some(have);
@@ -229,7 +236,9 @@ pub async fn plan(
         }
         let allowance = endpoint.allowance(call.token, owner, call.to).await?;
         let required = endpoint.approval_required(call.to).await;
+        granted = allowance;
         if required && allowance < call.amount {
+            granted = call.amount;
             // Only ever to the gateway contract the app knows for this chain (the gateway's own SDK refuses any
             // other spender too): a hostile `txTo` must not collect an allowance.
             match call.known_spender {
@@ -351,6 +360,19 @@ pub async fn plan(
         });
         requests.push((tx.with_gas_limit(limit), max_fee));
     }
+    let shortfall_now = !shortfall.is_empty() || native < total;
+    let simulation = if shortfall_now {
+        Simulation {
+            status: SimulationStatus::NotRun,
+            moves: Vec::new(),
+            sentence: "Not simulated: the balances do not cover the order.".into(),
+            source: String::new(),
+        }
+    } else {
+        let kinds: Vec<WalletTxKind> = steps.iter().map(|s| s.kind).collect();
+        let fee_text = native_text(chain, total.saturating_sub(call.value));
+        simulate(endpoint, owner, call, &requests, &kinds, granted, fee_text).await?
+    };
     if native < total {
         shortfall.push(format!(
             "Gas{} needs up to {} on {chain}, but the wallet {} holds {}: add at least {}.",
@@ -373,14 +395,127 @@ pub async fn plan(
             native_balance_text: native_text(chain, native),
             token_balance_text: token_balance.map(|b| token_text(chain, call.token, b)),
             shortfall: (!shortfall.is_empty()).then(|| shortfall.join(" ")),
+            simulation,
         },
         requests,
     ))
 }
 
+/// Runs the steps still to sign (`requests`, of `kinds`) in one simulated block on `endpoint`, then reads the
+/// allowance left to the call's contract, and compares what leaves and enters the wallet with the quote
+/// ([`crate::simulate::assess_evm`]). A surprise or a revert refuses the order; an endpoint that cannot simulate
+/// gives [`SimulationStatus::Unavailable`].
+async fn simulate(
+    endpoint: &EvmEndpoint,
+    owner: Address,
+    call: &PayCall,
+    requests: &[(TransactionRequest, u128)],
+    kinds: &[WalletTxKind],
+    granted: U256,
+    max_fee_text: String,
+) -> Result<Simulation, ExecError> {
+    let mut calls: Vec<TransactionRequest> = requests.iter().map(|(r, _)| r.clone()).collect();
+    let token_in = !call.token.is_zero();
+    if token_in {
+        calls.push(
+            TransactionRequest::default()
+                .with_from(owner)
+                .with_to(call.token)
+                .with_input(Bytes::from(
+                    crate::chains::evm::allowanceCall {
+                        owner,
+                        spender: call.to,
+                    }
+                    .abi_encode(),
+                )),
+        );
+    }
+    let source = format!("eth_simulateV1 on {}", endpoint.url);
+    let simulated: Vec<SimCall> = match endpoint.simulate_block(&calls).await? {
+        Ok(simulated) if simulated.len() == calls.len() => simulated,
+        Ok(simulated) => {
+            return Ok(unavailable(
+                format!(
+                    "{} simulated {} of the {} calls it was given",
+                    endpoint.url,
+                    simulated.len(),
+                    calls.len()
+                ),
+                source,
+            ));
+        }
+        Err(why) => return Ok(unavailable(why, source)),
+    };
+    let mut recipients = vec![call.to];
+    recipients.extend(crate::verify::calldata::exec_target(&call.data));
+    let expect = EvmExpectation {
+        chain: endpoint.chain.clone(),
+        owner,
+        token: call.token,
+        amount: call.amount,
+        value: call.value,
+        entry: call.to,
+        recipients,
+        granted,
+        max_fee_text,
+    };
+    let what: Vec<&'static str> = kinds
+        .iter()
+        .map(|k| match k {
+            WalletTxKind::Pay => "order's transaction",
+            WalletTxKind::ResetApproval => "reset of the allowance",
+            _ => "approval",
+        })
+        .collect();
+    match crate::simulate::assess_evm(&expect, &simulated, &what, token_in) {
+        Ok(simulation) => {
+            info!(
+                chain = endpoint.chain,
+                sentence = simulation.sentence,
+                "simulated"
+            );
+            Ok(Simulation {
+                source,
+                ..simulation
+            })
+        }
+        Err(Surprise::Reverts { what, reason }) => Err(ExecError::WouldRevert {
+            what,
+            reason,
+            next: "The chain's simulation shows it; nothing was signed. Check the order and the balances, or discard the order.",
+        }),
+        Err(Surprise::Leaves(surprise)) => {
+            tracing::warn!(
+                chain = endpoint.chain,
+                surprise,
+                "simulation refused the order"
+            );
+            Err(ExecError::Surprise {
+                node: source,
+                surprise,
+            })
+        }
+    }
+}
+
+/// A simulation that could not run, said plainly.
+pub(crate) fn unavailable(why: String, source: String) -> Simulation {
+    tracing::warn!(why, "no simulation");
+    Simulation {
+        status: SimulationStatus::Unavailable,
+        moves: Vec::new(),
+        sentence: format!(
+            "Not simulated: {why}. What this order's transaction moves cannot be shown; it is signed only if you accept that for this order, with blind signing on for this network."
+        ),
+        source,
+    }
+}
+
 /// Takes the order one wallet step on: finishes a journaled transaction that has no receipt yet (re-sent as it is),
 /// or, when none is pending, signs the first step of a fresh [`plan`] — only when it is the step the person confirmed
-/// (`confirmed`) and its gas costs at most what they accepted (`accepted_max_fee_wei`).
+/// (`confirmed`) and its gas costs at most what they accepted (`accepted_max_fee_wei`), and only when the chain's
+/// simulation of it shows nothing beyond the quote, or it cannot simulate and the person accepted signing without
+/// (`unsimulated`, [`Unsimulated`]).
 #[allow(clippy::too_many_arguments)]
 pub async fn execute_next(
     journal: &Journal,
@@ -389,6 +524,7 @@ pub async fn execute_next(
     signer: Option<&PrivateKeySigner>,
     call: &PayCall,
     confirmed: Option<(WalletTxKind, U256)>,
+    unsimulated: Unsimulated,
     progress: &(dyn Fn(WalletTxProgress) + Send + Sync),
     crash: CrashHook<'_>,
 ) -> Result<Executed, ExecError> {
@@ -410,6 +546,7 @@ pub async fn execute_next(
     if let Some(short) = plan.shortfall {
         return Err(ExecError::NotEnough(short));
     }
+    unsimulated.check(&plan.simulation)?;
     let (step, (request, _)) = plan
         .steps
         .into_iter()

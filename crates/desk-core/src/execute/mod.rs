@@ -38,6 +38,26 @@ pub enum ExecError {
         /// What to do next, as a sentence.
         next: &'static str,
     },
+    /// The chain's own simulation shows what the quote does not allow (more leaving the wallet, another token, a third
+    /// party, an approval to a stranger, an allowance that outlives the call): what, in words and numbers.
+    #[error(
+        "The simulation of this order ({node}) shows what its quote does not allow: {surprise}. Nothing was signed. Do not sign this order anywhere; discard it, and tell support its order id."
+    )]
+    Surprise {
+        /// Where it ran: the method and the endpoint.
+        node: String,
+        /// What it showed, in words and numbers.
+        surprise: String,
+    },
+    /// The endpoint cannot simulate, and signing without a simulation was not accepted for this order: why, and how
+    /// to go on.
+    #[error("{why} Nothing was signed. {next}")]
+    NotSimulated {
+        /// Why it could not be simulated, with the endpoint's words.
+        why: String,
+        /// What to do next, as a sentence.
+        next: String,
+    },
     /// A signed transaction was mined but reverted: it cost its fee and did nothing.
     #[error(
         "The transaction {hash} was mined but reverted ({reason}): it did nothing but cost its gas. The order was not registered; look at the reason, then sign again or discard the order."
@@ -91,6 +111,40 @@ pub enum ExecError {
     /// The journal could not record the transaction, or refused it for this order.
     #[error(transparent)]
     Journal(#[from] JournalError),
+}
+
+/// Whether the person accepted signing this order's next step without the chain's simulation, when its endpoint
+/// cannot simulate, and whether blind signing is on for the network (without it, no acceptance counts).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Unsimulated {
+    /// The person accepted, for this order, signing without a simulation.
+    pub accepted: bool,
+    /// Blind signing is on for the network.
+    pub blind_signing: bool,
+}
+
+impl Unsimulated {
+    /// Refuses a step whose simulation could not run unless both hold.
+    pub fn check(self, simulation: &crate::simulate::Simulation) -> Result<(), ExecError> {
+        if !simulation.needs_acceptance() {
+            return Ok(());
+        }
+        let why = simulation.sentence.clone();
+        match (self.blind_signing, self.accepted) {
+            (true, true) => {
+                tracing::warn!("signing without a simulation, accepted for this order");
+                Ok(())
+            }
+            (false, _) => Err(ExecError::NotSimulated {
+                why,
+                next: "Set an RPC endpoint for this chain that supports eth_simulateV1 in Settings (geth, reth, besu, nethermind and anvil do), or turn on blind signing for this network and accept signing this one order without a simulation.".into(),
+            }),
+            (true, false) => Err(ExecError::NotSimulated {
+                why,
+                next: "Set an RPC endpoint that simulates in Settings, or accept signing this one order without a simulation.".into(),
+            }),
+        }
+    }
 }
 
 /// What the journal already holds of an order's wallet transactions.

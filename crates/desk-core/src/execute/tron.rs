@@ -32,6 +32,7 @@ use crate::chains::tron::{
     BANDWIDTH_OVERHEAD, Broadcast, TronEndpoint, TronPrices, trc20_text, trx_text,
 };
 use crate::journal::{Journal, JournalOrder, WalletTx, WalletTxKind, WalletTxState};
+use crate::simulate::{Simulation, SimulationStatus};
 use crate::verify::{TRON_FEE_LIMIT_CAP_SUN, Verified, VerifiedPayload};
 
 /// How long a transaction stays valid after the block it refers to (TronWeb's default).
@@ -279,7 +280,22 @@ pub async fn plan(
             .constant_call(&owner, &pay.contract, &pay.data, pay.call_value)
             .await?
         {
-            Ok((_, energy)) => Some(energy),
+            Ok((_, energy)) => {
+                // Within its fee limit, or it would run out of energy on the chain and burn the limit for nothing.
+                let cost = energy.saturating_mul(prices.energy_fee);
+                if cost > pay.fee_limit.unsigned_abs() {
+                    return Err(ExecError::WouldRevert {
+                        what: "order's transaction",
+                        reason: format!(
+                            "the node's read-only run uses {energy} energy ({}), more than its fee limit of {}",
+                            trx_text(cost),
+                            trx_text(pay.fee_limit.unsigned_abs())
+                        ),
+                        next: "Nothing was signed. Try again later (energy prices change), or discard the order.",
+                    });
+                }
+                Some(energy)
+            }
             Err(reason) => {
                 return Err(ExecError::WouldRevert {
                     what: "order's transaction",
@@ -307,6 +323,7 @@ pub async fn plan(
         energy,
     });
 
+    let simulation = tron_simulation(endpoint, &paid, energy, &shortfall, drafts.len());
     let mut steps = Vec::new();
     let mut calls = Vec::new();
     let mut total: u64 = pay.call_value.unsigned_abs();
@@ -375,9 +392,49 @@ pub async fn plan(
                 .zip(token_balance)
                 .map(|(token, have)| trc20_text(&token, have)),
             shortfall: (!shortfall.is_empty()).then(|| shortfall.join(" ")),
+            simulation,
         },
         calls,
     ))
+}
+
+/// What Tron's read-only run (`triggerconstantcontract`) showed: the order's call succeeds within its fee limit
+/// (`energy`, when it could be run now), or it is run when the approval before it is mined. java-tron's run reports
+/// no transfers, so what moves is not read: [`SimulationStatus::Partial`].
+fn tron_simulation(
+    endpoint: &TronEndpoint,
+    paid: &str,
+    energy: Option<u64>,
+    shortfall: &[String],
+    approvals: usize,
+) -> Simulation {
+    let source = format!("triggerconstantcontract on {}", endpoint.url);
+    let (status, sentence) = match energy {
+        _ if !shortfall.is_empty() => (
+            SimulationStatus::NotRun,
+            "Not simulated: the balances do not cover the order.".to_owned(),
+        ),
+        Some(energy) => (
+            SimulationStatus::Partial,
+            format!(
+                "The node ran the order's call read-only: it succeeds, with about {energy} energy, within its fee limit. Tron's read-only run reports no transfers, so what the gateway's contract moves is not shown; the entry contract lets it take {paid} and no more."
+            ),
+        ),
+        None => (
+            SimulationStatus::Partial,
+            format!(
+                "The approval{} ran read-only and succeeds{}; the order's call is run the same way once the approval is mined, before you confirm it.",
+                if approvals > 1 { "s" } else { "" },
+                if approvals > 1 { " in turn" } else { "" }
+            ),
+        ),
+    };
+    Simulation {
+        status,
+        moves: Vec::new(),
+        sentence,
+        source,
+    }
 }
 
 /// Builds `call` on the node's latest block, checks the encoded `raw_data` carries exactly `call`, and signs it:

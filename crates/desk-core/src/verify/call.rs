@@ -256,8 +256,8 @@ fn decoded_clause(
     if let Some(entry) = entry {
         return format!(
             "Decoded as the entry contract's exec: lets {} take exactly {} of token {}, equal to the quote. NOT \
-             CHECKED: what {} does then is the gateway's own call ({} bytes{}), built by the gateway and not decoded \
-             (blind signing is on for this network).",
+             DECODED: what {} does then is the gateway's own call ({} bytes{}), built by the gateway; before you \
+             sign, the chain's simulation shows what it moves, and anything beyond the quote refuses it.",
             entry.target,
             entry.amount,
             entry.token,

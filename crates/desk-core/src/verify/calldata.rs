@@ -46,6 +46,16 @@ alloy_sol_types::sol! {
 /// `exec(address,address,uint256,address,bytes)`, as 0x-settler and the gateway's SDK give it.
 pub const EXEC_SELECTOR: [u8; 4] = [0x22, 0x13, 0xbc, 0x0b];
 
+/// The contract an `exec` call hands the caller's tokens to (its `target`), when `data` is one.
+pub(crate) fn exec_target(data: &[u8]) -> Option<Address> {
+    if data.get(..4)? != EXEC_SELECTOR {
+        return None;
+    }
+    IAllowanceHolder::execCall::abi_decode(data)
+        .ok()
+        .map(|c| c.target)
+}
+
 /// How a native input may be named as `exec`'s token: the zero address, or the `0xEeee…` placeholder many
 /// integrations of AllowanceHolder use.
 const NATIVE_PLACEHOLDER: Address = Address::new([0xee; 20]);
@@ -112,7 +122,7 @@ pub struct EntryCall {
 pub(super) enum CallCheck {
     /// Decoded and equal to the quote.
     Decoded(DecodedCall),
-    /// The entry call decoded and equal to the quote; its inner call not decoded (blind signing on).
+    /// The entry call decoded and equal to the quote; its inner call not decoded (simulated before signing).
     Entry(EntryCall),
     /// Not decoded; blind signing allowed it through, to be shown as not checked.
     Blind,
@@ -145,7 +155,7 @@ pub(super) fn check(
         _ => address.to_checksum(None),
     };
     if selector == EXEC_SELECTOR {
-        return entry_call(source, token, quoted_amount, data, policy, &token_text);
+        return entry_call(source, token, quoted_amount, data, &token_text);
     }
     if selector == IGatewaySim::offrampToBitcoinCall::SELECTOR {
         let call = IGatewaySim::offrampToBitcoinCall::abi_decode(data)
@@ -228,13 +238,13 @@ pub(super) fn check(
 
 /// AllowanceHolder's `exec`: its token and amount must be the quote's input, and its target no token contract the app
 /// knows (a call to a token is how allowances and transfers are handed out). What the target then does is the
-/// gateway's own and is not decoded: let through, shown as such, only with blind signing on.
+/// gateway's own and is not decoded: let through, shown as such, and simulated on the chain before anything is
+/// signed ([`crate::simulate`]), which refuses anything beyond the quote leaving the wallet.
 fn entry_call(
     source: &QuotedSource,
     token: Address,
     quoted_amount: U256,
     data: &[u8],
-    policy: &VerifyPolicy,
     token_text: &impl Fn(Address) -> String,
 ) -> Result<CallCheck, VerifyError> {
     let call =
@@ -265,15 +275,7 @@ fn entry_call(
         inner_bytes: u32::try_from(call.data.len()).unwrap_or(u32::MAX),
         inner_selector: super::call::selector(&call.data),
     };
-    if policy.blind_signing {
-        Ok(CallCheck::Entry(entry))
-    } else {
-        Err(VerifyError::InnerCallNotDecoded {
-            target: entry.target,
-            amount: entry.amount,
-            token: entry.token,
-        })
-    }
+    Ok(CallCheck::Entry(entry))
 }
 
 /// What both gateway functions take first, as the order and the quote say.

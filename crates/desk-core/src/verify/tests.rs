@@ -1999,7 +1999,7 @@ fn the_entry_calls_selector_is_0x_settlers() {
 }
 
 #[test]
-fn an_entry_call_for_the_quotes_token_and_amount_is_decoded_and_its_inner_call_marked_not_checked()
+fn an_entry_call_for_the_quotes_token_and_amount_is_decoded_and_its_inner_call_marked_not_decoded()
 {
     let entry = published_entry("bob");
     let q = offramp_quote("bob", WBTC_BOB, "100000", entry);
@@ -2040,23 +2040,22 @@ fn an_entry_call_for_the_quotes_token_and_amount_is_decoded_and_its_inner_call_m
         "the raw calldata is shown beside"
     );
     assert!(
-        verified.sentence.contains("exec") && verified.sentence.contains("NOT CHECKED"),
+        verified.sentence.contains("exec")
+            && verified.sentence.contains("NOT DECODED")
+            && verified.sentence.contains("simulation"),
         "{}",
         verified.sentence
     );
 
-    // Without blind signing the inner call stops it, with the checked part said.
-    let err = verify_order_with(
+    // Without blind signing it verifies the same: the inner call is for the chain's simulation before signing
+    // (crate::simulate), not for blind signing.
+    let strict = verify_order_with(
         &q,
         &tx_answer("offramp", tx(genuine)),
         &VerifyPolicy::strict(MAINNET),
     )
-    .unwrap_err();
-    assert!(
-        matches!(&err, VerifyError::InnerCallNotDecoded { amount, .. } if amount == "100000"),
-        "{err:?}"
-    );
-    assert!(err.to_string().contains("Do not sign it"), "{err}");
+    .unwrap();
+    assert_eq!(evm_summary(strict).entry, Some(shown));
 }
 
 #[test]

@@ -181,6 +181,7 @@ async fn pay_with_wallet(
             Some(&signer),
             &call,
             confirmed,
+            evm::Unsimulated::default(),
             &|_| {},
             pause,
         )

@@ -101,6 +101,7 @@ async fn a_token_swap_needs_no_approval_when_allowed_and_usdt_is_reset_to_zero_f
             local_id,
             Some(WalletTxKind::Pay),
             Some(&plan.steps[0].max_fee_wei),
+            false,
         )
         .await
         .unwrap();
@@ -147,9 +148,14 @@ async fn sign_steps(desk: &desk_core::Desk, local_id: i64, kinds: &[WalletTxKind
     for expected in kinds {
         let plan = desk.wallet_evm_plan(local_id).await.unwrap();
         assert_eq!(plan.steps[0].kind, *expected);
-        desk.wallet_evm_step(local_id, Some(*expected), Some(&plan.steps[0].max_fee_wei))
-            .await
-            .unwrap();
+        desk.wallet_evm_step(
+            local_id,
+            Some(*expected),
+            Some(&plan.steps[0].max_fee_wei),
+            false,
+        )
+        .await
+        .unwrap();
     }
 }
 
@@ -188,6 +194,30 @@ async fn an_offramp_is_approved_exactly_paid_and_registered_by_the_wallet() {
         plan.steps[0].sentence
     );
     assert!(plan.steps[0].gas_limit.is_some());
+    // The chain (anvil) ran the approval and the call together: exactly the quote's amount leaves, to the gateway's
+    // contract, and nothing else.
+    let gateway = gateway_sim::quote::gateway_contract("bob");
+    assert_eq!(
+        plan.simulation.status,
+        desk_core::simulate::SimulationStatus::Simulated
+    );
+    assert!(
+        plan.simulation
+            .source
+            .starts_with("eth_simulateV1 on http://127.0.0.1:")
+    );
+    assert_eq!(plan.simulation.moves.len(), 1, "{:?}", plan.simulation);
+    assert!(
+        plan.simulation
+            .sentence
+            .starts_with(&format!("−0.001 WBTC to {gateway}, network fee at most "))
+            && plan
+                .simulation
+                .sentence
+                .ends_with("; nothing else leaves the wallet."),
+        "{}",
+        plan.simulation.sentence
+    );
     assert!(
         plan.steps[1].sentence.contains(
             desk.order_view(local_id)
@@ -204,6 +234,7 @@ async fn an_offramp_is_approved_exactly_paid_and_registered_by_the_wallet() {
             local_id,
             Some(WalletTxKind::Pay),
             Some(&plan.steps[1].max_fee_wei),
+            false,
         )
         .await
         .unwrap_err();
@@ -211,7 +242,7 @@ async fn an_offramp_is_approved_exactly_paid_and_registered_by_the_wallet() {
     assert!(wrong.message.contains("Approve"), "{}", wrong.message);
     // Nor at a fee above what was accepted.
     let dear = desk
-        .wallet_evm_step(local_id, Some(WalletTxKind::Approve), Some("1"))
+        .wallet_evm_step(local_id, Some(WalletTxKind::Approve), Some("1"), false)
         .await
         .unwrap_err();
     assert!(dear.message.contains("more than"), "{}", dear.message);
@@ -222,6 +253,7 @@ async fn an_offramp_is_approved_exactly_paid_and_registered_by_the_wallet() {
             local_id,
             Some(WalletTxKind::Approve),
             Some(&plan.steps[0].max_fee_wei),
+            false,
         )
         .await
         .unwrap();
@@ -260,6 +292,7 @@ async fn an_offramp_is_approved_exactly_paid_and_registered_by_the_wallet() {
             local_id,
             Some(WalletTxKind::Pay),
             Some(&plan.steps[0].max_fee_wei),
+            false,
         )
         .await
         .unwrap();
@@ -286,7 +319,8 @@ async fn an_offramp_is_approved_exactly_paid_and_registered_by_the_wallet() {
         desk.wallet_evm_step(
             local_id,
             Some(WalletTxKind::Pay),
-            Some(&plan.steps[0].max_fee_wei)
+            Some(&plan.steps[0].max_fee_wei),
+            false
         )
         .await
         .is_err()
@@ -323,6 +357,7 @@ async fn too_little_gas_money_and_a_call_that_would_revert_are_told_before_anyth
             local_id,
             Some(WalletTxKind::Approve),
             Some(&plan.steps[0].max_fee_wei),
+            false,
         )
         .await
         .unwrap_err();
@@ -353,14 +388,7 @@ async fn too_little_gas_money_and_a_call_that_would_revert_are_told_before_anyth
     node.send_as(stranger, &gateway, &data, U256::ZERO)
         .await
         .unwrap();
-    let plan = desk.wallet_evm_plan(local_id).await.unwrap();
-    desk.wallet_evm_step(
-        local_id,
-        Some(WalletTxKind::Approve),
-        Some(&plan.steps[0].max_fee_wei),
-    )
-    .await
-    .unwrap();
+    // The chain's simulation of the approval and the call together refuses it before even the approval.
     let reverts = desk.wallet_evm_plan(local_id).await.unwrap_err();
     assert!(
         reverts.message.contains("order already paid"),
@@ -368,7 +396,7 @@ async fn too_little_gas_money_and_a_call_that_would_revert_are_told_before_anyth
         reverts.message
     );
     assert!(
-        reverts.message.contains("not signed"),
+        reverts.message.contains("nothing was signed"),
         "{}",
         reverts.message
     );
@@ -377,7 +405,7 @@ async fn too_little_gas_money_and_a_call_that_would_revert_are_told_before_anyth
         .unwrap()
         .wallet_txs
         .unwrap_or_default();
-    assert_eq!(txs.len(), 1, "only the approval was signed");
+    assert!(txs.is_empty(), "not even the approval was signed");
     desk.shutdown().await;
 }
 
@@ -566,6 +594,7 @@ async fn a_payment_that_reverts_when_mined_is_reported_and_never_registered() {
         local_id,
         Some(WalletTxKind::Approve),
         Some(&plan.steps[0].max_fee_wei),
+        false,
     )
     .await
     .unwrap();
@@ -593,7 +622,7 @@ async fn a_payment_that_reverts_when_mined_is_reported_and_never_registered() {
     let paying = {
         let desk = desk.clone();
         tokio::spawn(async move {
-            desk.wallet_evm_step(local_id, Some(WalletTxKind::Pay), Some(&fee))
+            desk.wallet_evm_step(local_id, Some(WalletTxKind::Pay), Some(&fee), false)
                 .await
         })
     };
@@ -704,9 +733,10 @@ async fn approvals_go_only_to_the_known_gateway_contract() {
             other => panic!("expected a refused spender, got {other:?}"),
         }
     }
-    // The known contract plans its exact approval.
-    let (planned, _) = plan(&endpoint, owner, &call(gateway, Some(gateway)))
-        .await
-        .unwrap();
-    assert_eq!(planned.steps[0].kind, WalletTxKind::Approve);
+    // The known contract passes the spender check; then the chain's simulation of its approval and this call (of no
+    // function the contract has) refuses the order, before anything is signed.
+    match plan(&endpoint, owner, &call(gateway, Some(gateway))).await {
+        Err(ExecError::WouldRevert { what, .. }) => assert_eq!(what, "order's transaction"),
+        other => panic!("expected the simulation to refuse the call, got {other:?}"),
+    }
 }

@@ -86,7 +86,7 @@ async fn a_usdt_swap_from_tron_is_approved_paid_registered_and_completed() {
 
     // Confirmed below what the step may burn: nothing signed.
     let dear = desk
-        .wallet_evm_step(local_id, Some(WalletTxKind::Approve), Some("1"))
+        .wallet_evm_step(local_id, Some(WalletTxKind::Approve), Some("1"), false)
         .await
         .unwrap_err();
     assert_eq!(dear.kind, ErrorKind::Refused, "{}", dear.message);
@@ -97,6 +97,7 @@ async fn a_usdt_swap_from_tron_is_approved_paid_registered_and_completed() {
             local_id,
             Some(WalletTxKind::Approve),
             Some(&approve.max_fee_wei),
+            false,
         )
         .await
         .unwrap();
@@ -112,7 +113,12 @@ async fn a_usdt_swap_from_tron_is_approved_paid_registered_and_completed() {
         pay.sentence
     );
     let paid = desk
-        .wallet_evm_step(local_id, Some(WalletTxKind::Pay), Some(&pay.max_fee_wei))
+        .wallet_evm_step(
+            local_id,
+            Some(WalletTxKind::Pay),
+            Some(&pay.max_fee_wei),
+            false,
+        )
         .await
         .unwrap();
     assert_eq!(paid.stage, Some(Stage::Registered), "{paid:?}");
@@ -205,6 +211,7 @@ async fn a_journaled_transaction_is_sent_as_it_is_and_an_expired_one_is_signed_a
         local_id,
         Some(WalletTxKind::Approve),
         Some(&plan.steps[0].max_fee_wei),
+        false,
     )
     .await
     .unwrap();
@@ -214,6 +221,7 @@ async fn a_journaled_transaction_is_sent_as_it_is_and_an_expired_one_is_signed_a
             local_id,
             Some(WalletTxKind::Pay),
             Some(&plan.steps[0].max_fee_wei),
+            false,
         )
         .await
         .unwrap();
@@ -339,7 +347,12 @@ async fn a_fee_limit_over_the_cap_is_refused_before_anything_is_signed() {
     );
     let local_id = order.local_id.unwrap();
     let refused = desk
-        .wallet_evm_step(local_id, Some(WalletTxKind::Approve), Some("1000000000"))
+        .wallet_evm_step(
+            local_id,
+            Some(WalletTxKind::Approve),
+            Some("1000000000"),
+            false,
+        )
         .await
         .unwrap_err();
     assert_eq!(refused.kind, ErrorKind::Refused, "{}", refused.message);
