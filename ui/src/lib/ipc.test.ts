@@ -222,9 +222,19 @@ const calls: [string, () => Promise<unknown>, string, Record<string, unknown> | 
     "walletEvmStep",
     () => ipc.walletEvmStep(7, "approve", "42000"),
     "wallet_evm_step",
-    { localId: 7, kind: "approve", acceptedMaxFeeWei: "42000" },
+    { localId: 7, kind: "approve", acceptedMaxFeeWei: "42000", acceptUnsimulated: false },
   ],
 ];
+
+describe("signing without a simulation", () => {
+  it("passes the person's acceptance for this order", async () => {
+    invoke.mockResolvedValueOnce({ ok: "wallet_evm_step" });
+    await ipc.walletEvmStep(7, "pay", "42000", true);
+    expect(invoke).toHaveBeenLastCalledWith("wallet_evm_step", {
+      args: { localId: 7, kind: "pay", acceptedMaxFeeWei: "42000", acceptUnsimulated: true },
+    });
+  });
+});
 
 describe("swap, order and settings commands", () => {
   it.each(calls)("%s calls its command with its argument names", async (_name, run, command, args) => {

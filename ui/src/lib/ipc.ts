@@ -453,8 +453,18 @@ export function walletEvmPlan(localId: number): Promise<EvmPlan> {
 }
 
 /** Signs and broadcasts the step the person confirmed, at no more than the gas fee they accepted. */
-export function walletEvmStep(localId: number, kind: WalletTxKind, acceptedMaxFeeWei: string): Promise<OrderView> {
-  return call<OrderView, WalletEvmStepArgs>("wallet_evm_step", { localId, kind, acceptedMaxFeeWei });
+export function walletEvmStep(
+  localId: number,
+  kind: WalletTxKind,
+  acceptedMaxFeeWei: string,
+  acceptUnsimulated = false,
+): Promise<OrderView> {
+  return call<OrderView, WalletEvmStepArgs>("wallet_evm_step", {
+    localId,
+    kind,
+    acceptedMaxFeeWei,
+    acceptUnsimulated,
+  });
 }
 
 /** What signing a verified Solana order sends and costs, whether the wallet can pay, whether its blockhash is valid. */
@@ -529,7 +539,12 @@ export interface DeskApi {
   setEvmEndpoints(chain: string, urls: string[]): Promise<SettingsView>;
   checkEvmEndpoint(chain: string, url: string): Promise<EndpointCheck>;
   walletEvmPlan(localId: number): Promise<EvmPlan>;
-  walletEvmStep(localId: number, kind: WalletTxKind, acceptedMaxFeeWei: string): Promise<OrderView>;
+  walletEvmStep(
+    localId: number,
+    kind: WalletTxKind,
+    acceptedMaxFeeWei: string,
+    acceptUnsimulated?: boolean,
+  ): Promise<OrderView>;
   walletSolanaPlan(localId: number): Promise<SolanaPlan>;
   walletSolanaStep(localId: number, acceptedFeeLamports: string): Promise<OrderView>;
 }

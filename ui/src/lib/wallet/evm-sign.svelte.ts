@@ -3,6 +3,7 @@
 import type { EvmPlan } from "../bindings/EvmPlan";
 import type { OrderView } from "../bindings/OrderView";
 import type { PlannedTx } from "../bindings/PlannedTx";
+import type { Simulation } from "../bindings/Simulation";
 import type { WalletTxProgress } from "../bindings/WalletTxProgress";
 import { deskApi, type DeskApi } from "../ipc";
 import { PlanSigner } from "./plan-signer.svelte";
@@ -17,11 +18,12 @@ export class EvmSigner extends PlanSigner<EvmPlan> {
 
   /**
    * Signs `step` (the one shown and confirmed) at no more than its shown gas fee; gives the order afterwards, or null
-   * when it failed (the reason in `error`). The plan is read again for the next step.
+   * when it failed (the reason in `error`). The plan is read again for the next step. `acceptUnsimulated`: the person
+   * accepted signing this order although its endpoint cannot simulate it.
    */
-  sign(localId: number, step: PlannedTx): Promise<OrderView | null> {
+  sign(localId: number, step: PlannedTx, acceptUnsimulated = false): Promise<OrderView | null> {
     return this.runSigning(async () => {
-      const order = await this.#api.walletEvmStep(localId, step.kind, step.maxFeeWei);
+      const order = await this.#api.walletEvmStep(localId, step.kind, step.maxFeeWei, acceptUnsimulated);
       if (order.execution === "sign") await this.load(localId);
       else this.plan = null;
       return order;
@@ -53,5 +55,19 @@ export function progressText(p: WalletTxProgress): string {
       return `${what} ${p.hash} is mined (${p.confirmations} confirmation${p.confirmations === 1 ? "" : "s"}).`;
     default:
       return `${what} ${p.hash} reverted: it did nothing but cost its gas.`;
+  }
+}
+
+/** What the chain's simulation showed, as the confirmation's heading says it. */
+export function simulationHeading(simulation: Simulation): string {
+  switch (simulation.status) {
+    case "simulated":
+      return "Simulated on the chain: what leaves and enters your wallet";
+    case "partial":
+      return "Run on the chain read-only";
+    case "unavailable":
+      return "Not simulated";
+    default:
+      return "Not simulated yet";
   }
 }

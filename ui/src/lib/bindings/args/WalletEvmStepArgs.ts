@@ -16,4 +16,9 @@ kind: WalletTxKind,
 /**
  * The most gas fee (in wei, decimal) the person accepted.
  */
-acceptedMaxFeeWei: string, };
+acceptedMaxFeeWei: string, 
+/**
+ * The person accepted signing this order without the chain's simulation (its endpoint cannot simulate);
+ * counts only with blind signing on for the network.
+ */
+acceptUnsimulated: boolean, };

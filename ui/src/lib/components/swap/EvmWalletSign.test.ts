@@ -7,6 +7,7 @@ import type { DeskEvent } from "../../bindings/DeskEvent";
 import type { EvmPlan } from "../../bindings/EvmPlan";
 import type { OrderView } from "../../bindings/OrderView";
 import type { PlannedTx } from "../../bindings/PlannedTx";
+import type { Simulation } from "../../bindings/Simulation";
 import type { WalletView as View } from "../../bindings/WalletView";
 import { SwapState } from "../../swap/state.svelte";
 import { WalletStore } from "../../wallet/state.svelte";
@@ -42,7 +43,22 @@ const PAY: PlannedTx = {
   maxFeeText: "0.001 ETH",
 };
 
-function plan(steps: PlannedTx[], shortfall: string | null = null): EvmPlan {
+const GATEWAY = "0x6761C1C9bB7F3aF8E4B8b4fD1b9B2a1f1c3D7a70";
+const SIMULATED: Simulation = {
+  status: "simulated",
+  moves: [{ leaves: true, text: "−0.001 WBTC", token: "0x0555", amount: "100000", counterparty: GATEWAY }],
+  sentence: `−0.001 WBTC to ${GATEWAY}, network fee at most 0.0017 ETH; nothing else leaves the wallet.`,
+  source: "eth_simulateV1 on http://127.0.0.1:8545",
+};
+const UNAVAILABLE: Simulation = {
+  status: "unavailable",
+  moves: [],
+  sentence:
+    "Not simulated: https://rpc.example answered eth_simulateV1 with error -32601 (the method does not exist). What this order's transaction moves cannot be shown; it is signed only if you accept that for this order, with blind signing on for this network.",
+  source: "eth_simulateV1 on https://rpc.example",
+};
+
+function plan(steps: PlannedTx[], shortfall: string | null = null, simulation: Simulation = SIMULATED): EvmPlan {
   return {
     chain: "bob",
     owner: EVM,
@@ -50,6 +66,9 @@ function plan(steps: PlannedTx[], shortfall: string | null = null): EvmPlan {
     nativeBalanceText: "10 ETH",
     tokenBalanceText: "1 WBTC",
     shortfall,
+    simulation: shortfall
+      ? { status: "notRun", moves: [], sentence: "Not simulated: the balances do not cover the order.", source: "" }
+      : simulation,
   };
 }
 
@@ -107,13 +126,35 @@ describe("paying an EVM order with the app's wallet", () => {
     expect(text("evm-sign-sentence")).toBe(`${APPROVE.sentence} Network fee at most 0.000692 ETH.`);
     expect(text("evm-sign-button")).toBe("Sign: approve");
     await click("evm-sign-button");
-    expect(walletEvmStep).toHaveBeenCalledWith(1, "approve", "692000000000000");
+    expect(walletEvmStep).toHaveBeenCalledWith(1, "approve", "692000000000000", false);
     expect(text("evm-sign-sentence")).toBe(`${PAY.sentence} Network fee at most 0.001 ETH.`);
     expect(byId("evm-sign-steps")).toBeNull();
     expect(text("evm-sign-button")).toBe("Sign and send");
     await click("evm-sign-button");
-    expect(walletEvmStep).toHaveBeenLastCalledWith(1, "pay", "1000000000000000");
+    expect(walletEvmStep).toHaveBeenLastCalledWith(1, "pay", "1000000000000000", false);
     expect(flow.order?.stage).toBe("registered");
+  });
+
+  it("shows what the chain's simulation moves, in the person's units, before the button", async () => {
+    await start(UNLOCKED, [plan([APPROVE, PAY])]);
+    const section = byId("evm-sign-simulation")!;
+    expect(section.dataset.status).toBe("simulated");
+    expect(section.querySelector("h4")?.textContent).toBe("Simulated on the chain: what leaves and enters your wallet");
+    expect(byId("evm-sign-moves")?.textContent?.replace(/\s+/g, " ").trim()).toBe(`−0.001 WBTC to ${GATEWAY}`);
+    expect(text("evm-sign-simulation-sentence")).toBe(SIMULATED.sentence);
+    expect(byId("evm-sign-accept-unsimulated")).toBeNull();
+  });
+
+  it("says plainly when the endpoint cannot simulate, and signs only with this order's acceptance", async () => {
+    const { walletEvmStep } = await start(UNLOCKED, [plan([PAY], null, UNAVAILABLE)]);
+    expect(byId("evm-sign-simulation")?.dataset.status).toBe("unavailable");
+    expect(text("evm-sign-simulation-sentence")).toContain("error -32601");
+    const button = byId("evm-sign-button") as HTMLButtonElement;
+    expect(button.disabled).toBe(true);
+    await click("evm-sign-accept-unsimulated");
+    expect(button.disabled).toBe(false);
+    await click("evm-sign-button");
+    expect(walletEvmStep).toHaveBeenCalledWith(1, "pay", "1000000000000000", true);
   });
 
   it("shows a shortfall in numbers and offers nothing to sign", async () => {
