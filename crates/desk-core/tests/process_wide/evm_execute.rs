@@ -740,3 +740,110 @@ async fn approvals_go_only_to_the_known_gateway_contract() {
         other => panic!("expected the simulation to refuse the call, got {other:?}"),
     }
 }
+
+/// A JSON-RPC endpoint in front of `upstream` that has no `eth_simulateV1` (as many public endpoints): it answers
+/// that method with JSON-RPC's "method not found" and passes every other request through. Gives its URL.
+async fn endpoint_without_simulation(upstream: &str) -> String {
+    use axum::routing::post;
+    let upstream = upstream.to_owned();
+    let http = reqwest::Client::new();
+    let app = axum::Router::new().route(
+        "/",
+        post(move |body: axum::body::Bytes| {
+            let (upstream, http) = (upstream.clone(), http.clone());
+            async move {
+                let request: serde_json::Value = serde_json::from_slice(&body).unwrap_or_default();
+                if request["method"] == "eth_simulateV1" {
+                    return axum::Json(serde_json::json!({
+                        "jsonrpc": "2.0",
+                        "id": request["id"],
+                        "error": {"code": -32601, "message": "the method eth_simulateV1 does not exist/is not available"},
+                    }));
+                }
+                let answer = http
+                    .post(&upstream)
+                    .header("content-type", "application/json")
+                    .body(body.to_vec())
+                    .send()
+                    .await
+                    .unwrap();
+                axum::Json(answer.json::<serde_json::Value>().await.unwrap())
+            }
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    url
+}
+
+/// An endpoint that cannot simulate is said so plainly, and nothing is signed until the person accepts signing this
+/// one order without a simulation, with blind signing on for the network; then it goes through.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_endpoint_that_cannot_simulate_needs_this_orders_acceptance_and_blind_signing() {
+    let _turn = TURN.lock().await;
+    let node = EvmNode::start("bob").await.unwrap();
+    node.place_sandbox_contracts().await.unwrap();
+    let proxy = endpoint_without_simulation(node.url()).await;
+    common::name_nodes_to_sandbox(&[("bob", &proxy)]);
+    let home = tempfile::tempdir().unwrap();
+    let (desk, accounts) = desk_with_wallet(home.path()).await;
+    let evm = accounts.evm.as_ref().unwrap().address.clone();
+    let form = offramp_form(&evm, &accounts.bitcoin.as_ref().unwrap().address, "0.001");
+    let local_id = verified_order(&desk, &form).await;
+
+    let plan = desk.wallet_evm_plan(local_id).await.unwrap();
+    assert_eq!(
+        plan.simulation.status,
+        desk_core::simulate::SimulationStatus::Unavailable
+    );
+    assert!(
+        plan.simulation.sentence.starts_with("Not simulated: ")
+            && plan.simulation.sentence.contains("error -32601"),
+        "{}",
+        plan.simulation.sentence
+    );
+    assert!(plan.simulation.moves.is_empty());
+    let fee = plan.steps[0].max_fee_wei.clone();
+
+    // Blind signing off: even the person's acceptance does not count.
+    for accepted in [false, true] {
+        let refused = desk
+            .wallet_evm_step(local_id, Some(WalletTxKind::Approve), Some(&fee), accepted)
+            .await
+            .unwrap_err();
+        assert_eq!(refused.kind, ErrorKind::Refused);
+        assert!(
+            refused.message.contains("Nothing was signed")
+                && refused.message.contains("turn on blind signing"),
+            "{}",
+            refused.message
+        );
+    }
+    // Blind signing on, not accepted for this order: still nothing.
+    desk.set_blind_signing(true).await.unwrap();
+    let refused = desk
+        .wallet_evm_step(local_id, Some(WalletTxKind::Approve), Some(&fee), false)
+        .await
+        .unwrap_err();
+    assert!(
+        refused
+            .message
+            .contains("accept signing this one order without a simulation"),
+        "{}",
+        refused.message
+    );
+    assert!(common::wallet_txs(&desk, local_id).is_empty());
+
+    // Both: the approval, then the call, each accepted.
+    for kind in [WalletTxKind::Approve, WalletTxKind::Pay] {
+        let plan = desk.wallet_evm_plan(local_id).await.unwrap();
+        assert_eq!(plan.steps[0].kind, kind);
+        desk.wallet_evm_step(local_id, Some(kind), Some(&plan.steps[0].max_fee_wei), true)
+            .await
+            .unwrap();
+    }
+    let done = desk.order_view(local_id).unwrap();
+    assert_eq!(done.stage, Some(Stage::Registered), "{done:?}");
+    desk.shutdown().await;
+}
