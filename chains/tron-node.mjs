@@ -622,10 +622,16 @@ const compiled = JSON.parse(readFileSync(join(here, "compiled", "contracts.json"
 const DEFAULT_TOKENS = [{ address: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", symbol: "USDT", name: "Tether USD", decimals: 6 }];
 let GATEWAY;
 let TOKENS;
+// The production shape's entry contract (an AllowanceHolder at the address the real service pins on Tron) and a
+// stranger's contract for its tampers; both optional.
+let ENTRY = null;
+let THIEF = null;
 try {
   GATEWAY = config.gateway
     ? parseAnyAddress(config.gateway, "gateway")
     : Buffer.concat([Buffer.from([0x41]), Buffer.from("gateway-sim-contract")]);
+  ENTRY = config.entry ? parseAnyAddress(config.entry, "entry") : null;
+  THIEF = config.thief ? parseAnyAddress(config.thief, "thief") : null;
   TOKENS = (config.tokens ?? DEFAULT_TOKENS).map((t) => {
     if (typeof t.name !== "string" || typeof t.symbol !== "string" || !Number.isInteger(t.decimals)) {
       throw new ApiError(`token ${t.address}: name, symbol and decimals are needed`);
@@ -641,6 +647,14 @@ async function placeContracts() {
   devAccount = (await rpc("eth_accounts"))[0];
   await rpc("anvil_setCode", [evmAddress(GATEWAY), compiled.GatewaySim.runtimeBytecode]);
   activate(GATEWAY, { isContract: true });
+  if (ENTRY) {
+    await rpc("anvil_setCode", [evmAddress(ENTRY), compiled.SandboxAllowanceHolder.runtimeBytecode]);
+    activate(ENTRY, { isContract: true });
+  }
+  if (THIEF) {
+    await rpc("anvil_setCode", [evmAddress(THIEF), compiled.SandboxThief.runtimeBytecode]);
+    activate(THIEF, { isContract: true });
+  }
   for (const token of TOKENS) {
     await rpc("anvil_setCode", [evmAddress(token.address), compiled.TestToken.runtimeBytecode]);
     await sendAsDev(evmAddress(token.address), initializeCall(token.name, token.symbol, token.decimals, false));

@@ -488,6 +488,7 @@ pub(crate) async fn connect(
         Some(&sandbox_state),
         sandbox,
         settings.bitcoin_network(kind),
+        settings.production_shape(),
     )
     .await
 }

@@ -124,7 +124,12 @@ pub async fn policy_for(
     fee_source: Option<&str>,
 ) -> VerifyPolicy {
     let has_psbt = matches!(answer, CreateOrderResponse::Onramp(o) if o.psbt_hex.is_some());
-    if !has_psbt || policy.contracts == GatewayContracts::Sandbox {
+    if !has_psbt
+        || matches!(
+            policy.contracts,
+            GatewayContracts::Sandbox | GatewayContracts::SandboxProductionShape
+        )
+    {
         return policy;
     }
     let Some(url) = fee_source else {

@@ -32,6 +32,9 @@ pub struct SandboxStart {
     pub admin: bool,
     /// The API key stored for the Sandbox, which it then accepts (so a partner can try their key's flow).
     pub api_key: Option<ApiKey>,
+    /// Its EVM and Tron orders take the real service's shape (gateway-sim's `production_shape`): each chain's
+    /// published entry contract, an AllowanceHolder placed at its real address, and its `exec`.
+    pub production_shape: bool,
 }
 
 /// A way to start a local gateway on a free loopback port.

@@ -110,6 +110,10 @@ pub struct NetworkPrefs {
     /// hardware wallets; see [`crate::verify::VerifyPolicy`]).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub blind_signing: bool,
+    /// The Sandbox only: its EVM and Tron orders take the real service's shape (each chain's published entry
+    /// contract and its `exec`), verified as on Production. Off by default.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub production_shape: bool,
     /// Where the Bitcoin fast fee rate is read (a `…/api/v1/fees/recommended` URL), instead of the default of the
     /// network's Bitcoin network ([`crate::fees::default_source`]); `""` reads none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -199,11 +203,21 @@ impl Settings {
         }
     }
 
+    /// Whether the Sandbox's orders take the real service's shape ([`NetworkPrefs::production_shape`]).
+    pub fn production_shape(&self) -> bool {
+        self.networks
+            .get(&NetworkKind::Sandbox)
+            .is_some_and(|p| p.production_shape)
+    }
+
     /// How answers of `kind` are checked: the Sandbox's contracts pinned and its own fee rate; elsewhere strict, with
     /// blind signing as the person set it.
     pub fn verify_policy(&self, kind: NetworkKind) -> crate::verify::VerifyPolicy {
         let bitcoin = self.bitcoin_network(kind);
         let mut policy = match kind {
+            NetworkKind::Sandbox if self.production_shape() => {
+                crate::verify::VerifyPolicy::sandbox_production_shape(bitcoin)
+            }
             NetworkKind::Sandbox => crate::verify::VerifyPolicy::sandbox(bitcoin),
             _ => crate::verify::VerifyPolicy::strict(bitcoin),
         };

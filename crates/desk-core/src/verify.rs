@@ -98,6 +98,10 @@ pub enum GatewayContracts {
     /// AllowanceHolder the gateway's SDK pins), the same on Production, Staging and a custom URL: an EVM or Tron call
     /// must go to its chain's, and a chain without one is refused. Solana has none published (not pinned).
     Published,
+    /// The Sandbox in the real service's shape (its `production shape` setting): EVM and Tron calls pinned to each
+    /// chain's published entry contract, as [`GatewayContracts::Published`]; Solana's to the Sandbox's program, as
+    /// [`GatewayContracts::Sandbox`].
+    SandboxProductionShape,
     /// Not known to the app: the quote's `txTo` is followed (tests of the decoding alone).
     Unknown,
 }
@@ -126,6 +130,15 @@ impl VerifyPolicy {
             contracts: GatewayContracts::Published,
             blind_signing: false,
             max_fee_rate_sat_vb: DEFAULT_MAX_FEE_RATE_SAT_VB,
+        }
+    }
+
+    /// The Sandbox's policy in the real service's shape ([`GatewayContracts::SandboxProductionShape`]), its own fee
+    /// rate as [`VerifyPolicy::sandbox`].
+    pub fn sandbox_production_shape(bitcoin: BitcoinNetwork) -> Self {
+        Self {
+            contracts: GatewayContracts::SandboxProductionShape,
+            ..Self::sandbox(bitcoin)
         }
     }
 

@@ -47,6 +47,7 @@ impl LocalGateway for EmbeddedSandbox {
                 how.admin,
                 how.api_key.as_ref(),
                 chains.sim_chains.clone(),
+                how.production_shape,
             )
             .spawn(SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
             .await
@@ -307,6 +308,7 @@ fn sandbox_sim(
     admin: bool,
     key: Option<&ApiKey>,
     evm_chains: EvmChains,
+    production_shape: bool,
 ) -> Sim {
     // The Sandbox accepts the key stored for it, so a partner can try their key's flow without a real gateway.
     let access = gateway_sim::access::AccessConfig {
@@ -320,6 +322,7 @@ fn sandbox_sim(
         access: access.clone(),
         network: BitcoinNetwork::Regtest,
         evm_chains: evm_chains.clone(),
+        production_shape,
         ..SimConfig::default()
     };
     match Sim::with_config(config(state.map(Path::to_path_buf))) {

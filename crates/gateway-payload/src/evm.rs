@@ -52,6 +52,97 @@ alloy_sol_types::sol! {
     }
 }
 
+alloy_sol_types::sol! {
+    /// The production shape of the same calls (the Sandbox's `production shape` setting): the chain's entry contract
+    /// (an AllowanceHolder, `exec`) lets the gateway contract pull the amount, and calls it with the same arguments
+    /// as above under these names; the payer comes appended to the calldata.
+    #[sol(all_derives)]
+    interface IGatewaySimViaHolder {
+        function offrampViaHolder(
+            bytes32 orderId,
+            address token,
+            uint256 amount,
+            uint256 minBtcOut,
+            string btcRecipient
+        ) external payable;
+
+        function swapViaHolder(
+            bytes32 orderId,
+            address token,
+            uint256 amount,
+            uint64 dstChainId,
+            bytes32 dstToken,
+            bytes32 recipient,
+            uint256 minAmountOut
+        ) external payable;
+
+        /// The Sandbox's production-shaped lies, run inside `exec` before (or, for 3, instead of) `honest`: 1 pulls one
+        /// unit more than allowed, 2 also takes all it may of the token `other`, 3 hands the pull to the stranger
+        /// `other`.
+        function tampered(uint8 lie, address token, uint256 amount, address other, bytes honest) external payable;
+    }
+
+    /// The real service's entry contract on each chain (0x's AllowanceHolder): `exec` lets `operator` pull exactly
+    /// `amount` of `token` from the caller during its call to `target`.
+    #[sol(all_derives)]
+    interface IAllowanceHolderExec {
+        function exec(address operator, address token, uint256 amount, address target, bytes data) external payable returns (bytes result);
+    }
+}
+
+/// `call` (to the Sandbox's gateway contract) in the real service's shape: sent to `entry` (the chain's pinned
+/// AllowanceHolder; EIP-55 or Tron Base58Check), as `exec(gateway, token, amount, gateway, inner)` where `inner` is
+/// the same call under its `…ViaHolder` name. The value is unchanged.
+pub fn production_shaped(
+    call: &CallPayload,
+    entry: &str,
+    token: &str,
+    amount: U256,
+) -> Result<CallPayload, PayloadError> {
+    let (to, family) = source_contract(entry)?;
+    let (gateway, _) = source_contract(&call.to)?;
+    let gateway = match family {
+        ChainFamily::Tron => parse_tron(&gateway, "tx_to")?,
+        _ => parse_evm(&gateway, "tx_to")?,
+    };
+    let token = source_token(token, family)?;
+    let data =
+        alloy_primitives::hex::decode(&call.data).map_err(|e| PayloadError::InvalidAddress {
+            field: "data",
+            value: gateway_client::display::clipped(&call.data),
+            reason: e.to_string(),
+        })?;
+    let selector = match data.get(..4) {
+        Some(s) if s == IGatewaySim::offrampToBitcoinCall::SELECTOR => {
+            IGatewaySimViaHolder::offrampViaHolderCall::SELECTOR
+        }
+        Some(s) if s == IGatewaySim::swapCrossChainCall::SELECTOR => {
+            IGatewaySimViaHolder::swapViaHolderCall::SELECTOR
+        }
+        _ => {
+            return Err(PayloadError::InvalidAddress {
+                field: "data",
+                value: gateway_client::display::clipped(&call.data),
+                reason: "not a call of the Sandbox's gateway contract".into(),
+            });
+        }
+    };
+    let mut inner = selector.to_vec();
+    inner.extend_from_slice(&data[4..]);
+    let exec = IAllowanceHolderExec::execCall {
+        operator: gateway,
+        token,
+        amount,
+        target: gateway,
+        data: inner.into(),
+    };
+    Ok(CallPayload {
+        to,
+        data: format!("0x{}", alloy_primitives::hex::encode(exec.abi_encode())),
+        value: call.value.clone(),
+    })
+}
+
 /// Fee limit of a Tron call, in sun: 100 TRX, the most the wallet may burn for energy.
 pub const TRON_FEE_LIMIT_SUN: u64 = 100_000_000;
 

@@ -34,7 +34,8 @@ pub use self::bitcoin::{
     onramp_payload_from, order_commitment,
 };
 pub use self::evm::{
-    CallPayload, IGatewaySim, TRON_FEE_LIMIT_SUN, chain_id, offramp_call, order_id_hash, swap_call,
+    CallPayload, IGatewaySim, TRON_FEE_LIMIT_SUN, chain_id, offramp_call, order_id_hash,
+    production_shaped, swap_call,
 };
 pub use self::solana::{
     DecodedInstruction, DecodedSolanaTx, decode_solana_tx, gateway_instruction,

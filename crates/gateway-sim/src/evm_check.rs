@@ -59,17 +59,24 @@ pub struct ExpectedCall {
     /// The source token (the zero address for the native coin) and the quoted amount that must move.
     pub token: Address,
     /// The quoted input in the token's smallest unit. For an ERC-20 source, the receipt must show a `Transfer` of
-    /// exactly this from the sender to the contract; a native source is checked through `value` instead.
+    /// exactly this from the sender to `receiver`; a native source is checked through `value` instead.
     pub amount: U256,
+    /// Who receives the token: the contract called, or, when it is an entry contract's `exec` (the production
+    /// shape), the gateway contract it calls.
+    pub receiver: Address,
 }
 
 impl ExpectedCall {
     /// The call create-order handed out for `order` (an offramp or token swap on an EVM chain).
     pub fn of(order: &Order) -> Option<Self> {
         let tx = order.created.as_object()?.values().next()?.get("tx")?;
+        let to: Address = tx.get("to")?.as_str()?.parse().ok()?;
+        let data = hex::decode(tx.get("data")?.as_str()?).ok()?;
+        let receiver = exec_target(&data).unwrap_or(to);
         Some(Self {
-            to: tx.get("to")?.as_str()?.parse().ok()?,
-            data: hex::decode(tx.get("data")?.as_str()?).ok()?,
+            to,
+            receiver,
+            data,
             value: tx
                 .get("value")
                 .and_then(Value::as_str)
@@ -78,6 +85,14 @@ impl ExpectedCall {
             amount: order.src.amount.parse().ok()?,
         })
     }
+}
+
+/// The contract an entry contract's `exec` calls, when `data` is one.
+fn exec_target(data: &[u8]) -> Option<Address> {
+    use alloy_sol_types::SolCall;
+    crate::payload::evm::IAllowanceHolderExec::execCall::abi_decode(data)
+        .ok()
+        .map(|c| c.target)
 }
 
 /// `Transfer(address,address,uint256)`.
@@ -198,7 +213,7 @@ pub async fn check_registered(
                 && topics.len() == 3
                 && topics[0] == transfer_topic()
                 && from.is_some_and(|f| topics[1] == topic(f))
-                && topics[2] == topic(expected.to)
+                && topics[2] == topic(expected.receiver)
                 && amount == Some(expected.amount)
         });
     if moved {

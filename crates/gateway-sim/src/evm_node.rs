@@ -255,7 +255,9 @@ impl EvmNode {
             .map_err(NodeError::from)
     }
 
-    /// Places the gateway contract and a test token at every catalogue ERC-20 of this chain, initialized with the
+    /// Places the gateway contract, the chain's entry contract of the production shape (an AllowanceHolder at its
+    /// published address) with a stranger's contract for that shape's tampers, and a test token at every catalogue
+    /// ERC-20 of this chain, initialized with the
     /// token file's symbol, name and decimals (USDT on Ethereum resets allowances to zero first, as the real one).
     pub async fn place_sandbox_contracts(&self) -> Result<(), NodeError> {
         let gateway = crate::quote::gateway_contract(&self.chain);
@@ -264,6 +266,23 @@ impl EvmNode {
             json!([gateway, runtime_bytecode("GatewaySim")?]),
         )
         .await?;
+        // The real service's shape (SimConfig::production_shape): its entry contract at the address it has on this
+        // chain, and a stranger's contract for the tampers of that shape.
+        if let Some(entry) = crate::quote::entry_of(&self.chain) {
+            self.rpc(
+                "anvil_setCode",
+                json!([entry, runtime_bytecode("SandboxAllowanceHolder")?]),
+            )
+            .await?;
+            self.rpc(
+                "anvil_setCode",
+                json!([
+                    crate::tamper::ATTACKER_EVM,
+                    runtime_bytecode("SandboxThief")?
+                ]),
+            )
+            .await?;
+        }
         let token_code = runtime_bytecode("TestToken")?;
         let registry = TokenRegistry::builtin();
         for token in Catalogue::default()

@@ -71,6 +71,11 @@ struct Args {
     /// contracts and tokens placed on it. Repeat for more.
     #[arg(long = "node", value_name = "CHAIN=URL", value_parser = parse_node)]
     nodes: Vec<(String, String)>,
+    /// Orders from EVM chains and Tron take the real service's shape: the quote's txTo is each chain's published
+    /// entry contract (an AllowanceHolder, placed on the local nodes at its real address) and create-order answers
+    /// with its exec, which lets the gateway contract pull the amount during the call.
+    #[arg(long)]
+    production_shape: bool,
 }
 
 /// `CHAIN=URL`.
@@ -159,6 +164,7 @@ async fn main() -> ExitCode {
         },
         admin: args.admin,
         state_file: args.state_file,
+        production_shape: args.production_shape,
         ..SimConfig::default()
     };
     // The chains, before the server listens: each is named to the sim, which checks registered transactions on it.

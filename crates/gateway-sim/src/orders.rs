@@ -1360,15 +1360,27 @@ fn build_tx(
             "transaction": transaction,
         }));
     }
+    // A quote in the real service's shape names the chain's entry contract: the call is the gateway contract's, wrapped
+    // in the entry's `exec` (quote::production_shape).
+    let entry = crate::quote::entry_of(src_chain).filter(|entry| {
+        chain_family(src_chain)
+            .is_some_and(|family| gateway_client::address::same_account(family, entry, tx_to))
+    });
+    let gateway = entry.map(|_| crate::quote::gateway_contract(src_chain));
+    let to = gateway.as_deref().unwrap_or(tx_to);
     let call = match route {
         RouteKind::Offramp => {
-            payload::offramp_call(order_id, tx_to, src_token, amount, min_out, recipient)
+            payload::offramp_call(order_id, to, src_token, amount, min_out, recipient)
         }
         _ => payload::swap_call(
-            order_id, tx_to, src_token, amount, dst_chain, dst_token, recipient, min_out,
+            order_id, to, src_token, amount, dst_chain, dst_token, recipient, min_out,
         ),
     }
     .map_err(bad)?;
+    let call = match entry {
+        Some(entry) => payload::production_shaped(&call, entry, src_token, amount).map_err(bad)?,
+        None => call,
+    };
     let mut tx = json!({"to": call.to, "data": call.data, "value": call.value, "chain": src_chain});
     if version == ApiVersion::V3 {
         if src_chain == "tron" {

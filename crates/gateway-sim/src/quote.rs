@@ -27,7 +27,7 @@ use std::collections::HashMap;
 
 use alloy_primitives::{Address, U256};
 use gateway_client::ApiVersion;
-use gateway_client::address::{BitcoinNetwork, validate_address};
+use gateway_client::address::{BitcoinNetwork, ChainFamily, chain_family, validate_address};
 use gateway_client::params::Affiliate;
 use gateway_client::wire::RouteKind;
 use serde_json::{Map, Value, json};
@@ -237,6 +237,40 @@ pub fn kept(version: ApiVersion, params: &HashMap<String, String>) -> Kept {
     Kept {
         owner: text("ownerAddress"),
         refund: text("refundAddress"),
+    }
+}
+
+/// The real service's shape of a quote from an EVM chain or Tron: its `txTo` is the source chain's published entry
+/// contract (`gateway_client::chains`' `approval_spender`, the AllowanceHolder the gateway's SDK pins), not the
+/// Sandbox's gateway contract; create-order then answers with that contract's `exec` ([`entry_of`]). A chain with no
+/// published entry keeps the Sandbox's contract.
+pub fn production_shape(quote: &mut Value) {
+    let Some(routes) = quote.as_object_mut() else {
+        return;
+    };
+    for route in routes.values_mut() {
+        let chain = route
+            .get("inputAmount")
+            .and_then(|a| a.get("chain"))
+            .or_else(|| route.get("srcChain"))
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        let (Some(chain), Some(tx_to)) = (chain, route.get_mut("txTo")) else {
+            continue;
+        };
+        if let Some(entry) = entry_of(&chain) {
+            *tx_to = json!(entry);
+        }
+    }
+}
+
+/// The published entry contract of `chain` (EVM or Tron), as the Sandbox places it on its local chains.
+pub fn entry_of(chain: &str) -> Option<&'static str> {
+    match chain_family(chain) {
+        Some(ChainFamily::Evm | ChainFamily::Tron) => {
+            gateway_client::chains::chain(chain).and_then(|c| c.approval_spender)
+        }
+        _ => None,
     }
 }
 

@@ -53,6 +53,10 @@ pub struct SimConfig {
     /// The EVM chains with a real node behind them, whose registered transactions are checked on that node
     /// ([`crate::evm_check`]); empty by default.
     pub evm_chains: EvmChains,
+    /// Orders from EVM chains and Tron take the real service's shape ([`crate::quote::production_shape`]): the
+    /// quote's `txTo` is the chain's published entry contract and the transaction its `exec`, which lets the gateway
+    /// contract pull the amount. Off by default.
+    pub production_shape: bool,
 }
 
 impl Default for SimConfig {
@@ -65,6 +69,7 @@ impl Default for SimConfig {
             header_read_timeout: HEADER_READ_TIMEOUT,
             max_connections: MAX_CONNECTIONS,
             evm_chains: EvmChains::default(),
+            production_shape: false,
         }
     }
 }
@@ -512,6 +517,9 @@ async fn get_quote(
         Ok(quote) => quote,
         Err(err) => return refused(&err),
     };
+    if sim.config.production_shape {
+        quote::production_shape(&mut quote);
+    }
     let mut book = sim.lock();
     if let Err(err) = book.check_liquidity(&sim.catalogue, &quote, now) {
         return refused(&err);
@@ -836,7 +844,11 @@ fn tamper_quote(
 
 /// `GET /admin/tamper`: the tamper in force and every one there is.
 async fn admin_tamper(State(sim): State<Sim>) -> Response {
-    let all: Vec<String> = Tamper::ALL.iter().map(|t| t.name()).collect();
+    let all: Vec<String> = Tamper::ALL
+        .iter()
+        .chain(&Tamper::SIMULATED)
+        .map(|t| t.name())
+        .collect();
     Json(json!({"tamper": sim.tamper.get(), "available": all})).into_response()
 }
 

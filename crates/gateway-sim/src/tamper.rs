@@ -105,6 +105,19 @@ pub enum Tamper {
     NativeValueAdded,
     /// The Tron call allows a fee limit of 10,000 TRX.
     TronFeeLimit,
+    /// The call goes to another contract than the chain's entry contract (the production shape's
+    /// AllowanceHolder), or than the gateway's contract.
+    EntrySwapped,
+    /// The calldata has an odd number of hexadecimal digits (the real service has answered so).
+    OddLengthCalldata,
+    // create-order answers of the production shape (`exec` of the entry contract), caught only by the simulation.
+    /// The gateway's inner call pulls one unit more than `exec` allows (the entry contract refuses it: a revert).
+    ExecPullsMore,
+    /// The gateway's inner call also takes all it may of another token straight from the payer (what an allowance
+    /// the person gave the gateway's contract earlier lets it).
+    ExecSecondToken,
+    /// `exec` lets a stranger pull the amount (its `operator`), and the inner call hands the pull to it.
+    ExecStrangerPulls,
     // create-order answers, Solana transactions.
     /// The transaction also transfers 1 SOL from the sender to a stranger.
     SolanaExtraTransfer,
@@ -117,8 +130,9 @@ pub enum Tamper {
 }
 
 impl Tamper {
-    /// Every tamper, quote tampers first.
-    pub const ALL: [Tamper; 23] = [
+    /// Every tamper that any shape of order can be refused for before anything is shown to sign, quote tampers
+    /// first ([`Tamper::SIMULATED`] are not among them).
+    pub const ALL: [Tamper; 25] = [
         Self::QuoteRecipient,
         Self::QuoteSender,
         Self::QuoteOwner,
@@ -142,6 +156,16 @@ impl Tamper {
         Self::SolanaFeePayer,
         Self::SolanaExtraSigner,
         Self::SolanaUnknownProgram,
+        Self::EntrySwapped,
+        Self::OddLengthCalldata,
+    ];
+
+    /// The production shape's lies inside `exec`, which the decoding cannot see (the inner call is the gateway's
+    /// own): the chain's simulation refuses them before anything is signed. They apply only to `exec` answers.
+    pub const SIMULATED: [Tamper; 3] = [
+        Self::ExecPullsMore,
+        Self::ExecSecondToken,
+        Self::ExecStrangerPulls,
     ];
 
     /// True for the tampers of get-quote answers; the others rewrite create-order answers.
@@ -401,13 +425,89 @@ fn tamper_onramp(tamper: Tamper, inner: &mut Value, network: Network) -> bool {
     true
 }
 
+/// An address of the calls' 20 bytes: EVM text, or a Tron address's body.
+fn call_address(text: &str) -> Option<Address> {
+    text.parse::<Address>()
+        .ok()
+        .or_else(|| gateway_client::tron::parse_account(text).map(|a| Address::from_slice(&a[1..])))
+}
+
+/// The production shape's `exec` answers, rewritten: its amount ten times (the decoding refuses it), or its inner
+/// call replaced by the gateway contract's `tampered` (the simulation refuses it).
+fn tamper_exec(tamper: Tamper, data: &[u8], tron: bool, chain: &str) -> Option<Vec<u8>> {
+    use crate::payload::evm::{IAllowanceHolderExec, IGatewaySimViaHolder};
+    let mut exec = IAllowanceHolderExec::execCall::abi_decode(data).ok()?;
+    let attacker = call_address(if tron { ATTACKER_TRON } else { ATTACKER_EVM })?;
+    let (lie, other) = match tamper {
+        Tamper::CalldataAmountTimesTen => {
+            exec.amount = exec.amount.saturating_mul(U256::from(10u8));
+            return Some(exec.abi_encode());
+        }
+        Tamper::ExecPullsMore => (1u8, Address::ZERO),
+        Tamper::ExecSecondToken => {
+            // Another token of the chain's catalogue than the one the order pays with.
+            let other = crate::Catalogue::default()
+                .tokens()
+                .iter()
+                .filter(|t| t.chain == chain)
+                .filter_map(|t| call_address(t.address))
+                .find(|t| !t.is_zero() && *t != exec.token)?;
+            (2, other)
+        }
+        Tamper::ExecStrangerPulls => {
+            exec.operator = attacker;
+            (3, attacker)
+        }
+        _ => return None,
+    };
+    exec.data = IGatewaySimViaHolder::tamperedCall {
+        lie,
+        token: exec.token,
+        amount: exec.amount,
+        other,
+        honest: exec.data.clone(),
+    }
+    .abi_encode()
+    .into();
+    Some(exec.abi_encode())
+}
+
 fn tamper_call(tamper: Tamper, tx: &mut Value, quote: &Value, network: Network) -> bool {
     let data_text = tx["data"].as_str().unwrap_or_default().to_owned();
     let Some(data) = hex_bytes(data_text.trim_start_matches("0x")) else {
         return false;
     };
     let tron = tx["type"] == "tron" || tx["chain"] == "tron";
+    let chain = tx["chain"]
+        .as_str()
+        .or_else(|| quote.get("inputAmount").and_then(|a| a["chain"].as_str()))
+        .unwrap_or(if tron { "tron" } else { "" })
+        .to_owned();
+    let is_exec =
+        data.get(..4) == Some(&crate::payload::evm::IAllowanceHolderExec::execCall::SELECTOR[..]);
+    if is_exec {
+        if let Some(new_data) = tamper_exec(tamper, &data, tron, &chain) {
+            let prefix = if data_text.starts_with("0x") {
+                "0x"
+            } else {
+                ""
+            };
+            tx["data"] = json!(format!("{prefix}{}", hex_string(&new_data)));
+            return true;
+        }
+    }
     let new_data: Vec<u8> = match tamper {
+        Tamper::EntrySwapped => {
+            tx["to"] = json!(if tron { ATTACKER_TRON } else { ATTACKER_EVM });
+            return true;
+        }
+        Tamper::OddLengthCalldata => {
+            tx["data"] = json!(format!("{data_text}0"));
+            return true;
+        }
+        Tamper::ExecPullsMore | Tamper::ExecSecondToken | Tamper::ExecStrangerPulls => {
+            return false;
+        }
         Tamper::CalldataAmountTimesTen | Tamper::CalldataRecipient => {
             if let Ok(mut call) = IGatewaySim::offrampToBitcoinCall::abi_decode(&data) {
                 if tamper == Tamper::CalldataAmountTimesTen {

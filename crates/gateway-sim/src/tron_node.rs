@@ -57,7 +57,9 @@ fn client() -> Result<reqwest::Client, TronNodeError> {
         .map_err(|e| TronNodeError::Start(e.to_string()))
 }
 
-/// The node's configuration: the Sandbox's gateway contract and a test token at each catalogue TRC-20.
+/// The node's configuration: the Sandbox's gateway contract, the production shape's entry contract (at the address
+/// the real service pins on Tron) with a stranger's contract for its tampers, and a test token at each catalogue
+/// TRC-20.
 fn config() -> Value {
     let registry = TokenRegistry::builtin();
     let tokens: Vec<Value> = Catalogue::default()
@@ -74,7 +76,12 @@ fn config() -> Value {
             })
         })
         .collect();
-    json!({"gateway": crate::quote::gateway_contract("tron"), "tokens": tokens})
+    json!({
+        "gateway": crate::quote::gateway_contract("tron"),
+        "entry": crate::quote::entry_of("tron"),
+        "thief": crate::tamper::ATTACKER_TRON,
+        "tokens": tokens,
+    })
 }
 
 impl TronNode {
@@ -220,6 +227,9 @@ pub struct ExpectedTronCall {
     /// The quoted input in the token's smallest unit. For a TRC-20 source, the receipt must show a `Transfer` of
     /// exactly this from the signer to the contract; a TRX source is checked through `call_value` instead.
     pub amount: alloy_primitives::U256,
+    /// Who receives the token: the contract called, or, when it is the entry contract's `exec` (the production
+    /// shape), the gateway contract it calls.
+    pub receiver: [u8; 21],
 }
 
 /// register-tx of an order paid from Tron when the gateway has a Tron node: the registered id must be a transaction
@@ -311,7 +321,7 @@ pub async fn check_registered(
             && topics.len() == 3
             && topics[0] == transfer
             && topics[1] == topic(&owner)
-            && topics[2] == topic(&expected.contract)
+            && topics[2] == topic(&expected.receiver)
             && amount == Some(expected.amount)
     });
     if moved {
@@ -341,14 +351,27 @@ impl ExpectedTronCall {
             }
             None => return None,
         };
+        let contract = tron::parse_account(tx.get("to")?.as_str()?)?;
+        let data = alloy_primitives::hex::decode(tx.get("data")?.as_str()?).ok()?;
+        let receiver = {
+            use alloy_sol_types::SolCall;
+            crate::payload::evm::IAllowanceHolderExec::execCall::abi_decode(&data)
+                .ok()
+                .map_or(contract, |c| {
+                    let mut account = [0x41u8; 21];
+                    account[1..].copy_from_slice(c.target.as_slice());
+                    account
+                })
+        };
         Some(Self {
             owners: order
                 .addresses
                 .iter()
                 .filter_map(|a| tron::parse_account(a))
                 .collect(),
-            contract: tron::parse_account(tx.get("to")?.as_str()?)?,
-            data: alloy_primitives::hex::decode(tx.get("data")?.as_str()?).ok()?,
+            contract,
+            receiver,
+            data,
             call_value: tx
                 .get("value")
                 .and_then(Value::as_str)

@@ -385,7 +385,7 @@ impl Desk {
         if source_chain(&order).as_deref() == Some("tron") {
             return self.wallet_tron_plan(&order).await;
         }
-        let sandbox = self.state.lock().await.network.sandbox_chains.is_some();
+        let sandbox = self.sandbox_pins().await;
         let (chain, call) = pay_call(&order, sandbox)?;
         let (owner, endpoint) = self.wallet_on(&chain).await?;
         check_sender(&order, &owner.to_checksum(None))?;
@@ -418,7 +418,7 @@ impl Desk {
             accepted: accept_unsimulated,
             blind_signing: self.blind_signing_on().await,
         };
-        let sandbox = self.state.lock().await.network.sandbox_chains.is_some();
+        let sandbox = self.sandbox_pins().await;
         let (chain, call) = pay_call(&order, sandbox)?;
         let signer = self
             .wallet
@@ -454,6 +454,13 @@ impl Desk {
         )
         .await;
         self.after_wallet_step(local_id, executed).await
+    }
+
+    /// Whether the Sandbox's own contracts are the ones to approve to and call: on the Sandbox, unless its production
+    /// shape is on (then each chain's published entry contract is, as on Production).
+    async fn sandbox_pins(&self) -> bool {
+        let state = self.state.lock().await;
+        state.network.sandbox_chains.is_some() && !state.settings.production_shape()
     }
 
     /// Whether blind signing is on for the network in use.
@@ -746,7 +753,7 @@ impl Desk {
     /// the gateway's published entry on Tron (its AllowanceHolder, `gateway_client::chains`), the only contract a
     /// TRC-20 is approved to, for exactly the order's amount.
     async fn tron_pay(&self, order: &JournalOrder) -> Result<tron_exec::TronPay, DeskError> {
-        let sandbox = self.state.lock().await.network.sandbox_chains.is_some();
+        let sandbox = self.sandbox_pins().await;
         let known = if sandbox {
             gateway_client::tron::parse_account(&gateway_payload::sandbox::gateway_contract("tron"))
         } else {

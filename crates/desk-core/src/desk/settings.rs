@@ -30,6 +30,7 @@ impl ActiveNetwork {
         sandbox_state: Option<&Path>,
         sandbox: &SandboxAccess,
         bitcoin: BitcoinNetwork,
+        production_shape: bool,
     ) -> Result<Self, DeskError> {
         let running = if kind == NetworkKind::Sandbox {
             Some(
@@ -38,6 +39,7 @@ impl ActiveNetwork {
                         state_file: sandbox_state.map(Path::to_path_buf),
                         admin: sandbox.admin,
                         api_key: api_key.clone(),
+                        production_shape,
                     })
                     .await?,
             )
@@ -159,6 +161,23 @@ impl Desk {
         self.replace_network(&mut state, network).await;
         state.settings = next;
         crate::settings::save(&self.paths.settings_file(), &state.settings)?;
+        Ok(self.view(&state))
+    }
+
+    /// Turns the Sandbox's production shape on or off (its EVM and Tron orders then go through each chain's published
+    /// entry contract, an AllowanceHolder placed at its real address, and are verified as on Production: the decoding
+    /// of `exec`, then the chain's simulation). Restarts the Sandbox when it is the network in use.
+    pub async fn set_sandbox_production_shape(&self, on: bool) -> Result<SettingsView, DeskError> {
+        let mut state = self.state.lock().await;
+        let mut next = state.settings.clone();
+        next.prefs_mut(NetworkKind::Sandbox).production_shape = on;
+        if state.network.kind == NetworkKind::Sandbox {
+            let network = connect(&self.paths, &next, NetworkKind::Sandbox, &self.sandbox).await?;
+            self.replace_network(&mut state, network).await;
+        }
+        state.settings = next;
+        crate::settings::save(&self.paths.settings_file(), &state.settings)?;
+        tracing::info!(on, "Sandbox production shape set");
         Ok(self.view(&state))
     }
 

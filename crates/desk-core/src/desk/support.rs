@@ -181,6 +181,7 @@ impl Desk {
                         ..self.sandbox.clone()
                     },
                     BitcoinNetwork::Regtest,
+                    false,
                 )
                 .await?;
                 let result = lookup_on(&sandbox.client, "sandbox", &query.query).await;

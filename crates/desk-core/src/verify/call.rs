@@ -203,7 +203,7 @@ fn pinned(
                 })
             }
         }
-        GatewayContracts::Published => {
+        GatewayContracts::Published | GatewayContracts::SandboxProductionShape => {
             let entry =
                 gateway_client::chains::chain(source.chain.trim()).and_then(|c| c.approval_spender);
             match entry {

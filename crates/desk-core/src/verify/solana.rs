@@ -112,7 +112,10 @@ pub(super) fn verify(
     {
         return Err(VerifyError::SolanaLookupTables);
     }
-    if policy.contracts == super::GatewayContracts::Sandbox {
+    if matches!(
+        policy.contracts,
+        super::GatewayContracts::Sandbox | super::GatewayContracts::SandboxProductionShape
+    ) {
         let expected = gateway_payload::sandbox::gateway_contract("solana");
         if program.to_string() != expected {
             return Err(VerifyError::NotTheGatewayContract {

@@ -162,7 +162,7 @@ async fn the_admin_interface_switches_tampers_on_and_off() {
     assert_eq!(listed["tamper"], "calldataAmountTimesTen");
     assert_eq!(
         listed["available"].as_array().unwrap().len(),
-        Tamper::ALL.len()
+        Tamper::ALL.len() + Tamper::SIMULATED.len()
     );
     let refused = put(json!({"tamper": "stealEverything"})).await.unwrap();
     assert_eq!(refused.status(), 400);
@@ -173,4 +173,122 @@ async fn the_admin_interface_switches_tampers_on_and_off() {
     );
     assert_eq!(put(json!({"tamper": null})).await.unwrap().status(), 200);
     assert_eq!(sim.tamper().get(), None);
+}
+
+/// `--production-shape`: offramps and token swaps from EVM chains and Tron go to the chain's published entry contract
+/// (its quote's `txTo` and its transaction's `to`) as `exec(gateway, token, amount, gateway, …ViaHolder(…))`; the
+/// simulation's tampers rewrite only the inner call (or the operator), which the published document cannot tell.
+#[tokio::test]
+async fn the_production_shape_calls_each_chains_entry_and_its_lies_stay_inside_exec() {
+    use gateway_sim::payload::evm::{IAllowanceHolderExec, IGatewaySimViaHolder};
+    let (sim, running) = start_with(
+        Sim::with_config(SimConfig {
+            access: gateway_sim::access::AccessConfig::unlimited(),
+            production_shape: true,
+            ..SimConfig::default()
+        })
+        .unwrap(),
+    )
+    .await;
+    let doc = openapi();
+    let http = http(&running);
+    let version = gateway_client::ApiVersion::V3;
+    let v = slug(version);
+    let mut shaped = HashSet::new();
+    let mut seen = HashSet::new();
+    let routes: Vec<_> = sim
+        .catalogue()
+        .routes(version)
+        .into_iter()
+        .filter(|r| matches!(r.kind(), RouteKind::Offramp | RouteKind::TokenSwap))
+        .filter(|r| seen.insert((r.kind(), r.src_chain.clone())))
+        .collect();
+    for (n, route) in routes.iter().enumerate() {
+        let Some(entry) = gateway_sim::quote::entry_of(&route.src_chain) else {
+            continue;
+        };
+        let query = quote_query(version, route, &amount_for(&sim, route, 3 * n));
+        for tamper in std::iter::once(None).chain(Tamper::SIMULATED.map(Some)) {
+            let what = format!("{route:?} {tamper:?}");
+            sim.tamper().set(None);
+            let (status, quote) = http.get(&format!("/{v}/get-quote"), &query).await;
+            assert_eq!(status, 200, "{what}: {quote}");
+            assert_eq!(inner(&quote).1["txTo"], entry, "{what}");
+            sim.tamper().set(tamper);
+            let (status, created) = http.post(&format!("/{v}/create-order"), &quote).await;
+            sim.tamper().set(None);
+            assert_eq!(status, 201, "{what}: {created}");
+            assert_conforms(&doc, "post", &format!("/{v}/create-order"), 201, &created);
+            let tx = &inner(&created).1["tx"];
+            assert!(
+                gateway_client::address::same_account(
+                    gateway_client::address::chain_family(&route.src_chain).unwrap(),
+                    tx["to"].as_str().unwrap(),
+                    entry
+                ),
+                "{what}: {tx}"
+            );
+            let data = alloy_primitives::hex::decode(
+                tx["data"].as_str().unwrap().trim_start_matches("0x"),
+            )
+            .unwrap();
+            let exec = IAllowanceHolderExec::execCall::abi_decode(&data).unwrap();
+            assert_eq!(
+                exec.amount.to_string(),
+                inner(&quote).1["inputAmount"]["amount"],
+                "{what}"
+            );
+            let selector = &exec.data[..4];
+            match tamper {
+                None => {
+                    assert_eq!(exec.operator, exec.target, "{what}");
+                    assert!(
+                        selector == IGatewaySimViaHolder::offrampViaHolderCall::SELECTOR
+                            || selector == IGatewaySimViaHolder::swapViaHolderCall::SELECTOR,
+                        "{what}"
+                    );
+                    shaped.insert(route.src_chain.clone());
+                }
+                Some(Tamper::ExecSecondToken)
+                    if sim
+                        .catalogue()
+                        .tokens()
+                        .iter()
+                        .filter(|t| t.chain == route.src_chain)
+                        .filter(|t| {
+                            !t.address
+                                .starts_with("0x0000000000000000000000000000000000000000")
+                        })
+                        .count()
+                        < 2 =>
+                {
+                    // No second token on this chain (Tron has USDT only): the lie does not apply.
+                    assert_ne!(
+                        selector,
+                        IGatewaySimViaHolder::tamperedCall::SELECTOR,
+                        "{what}"
+                    );
+                }
+                Some(lie) => {
+                    let tampered = IGatewaySimViaHolder::tamperedCall::abi_decode(&exec.data)
+                        .unwrap_or_else(|e| panic!("{what}: {e}"));
+                    let expected = match lie {
+                        Tamper::ExecPullsMore => 1,
+                        Tamper::ExecSecondToken => 2,
+                        _ => 3,
+                    };
+                    assert_eq!(tampered.lie, expected, "{what}");
+                    assert_eq!(
+                        exec.operator != exec.target,
+                        lie == Tamper::ExecStrangerPulls,
+                        "{what}"
+                    );
+                }
+            }
+        }
+    }
+    assert!(
+        shaped.contains("tron") && shaped.contains("bob"),
+        "{shaped:?}"
+    );
 }
