@@ -394,6 +394,7 @@ mod tests {
                 }),
                 bitcoin_network: Some(BitcoinNetwork::Signet),
                 blind_signing: true,
+                production_shape: true,
                 fee_source: Some("http://127.0.0.1:9/fees".into()),
                 evm_rpc: BTreeMap::from([("bob".into(), vec!["https://rpc.example".into()])]),
             },

@@ -485,16 +485,14 @@ fn tamper_call(tamper: Tamper, tx: &mut Value, quote: &Value, network: Network) 
         .to_owned();
     let is_exec =
         data.get(..4) == Some(&crate::payload::evm::IAllowanceHolderExec::execCall::SELECTOR[..]);
-    if is_exec {
-        if let Some(new_data) = tamper_exec(tamper, &data, tron, &chain) {
-            let prefix = if data_text.starts_with("0x") {
-                "0x"
-            } else {
-                ""
-            };
-            tx["data"] = json!(format!("{prefix}{}", hex_string(&new_data)));
-            return true;
-        }
+    if is_exec && let Some(new_data) = tamper_exec(tamper, &data, tron, &chain) {
+        let prefix = if data_text.starts_with("0x") {
+            "0x"
+        } else {
+            ""
+        };
+        tx["data"] = json!(format!("{prefix}{}", hex_string(&new_data)));
+        return true;
     }
     let new_data: Vec<u8> = match tamper {
         Tamper::EntrySwapped => {

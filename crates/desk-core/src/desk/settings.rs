@@ -22,6 +22,7 @@ impl ActiveNetwork {
     /// Connects to `kind`, whose Bitcoin network is `bitcoin` (the Sandbox's is always regtest): for the Sandbox
     /// this starts the local gateway `sandbox` has (on a free loopback port), keeping its orders in `sandbox_state`
     /// when given. [`ActiveNetwork::open`], with the Sandbox started first and the error in the window's words.
+    #[allow(clippy::too_many_arguments)] // The network's settings, one by one, as the desk and the lookup read them.
     pub async fn connect(
         kind: NetworkKind,
         custom_url: Option<&str>,

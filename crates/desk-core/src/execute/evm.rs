@@ -482,7 +482,7 @@ async fn simulate(
         Err(Surprise::Reverts { what, reason }) => Err(ExecError::WouldRevert {
             what,
             reason,
-            next: "The chain's simulation shows it; nothing was signed. Check the order and the balances, or discard the order.",
+            next: "The chain's simulation shows it. Check the order and the balances, or discard the order.",
         }),
         Err(Surprise::Leaves(surprise)) => {
             tracing::warn!(

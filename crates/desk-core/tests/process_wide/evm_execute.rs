@@ -396,7 +396,7 @@ async fn too_little_gas_money_and_a_call_that_would_revert_are_told_before_anyth
         reverts.message
     );
     assert!(
-        reverts.message.contains("nothing was signed"),
+        reverts.message.contains("it was not signed"),
         "{}",
         reverts.message
     );

@@ -8,6 +8,7 @@
 mod common;
 
 mod evm_execute;
+mod production_shape;
 mod solana_execute;
 mod support_bundle;
 mod tron_execute;

@@ -1,0 +1,240 @@
+//! The Sandbox in the real service's shape (issue 30, item 6): offramps and token swaps from an EVM chain go to the
+//! chain's published entry contract (an AllowanceHolder-style contract placed on the local anvil at its real address)
+//! as its `exec`, whose inner call the app does not decode. They are checked as on Production (the pinned entry, the
+//! decoded `exec`), simulated on the chain, approved, signed, registered and completed without blind signing; and the
+//! production-shaped lies are each refused, by the decoding or by the simulation, before anything is signed.
+
+use crate::common;
+
+use alloy_primitives::U256;
+use desk_core::ErrorKind;
+use desk_core::desk::SwapForm;
+use desk_core::journal::{Stage, WalletTxKind};
+use desk_core::simulate::SimulationStatus;
+use gateway_client::wire::NATIVE_TOKEN;
+use gateway_sim::evm_node::EvmNode;
+
+use common::{USDT_BOB, USDT_ETH, WBTC_BOB, card, desk_with_wallet, set_tamper, verified_order};
+
+use crate::TURN;
+
+/// bob's and ethereum's nodes with the Sandbox's contracts (the entry contracts among them), named to the Sandbox.
+async fn nodes() -> Vec<EvmNode> {
+    let mut out = Vec::new();
+    for chain in ["bob", "ethereum"] {
+        let node = EvmNode::start(chain).await.unwrap();
+        node.place_sandbox_contracts().await.unwrap();
+        out.push(node);
+    }
+    let named: Vec<(&str, &str)> = out.iter().map(|n| (n.chain(), n.url())).collect();
+    common::name_nodes_to_sandbox(&named);
+    out
+}
+
+fn offramp(evm: &str, btc: &str) -> SwapForm {
+    SwapForm {
+        src_chain: "bob".into(),
+        src_token: WBTC_BOB.into(),
+        dst_chain: "bitcoin".into(),
+        dst_token: NATIVE_TOKEN.into(),
+        amount: "0.001".into(),
+        slippage_bps: 300,
+        recipient: btc.into(),
+        sender: Some(evm.into()),
+        owner: Some(evm.into()),
+        refund: None,
+    }
+}
+
+fn token_swap(evm: &str) -> SwapForm {
+    SwapForm {
+        src_chain: "bob".into(),
+        src_token: USDT_BOB.into(),
+        dst_chain: "ethereum".into(),
+        dst_token: USDT_ETH.into(),
+        amount: "25".into(),
+        slippage_bps: 300,
+        recipient: evm.into(),
+        sender: Some(evm.into()),
+        owner: Some(evm.into()),
+        refund: None,
+    }
+}
+
+fn entry(chain: &str) -> String {
+    gateway_client::chains::chain(chain)
+        .and_then(|c| c.approval_spender)
+        .unwrap()
+        .parse::<alloy_primitives::Address>()
+        .unwrap()
+        .to_checksum(None)
+}
+
+/// Signs every step the plan shows, each only as confirmed, without blind signing or any acceptance.
+async fn pay(desk: &desk_core::Desk, local_id: i64) -> desk_core::views::OrderView {
+    loop {
+        let plan = desk.wallet_evm_plan(local_id).await.unwrap();
+        let step = plan.steps[0].clone();
+        let order = desk
+            .wallet_evm_step(local_id, Some(step.kind), Some(&step.max_fee_wei), false)
+            .await
+            .unwrap();
+        if step.kind == WalletTxKind::Pay {
+            return order;
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn production_shaped_orders_are_checked_simulated_and_completed_without_blind_signing() {
+    let _turn = TURN.lock().await;
+    let _nodes = nodes().await;
+    let home = tempfile::tempdir().unwrap();
+    let (desk, accounts) = desk_with_wallet(home.path()).await;
+    let settings = desk.set_sandbox_production_shape(true).await.unwrap();
+    assert!(!settings.blind_signing);
+    let evm = accounts.evm.as_ref().unwrap().address.clone();
+    let btc = accounts.bitcoin.as_ref().unwrap().address.clone();
+    let gateway = gateway_sim::quote::gateway_contract("bob");
+
+    for form in [offramp(&evm, &btc), token_swap(&evm)] {
+        let quoted = card(&desk, &form).await;
+        assert_eq!(
+            quoted.tx_to.map(|t| t.to_lowercase()),
+            Some(entry("bob").to_lowercase())
+        );
+        let local_id = verified_order(&desk, &form).await;
+        let order = desk.order_view(local_id).unwrap();
+        let verified = order.verified.clone().unwrap();
+        // Checked as on Production: the entry pinned, exec decoded, its inner call labelled not decoded.
+        assert!(
+            verified.sentence.contains("exec") && verified.sentence.contains("NOT DECODED"),
+            "{}",
+            verified.sentence
+        );
+        let plan = desk.wallet_evm_plan(local_id).await.unwrap();
+        assert_eq!(
+            plan.steps.iter().map(|s| s.kind).collect::<Vec<_>>(),
+            [WalletTxKind::Approve, WalletTxKind::Pay]
+        );
+        assert!(
+            plan.steps[0].sentence.contains(&entry("bob")),
+            "{}",
+            plan.steps[0].sentence
+        );
+        // The chain shows exactly the quote's input leaving, to the gateway's contract that exec calls.
+        assert_eq!(
+            plan.simulation.status,
+            SimulationStatus::Simulated,
+            "{:?}",
+            plan.simulation
+        );
+        assert_eq!(plan.simulation.moves.len(), 1, "{:?}", plan.simulation);
+        assert_eq!(plan.simulation.moves[0].counterparty, gateway);
+        assert!(
+            plan.simulation
+                .sentence
+                .ends_with("nothing else leaves the wallet."),
+            "{}",
+            plan.simulation.sentence
+        );
+        let done = pay(&desk, local_id).await;
+        assert_eq!(done.stage, Some(Stage::Registered), "{done:?}");
+    }
+    desk.shutdown().await;
+}
+
+/// Starts an order from `form` with `tamper` in force, and gives the refusal (the quote's or create-order's).
+async fn refused_at_create(desk: &desk_core::Desk, form: &SwapForm, tamper: &str) -> String {
+    set_tamper(desk, Some(tamper)).await;
+    let started = match desk.quote(form).await {
+        Ok(desk_core::QuoteResult::Quote { card }) => desk.start_order(card.raw, None).await,
+        Ok(other) => panic!("{tamper}: {other:?}"),
+        Err(e) => Err(e),
+    };
+    set_tamper(desk, None).await;
+    match started {
+        Err(e) => e.message,
+        Ok(order) => {
+            assert_eq!(order.stage, Some(Stage::Refused), "{tamper}: {order:?}");
+            order.last_error.unwrap_or_default()
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn production_shaped_lies_are_refused_by_the_decoding_or_the_simulation() {
+    let _turn = TURN.lock().await;
+    let nodes = nodes().await;
+    let home = tempfile::tempdir().unwrap();
+    let (desk, accounts) = desk_with_wallet(home.path()).await;
+    desk.set_sandbox_production_shape(true).await.unwrap();
+    let evm = accounts.evm.as_ref().unwrap().address.clone();
+    let btc = accounts.bitcoin.as_ref().unwrap().address.clone();
+    let form = offramp(&evm, &btc);
+    desk.wallet_evm_balance("bob", WBTC_BOB).await.unwrap();
+
+    // The decoding (or the quote's own figures) refuses these before anything is shown to sign.
+    for (tamper, words) in [
+        ("entrySwapped", "0xbad0"),
+        ("oddLengthCalldata", "odd number of hexadecimal characters"),
+        ("calldataAmountTimesTen", "1000000"),
+        ("nativeValueAdded", "also sends 1 ETH"),
+        ("quoteOutputOnePercent", ""),
+    ] {
+        let why = refused_at_create(&desk, &form, tamper).await;
+        println!("{tamper}: {why}");
+        assert!(
+            why.to_lowercase().contains(&words.to_lowercase()),
+            "{tamper}: {why}"
+        );
+    }
+
+    // The simulation refuses these: the decoding cannot see inside the gateway's own call.
+    // (An allowance the wallet gave the gateway's contract earlier, which the second-token lie tries to use.)
+    let gateway = gateway_sim::quote::gateway_contract("bob");
+    let approve =
+        alloy_sol_types::SolCall::abi_encode(&gateway_sim::evm_node::calls::approveCall {
+            spender: gateway.parse().unwrap(),
+            amount: U256::MAX,
+        });
+    desk.wallet_evm_balance("bob", USDT_BOB).await.unwrap();
+    nodes[0]
+        .send_as(&evm, USDT_BOB, &approve, U256::ZERO)
+        .await
+        .unwrap();
+    for (tamper, words) in [
+        ("execPullsMore", "AllowanceHolder: allowance exceeded"),
+        ("execSecondToken", "USDT leaves the wallet to"),
+        ("execStrangerPulls", "a third party"),
+    ] {
+        set_tamper(&desk, Some(tamper)).await;
+        let local_id = verified_order(&desk, &form).await;
+        set_tamper(&desk, None).await;
+        let refused = desk.wallet_evm_plan(local_id).await.unwrap_err();
+        println!("{tamper}: {}", refused.message);
+        assert_eq!(refused.kind, ErrorKind::Refused, "{tamper}");
+        assert!(
+            refused.message.contains(words),
+            "{tamper}: {}",
+            refused.message
+        );
+        assert!(
+            refused.message.contains("Nothing was signed")
+                || refused.message.contains("nothing was signed"),
+            "{tamper}: {}",
+            refused.message
+        );
+        assert!(common::wallet_txs(&desk, local_id).is_empty(), "{tamper}");
+        // Asked to sign anyway, the same refusal: the plan is made again before any signature.
+        let plan_fee = "1000000000000000000";
+        let again = desk
+            .wallet_evm_step(local_id, Some(WalletTxKind::Approve), Some(plan_fee), true)
+            .await
+            .unwrap_err();
+        assert!(again.message.contains(words), "{tamper}: {}", again.message);
+        assert!(common::wallet_txs(&desk, local_id).is_empty(), "{tamper}");
+        desk.discard(local_id).await.ok();
+    }
+    desk.shutdown().await;
+}
