@@ -221,7 +221,7 @@ async fn production_shaped_lies_are_refused_by_the_decoding_or_the_simulation() 
         );
         assert!(
             refused.message.contains("Nothing was signed")
-                || refused.message.contains("nothing was signed"),
+                || refused.message.contains("it was not signed"),
             "{tamper}: {}",
             refused.message
         );
