@@ -54,6 +54,10 @@ pub struct SwapArgs {
     /// settings are not changed): a call the app cannot decode is then shown as NOT CHECKED instead of refused
     #[arg(long)]
     blind_signing: bool,
+    /// On the Sandbox: its EVM and Tron orders take the real service's shape (each chain's published entry contract,
+    /// an AllowanceHolder placed at its real address, and its exec), checked as on Production
+    #[arg(long)]
+    production_shape: bool,
 }
 
 /// desk-core's refusals are the app's checks (exit 5); everything else keeps its kind (gateway 3, transport 4).
@@ -186,6 +190,14 @@ pub async fn run(
     seed: Seed,
 ) -> Result<(), Failure> {
     let desk = open_desk().await?;
+    // Before the network is chosen, so that the Sandbox announced is the one that stays.
+    if let Err(e) = desk
+        .set_sandbox_production_shape(args.production_shape)
+        .await
+    {
+        desk.shutdown().await;
+        return Err(failure(e));
+    }
     let outcome = match connect(&desk, network, version, seed).await {
         Ok(()) => swap(&desk, args).await,
         Err(e) => Err(e),

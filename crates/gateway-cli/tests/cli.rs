@@ -1550,3 +1550,51 @@ fn every_gateway_command_runs_on_the_sandbox_inside_the_command() {
     );
     assert!(spendable.contains("Spendable:"), "{spendable}");
 }
+
+/// `gateway --network sandbox swap --production-shape`: the offramp goes through bob's published entry contract (an
+/// AllowanceHolder-style contract on the local chain) as its `exec`; the terminal shows the chain's simulation of
+/// exactly the quote's input leaving, and the order is approved, signed and registered without blind signing.
+#[cfg_attr(
+    not(feature = "sandbox"),
+    ignore = "the Sandbox inside the command needs `--features sandbox`"
+)]
+#[test]
+fn a_production_shaped_offramp_is_simulated_and_registered_from_the_terminal() {
+    let home = tempfile::tempdir().unwrap();
+    let out = run_with_env(
+        &[
+            "--network",
+            "sandbox",
+            "swap",
+            "--src-chain",
+            "bob",
+            "--src-token",
+            WBTC_BOB,
+            "--dst-chain",
+            "bitcoin",
+            "--dst-token",
+            "0x0000000000000000000000000000000000000000",
+            "--amount",
+            "100000",
+            "--production-shape",
+            "--yes",
+            "--no-follow",
+        ],
+        &[
+            ("GATEWAY_MNEMONIC", ABANDON),
+            ("GATEWAY_DESK_HOME", home.path().to_str().unwrap()),
+        ],
+        None,
+    );
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
+    for expected in [
+        "Approve 0.001 WBTC to the gateway's contract 0x8fd545b348E84dEb145F0179a00c671F0b9519C3",
+        "  Simulated (eth_simulateV1 on http://127.0.0.1:",
+        "−0.001 WBTC to 0x676174657761792d73696d2d636F6E7472616374, network fee at most ",
+        "nothing else leaves the wallet.",
+        "Registered: the gateway has the transaction.",
+    ] {
+        assert!(stdout.contains(expected), "{expected:?} in {stdout}");
+    }
+}

@@ -16,6 +16,8 @@ use gateway_sim::evm_node::EvmNode;
 
 use common::{USDT_BOB, USDT_ETH, WBTC_BOB, card, desk_with_wallet, set_tamper, verified_order};
 
+const USDT_TRON: &str = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
+
 use crate::TURN;
 
 /// bob's and ethereum's nodes with the Sandbox's contracts (the entry contracts among them), named to the Sandbox.
@@ -236,5 +238,93 @@ async fn production_shaped_lies_are_refused_by_the_decoding_or_the_simulation() 
         assert!(common::wallet_txs(&desk, local_id).is_empty(), "{tamper}");
         desk.discard(local_id).await.ok();
     }
+    desk.shutdown().await;
+}
+
+/// A USDT swap from Tron in the real service's shape: approved to Tron's published entry contract (`TAfbit1…`, an
+/// AllowanceHolder-style contract on the stand-in's chain), its `exec` run read-only on the node before it is
+/// confirmed, then signed, registered, without blind signing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_production_shaped_trc20_swap_is_approved_to_trons_entry_run_read_only_and_registered() {
+    let _turn = TURN.lock().await;
+    let node = gateway_sim::tron_node::TronNode::start().await.unwrap();
+    common::name_nodes_to_sandbox(&[("tron", node.url())]);
+    let home = tempfile::tempdir().unwrap();
+    let (desk, accounts) = desk_with_wallet(home.path()).await;
+    desk.set_sandbox_production_shape(true).await.unwrap();
+    desk.wallet_evm_balance("tron", USDT_TRON).await.unwrap();
+    let evm = accounts.evm.as_ref().unwrap().address.clone();
+    let form = SwapForm {
+        src_chain: "tron".into(),
+        src_token: USDT_TRON.into(),
+        dst_chain: "bob".into(),
+        dst_token: USDT_BOB.into(),
+        amount: "25".into(),
+        slippage_bps: 300,
+        recipient: evm.clone(),
+        sender: Some(accounts.tron.as_ref().unwrap().address.clone()),
+        owner: Some(evm),
+        refund: None,
+    };
+    let local_id = verified_order(&desk, &form).await;
+    let tron_entry = "TAfbit1ENsRmtZbPQfYU3srURpfYuWYS7K";
+    let plan = desk.wallet_evm_plan(local_id).await.unwrap();
+    assert!(
+        plan.steps[0].sentence.contains(tron_entry),
+        "{}",
+        plan.steps[0].sentence
+    );
+    assert_eq!(plan.simulation.status, SimulationStatus::Partial);
+    let approve = plan.steps[0].clone();
+    desk.wallet_evm_step(
+        local_id,
+        Some(approve.kind),
+        Some(&approve.max_fee_wei),
+        false,
+    )
+    .await
+    .unwrap();
+    let plan = desk.wallet_evm_plan(local_id).await.unwrap();
+    assert!(
+        plan.simulation
+            .sentence
+            .starts_with("The node ran the order's call read-only: it succeeds"),
+        "{}",
+        plan.simulation.sentence
+    );
+    let pay = plan.steps[0].clone();
+    assert_eq!(pay.kind, WalletTxKind::Pay);
+    assert!(pay.sentence.contains(tron_entry), "{}", pay.sentence);
+    let paid = desk
+        .wallet_evm_step(local_id, Some(pay.kind), Some(&pay.max_fee_wei), false)
+        .await
+        .unwrap();
+    assert_eq!(paid.stage, Some(Stage::Registered), "{paid:?}");
+
+    // Inside Tron's exec, a pull beyond the amount: the read-only run reverts, and the call is not signed.
+    set_tamper(&desk, Some("execPullsMore")).await;
+    let local_id = verified_order(&desk, &form).await;
+    set_tamper(&desk, None).await;
+    let plan = desk.wallet_evm_plan(local_id).await.unwrap();
+    let approve = plan.steps[0].clone();
+    desk.wallet_evm_step(
+        local_id,
+        Some(approve.kind),
+        Some(&approve.max_fee_wei),
+        false,
+    )
+    .await
+    .unwrap();
+    let refused = desk.wallet_evm_plan(local_id).await.unwrap_err();
+    assert!(
+        refused.message.contains("would fail"),
+        "{}",
+        refused.message
+    );
+    assert_eq!(
+        common::wallet_txs(&desk, local_id).len(),
+        1,
+        "only the approval"
+    );
     desk.shutdown().await;
 }
