@@ -28,6 +28,7 @@ pub const COMMANDS: &[&str] = &[
     "set_api_version",
     "set_bitcoin_network",
     "set_blind_signing",
+    "set_sandbox_production_shape",
     "set_evm_endpoints",
     "check_evm_endpoint",
     "set_theme",

@@ -340,6 +340,24 @@ pub async fn set_blind_signing(
     desk.set_blind_signing(args.on).await
 }
 
+/// The arguments of the `set_sandbox_production_shape` command.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(export_to = "args/"))]
+pub struct SetSandboxProductionShapeArgs {
+    /// Whether the Sandbox's EVM and Tron orders take the real service's shape.
+    on: bool,
+}
+
+/// Turns the Sandbox's production shape on or off (restarting the Sandbox when it is in use).
+#[tauri::command]
+pub async fn set_sandbox_production_shape(
+    desk: State<'_, Desk>,
+    args: SetSandboxProductionShapeArgs,
+) -> Result<SettingsView, DeskError> {
+    desk.set_sandbox_production_shape(args.on).await
+}
+
 /// The arguments of the `set_evm_endpoints` command.
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]

@@ -71,6 +71,7 @@ fn with_commands<R: Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> {
             commands::set_api_version,
             commands::set_bitcoin_network,
             commands::set_blind_signing,
+            commands::set_sandbox_production_shape,
             commands::set_evm_endpoints,
             commands::check_evm_endpoint,
             commands::set_theme,

@@ -71,6 +71,11 @@ pub struct SettingsView {
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     #[ts(type = "boolean | undefined", optional = nullable)]
     pub blind_signing: bool,
+    /// The Sandbox's orders take the real service's shape (each chain's published entry contract and its `exec`),
+    /// checked as on Production (absent: off).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[ts(type = "boolean | undefined", optional = nullable)]
+    pub sandbox_production_shape: bool,
     /// The EVM chains' JSON-RPC endpoints on this network, in the order they are tried (empty on the Sandbox, whose
     /// chains are its own local nodes; then absent).
     #[serde(skip_serializing_if = "Vec::is_empty")]

@@ -105,6 +105,12 @@ const calls: [string, () => Promise<unknown>, string, Record<string, unknown> | 
   ["setApiVersion", () => ipc.setApiVersion("v2"), "set_api_version", { version: "v2" }],
   ["setBitcoinNetwork", () => ipc.setBitcoinNetwork("signet"), "set_bitcoin_network", { network: "signet" }],
   ["setBlindSigning", () => ipc.setBlindSigning(true), "set_blind_signing", { on: true }],
+  [
+    "setSandboxProductionShape",
+    () => ipc.setSandboxProductionShape(true),
+    "set_sandbox_production_shape",
+    { on: true },
+  ],
   ["setTheme", () => ipc.setTheme("dark"), "set_theme", { theme: "dark" }],
   ["savePsbt", () => ipc.savePsbt(7), "save_psbt", { localId: 7 }],
   ["psbtExport", () => ipc.psbtExport(7), "psbt_export", { localId: 7 }],

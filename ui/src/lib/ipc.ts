@@ -59,6 +59,7 @@ import type { SetApiKeyArgs } from "./bindings/args/SetApiKeyArgs";
 import type { SetApiVersionArgs } from "./bindings/args/SetApiVersionArgs";
 import type { SetBitcoinNetworkArgs } from "./bindings/args/SetBitcoinNetworkArgs";
 import type { SetBlindSigningArgs } from "./bindings/args/SetBlindSigningArgs";
+import type { SetSandboxProductionShapeArgs } from "./bindings/args/SetSandboxProductionShapeArgs";
 import type { SetEvmEndpointsArgs } from "./bindings/args/SetEvmEndpointsArgs";
 import type { SetThemeArgs } from "./bindings/args/SetThemeArgs";
 import type { SignWithWalletArgs } from "./bindings/args/SignWithWalletArgs";
@@ -274,6 +275,11 @@ export function setApiVersion(version: "v1" | "v2" | "v3"): Promise<SettingsView
 }
 
 /** Turns blind signing on or off for the current network (undecodable calls shown as not checked, not refused). */
+/** Turns the Sandbox's production shape on or off (it restarts when in use). */
+export function setSandboxProductionShape(on: boolean): Promise<SettingsView> {
+  return call<SettingsView, SetSandboxProductionShapeArgs>("set_sandbox_production_shape", { on });
+}
+
 export function setBlindSigning(on: boolean): Promise<SettingsView> {
   return call<SettingsView, SetBlindSigningArgs>("set_blind_signing", { on });
 }
@@ -508,6 +514,7 @@ export interface DeskApi {
   setApiVersion(version: "v1" | "v2" | "v3"): Promise<SettingsView>;
   setBitcoinNetwork(network: NetworkView["bitcoinNetwork"]): Promise<SettingsView>;
   setBlindSigning(on: boolean): Promise<SettingsView>;
+  setSandboxProductionShape(on: boolean): Promise<SettingsView>;
   setTheme(theme: Theme): Promise<SettingsView>;
   savePsbt(localId: number): Promise<string | null>;
   psbtExport(localId: number): Promise<PsbtExport>;
@@ -570,6 +577,7 @@ export const deskApi: DeskApi = {
   setApiVersion,
   setBitcoinNetwork,
   setBlindSigning,
+  setSandboxProductionShape,
   setTheme,
   savePsbt,
   psbtExport,

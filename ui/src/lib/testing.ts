@@ -30,6 +30,7 @@ export function stubApi(overrides: Partial<DeskApi> = {}): DeskApi {
     "setApiVersion",
     "setBitcoinNetwork",
     "setBlindSigning",
+    "setSandboxProductionShape",
     "setTheme",
     "savePsbt",
     "psbtExport",

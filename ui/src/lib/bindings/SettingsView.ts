@@ -58,6 +58,11 @@ tokenSwapAffiliate?: AffiliateEntry,
  */
 blindSigning?: boolean | undefined, 
 /**
+ * The Sandbox's orders take the real service's shape (each chain's published entry contract and its `exec`),
+ * checked as on Production (absent: off).
+ */
+sandboxProductionShape?: boolean | undefined, 
+/**
  * The EVM chains' JSON-RPC endpoints on this network, in the order they are tried (empty on the Sandbox, whose
  * chains are its own local nodes; then absent).
  */

@@ -231,6 +231,37 @@ describe("the Settings view", () => {
     expect(byId("blind-signing-on")).toBeNull();
   });
 
+  it("offers the Sandbox's production shape on the Sandbox only, and turns it on", async () => {
+    const sandbox = (over: Partial<SettingsView> = {}) =>
+      settings({
+        network: {
+          ...settings().network,
+          kind: "sandbox",
+          label: "Sandbox",
+          baseUrl: "http://127.0.0.1:4000",
+          ...chainFacts("sandbox"),
+        },
+        ...over,
+      });
+    start(stubApi());
+    expect(byId("sandbox-production-shape")).toBeNull();
+    if (app) unmount(app);
+    document.body.innerHTML = '<div id="app"></div>';
+    const api = stubApi({
+      getSettings: vi.fn(async () => sandbox()),
+      setSandboxProductionShape: vi.fn(async (on: boolean) => sandbox({ sandboxProductionShape: on })),
+    });
+    desk.settings = sandbox();
+    start(api);
+    const box = byId("sandbox-production-shape") as HTMLInputElement;
+    expect(box.checked).toBe(false);
+    box.click();
+    await settle();
+    expect(api.setSandboxProductionShape).toHaveBeenCalledWith(true);
+    expect(desk.settings?.sandboxProductionShape).toBe(true);
+    expect((byId("sandbox-production-shape") as HTMLInputElement).checked).toBe(true);
+  });
+
   it("sets the Bitcoin network where it may be chosen, and says it is fixed on the Sandbox", async () => {
     const api = stubApi({
       setBitcoinNetwork: vi.fn(async (network) =>
