@@ -6,7 +6,7 @@
 //   node solana-node.mjs [port]      prints "LISTENING <port>" once it answers; ends when its standard input ends
 //
 // Methods (their shapes as Solana's RPC answers them): getGenesisHash, getLatestBlockhash, isBlockhashValid,
-// getBalance, getTokenAccountBalance, getFeeForMessage, sendTransaction (base64, preflight simulated first),
+// getBalance, getTokenAccountBalance, getMultipleAccounts, simulateTransaction, getFeeForMessage, sendTransaction (base64, preflight simulated first),
 // getSignatureStatuses, getTransaction (base64); plus the Sandbox's own sandbox_airdrop(address, lamports),
 // sandbox_mintToken(mint, owner, amount, decimals) and sandbox_expireBlockhash().
 //
@@ -146,6 +146,19 @@ function tokenAccount(owner, mint) {
   return findAssociatedTokenPda({ owner: address(owner), mint: address(mint), tokenProgram: TOKEN_PROGRAM_ADDRESS });
 }
 
+/** An account as Solana's RPC gives it in base64, or null when it does not exist. */
+function encodedAccount(account) {
+  if (!account || account.exists === false) return null;
+  return {
+    lamports: Number(account.lamports),
+    owner: String(account.programAddress),
+    data: [Buffer.from(account.data).toString("base64"), "base64"],
+    executable: Boolean(account.executable),
+    rentEpoch: 0,
+    space: account.data.length,
+  };
+}
+
 function failure(outcome) {
   return typeof outcome.err === "function" ? outcome : null;
 }
@@ -168,6 +181,40 @@ const methods = {
   getFeeForMessage: ([message]) => {
     const compiled = decodeMessage.decode(base64.encode(message));
     return context(5000 * compiled.header.numSignerAccounts);
+  },
+  getMultipleAccounts: ([addresses, options]) => {
+    if (options?.encoding !== "base64") throw new RpcError(-32602, "only base64-encoded accounts are given");
+    return context(addresses.map((a) => encodedAccount(svm.getAccount(address(a)))));
+  },
+  // As Solana's RPC: the transaction run on the current state, signatures not verified (sigVerify false), nothing
+  // kept; the requested accounts as the run leaves them.
+  simulateTransaction: ([wire, options]) => {
+    if (options?.encoding !== "base64") throw new RpcError(-32602, "only base64-encoded transactions are taken");
+    if (options?.sigVerify) throw new RpcError(-32602, "sigVerify is not supported here; the app simulates unsigned");
+    const tx = decodeTx.decode(base64.encode(wire));
+    svm.withSigverify(false);
+    let simulated;
+    try {
+      simulated = svm.simulateTransaction(tx);
+    } finally {
+      svm.withSigverify(true);
+    }
+    const wanted = options?.accounts?.addresses ?? [];
+    if (failure(simulated)) {
+      return context({
+        err: String(simulated.err()),
+        logs: simulated.meta().logs(),
+        accounts: null,
+        unitsConsumed: Number(simulated.meta().computeUnitsConsumed()),
+      });
+    }
+    const post = new Map(simulated.postAccounts().map((a) => [String(a.address), a]));
+    return context({
+      err: null,
+      logs: simulated.meta().logs(),
+      accounts: wanted.map((a) => encodedAccount(post.get(a) ?? svm.getAccount(address(a)))),
+      unitsConsumed: Number(simulated.meta().computeUnitsConsumed()),
+    });
   },
   sendTransaction: ([wire, options]) => {
     if (options?.encoding !== "base64") throw new RpcError(-32602, "only base64-encoded transactions are taken");

@@ -44,6 +44,7 @@ pub fn args_types() -> Vec<ArgsType> {
         args_type::<commands::SetApiVersionArgs>(),
         args_type::<commands::SetBitcoinNetworkArgs>(),
         args_type::<commands::SetBlindSigningArgs>(),
+        args_type::<commands::SetSandboxProductionShapeArgs>(),
         args_type::<commands::SetEvmEndpointsArgs>(),
         args_type::<commands::CheckEvmEndpointArgs>(),
         args_type::<commands::SetThemeArgs>(),

@@ -320,6 +320,10 @@ pub struct WalletSolanaStepArgs {
     local_id: i64,
     /// The most fee (in lamports, decimal) the person accepted.
     accepted_fee_lamports: String,
+    /// The person accepted signing this order without the chain's simulation (its endpoint cannot simulate);
+    /// counts only with blind signing on for the network.
+    #[serde(default)]
+    accept_unsimulated: bool,
 }
 
 /// Signs and sends the order's Solana transaction (at no more than the fee the person accepted), follows it until
@@ -329,6 +333,10 @@ pub async fn wallet_solana_step(
     desk: State<'_, Desk>,
     args: WalletSolanaStepArgs,
 ) -> Result<OrderView, DeskError> {
-    desk.wallet_solana_step(args.local_id, Some(&args.accepted_fee_lamports))
-        .await
+    desk.wallet_solana_step(
+        args.local_id,
+        Some(&args.accepted_fee_lamports),
+        args.accept_unsimulated,
+    )
+    .await
 }

@@ -371,5 +371,257 @@ fn sentence(moves: &[AssetMove], max_fee_text: &str) -> String {
     s
 }
 
+/// An account as Solana's RPC gives it (base64 data).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SolAccount {
+    /// Its lamports.
+    pub lamports: u64,
+    /// The program that owns it, Base58.
+    pub owner: String,
+    /// Its data.
+    pub data: Vec<u8>,
+}
+
+impl SolAccount {
+    /// One account of a `getMultipleAccounts` or `simulateTransaction` answer (`null`: it does not exist).
+    pub fn from_rpc(value: &serde_json::Value) -> Option<Self> {
+        use base64::Engine as _;
+        let data = value["data"][0].as_str()?;
+        Some(Self {
+            lamports: value["lamports"].as_u64()?,
+            owner: value["owner"].as_str()?.to_owned(),
+            data: base64::engine::general_purpose::STANDARD
+                .decode(data)
+                .ok()?,
+        })
+    }
+
+    /// Read as an SPL token account (Token or Token-2022): mint, owner, amount, delegate and its amount.
+    pub fn token(&self) -> Option<TokenAccount> {
+        const TOKEN: &str = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA";
+        const TOKEN_2022: &str = "TokenzQdBNbLqP5VEhdkAS6EPFLC1PNnBkgTMMtDzn5";
+        if (self.owner != TOKEN && self.owner != TOKEN_2022) || self.data.len() < 165 {
+            return None;
+        }
+        let d = &self.data;
+        let u64_at = |at: usize| u64::from_le_bytes(d[at..at + 8].try_into().unwrap_or([0; 8]));
+        let key = |at: usize| <[u8; 32]>::try_from(&d[at..at + 32]).unwrap_or([0; 32]);
+        let delegate = (d[72..76] != [0, 0, 0, 0]).then(|| key(76));
+        Some(TokenAccount {
+            mint: key(0),
+            owner: key(32),
+            amount: u64_at(64),
+            delegate,
+            delegated: u64_at(121),
+        })
+    }
+}
+
+/// The fields of an SPL token account the simulation compares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TokenAccount {
+    /// Its mint.
+    pub mint: [u8; 32],
+    /// Its owner (who may move it).
+    pub owner: [u8; 32],
+    /// What it holds.
+    pub amount: u64,
+    /// Who else may move it, if anyone.
+    pub delegate: Option<[u8; 32]>,
+    /// How much the delegate may move.
+    pub delegated: u64,
+}
+
+/// What `simulateTransaction` gave: the error when the run fails, else the requested accounts after it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SolSimulated {
+    /// Why the run failed, with the program's log lines that say so.
+    pub err: Option<String>,
+    /// The requested accounts after the run, in order.
+    pub accounts: Vec<Option<SolAccount>>,
+}
+
+/// What a Solana order may take from the wallet.
+#[derive(Debug, Clone)]
+pub struct SolanaExpectation {
+    /// The wallet's account (the fee payer).
+    pub owner: [u8; 32],
+    /// The SPL mint paid (`None` for SOL).
+    pub mint: Option<[u8; 32]>,
+    /// The quoted amount.
+    pub amount: u64,
+    /// The fee of this exact message, lamports.
+    pub fee: u64,
+    /// The most rent new token accounts may lock, lamports.
+    pub rent: u64,
+}
+
+fn base58(key: &[u8; 32]) -> String {
+    bs58::encode(key).into_string()
+}
+
+/// Reads a Solana simulation: `watched` are the wallet's account and its token accounts the transaction writes, each
+/// as before and after the run. Anything beyond the quote's input, the fee and the rent leaving them (another mint,
+/// more of the same, a delegate or a new owner on a token account, a token account closed) refuses the order.
+pub fn assess_solana(
+    expect: &SolanaExpectation,
+    watched: &[([u8; 32], Option<SolAccount>, Option<SolAccount>)],
+    err: Option<&str>,
+) -> Result<Simulation, Surprise> {
+    use crate::chains::solana::{sol_text, spl_text};
+    if let Some(reason) = err {
+        return Err(Surprise::Reverts {
+            what: "order's transaction",
+            reason: reason.to_owned(),
+        });
+    }
+    let spl = |mint: &[u8; 32], amount: u64| {
+        spl_text(&solana_pubkey::Pubkey::new_from_array(*mint), amount)
+    };
+    let mut moves = Vec::new();
+    let mut wrong = Vec::new();
+    let mut pulled: u64 = 0;
+    for (address, before, after) in watched {
+        if *address == expect.owner {
+            let (before, after) = (
+                before.as_ref().map_or(0, |a| a.lamports),
+                after.as_ref().map_or(0, |a| a.lamports),
+            );
+            let spent = before.saturating_sub(after);
+            let sent = spent.saturating_sub(expect.fee);
+            let allowed = expect.rent.saturating_add(if expect.mint.is_none() {
+                expect.amount
+            } else {
+                0
+            });
+            if sent > 0 {
+                moves.push(AssetMove {
+                    leaves: true,
+                    text: format!("−{}", sol_text(sent)),
+                    token: "native".into(),
+                    amount: sent.to_string(),
+                    counterparty: "the transaction's accounts".into(),
+                });
+            }
+            if sent > allowed {
+                wrong.push(format!(
+                    "{} leaves the wallet besides the fee, more than the {} the quote and the rent allow",
+                    sol_text(sent),
+                    sol_text(allowed)
+                ));
+            }
+            continue;
+        }
+        let Some(pre) = before.as_ref().and_then(SolAccount::token) else {
+            continue;
+        };
+        if pre.owner != expect.owner {
+            continue;
+        }
+        let Some(post) = after.as_ref().and_then(SolAccount::token) else {
+            wrong.push(format!(
+                "the wallet's token account {} (holding {}) is closed",
+                base58(address),
+                spl(&pre.mint, pre.amount)
+            ));
+            continue;
+        };
+        if post.owner != expect.owner {
+            wrong.push(format!(
+                "the wallet's token account {} is handed to {}",
+                base58(address),
+                base58(&post.owner)
+            ));
+        }
+        if let Some(delegate) = post.delegate
+            && post.delegated > 0
+            && (pre.delegate != post.delegate || post.delegated > pre.delegated)
+        {
+            wrong.push(format!(
+                "the wallet lets {} move {} of its token account {}, a stranger",
+                base58(&delegate),
+                spl(&post.mint, post.delegated),
+                base58(address)
+            ));
+        }
+        let out = pre.amount.saturating_sub(post.amount);
+        let inn = post.amount.saturating_sub(pre.amount);
+        if out > 0 {
+            moves.push(AssetMove {
+                leaves: true,
+                text: format!("−{}", spl(&pre.mint, out)),
+                token: base58(&pre.mint),
+                amount: out.to_string(),
+                counterparty: "the gateway's program".into(),
+            });
+            if Some(pre.mint) == expect.mint {
+                pulled = pulled.saturating_add(out);
+            } else {
+                wrong.push(format!(
+                    "{} leaves the wallet, but the quote takes only {}",
+                    spl(&pre.mint, out),
+                    match expect.mint {
+                        Some(mint) => spl(&mint, expect.amount),
+                        None => sol_text(expect.amount),
+                    }
+                ));
+            }
+        }
+        if inn > 0 {
+            moves.push(AssetMove {
+                leaves: false,
+                text: format!("+{}", spl(&pre.mint, inn)),
+                token: base58(&pre.mint),
+                amount: inn.to_string(),
+                counterparty: "the transaction's accounts".into(),
+            });
+        }
+    }
+    if let Some(mint) = expect.mint
+        && pulled > expect.amount
+    {
+        wrong.push(format!(
+            "{} leaves the wallet, more than the quote's {}",
+            spl(&mint, pulled),
+            spl(&mint, expect.amount)
+        ));
+    }
+    if !wrong.is_empty() {
+        return Err(Surprise::Leaves(wrong.join("; ")));
+    }
+    Ok(Simulation {
+        status: SimulationStatus::Simulated,
+        sentence: solana_sentence(&moves, &sol_text(expect.fee)),
+        moves,
+        source: String::new(),
+    })
+}
+
+fn solana_sentence(moves: &[AssetMove], fee_text: &str) -> String {
+    let out: Vec<&str> = moves
+        .iter()
+        .filter(|m| m.leaves)
+        .map(|m| m.text.as_str())
+        .collect();
+    let inn: Vec<&str> = moves
+        .iter()
+        .filter(|m| !m.leaves)
+        .map(|m| m.text.as_str())
+        .collect();
+    let mut s = if out.is_empty() {
+        format!("Nothing leaves the wallet but the network fee, {fee_text}")
+    } else {
+        format!(
+            "{}, network fee {fee_text}; nothing else leaves the wallet",
+            out.join(", ")
+        )
+    };
+    if !inn.is_empty() {
+        s.push_str(&format!("; enters: {}", inn.join(", ")));
+    }
+    s.push('.');
+    s
+}
+
 #[cfg(test)]
 mod tests;

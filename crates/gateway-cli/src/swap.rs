@@ -358,7 +358,9 @@ async fn swap(desk: &Desk, args: &SwapArgs) -> Result<(), Failure> {
         {
             execute_evm(desk, local_id, args.yes, args.accept_unsimulated).await?
         }
-        _ if args.route.src_chain == "solana" => execute_solana(desk, local_id, args.yes).await?,
+        _ if args.route.src_chain == "solana" => {
+            execute_solana(desk, local_id, args.yes, args.accept_unsimulated).await?
+        }
         _ => {
             return Err(Failure::Usage(format!(
                 "signing on {} is not built yet; the order {} waits for a transaction signed elsewhere (see `gateway register-tx`)",
@@ -396,22 +398,7 @@ async fn execute_evm(
             "{} Network fee at most {}.",
             step.sentence, step.max_fee_text
         );
-        let simulation = &plan.simulation;
-        println!(
-            "  Simulated ({}): {}",
-            if simulation.source.is_empty() {
-                "not run"
-            } else {
-                &simulation.source
-            },
-            simulation.sentence
-        );
-        if simulation.needs_acceptance() && !accept_unsimulated {
-            return Err(Failure::Refused(format!(
-                "{} Nothing was signed. Use an endpoint that simulates (eth_simulateV1), or pass --accept-unsimulated --blind-signing to sign this order without a simulation.",
-                simulation.sentence
-            )));
-        }
+        print_simulation(&plan.simulation, accept_unsimulated)?;
         if !confirm(yes, "Sign and send it?").await? {
             return Err(Failure::Usage(
                 "not confirmed; nothing more was signed".into(),
@@ -435,9 +422,38 @@ async fn execute_evm(
     }
 }
 
+/// The chain's simulation as the window shows it; an order that could not be simulated stops here unless
+/// `--accept-unsimulated` was given.
+fn print_simulation(
+    simulation: &desk_core::simulate::Simulation,
+    accept_unsimulated: bool,
+) -> Result<(), Failure> {
+    println!(
+        "  Simulated ({}): {}",
+        if simulation.source.is_empty() {
+            "not run"
+        } else {
+            &simulation.source
+        },
+        simulation.sentence
+    );
+    if simulation.needs_acceptance() && !accept_unsimulated {
+        return Err(Failure::Refused(format!(
+            "{} Nothing was signed. Use an endpoint that simulates, or pass --accept-unsimulated --blind-signing to sign this order without a simulation.",
+            simulation.sentence
+        )));
+    }
+    Ok(())
+}
+
 /// The Solana transaction as the window shows it (what is sent, the fee of this exact message, the blockhash),
 /// confirmed, then signed, sent and followed until it is confirmed and registered.
-async fn execute_solana(desk: &Desk, local_id: i64, yes: bool) -> Result<OrderView, Failure> {
+async fn execute_solana(
+    desk: &Desk,
+    local_id: i64,
+    yes: bool,
+    accept_unsimulated: bool,
+) -> Result<OrderView, Failure> {
     let plan = desk.wallet_solana_plan(local_id).await.map_err(failure)?;
     if let Some(short) = plan.shortfall {
         return Err(Failure::Refused(format!("{short} Nothing was signed.")));
@@ -446,11 +462,12 @@ async fn execute_solana(desk: &Desk, local_id: i64, yes: bool) -> Result<OrderVi
     if let Some(rent) = &plan.rent_text {
         println!("  It may also lock {rent} of rent in a new token account.");
     }
+    print_simulation(&plan.simulation, accept_unsimulated)?;
     if !confirm(yes, "Sign and send it?").await? {
         return Err(Failure::Usage("not confirmed; nothing was signed".into()));
     }
     let order = desk
-        .wallet_solana_step(local_id, Some(&plan.fee_lamports))
+        .wallet_solana_step(local_id, Some(&plan.fee_lamports), accept_unsimulated)
         .await
         .map_err(failure)?;
     if let Some(last) = order.wallet_txs.as_ref().and_then(|t| t.last()) {

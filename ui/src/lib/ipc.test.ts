@@ -210,7 +210,7 @@ const calls: [string, () => Promise<unknown>, string, Record<string, unknown> | 
     "walletSolanaStep",
     () => ipc.walletSolanaStep(7, "5000"),
     "wallet_solana_step",
-    { localId: 7, acceptedFeeLamports: "5000" },
+    { localId: 7, acceptedFeeLamports: "5000", acceptUnsimulated: false },
   ],
   [
     "setEvmEndpoints",

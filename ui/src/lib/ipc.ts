@@ -479,8 +479,16 @@ export function walletSolanaPlan(localId: number): Promise<SolanaPlan> {
 }
 
 /** Signs and sends the order's Solana transaction at no more than the fee the person accepted, then registers it. */
-export function walletSolanaStep(localId: number, acceptedFeeLamports: string): Promise<OrderView> {
-  return call<OrderView, WalletSolanaStepArgs>("wallet_solana_step", { localId, acceptedFeeLamports });
+export function walletSolanaStep(
+  localId: number,
+  acceptedFeeLamports: string,
+  acceptUnsimulated = false,
+): Promise<OrderView> {
+  return call<OrderView, WalletSolanaStepArgs>("wallet_solana_step", {
+    localId,
+    acceptedFeeLamports,
+    acceptUnsimulated,
+  });
 }
 
 /** The name of the event the app sends desk-core's updates on. */
@@ -553,7 +561,7 @@ export interface DeskApi {
     acceptUnsimulated?: boolean,
   ): Promise<OrderView>;
   walletSolanaPlan(localId: number): Promise<SolanaPlan>;
-  walletSolanaStep(localId: number, acceptedFeeLamports: string): Promise<OrderView>;
+  walletSolanaStep(localId: number, acceptedFeeLamports: string, acceptUnsimulated?: boolean): Promise<OrderView>;
 }
 
 export const deskApi: DeskApi = {

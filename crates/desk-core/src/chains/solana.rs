@@ -165,6 +165,96 @@ impl SolanaEndpoint {
         }
     }
 
+    /// The accounts `addresses` as they are now (`getMultipleAccounts`, base64): `None` for one that does not
+    /// exist.
+    pub async fn accounts(
+        &self,
+        addresses: &[Pubkey],
+    ) -> Result<Vec<Option<crate::simulate::SolAccount>>, ChainError> {
+        let list: Vec<String> = addresses.iter().map(ToString::to_string).collect();
+        let answer = self
+            .rpc(
+                "getMultipleAccounts",
+                json!([list, {"encoding": "base64", "commitment": "confirmed"}]),
+            )
+            .await?;
+        let values = answer["value"]
+            .as_array()
+            .filter(|v| v.len() == addresses.len())
+            .ok_or_else(|| {
+                ChainError::Rpc("getMultipleAccounts gave another number of accounts".into())
+            })?;
+        Ok(values
+            .iter()
+            .map(crate::simulate::SolAccount::from_rpc)
+            .collect())
+    }
+
+    /// Runs the unsigned `wire_b64` transaction on the node (`simulateTransaction`, signatures not verified) and
+    /// gives `addresses` as it leaves them: `Ok(Err(why))` when the endpoint cannot simulate (an error answer), with
+    /// its words.
+    pub async fn simulate(
+        &self,
+        wire_b64: &str,
+        addresses: &[Pubkey],
+    ) -> Result<Result<crate::simulate::SolSimulated, String>, ChainError> {
+        let list: Vec<String> = addresses.iter().map(ToString::to_string).collect();
+        let answer = self
+            .call(
+                "simulateTransaction",
+                json!([wire_b64, {
+                    "encoding": "base64",
+                    "sigVerify": false,
+                    "commitment": "confirmed",
+                    "accounts": {"encoding": "base64", "addresses": list},
+                }]),
+            )
+            .await?;
+        let value = match answer {
+            Ok(value) => value,
+            Err(error) => {
+                return Ok(Err(format!(
+                    "{} answered simulateTransaction with {}",
+                    self.url,
+                    gateway_client::display::clipped(&error.to_string())
+                )));
+            }
+        };
+        let value = &value["value"];
+        let err = value.get("err").filter(|e| !e.is_null()).map(|e| {
+            let logs: Vec<&str> = value["logs"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .filter(|l| l.contains("failed") || l.contains("Error") || l.contains("error"))
+                .collect();
+            gateway_client::display::clipped(&format!(
+                "{}{}",
+                e.as_str().map_or_else(|| e.to_string(), str::to_owned),
+                if logs.is_empty() {
+                    String::new()
+                } else {
+                    format!(": {}", logs.join("; "))
+                }
+            ))
+        });
+        let accounts = match value["accounts"].as_array() {
+            Some(list) if list.len() == addresses.len() => list
+                .iter()
+                .map(crate::simulate::SolAccount::from_rpc)
+                .collect(),
+            _ if err.is_some() => Vec::new(),
+            _ => {
+                return Ok(Err(format!(
+                    "{}'s simulateTransaction gave no accounts after the run",
+                    self.url
+                )));
+            }
+        };
+        Ok(Ok(crate::simulate::SolSimulated { err, accounts }))
+    }
+
     /// What the cluster charges for a message (base64), in lamports; `None` when it no longer knows its blockhash.
     pub async fn fee_for_message(&self, message_b64: &str) -> Result<Option<u64>, ChainError> {
         let answer = self

@@ -618,11 +618,13 @@ impl Desk {
 
     /// Signs and sends a verified Solana offramp or token swap — only if its fee is at most
     /// `accepted_fee_lamports` — and follows it until it is confirmed; a journaled one is finished first (re-sent as
-    /// it is). The confirmed signature is handed in and registered.
+    /// it is). The confirmed signature is handed in and registered. When the endpoint cannot simulate, it is signed
+    /// only with `accept_unsimulated` and blind signing on for the network.
     pub async fn wallet_solana_step(
         &self,
         local_id: i64,
         accepted_fee_lamports: Option<&str>,
+        accept_unsimulated: bool,
     ) -> Result<OrderView, DeskError> {
         let journal = self.journal()?;
         let order = journal.order(local_id)?;
@@ -657,6 +659,10 @@ impl Desk {
             key.as_ref(),
             &pay,
             accepted,
+            solana_exec::Unsimulated {
+                accepted: accept_unsimulated,
+                blind_signing: self.blind_signing_on().await,
+            },
             &progress,
             &|_| {},
         )

@@ -224,7 +224,7 @@ impl Desk {
         let order = journal.order(local_id)?;
         if crate::execute::evm::has_unfinished_wallet_tx(&order) {
             if order.wallet_txs.iter().any(|t| t.chain == "solana") {
-                return self.wallet_solana_step(local_id, None).await;
+                return self.wallet_solana_step(local_id, None, false).await;
             }
             return self.wallet_evm_step(local_id, None, None, false).await;
         }

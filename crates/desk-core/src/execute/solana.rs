@@ -29,9 +29,11 @@ use solana_transaction::versioned::VersionedTransaction;
 use tracing::info;
 use ts_rs::TS;
 
+pub use super::Unsimulated;
 use super::{CrashHook, ExecError, Journaled, WalletTxProgress, journaled, locked};
 use crate::chains::solana::{SendRefusal, SolanaEndpoint, sol_text, spl_text};
 use crate::journal::{Journal, JournalOrder, WalletTx, WalletTxKind, WalletTxState};
+use crate::simulate::{Simulation, SimulationStatus, SolAccount, SolanaExpectation, Surprise};
 use crate::verify::{Verified, VerifiedPayload};
 
 /// How long a sent transaction's confirmation is awaited before the order is left to be resumed.
@@ -182,6 +184,8 @@ pub struct SolanaPlan {
     pub blockhash_valid: bool,
     /// What is missing, in words, when the wallet cannot pay.
     pub shortfall: Option<String>,
+    /// What the chain's own run of the transaction (`simulateTransaction`) showed leaving and entering the wallet.
+    pub simulation: Simulation,
 }
 
 /// Reads the plan of `pay` for the wallet account `owner` (which must be its fee payer).
@@ -244,7 +248,22 @@ pub async fn plan(
             sol_text(needed - sol),
         ));
     }
+    let simulation = if !shortfall.is_empty() || !blockhash_valid {
+        Simulation {
+            status: SimulationStatus::NotRun,
+            moves: Vec::new(),
+            sentence: if blockhash_valid {
+                "Not simulated: the balances do not cover the order.".into()
+            } else {
+                "Not simulated: the transaction's blockhash has expired.".into()
+            },
+            source: String::new(),
+        }
+    } else {
+        simulate(endpoint, owner, pay, fee, rent).await?
+    };
     Ok(SolanaPlan {
+        simulation,
         owner: owner.to_string(),
         sentence: format!(
             "Send {paid} to the gateway's Solana program for order {}, signed by {owner} (the fee payer and only signer).",
@@ -259,6 +278,84 @@ pub async fn plan(
         blockhash_valid,
         shortfall: (!shortfall.is_empty()).then(|| shortfall.join(" ")),
     })
+}
+
+/// The accounts of the message the transaction may write, in order.
+fn writable_keys(pay: &SolanaPay) -> Vec<Pubkey> {
+    let message = &pay.transaction.message;
+    let keys = message.static_account_keys();
+    let header = message.header();
+    let signed = usize::from(header.num_required_signatures);
+    let readonly_signed = usize::from(header.num_readonly_signed_accounts);
+    let readonly_unsigned = usize::from(header.num_readonly_unsigned_accounts);
+    keys.iter()
+        .enumerate()
+        .filter(|(i, _)| {
+            if *i < signed {
+                *i < signed.saturating_sub(readonly_signed)
+            } else {
+                *i < keys.len().saturating_sub(readonly_unsigned)
+            }
+        })
+        .map(|(_, k)| *k)
+        .collect()
+}
+
+/// Runs `pay`'s unsigned transaction on the node (`simulateTransaction`) and compares the wallet's account and its
+/// token accounts before and after with the quote ([`crate::simulate::assess_solana`]). A surprise or a failed run
+/// refuses the order; an endpoint that cannot simulate gives [`SimulationStatus::Unavailable`].
+async fn simulate(
+    endpoint: &SolanaEndpoint,
+    owner: &Pubkey,
+    pay: &SolanaPay,
+    fee: u64,
+    rent: u64,
+) -> Result<Simulation, ExecError> {
+    let mut watched = vec![*owner];
+    watched.extend(writable_keys(pay).into_iter().filter(|k| k != owner));
+    let source = format!("simulateTransaction on {}", endpoint.url);
+    let before = endpoint.accounts(&watched).await?;
+    let wire = crate::verify::solana_wire_options()
+        .serialize(&pay.transaction)
+        .map_err(|e| ExecError::Sign(e.to_string()))?;
+    let after = match endpoint.simulate(&STANDARD.encode(wire), &watched).await? {
+        Ok(after) => after,
+        Err(why) => return Ok(super::evm::unavailable(why, source)),
+    };
+    let rows: Vec<([u8; 32], Option<SolAccount>, Option<SolAccount>)> = watched
+        .iter()
+        .zip(before)
+        .zip(after.accounts.into_iter().chain(std::iter::repeat(None)))
+        .map(|((k, b), a)| (k.to_bytes(), b, a))
+        .collect();
+    let expect = SolanaExpectation {
+        owner: owner.to_bytes(),
+        mint: pay.mint.map(|m| m.to_bytes()),
+        amount: pay.amount,
+        fee,
+        rent,
+    };
+    match crate::simulate::assess_solana(&expect, &rows, after.err.as_deref()) {
+        Ok(simulation) => {
+            info!(sentence = simulation.sentence, "simulated on Solana");
+            Ok(Simulation {
+                source,
+                ..simulation
+            })
+        }
+        Err(Surprise::Reverts { what, reason }) => Err(ExecError::WouldRevert {
+            what,
+            reason,
+            next: "The chain's simulation shows it. Check the order and the balances, or discard the order.",
+        }),
+        Err(Surprise::Leaves(surprise)) => {
+            tracing::warn!(surprise, "Solana simulation refused the order");
+            Err(ExecError::Surprise {
+                node: source,
+                surprise,
+            })
+        }
+    }
 }
 
 /// Signs `pay`'s transaction with `key` (only the message; the fee payer's slot), as Solana's wire form in base64,
@@ -298,6 +395,7 @@ pub async fn execute(
     key: Option<&SigningKey>,
     pay: &SolanaPay,
     accepted_fee: Option<u64>,
+    unsimulated: super::Unsimulated,
     progress: &(dyn Fn(WalletTxProgress) + Send + Sync),
     crash: CrashHook<'_>,
 ) -> Result<String, ExecError> {
@@ -325,6 +423,7 @@ pub async fn execute(
     if let Some(short) = plan.shortfall {
         return Err(ExecError::NotEnough(short));
     }
+    unsimulated.check(&plan.simulation)?;
     let Some(accepted) = accepted_fee else {
         return Err(ExecError::Changed("no fee was confirmed".into()));
     };

@@ -297,3 +297,156 @@ fn an_allowance_that_cannot_be_read_is_not_a_pass() {
     calls[2].ok = false;
     assert!(refused(&calls, &token_order()).contains("could not be read"));
 }
+
+// Solana: the wallet's account and its token accounts before and after the node's run.
+
+const TOKEN_PROGRAM: &str = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA";
+const USDC_MINT: &str = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v";
+
+fn key(text: &str) -> [u8; 32] {
+    bs58::decode(text).into_vec().unwrap().try_into().unwrap()
+}
+
+fn wallet() -> [u8; 32] {
+    [7; 32]
+}
+
+fn system(lamports: u64) -> Option<SolAccount> {
+    Some(SolAccount {
+        lamports,
+        owner: "11111111111111111111111111111111".into(),
+        data: vec![],
+    })
+}
+
+fn token_account(
+    mint: [u8; 32],
+    owner: [u8; 32],
+    amount: u64,
+    delegate: Option<([u8; 32], u64)>,
+) -> Option<SolAccount> {
+    let mut data = vec![0u8; 165];
+    data[..32].copy_from_slice(&mint);
+    data[32..64].copy_from_slice(&owner);
+    data[64..72].copy_from_slice(&amount.to_le_bytes());
+    if let Some((who, much)) = delegate {
+        data[72..76].copy_from_slice(&1u32.to_le_bytes());
+        data[76..108].copy_from_slice(&who);
+        data[121..129].copy_from_slice(&much.to_le_bytes());
+    }
+    data[108] = 1;
+    Some(SolAccount {
+        lamports: 2_039_280,
+        owner: TOKEN_PROGRAM.into(),
+        data,
+    })
+}
+
+fn usdc_order() -> SolanaExpectation {
+    SolanaExpectation {
+        owner: wallet(),
+        mint: Some(key(USDC_MINT)),
+        amount: 25_000_000,
+        fee: 5_000,
+        rent: 0,
+    }
+}
+
+const ATA: [u8; 32] = [9; 32];
+
+fn honest_solana() -> Vec<([u8; 32], Option<SolAccount>, Option<SolAccount>)> {
+    vec![
+        (
+            wallet(),
+            system(10_000_000_000),
+            system(10_000_000_000 - 5_000),
+        ),
+        (
+            ATA,
+            token_account(key(USDC_MINT), wallet(), 100_000_000, None),
+            token_account(key(USDC_MINT), wallet(), 75_000_000, None),
+        ),
+    ]
+}
+
+fn solana_refused(rows: &[([u8; 32], Option<SolAccount>, Option<SolAccount>)]) -> String {
+    match assess_solana(&usdc_order(), rows, None) {
+        Err(Surprise::Leaves(why)) => why,
+        other => panic!("not refused: {other:?}"),
+    }
+}
+
+#[test]
+fn an_honest_solana_order_is_said_in_the_persons_units() {
+    let simulation = assess_solana(&usdc_order(), &honest_solana(), None).unwrap();
+    assert_eq!(
+        simulation.sentence,
+        "−25 USDC, network fee 0.000005 SOL; nothing else leaves the wallet."
+    );
+}
+
+#[test]
+fn sol_beyond_the_fee_and_rent_is_refused() {
+    let mut rows = honest_solana();
+    rows[0].2 = system(10_000_000_000 - 5_000 - 1_000_000_000);
+    let why = solana_refused(&rows);
+    assert!(
+        why.contains("1 SOL leaves the wallet besides the fee"),
+        "{why}"
+    );
+}
+
+#[test]
+fn more_usdc_another_mint_a_delegate_a_new_owner_or_a_closed_account_is_refused() {
+    let other_mint = [3u8; 32];
+    let stranger = [4u8; 32];
+    let mut more = honest_solana();
+    more[1].2 = token_account(key(USDC_MINT), wallet(), 74_000_000, None);
+    assert!(solana_refused(&more).contains("more than the quote's 25 USDC"));
+
+    let mut other = honest_solana();
+    other.push((
+        [5; 32],
+        token_account(other_mint, wallet(), 10, None),
+        token_account(other_mint, wallet(), 0, None),
+    ));
+    assert!(solana_refused(&other).contains("but the quote takes only 25 USDC"));
+
+    let mut delegated = honest_solana();
+    delegated[1].2 = token_account(
+        key(USDC_MINT),
+        wallet(),
+        75_000_000,
+        Some((stranger, u64::MAX)),
+    );
+    assert!(solana_refused(&delegated).contains("a stranger"));
+
+    let mut handed = honest_solana();
+    handed[1].2 = token_account(key(USDC_MINT), stranger, 75_000_000, None);
+    assert!(solana_refused(&handed).contains("is handed to"));
+
+    let mut closed = honest_solana();
+    closed[1].2 = None;
+    assert!(solana_refused(&closed).contains("is closed"));
+}
+
+#[test]
+fn a_failed_solana_run_refuses() {
+    assert!(matches!(
+        assess_solana(&usdc_order(), &honest_solana(), Some("InstructionError")),
+        Err(Surprise::Reverts { .. })
+    ));
+}
+
+#[test]
+fn token_accounts_of_others_are_not_the_wallets() {
+    // The gateway's vault receiving the amount is not the wallet's: it is not counted as leaving or entering.
+    let mut rows = honest_solana();
+    rows.push((
+        [6; 32],
+        token_account(key(USDC_MINT), [8; 32], 0, None),
+        token_account(key(USDC_MINT), [8; 32], 25_000_000, None),
+    ));
+    let simulation = assess_solana(&usdc_order(), &rows, None).unwrap();
+    assert_eq!(simulation.moves.len(), 1);
+}

@@ -215,6 +215,7 @@ async fn pay_from_solana(
         Some(&key),
         &pay,
         Some(u64::MAX),
+        desk_core::execute::solana::Unsimulated::default(),
         &|_| {},
         pause,
     )

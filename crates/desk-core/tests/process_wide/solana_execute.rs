@@ -85,9 +85,27 @@ async fn a_usdc_swap_from_solana_is_signed_sent_confirmed_registered_and_complet
         plan.sentence
     );
 
+    // The chain (LiteSVM) ran the unsigned transaction: exactly the quote's 25 USDC leaves the wallet's token account,
+    // and no SOL but the fee leaves the wallet.
+    assert_eq!(
+        plan.simulation.status,
+        desk_core::simulate::SimulationStatus::Simulated,
+        "{:?}",
+        plan.simulation
+    );
+    assert!(
+        plan.simulation
+            .source
+            .starts_with("simulateTransaction on http://127.0.0.1:")
+    );
+    assert_eq!(
+        plan.simulation.sentence,
+        "−25 USDC, network fee 0.000005 SOL; nothing else leaves the wallet."
+    );
+
     // A fee above what was accepted: nothing signed.
     let dear = desk
-        .wallet_solana_step(local_id, Some("4999"))
+        .wallet_solana_step(local_id, Some("4999"), false)
         .await
         .unwrap_err();
     assert_eq!(dear.kind, ErrorKind::Refused, "{}", dear.message);
@@ -95,7 +113,7 @@ async fn a_usdc_swap_from_solana_is_signed_sent_confirmed_registered_and_complet
     assert!(common::wallet_txs(&desk, local_id).is_empty());
 
     let paid = desk
-        .wallet_solana_step(local_id, Some(&plan.fee_lamports))
+        .wallet_solana_step(local_id, Some(&plan.fee_lamports), false)
         .await
         .unwrap();
     assert_eq!(paid.stage, Some(Stage::Registered), "{paid:?}");
@@ -146,7 +164,7 @@ async fn an_expired_blockhash_is_explained_before_anything_is_signed() {
     let plan = desk.wallet_solana_plan(local_id).await.unwrap();
     assert!(!plan.blockhash_valid, "{plan:?}");
     let refused = desk
-        .wallet_solana_step(local_id, Some(&plan.fee_lamports))
+        .wallet_solana_step(local_id, Some(&plan.fee_lamports), false)
         .await
         .unwrap_err();
     assert!(
@@ -174,7 +192,7 @@ async fn a_shortfall_is_told_with_the_numbers_before_anything_is_signed() {
         "{short}"
     );
     let refused = desk
-        .wallet_solana_step(local_id, Some(&plan.fee_lamports))
+        .wallet_solana_step(local_id, Some(&plan.fee_lamports), false)
         .await
         .unwrap_err();
     assert!(
@@ -217,6 +235,7 @@ async fn a_journaled_transaction_is_sent_as_it_is_on_resume() {
             Some(&key),
             &pay,
             Some(u64::MAX),
+            desk_core::execute::solana::Unsimulated::default(),
             &|_| {},
             &|point| assert_ne!(point, "pay-journaled", "stopped here"),
         )
@@ -259,7 +278,7 @@ async fn another_fee_payer_is_refused_and_an_unknown_signature_is_not_registered
         refused.message
     );
     let refused = desk
-        .wallet_solana_step(local_id, Some("5000"))
+        .wallet_solana_step(local_id, Some("5000"), false)
         .await
         .unwrap_err();
     assert!(
@@ -296,7 +315,7 @@ async fn another_fee_payer_or_an_extra_signer_is_refused_before_anything_is_sign
         assert_eq!(order.stage, Some(Stage::Refused), "{tamper}: {order:?}");
         let local_id = order.local_id.unwrap();
         let refused = desk
-            .wallet_solana_step(local_id, Some("5000"))
+            .wallet_solana_step(local_id, Some("5000"), false)
             .await
             .unwrap_err();
         assert_eq!(refused.kind, ErrorKind::Refused, "{}", refused.message);

@@ -3,7 +3,6 @@
 import type { EvmPlan } from "../bindings/EvmPlan";
 import type { OrderView } from "../bindings/OrderView";
 import type { PlannedTx } from "../bindings/PlannedTx";
-import type { Simulation } from "../bindings/Simulation";
 import type { WalletTxProgress } from "../bindings/WalletTxProgress";
 import { deskApi, type DeskApi } from "../ipc";
 import { PlanSigner } from "./plan-signer.svelte";
@@ -55,19 +54,5 @@ export function progressText(p: WalletTxProgress): string {
       return `${what} ${p.hash} is mined (${p.confirmations} confirmation${p.confirmations === 1 ? "" : "s"}).`;
     default:
       return `${what} ${p.hash} reverted: it did nothing but cost its gas.`;
-  }
-}
-
-/** What the chain's simulation showed, as the confirmation's heading says it. */
-export function simulationHeading(simulation: Simulation): string {
-  switch (simulation.status) {
-    case "simulated":
-      return "Simulated on the chain: what leaves and enters your wallet";
-    case "partial":
-      return "Run on the chain read-only";
-    case "unavailable":
-      return "Not simulated";
-    default:
-      return "Not simulated yet";
   }
 }

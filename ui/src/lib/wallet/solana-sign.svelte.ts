@@ -15,10 +15,13 @@ export class SolanaSigner extends PlanSigner<SolanaPlan> {
     this.#api = api;
   }
 
-  /** Signs and sends at no more than the shown fee; gives the order afterwards, or null (the reason in `error`). */
-  sign(localId: number, plan: SolanaPlan): Promise<OrderView | null> {
+  /**
+   * Signs and sends at no more than the shown fee; gives the order afterwards, or null (the reason in `error`).
+   * `acceptUnsimulated`: the person accepted signing this order although its endpoint cannot simulate it.
+   */
+  sign(localId: number, plan: SolanaPlan, acceptUnsimulated = false): Promise<OrderView | null> {
     return this.runSigning(async () => {
-      const order = await this.#api.walletSolanaStep(localId, plan.feeLamports);
+      const order = await this.#api.walletSolanaStep(localId, plan.feeLamports, acceptUnsimulated);
       this.plan = null;
       return order;
     });

@@ -11,4 +11,9 @@ localId: number,
 /**
  * The most fee (in lamports, decimal) the person accepted.
  */
-acceptedFeeLamports: string, };
+acceptedFeeLamports: string, 
+/**
+ * The person accepted signing this order without the chain's simulation (its endpoint cannot simulate);
+ * counts only with blind signing on for the network.
+ */
+acceptUnsimulated: boolean, };

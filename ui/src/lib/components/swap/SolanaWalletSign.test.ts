@@ -35,6 +35,14 @@ function plan(overrides: Partial<SolanaPlan> = {}): SolanaPlan {
     blockhash: "CmpNeggWJ4JaWJeJ8YKN1Zypmk7uvQq3PECGUCAEMbky",
     blockhashValid: true,
     shortfall: null,
+    simulation: {
+      status: "simulated",
+      moves: [
+        { leaves: true, text: "−25 USDC", token: "EPjF", amount: "25000000", counterparty: "the gateway's program" },
+      ],
+      sentence: "−25 USDC, network fee 0.000005 SOL; nothing else leaves the wallet.",
+      source: "simulateTransaction on http://127.0.0.1:8899",
+    },
     ...overrides,
   };
 }
@@ -79,9 +87,32 @@ describe("paying a Solana order with the app's wallet", () => {
     expect(text("solana-sign-sentence")).toBe(
       `${plan().sentence} Network fee 0.000005 SOL, and up to 0.00203928 SOL of rent for a new token account.`,
     );
+    expect(byId("solana-sign-simulation")?.dataset.status).toBe("simulated");
+    expect(text("solana-sign-simulation-sentence")).toBe(
+      "−25 USDC, network fee 0.000005 SOL; nothing else leaves the wallet.",
+    );
     await click("solana-sign-button");
-    expect(walletSolanaStep).toHaveBeenCalledWith(1, "5000");
+    expect(walletSolanaStep).toHaveBeenCalledWith(1, "5000", false);
     expect(flow.order?.stage).toBe("registered");
+  });
+
+  it("signs what its endpoint cannot simulate only with this order's acceptance", async () => {
+    const { walletSolanaStep } = await start([
+      plan({
+        simulation: {
+          status: "unavailable",
+          moves: [],
+          sentence: "Not simulated: https://rpc.example answered simulateTransaction with an error.",
+          source: "simulateTransaction on https://rpc.example",
+        },
+      }),
+    ]);
+    const button = byId("solana-sign-button") as HTMLButtonElement;
+    expect(button.disabled).toBe(true);
+    await click("solana-sign-accept-unsimulated");
+    expect(button.disabled).toBe(false);
+    await click("solana-sign-button");
+    expect(walletSolanaStep).toHaveBeenCalledWith(1, "5000", true);
   });
 
   it("explains an expired blockhash and a shortfall, and offers nothing to sign", async () => {
