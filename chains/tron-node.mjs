@@ -543,6 +543,14 @@ async function simulate(call) {
   }
 }
 
+/** The logs `call` emits when run on the current state, nothing kept (the EVM's eth_simulateV1). */
+async function runLogs(call) {
+  const blocks = await rpc("eth_simulateV1", [{ blockStateCalls: [{ calls: [call] }], validation: false }, "latest"]);
+  const logs = blocks?.[0]?.calls?.[0]?.logs ?? [];
+  const bare = (h) => String(h).replace(/^0x/, "");
+  return logs.map((l) => ({ address: bare(l.address), topics: l.topics.map(bare), data: bare(l.data) }));
+}
+
 // Minimal ABI encoding for the Sandbox's own calls.
 const word = (n) => BigInt(n).toString(16).padStart(64, "0");
 const selector = (signature) => hex(keccak(Buffer.from(signature))).slice(0, 8);
@@ -1067,6 +1075,8 @@ const routes = {
       result: { result: true },
       energy_used: BigInt(await rpc("eth_estimateGas", [evmCall(call)])),
       constant_result: [simulation.data.slice(2)],
+      // As java-tron's TransactionExtention: the run's event logs (address and topics as hex without 0x).
+      logs: await runLogs(evmCall(call)),
       transaction: { ret: [{}], ...transaction },
     };
   },

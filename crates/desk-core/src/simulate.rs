@@ -154,8 +154,37 @@ pub enum Surprise {
     Leaves(String),
 }
 
-fn word(address: Address) -> String {
-    address.to_checksum(None)
+/// An account as `chain` writes it: Base58Check on Tron (`0x41` and the 20 bytes), EIP-55 elsewhere.
+fn word_on(chain: &str, address: Address) -> String {
+    if chain == "tron" {
+        let mut raw = [0x41u8; 21];
+        raw[1..].copy_from_slice(address.as_slice());
+        gateway_client::tron::base58(&raw)
+    } else {
+        address.to_checksum(None)
+    }
+}
+
+/// `amount` of `token` (the zero address or [`NATIVE_LOG_ADDRESS`]: the native coin) on `chain`, as a person reads it.
+fn amount_on(chain: &str, token: Address, amount: U256) -> String {
+    let native = token == NATIVE_LOG_ADDRESS || token.is_zero();
+    if chain == "tron" {
+        let token = if native {
+            gateway_client::wire::NATIVE_TOKEN.to_owned()
+        } else {
+            word_on(chain, token)
+        };
+        gateway_client::display::amount_text(
+            gateway_client::TokenRegistry::builtin(),
+            chain,
+            &token,
+            &amount.to_string(),
+        )
+    } else if native {
+        crate::chains::evm::native_text(chain, amount)
+    } else {
+        crate::chains::evm::token_text(chain, token, amount)
+    }
 }
 
 fn topic_address(topic: &B256) -> Address {
@@ -178,13 +207,8 @@ pub fn assess_evm(
     allowance_read: bool,
 ) -> Result<Simulation, Surprise> {
     let chain = expect.chain.as_str();
-    let text = |token: Address, amount: U256| {
-        if token == NATIVE_LOG_ADDRESS || token.is_zero() {
-            crate::chains::evm::native_text(chain, amount)
-        } else {
-            crate::chains::evm::token_text(chain, token, amount)
-        }
-    };
+    let text = |token: Address, amount: U256| amount_on(chain, token, amount);
+    let word = |address: Address| word_on(chain, address);
     let steps = calls.len() - usize::from(allowance_read);
     for (index, call) in calls.iter().enumerate().take(steps) {
         if !call.ok {

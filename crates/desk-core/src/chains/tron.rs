@@ -28,6 +28,17 @@ pub struct TronEndpoint {
     http: reqwest::Client,
 }
 
+/// A read-only run of a call: its return data, the energy it used, and its logs when the node gives them.
+#[derive(Debug, Clone)]
+pub struct ConstantRun {
+    /// What it returned.
+    pub output: Vec<u8>,
+    /// The energy it used.
+    pub energy: u64,
+    /// Its event logs (`None`: the node's answer has none to give).
+    pub logs: Option<Vec<crate::simulate::SimLog>>,
+}
+
 /// What the network charges: sun per unit of energy and per byte of bandwidth beyond the free allowance.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TronPrices {
@@ -165,6 +176,21 @@ impl TronEndpoint {
         data: &[u8],
         call_value: i64,
     ) -> Result<Result<(Vec<u8>, u64), String>, ChainError> {
+        Ok(self
+            .constant_run(owner, contract, data, call_value)
+            .await?
+            .map(|run| (run.output, run.energy)))
+    }
+
+    /// [`TronEndpoint::constant_call`] with the run's event logs, when the node's answer carries them (`logs`, as
+    /// java-tron's `TransactionExtention` may): `None` when it does not.
+    pub async fn constant_run(
+        &self,
+        owner: &[u8; 21],
+        contract: &[u8; 21],
+        data: &[u8],
+        call_value: i64,
+    ) -> Result<Result<ConstantRun, String>, ChainError> {
         let answer = self
             .post(
                 "/wallet/triggerconstantcontract",
@@ -188,7 +214,40 @@ impl TronEndpoint {
                 .unwrap_or_else(|| message_text(&answer["result"]["message"]));
             return Ok(Err(reason));
         }
-        Ok(Ok((out, number(&answer["energy_used"]))))
+        let logs = answer["logs"].as_array().map(|logs| {
+            logs.iter()
+                .filter_map(|log| {
+                    let hex = |v: &Value| -> Option<Vec<u8>> {
+                        alloy::primitives::hex::decode(v.as_str()?.trim_start_matches("0x")).ok()
+                    };
+                    let address = hex(&log["address"])?;
+                    // 20 bytes, or 21 with Tron's 0x41 in front.
+                    let body = match address.len() {
+                        20 => address.as_slice(),
+                        21 if address[0] == 0x41 => &address[1..],
+                        _ => return None,
+                    };
+                    Some(crate::simulate::SimLog {
+                        address: Address::from_slice(body),
+                        topics: log["topics"]
+                            .as_array()?
+                            .iter()
+                            .map(|t| {
+                                hex(t)
+                                    .filter(|t| t.len() == 32)
+                                    .map(|t| alloy::primitives::B256::from_slice(&t))
+                            })
+                            .collect::<Option<Vec<_>>>()?,
+                        data: hex(&log["data"]).unwrap_or_default().into(),
+                    })
+                })
+                .collect()
+        });
+        Ok(Ok(ConstantRun {
+            output: out,
+            energy: number(&answer["energy_used"]),
+            logs,
+        }))
     }
 
     /// `token.balanceOf(owner)`.

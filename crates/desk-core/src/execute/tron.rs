@@ -32,7 +32,7 @@ use crate::chains::tron::{
     BANDWIDTH_OVERHEAD, Broadcast, TronEndpoint, TronPrices, trc20_text, trx_text,
 };
 use crate::journal::{Journal, JournalOrder, WalletTx, WalletTxKind, WalletTxState};
-use crate::simulate::{Simulation, SimulationStatus};
+use crate::simulate::{EvmExpectation, SimCall, SimLog, Simulation, SimulationStatus, Surprise};
 use crate::verify::{TRON_FEE_LIMIT_CAP_SUN, Verified, VerifiedPayload};
 
 /// How long a transaction stays valid after the block it refers to (TronWeb's default).
@@ -275,12 +275,15 @@ pub async fn plan(
         None => trx_text(pay.call_value.unsigned_abs()),
     };
     // The order's call can be estimated only when nothing must be approved first.
+    let mut run_logs = None;
     let energy = if drafts.is_empty() && shortfall.is_empty() {
         match endpoint
-            .constant_call(&owner, &pay.contract, &pay.data, pay.call_value)
+            .constant_run(&owner, &pay.contract, &pay.data, pay.call_value)
             .await?
         {
-            Ok((_, energy)) => {
+            Ok(run) => {
+                let energy = run.energy;
+                run_logs = run.logs;
                 // Within its fee limit, or it would run out of energy on the chain and burn the limit for nothing.
                 let cost = energy.saturating_mul(prices.energy_fee);
                 if cost > pay.fee_limit.unsigned_abs() {
@@ -323,7 +326,14 @@ pub async fn plan(
         energy,
     });
 
-    let simulation = tron_simulation(endpoint, &paid, energy, &shortfall, drafts.len());
+    let simulation = tron_simulation(
+        endpoint,
+        &paid,
+        energy,
+        &shortfall,
+        drafts.len(),
+        run_logs.map(|logs| (logs, pay, &owner, trx_text(pay.fee_limit.unsigned_abs()))),
+    )?;
     let mut steps = Vec::new();
     let mut calls = Vec::new();
     let mut total: u64 = pay.call_value.unsigned_abs();
@@ -407,8 +417,52 @@ fn tron_simulation(
     energy: Option<u64>,
     shortfall: &[String],
     approvals: usize,
-) -> Simulation {
+    logs: Option<(Vec<SimLog>, &TronPay, &[u8; 21], String)>,
+) -> Result<Simulation, ExecError> {
     let source = format!("triggerconstantcontract on {}", endpoint.url);
+    // The node gave the run's logs: what it moves is read as on an EVM chain (no allowance read: one call only).
+    if let (Some((logs, pay, owner, fee_text)), true) = (logs, shortfall.is_empty()) {
+        let body = |account: &[u8; 21]| Address::from_slice(&account[1..]);
+        let mut recipients = vec![body(&pay.contract)];
+        recipients.extend(crate::verify::calldata::exec_target(&pay.data));
+        let expect = EvmExpectation {
+            chain: "tron".into(),
+            owner: body(owner),
+            token: pay.token.as_ref().map_or(Address::ZERO, body),
+            amount: pay.amount,
+            value: U256::from(pay.call_value.unsigned_abs()),
+            entry: body(&pay.contract),
+            recipients,
+            granted: pay.amount,
+            max_fee_text: fee_text,
+        };
+        let call = SimCall {
+            ok: true,
+            error: None,
+            output: Default::default(),
+            logs,
+        };
+        return match crate::simulate::assess_evm(&expect, &[call], &["order's transaction"], false)
+        {
+            Ok(simulation) => Ok(Simulation {
+                source,
+                sentence: format!(
+                    "{} (Tron's read-only run: TRX moved inside the call and the allowance left after it are not reported.)",
+                    simulation.sentence
+                ),
+                ..simulation
+            }),
+            Err(Surprise::Reverts { what, reason }) => Err(ExecError::WouldRevert {
+                what,
+                reason,
+                next: "The chain's simulation shows it. Check the order and the balances, or discard the order.",
+            }),
+            Err(Surprise::Leaves(surprise)) => Err(ExecError::Surprise {
+                node: source,
+                surprise,
+            }),
+        };
+    }
     let (status, sentence) = match energy {
         _ if !shortfall.is_empty() => (
             SimulationStatus::NotRun,
@@ -429,12 +483,12 @@ fn tron_simulation(
             ),
         ),
     };
-    Simulation {
+    Ok(Simulation {
         status,
         moves: Vec::new(),
         sentence,
         source,
-    }
+    })
 }
 
 /// Builds `call` on the node's latest block, checks the encoded `raw_data` carries exactly `call`, and signs it:

@@ -284,11 +284,22 @@ async fn a_production_shaped_trc20_swap_is_approved_to_trons_entry_run_read_only
     )
     .await
     .unwrap();
+    // The stand-in, like java-tron, gives the read-only run's logs: what the call moves is read from them.
     let plan = desk.wallet_evm_plan(local_id).await.unwrap();
-    assert!(
+    assert_eq!(
+        plan.simulation.status,
+        SimulationStatus::Simulated,
+        "{:?}",
         plan.simulation
+    );
+    assert!(
+        plan.simulation.sentence.starts_with(&format!(
+            "−25 USDT to {}, network fee at most ",
+            gateway_sim::quote::gateway_contract("tron")
+        )) && plan
+            .simulation
             .sentence
-            .starts_with("The node ran the order's call read-only: it succeeds"),
+            .contains("nothing else leaves the wallet"),
         "{}",
         plan.simulation.sentence
     );
@@ -326,5 +337,20 @@ async fn a_production_shaped_trc20_swap_is_approved_to_trons_entry_run_read_only
         1,
         "only the approval"
     );
+
+    // A stranger as exec's operator, pulling the amount to itself: the run's logs show it going to a third party.
+    // (The refused order's exact approval to the entry is still there, so this order's call is run at once.)
+    set_tamper(&desk, Some("execStrangerPulls")).await;
+    let local_id = verified_order(&desk, &form).await;
+    set_tamper(&desk, None).await;
+    let refused = desk.wallet_evm_plan(local_id).await.unwrap_err();
+    println!("tron execStrangerPulls: {}", refused.message);
+    assert!(
+        refused.message.contains("a third party")
+            && refused.message.contains(gateway_sim::tamper::ATTACKER_TRON),
+        "{}",
+        refused.message
+    );
+    assert!(common::wallet_txs(&desk, local_id).is_empty());
     desk.shutdown().await;
 }
