@@ -362,29 +362,34 @@ pub fn assess_evm(
     }
     Ok(Simulation {
         status: SimulationStatus::Simulated,
-        sentence: sentence(&moves, &expect.max_fee_text),
+        sentence: sentence(&moves, &format!("at most {}", expect.max_fee_text), true),
         moves,
         source: String::new(),
     })
 }
 
-/// `−500 USDC to 0x…, network fee at most 0.0008 ETH; nothing else leaves the wallet.` (and what enters).
-fn sentence(moves: &[AssetMove], max_fee_text: &str) -> String {
-    let out: Vec<String> = moves
-        .iter()
-        .filter(|m| m.leaves)
-        .map(|m| format!("{} to {}", m.text, m.counterparty))
-        .collect();
-    let inn: Vec<String> = moves
-        .iter()
-        .filter(|m| !m.leaves)
-        .map(|m| format!("{} from {}", m.text, m.counterparty))
-        .collect();
+/// `−500 USDC to 0x…, network fee at most 0.0008 ETH; nothing else leaves the wallet.` (and what enters): each move
+/// with its counterparty when `with_counterparty` (EVM, Tron), without it on Solana, whose accounts are not a person's.
+fn sentence(moves: &[AssetMove], fee: &str, with_counterparty: bool) -> String {
+    let said = |m: &AssetMove| {
+        if with_counterparty {
+            format!(
+                "{} {} {}",
+                m.text,
+                if m.leaves { "to" } else { "from" },
+                m.counterparty
+            )
+        } else {
+            m.text.clone()
+        }
+    };
+    let out: Vec<String> = moves.iter().filter(|m| m.leaves).map(said).collect();
+    let inn: Vec<String> = moves.iter().filter(|m| !m.leaves).map(said).collect();
     let mut s = if out.is_empty() {
-        format!("Nothing leaves the wallet but the network fee, at most {max_fee_text}")
+        format!("Nothing leaves the wallet but the network fee, {fee}")
     } else {
         format!(
-            "{}, network fee at most {max_fee_text}; nothing else leaves the wallet",
+            "{}, network fee {fee}; nothing else leaves the wallet",
             out.join(", ")
         )
     };
@@ -615,36 +620,10 @@ pub fn assess_solana(
     }
     Ok(Simulation {
         status: SimulationStatus::Simulated,
-        sentence: solana_sentence(&moves, &sol_text(expect.fee)),
+        sentence: sentence(&moves, &sol_text(expect.fee), false),
         moves,
         source: String::new(),
     })
-}
-
-fn solana_sentence(moves: &[AssetMove], fee_text: &str) -> String {
-    let out: Vec<&str> = moves
-        .iter()
-        .filter(|m| m.leaves)
-        .map(|m| m.text.as_str())
-        .collect();
-    let inn: Vec<&str> = moves
-        .iter()
-        .filter(|m| !m.leaves)
-        .map(|m| m.text.as_str())
-        .collect();
-    let mut s = if out.is_empty() {
-        format!("Nothing leaves the wallet but the network fee, {fee_text}")
-    } else {
-        format!(
-            "{}, network fee {fee_text}; nothing else leaves the wallet",
-            out.join(", ")
-        )
-    };
-    if !inn.is_empty() {
-        s.push_str(&format!("; enters: {}", inn.join(", ")));
-    }
-    s.push('.');
-    s
 }
 
 #[cfg(test)]

@@ -1064,6 +1064,23 @@ fn creating_or_importing_needs_a_keychain_and_never_takes_the_phrase_as_an_argum
     );
 }
 
+/// `gateway --network sandbox swap` of 0.001 WBTC from BOB to Bitcoin, every address defaulted to the wallet's.
+const SANDBOX_OFFRAMP: [&str; 13] = [
+    "--network",
+    "sandbox",
+    "swap",
+    "--src-chain",
+    "bob",
+    "--src-token",
+    WBTC_BOB,
+    "--dst-chain",
+    "bitcoin",
+    "--dst-token",
+    "0x0000000000000000000000000000000000000000",
+    "--amount",
+    "100000",
+];
+
 /// `gateway --network sandbox swap`: the Sandbox (simulator and its local BOB chain) inside the command, the wallet
 /// from GATEWAY_MNEMONIC funded there on first use; an offramp quoted, confirmed, approved, paid, registered (the
 /// gateway checks the payment on the node) and followed to its end, every address defaulted to the wallet's. Without
@@ -1076,21 +1093,7 @@ fn creating_or_importing_needs_a_keychain_and_never_takes_the_phrase_as_an_argum
 async fn a_whole_offramp_runs_from_the_terminal_on_the_sandbox_with_its_local_chain() {
     use std::io::{BufRead, BufReader};
     let home = tempfile::tempdir().unwrap();
-    let swap_args = [
-        "--network",
-        "sandbox",
-        "swap",
-        "--src-chain",
-        "bob",
-        "--src-token",
-        WBTC_BOB,
-        "--dst-chain",
-        "bitcoin",
-        "--dst-token",
-        "0x0000000000000000000000000000000000000000",
-        "--amount",
-        "100000",
-    ];
+    let swap_args = SANDBOX_OFFRAMP;
     let envs = [
         ("GATEWAY_MNEMONIC", ABANDON),
         ("GATEWAY_DESK_HOME", home.path().to_str().unwrap()),
@@ -1563,23 +1566,10 @@ fn a_production_shaped_offramp_is_simulated_and_registered_from_the_terminal() {
     let home = tempfile::tempdir().unwrap();
     let out = run_with_env(
         &[
-            "--network",
-            "sandbox",
-            "swap",
-            "--src-chain",
-            "bob",
-            "--src-token",
-            WBTC_BOB,
-            "--dst-chain",
-            "bitcoin",
-            "--dst-token",
-            "0x0000000000000000000000000000000000000000",
-            "--amount",
-            "100000",
-            "--production-shape",
-            "--yes",
-            "--no-follow",
-        ],
+            &SANDBOX_OFFRAMP[..],
+            &["--production-shape", "--yes", "--no-follow"],
+        ]
+        .concat(),
         &[
             ("GATEWAY_MNEMONIC", ABANDON),
             ("GATEWAY_DESK_HOME", home.path().to_str().unwrap()),

@@ -40,7 +40,7 @@ use crate::chains::evm::{
     ChainError, EvmEndpoint, approveCall, native_text, revert_reason, token_text,
 };
 use crate::journal::{Journal, JournalOrder, WalletTx, WalletTxKind, WalletTxState};
-use crate::simulate::{EvmExpectation, SimCall, Simulation, SimulationStatus, Surprise};
+use crate::simulate::{EvmExpectation, SimCall, Simulation, SimulationStatus};
 use crate::verify::{Verified, VerifiedPayload};
 use gateway_client::wire::{CreateOrderResponse, RouteKind};
 
@@ -479,22 +479,7 @@ async fn simulate(
                 ..simulation
             })
         }
-        Err(Surprise::Reverts { what, reason }) => Err(ExecError::WouldRevert {
-            what,
-            reason,
-            next: "The chain's simulation shows it. Check the order and the balances, or discard the order.",
-        }),
-        Err(Surprise::Leaves(surprise)) => {
-            tracing::warn!(
-                chain = endpoint.chain,
-                surprise,
-                "simulation refused the order"
-            );
-            Err(ExecError::Surprise {
-                node: source,
-                surprise,
-            })
-        }
+        Err(surprise) => Err(super::refused_by_simulation(surprise, source)),
     }
 }
 

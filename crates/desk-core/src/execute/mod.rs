@@ -113,6 +113,28 @@ pub enum ExecError {
     Journal(#[from] JournalError),
 }
 
+/// The refusal of a simulation's surprise (`source`: where it ran): a revert as [`ExecError::WouldRevert`], anything
+/// else leaving the wallet as [`ExecError::Surprise`].
+pub(crate) fn refused_by_simulation(
+    surprise: crate::simulate::Surprise,
+    source: String,
+) -> ExecError {
+    match surprise {
+        crate::simulate::Surprise::Reverts { what, reason } => ExecError::WouldRevert {
+            what,
+            reason,
+            next: "The chain's simulation shows it. Check the order and the balances, or discard the order.",
+        },
+        crate::simulate::Surprise::Leaves(surprise) => {
+            tracing::warn!(surprise, source, "the simulation refused the order");
+            ExecError::Surprise {
+                node: source,
+                surprise,
+            }
+        }
+    }
+}
+
 /// Whether the person accepted signing this order's next step without the chain's simulation, when its endpoint
 /// cannot simulate, and whether blind signing is on for the network (without it, no acceptance counts).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

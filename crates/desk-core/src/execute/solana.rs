@@ -33,7 +33,7 @@ pub use super::Unsimulated;
 use super::{CrashHook, ExecError, Journaled, WalletTxProgress, journaled, locked};
 use crate::chains::solana::{SendRefusal, SolanaEndpoint, sol_text, spl_text};
 use crate::journal::{Journal, JournalOrder, WalletTx, WalletTxKind, WalletTxState};
-use crate::simulate::{Simulation, SimulationStatus, SolAccount, SolanaExpectation, Surprise};
+use crate::simulate::{Simulation, SimulationStatus, SolAccount, SolanaExpectation};
 use crate::verify::{Verified, VerifiedPayload};
 
 /// How long a sent transaction's confirmation is awaited before the order is left to be resumed.
@@ -343,18 +343,7 @@ async fn simulate(
                 ..simulation
             })
         }
-        Err(Surprise::Reverts { what, reason }) => Err(ExecError::WouldRevert {
-            what,
-            reason,
-            next: "The chain's simulation shows it. Check the order and the balances, or discard the order.",
-        }),
-        Err(Surprise::Leaves(surprise)) => {
-            tracing::warn!(surprise, "Solana simulation refused the order");
-            Err(ExecError::Surprise {
-                node: source,
-                surprise,
-            })
-        }
+        Err(surprise) => Err(super::refused_by_simulation(surprise, source)),
     }
 }
 

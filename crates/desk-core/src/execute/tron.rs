@@ -32,7 +32,7 @@ use crate::chains::tron::{
     BANDWIDTH_OVERHEAD, Broadcast, TronEndpoint, TronPrices, trc20_text, trx_text,
 };
 use crate::journal::{Journal, JournalOrder, WalletTx, WalletTxKind, WalletTxState};
-use crate::simulate::{EvmExpectation, SimCall, SimLog, Simulation, SimulationStatus, Surprise};
+use crate::simulate::{EvmExpectation, SimCall, SimLog, Simulation, SimulationStatus};
 use crate::verify::{TRON_FEE_LIMIT_CAP_SUN, Verified, VerifiedPayload};
 
 /// How long a transaction stays valid after the block it refers to (TronWeb's default).
@@ -452,15 +452,7 @@ fn tron_simulation(
                 ),
                 ..simulation
             }),
-            Err(Surprise::Reverts { what, reason }) => Err(ExecError::WouldRevert {
-                what,
-                reason,
-                next: "The chain's simulation shows it. Check the order and the balances, or discard the order.",
-            }),
-            Err(Surprise::Leaves(surprise)) => Err(ExecError::Surprise {
-                node: source,
-                surprise,
-            }),
+            Err(surprise) => Err(super::refused_by_simulation(surprise, source)),
         };
     }
     let (status, sentence) = match energy {

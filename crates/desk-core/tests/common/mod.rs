@@ -176,6 +176,20 @@ pub fn name_nodes_to_sandbox(nodes: &[(&str, &str)]) {
     }
 }
 
+/// EVM nodes of `chains` with the Sandbox's contracts (its entry contracts among them), named to the Sandbox so it
+/// uses them instead of its own.
+pub async fn sandbox_nodes(chains: &[&str]) -> Vec<gateway_sim::evm_node::EvmNode> {
+    let mut out = Vec::new();
+    for chain in chains {
+        let node = gateway_sim::evm_node::EvmNode::start(chain).await.unwrap();
+        node.place_sandbox_contracts().await.unwrap();
+        out.push(node);
+    }
+    let named: Vec<(&str, &str)> = out.iter().map(|n| (n.chain(), n.url())).collect();
+    name_nodes_to_sandbox(&named);
+    out
+}
+
 /// Starts an order from `form`'s quote; it must come back verified, ready to sign. Gives its local id.
 pub async fn verified_order(desk: &Desk, form: &SwapForm) -> i64 {
     let order = desk

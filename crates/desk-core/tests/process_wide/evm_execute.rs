@@ -34,17 +34,8 @@ fn offramp_form(evm: &str, btc: &str, amount: &str) -> SwapForm {
     }
 }
 
-/// Nodes of `chains` with the Sandbox's contracts, named to the Sandbox so it uses them instead of its own.
 async fn nodes(chains: &[&str]) -> Vec<EvmNode> {
-    let mut out = Vec::new();
-    for chain in chains {
-        let node = EvmNode::start(chain).await.unwrap();
-        node.place_sandbox_contracts().await.unwrap();
-        out.push(node);
-    }
-    let named: Vec<(&str, &str)> = out.iter().map(|n| (n.chain(), n.url())).collect();
-    common::name_nodes_to_sandbox(&named);
-    out
+    common::sandbox_nodes(chains).await
 }
 
 async fn bob_node() -> EvmNode {

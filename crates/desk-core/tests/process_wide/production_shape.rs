@@ -22,15 +22,7 @@ use crate::TURN;
 
 /// bob's and ethereum's nodes with the Sandbox's contracts (the entry contracts among them), named to the Sandbox.
 async fn nodes() -> Vec<EvmNode> {
-    let mut out = Vec::new();
-    for chain in ["bob", "ethereum"] {
-        let node = EvmNode::start(chain).await.unwrap();
-        node.place_sandbox_contracts().await.unwrap();
-        out.push(node);
-    }
-    let named: Vec<(&str, &str)> = out.iter().map(|n| (n.chain(), n.url())).collect();
-    common::name_nodes_to_sandbox(&named);
-    out
+    common::sandbox_nodes(&["bob", "ethereum"]).await
 }
 
 fn offramp(evm: &str, btc: &str) -> SwapForm {
@@ -70,6 +62,18 @@ fn entry(chain: &str) -> String {
         .parse::<alloy_primitives::Address>()
         .unwrap()
         .to_checksum(None)
+}
+
+/// Signs the plan's first step (an approval), as confirmed.
+async fn sign_first_step(
+    desk: &desk_core::Desk,
+    local_id: i64,
+    plan: &desk_core::execute::evm::EvmPlan,
+) {
+    let step = &plan.steps[0];
+    desk.wallet_evm_step(local_id, Some(step.kind), Some(&step.max_fee_wei), false)
+        .await
+        .unwrap();
 }
 
 /// Signs every step the plan shows, each only as confirmed, without blind signing or any acceptance.
@@ -275,15 +279,7 @@ async fn a_production_shaped_trc20_swap_is_approved_to_trons_entry_run_read_only
         plan.steps[0].sentence
     );
     assert_eq!(plan.simulation.status, SimulationStatus::Partial);
-    let approve = plan.steps[0].clone();
-    desk.wallet_evm_step(
-        local_id,
-        Some(approve.kind),
-        Some(&approve.max_fee_wei),
-        false,
-    )
-    .await
-    .unwrap();
+    sign_first_step(&desk, local_id, &plan).await;
     // The stand-in, like java-tron, gives the read-only run's logs: what the call moves is read from them.
     let plan = desk.wallet_evm_plan(local_id).await.unwrap();
     assert_eq!(
@@ -317,15 +313,7 @@ async fn a_production_shaped_trc20_swap_is_approved_to_trons_entry_run_read_only
     let local_id = verified_order(&desk, &form).await;
     set_tamper(&desk, None).await;
     let plan = desk.wallet_evm_plan(local_id).await.unwrap();
-    let approve = plan.steps[0].clone();
-    desk.wallet_evm_step(
-        local_id,
-        Some(approve.kind),
-        Some(&approve.max_fee_wei),
-        false,
-    )
-    .await
-    .unwrap();
+    sign_first_step(&desk, local_id, &plan).await;
     let refused = desk.wallet_evm_plan(local_id).await.unwrap_err();
     assert!(
         refused.message.contains("would fail"),
