@@ -1057,17 +1057,6 @@ pub enum VerifyError {
         /// The contract called.
         found: String,
     },
-    /// Off the Sandbox, the gateway's Solana instruction is of no layout the app knows, and blind signing is off.
-    #[error(
-        "The gateway's Solana transaction calls its program {program} with an instruction the app cannot decode (the \
-         program's layout is not public), so what it moves was not compared with the quote. Do not sign it unless \
-         you trust this gateway: blind signing can be turned on for this network in Settings; the fee payer, the \
-         signer, the compute budget and every other instruction are checked either way."
-    )]
-    SolanaNotDecoded {
-        /// The gateway's program.
-        program: String,
-    },
     /// The calldata is of no function the app can decode, and blind signing is off.
     #[error(
         "The gateway's transaction calls a function the app cannot decode (selector {selector}), so what it moves and \

@@ -148,17 +148,14 @@ pub(super) fn verify(
         });
     };
     // Off the Sandbox the gateway's program and its instruction layout are not public: an instruction of no layout
-    // the app knows is let through only with blind signing on, labelled not decoded, and then nothing else may move
-    // anything (no deposit of the Sandbox's layout, no other program but the compute budget and the creation of a
-    // token account the gateway's instruction itself names). The Sandbox's own instruction is always decoded.
+    // the app knows is let through labelled not decoded, and then nothing else may move anything (no deposit of the
+    // Sandbox's layout, no other program but the compute budget and the creation of a token account the gateway's
+    // instruction itself names). What it moves is for the chain's simulation before signing (crate::simulate), which
+    // refuses anything beyond the quote's input, the fee and the rent leaving the wallet. The Sandbox's own
+    // instruction is always decoded.
     let not_public = policy.contracts == super::GatewayContracts::Published
         && gateway_payload::gateway_instruction_min_out(&gateway.data).is_none();
     let (expected, deposit, decoded) = if not_public {
-        if !policy.blind_signing {
-            return Err(VerifyError::SolanaNotDecoded {
-                program: source.tx_to.trim().to_owned(),
-            });
-        }
         let accounts: Vec<Pubkey> = gateway.accounts.iter().map(|(key, _, _)| *key).collect();
         (accounts, None, false)
     } else {
@@ -390,8 +387,8 @@ pub(super) fn sentence(summary: &SolanaTxSummary) -> String {
         if summary.gateway_decoded {
             ""
         } else {
-            " NOT CHECKED: the gateway's own instruction is not decoded (its layout is not public; blind signing is \
-             on for this network), so what it moves was not compared with the quote."
+            " NOT DECODED: the gateway's own instruction is not decoded (its layout is not public); before you sign, \
+             the chain's simulation shows what it moves, and anything beyond the quote refuses it."
         },
     )
 }
