@@ -1512,6 +1512,15 @@ async fn an_onramp_an_offramp_and_swaps_from_solana_and_tron_are_signed_by_the_a
     })
     .await;
     assert!(approve.contains("Network fee at most"), "{approve}");
+    // The chain's own run of the approval and the call, before the button: exactly the quote's input leaves.
+    let simulated = wait_text(&app, "[data-testid=evm-sign-simulation-sentence]", |t| {
+        t.starts_with("−0.001 WBTC to ")
+    })
+    .await;
+    assert!(
+        simulated.ends_with("nothing else leaves the wallet."),
+        "{simulated}"
+    );
     screenshot(&app, "evm-approve").await;
     click(&app, "evm-sign-button").await;
     let pay = wait_text(&app, "[data-testid=evm-sign-sentence]", |t| {
@@ -1537,6 +1546,13 @@ async fn an_onramp_an_offramp_and_swaps_from_solana_and_tron_are_signed_by_the_a
     assert!(
         send.contains(&solana) && send.contains("Network fee 0.000005 SOL"),
         "{send}"
+    );
+    let simulated = text_of(&app, "[data-testid=solana-sign-simulation-sentence]")
+        .await
+        .unwrap_or_default();
+    assert_eq!(
+        simulated,
+        "−25 USDC, network fee 0.000005 SOL; nothing else leaves the wallet."
     );
     screenshot(&app, "solana-sign").await;
     click(&app, "solana-sign-button").await;
@@ -1567,6 +1583,86 @@ async fn an_onramp_an_offramp_and_swaps_from_solana_and_tron_are_signed_by_the_a
     css(&app, "[data-testid=registered]").await;
     advance_sandbox(&app, 2_000).await;
     wait_all_completed(&app, 4).await;
+
+    // The Sandbox in the real service's shape (Settings): BOB's published entry contract, an AllowanceHolder-style
+    // contract at its real address, and its exec, whose inner call the app does not decode. Approved to the entry,
+    // simulated, signed, registered and completed without blind signing.
+    show(&app, "settings").await;
+    click(&app, "sandbox-production-shape").await;
+    let started = Instant::now();
+    while !css(&app, "[data-testid=sandbox-production-shape]")
+        .await
+        .is_selected()
+        .await
+        .unwrap_or(false)
+    {
+        assert!(started.elapsed() < WAIT, "the production shape is not on");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    show(&app, "swap").await;
+    click(&app, "swap-new").await;
+    set_value(&app, "swap-src-chain", "bob").await;
+    set_value(&app, "swap-src-token", WBTC_BOB).await;
+    set_value(&app, "swap-dst-chain", "bitcoin").await;
+    set_value(&app, "swap-dst-token", NATIVE).await;
+    set_value(&app, "swap-amount", "0.001").await;
+    set_value(&app, "swap-recipient", &bitcoin).await;
+    click(&app, "swap-get-quote").await;
+    css(&app, "[data-testid=quote-card]").await;
+    click(&app, "swap-confirm").await;
+    click(&app, "confirm-go").await;
+    let approve = wait_text(&app, "[data-testid=evm-sign-sentence]", |t| {
+        t.starts_with("Approve 0.001 WBTC to the gateway's contract")
+    })
+    .await;
+    assert!(
+        approve.contains("0x8fd545b348E84dEb145F0179a00c671F0b9519C3"),
+        "approved to BOB's published entry: {approve}"
+    );
+    wait_text(&app, "[data-testid=evm-sign-simulation-sentence]", |t| {
+        t.starts_with("−0.001 WBTC to ") && t.ends_with("nothing else leaves the wallet.")
+    })
+    .await;
+    screenshot(&app, "production-shape-approve").await;
+    click(&app, "evm-sign-button").await;
+    wait_text(&app, "[data-testid=evm-sign-sentence]", |t| {
+        t.starts_with(
+            "Send 0.001 WBTC to the gateway's contract 0x8fd545b348E84dEb145F0179a00c671F0b9519C3",
+        )
+    })
+    .await;
+    click(&app, "evm-sign-button").await;
+    css(&app, "[data-testid=registered]").await;
+    advance_sandbox(&app, 2_000).await;
+    wait_all_completed(&app, 5).await;
+
+    // A lie inside exec, where no decoding sees: a stranger as its operator pulls the amount. The chain's run shows
+    // it leaving to a third party, and nothing is offered to sign.
+    show(&app, "swap").await;
+    click(&app, "swap-new").await;
+    set_value(&app, "swap-src-chain", "bob").await;
+    set_value(&app, "swap-src-token", WBTC_BOB).await;
+    set_value(&app, "swap-dst-chain", "bitcoin").await;
+    set_value(&app, "swap-dst-token", NATIVE).await;
+    set_value(&app, "swap-amount", "0.001").await;
+    set_value(&app, "swap-recipient", &bitcoin).await;
+    click(&app, "swap-get-quote").await;
+    css(&app, "[data-testid=quote-card]").await;
+    click(&app, "swap-confirm").await;
+    tamper_sandbox(&app, Some("execStrangerPulls")).await;
+    click(&app, "confirm-go").await;
+    let refused = wait_text(&app, "[data-testid=evm-sign-error]", |t| {
+        t.contains("a third party")
+    })
+    .await;
+    tamper_sandbox(&app, None).await;
+    assert!(refused.contains("Nothing was signed"), "{refused}");
+    assert!(
+        text_of(&app, "[data-testid=evm-sign-button]")
+            .await
+            .is_none()
+    );
+    screenshot(&app, "production-shape-refused").await;
 
     // The phrase again, only behind the password: the same words.
     show(&app, "wallet").await;

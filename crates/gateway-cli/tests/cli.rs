@@ -1588,3 +1588,68 @@ fn a_production_shaped_offramp_is_simulated_and_registered_from_the_terminal() {
         assert!(stdout.contains(expected), "{expected:?} in {stdout}");
     }
 }
+
+/// A production-shaped lie inside `exec` from the terminal: the Sandbox's gateway lets a stranger pull the amount (its
+/// admin interface, switched on while the command asks "Create this order?"). The order is created and its call
+/// decoded, then the chain's simulation refuses it before anything is signed: exit 5 and the sentence.
+#[cfg_attr(
+    not(feature = "sandbox"),
+    ignore = "the Sandbox inside the command needs `--features sandbox`"
+)]
+#[tokio::test(flavor = "multi_thread")]
+async fn a_production_shaped_lie_inside_exec_is_refused_by_the_simulation_from_the_terminal() {
+    use std::io::{BufRead, BufReader, Write};
+    let home = tempfile::tempdir().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gateway"))
+        .args([&SANDBOX_OFFRAMP[..], &["--production-shape"]].concat())
+        .env_remove("GATEWAY_API_KEY")
+        .env(
+            "DBUS_SESSION_BUS_ADDRESS",
+            "unix:path=/nonexistent/gateway-cli-test-bus",
+        )
+        .env("GATEWAY_MNEMONIC", ABANDON)
+        .env("GATEWAY_DESK_HOME", home.path())
+        .env("GATEWAY_DESK_SANDBOX_ADMIN", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut first = String::new();
+    stderr.read_line(&mut first).unwrap();
+    let base = first
+        .split_whitespace()
+        .find(|w| w.starts_with("http://127.0.0.1:"))
+        .unwrap_or_else(|| panic!("no Sandbox address in {first:?}"))
+        .to_owned();
+    // Wait for the question (a prompt without a newline), so the quote is the honest one and only create-order lies.
+    let mut asked = Vec::new();
+    let mut byte = [0u8; 1];
+    while !String::from_utf8_lossy(&asked).contains("Create this order?") {
+        let read = std::io::Read::read(&mut stderr, &mut byte).unwrap();
+        assert!(
+            read == 1,
+            "the command ended before asking: {}",
+            String::from_utf8_lossy(&asked)
+        );
+        asked.push(byte[0]);
+    }
+    let asked = String::from_utf8_lossy(&asked).into_owned();
+    gateway_sim::admin_client::AdminClient::new(&base)
+        .set_tamper(Some("execStrangerPulls"))
+        .await
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"y\ny\ny\n").unwrap();
+    let status = child.wait().unwrap();
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
+    let mut stdout = String::new();
+    std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut stdout).unwrap();
+    assert_eq!(status.code(), Some(5), "{stdout}\n{asked}{rest}");
+    assert!(
+        rest.contains("a third party") && rest.contains("Nothing was signed"),
+        "{rest}"
+    );
+    assert!(!stdout.contains("mined:"), "{stdout}");
+}

@@ -99,6 +99,7 @@ async fn production_shaped_orders_are_checked_simulated_and_completed_without_bl
     let (desk, accounts) = desk_with_wallet(home.path()).await;
     let settings = desk.set_sandbox_production_shape(true).await.unwrap();
     assert!(!settings.blind_signing);
+    let mut events = desk.subscribe();
     let evm = accounts.evm.as_ref().unwrap().address.clone();
     let btc = accounts.bitcoin.as_ref().unwrap().address.clone();
     let gateway = gateway_sim::quote::gateway_contract("bob");
@@ -146,6 +147,10 @@ async fn production_shaped_orders_are_checked_simulated_and_completed_without_bl
         );
         let done = pay(&desk, local_id).await;
         assert_eq!(done.stage, Some(Stage::Registered), "{done:?}");
+        // An offramp takes longer than an onramp: the Sandbox's clock moved on first.
+        common::advance(&desk.settings().await.network.base_url, 2_000).await;
+        let done = common::complete_onramp(&desk, &mut events, local_id).await;
+        assert_eq!(done.status.as_deref(), Some("success"));
     }
     desk.shutdown().await;
 }
