@@ -118,6 +118,11 @@ pub struct VerifyPolicy {
     pub blind_signing: bool,
     /// The highest fee rate an onramp PSBT may pay, in sat/vB.
     pub max_fee_rate_sat_vb: u64,
+    /// What is signed is run on the chain before the signature ([`crate::simulate`]): the app's own wallet signs it.
+    /// False where the call is handed to another wallet unrun (`gateway create-order`): then a call whose inner part
+    /// is not decoded (AllowanceHolder's `exec`, a Solana gateway instruction of no public layout) needs blind
+    /// signing, since nothing would check what it moves.
+    pub simulated: bool,
 }
 
 impl VerifyPolicy {
@@ -130,6 +135,7 @@ impl VerifyPolicy {
             contracts: GatewayContracts::Published,
             blind_signing: false,
             max_fee_rate_sat_vb: DEFAULT_MAX_FEE_RATE_SAT_VB,
+            simulated: true,
         }
     }
 
@@ -151,6 +157,7 @@ impl VerifyPolicy {
             blind_signing: false,
             max_fee_rate_sat_vb: gateway_payload::bitcoin::FEE_RATE_SAT_PER_VB
                 .saturating_mul(FEE_RATE_HEADROOM),
+            simulated: true,
         }
     }
 }
@@ -1056,6 +1063,35 @@ pub enum VerifyError {
         chain: String,
         /// The contract called.
         found: String,
+    },
+    /// The real service's entry call (AllowanceHolder's `exec`) matches the quote, but the gateway's inner call is
+    /// not decoded, the call is not run on the chain here (another wallet signs it), and blind signing is off.
+    #[error(
+        "The gateway's transaction calls its entry contract's exec, which lets {target} take exactly {amount} of \
+         {token} (the quote's amount and token: checked), but what {target} then does is the gateway's own call, \
+         which is not public and was not decoded, and here nothing runs it on the chain before you sign. Sign it with \
+         the app's wallet (which runs it first), or, if you trust this gateway, with blind signing turned on for this \
+         network (`--blind-signing`)."
+    )]
+    InnerCallNotDecoded {
+        /// The gateway's contract `exec` calls.
+        target: String,
+        /// The amount it may take, smallest units.
+        amount: String,
+        /// The token it may take.
+        token: String,
+    },
+    /// Off the Sandbox, the gateway's Solana instruction is of no layout the app knows, the transaction is not run on
+    /// the chain here (another wallet signs it), and blind signing is off.
+    #[error(
+        "The gateway's Solana transaction calls its program {program} with an instruction the app cannot decode (the \
+         program's layout is not public), and here nothing runs it on the chain before you sign. Sign it with the \
+         app's wallet (which runs it first), or, if you trust this gateway, with blind signing turned on for this \
+         network; the fee payer, the signer, the compute budget and every other instruction are checked either way."
+    )]
+    SolanaNotDecoded {
+        /// The gateway's program.
+        program: String,
     },
     /// The calldata is of no function the app can decode, and blind signing is off.
     #[error(

@@ -586,6 +586,8 @@ async fn gateway_command(cli: &Cli, base: Url) -> Result<(), Failure> {
                 desk_core::verify::VerifyPolicy::strict(net)
             };
             policy.blind_signing = *blind_signing;
+            // The call is printed for another wallet to sign: nothing here runs it on the chain first.
+            policy.simulated = false;
             // The same fee-rate ceiling as the window: the network's current fast rate, off the Sandbox.
             let fee_source = match fee_source.as_deref() {
                 Some(url) => Some(url.trim()).filter(|u| !u.is_empty()),

@@ -256,8 +256,8 @@ fn decoded_clause(
     if let Some(entry) = entry {
         return format!(
             "Decoded as the entry contract's exec: lets {} take exactly {} of token {}, equal to the quote. NOT \
-             DECODED: what {} does then is the gateway's own call ({} bytes{}), built by the gateway; before you \
-             sign, the chain's simulation shows what it moves, and anything beyond the quote refuses it.",
+             DECODED: what {} does then is the gateway's own call ({} bytes{}), built by the gateway; before the \
+             app's wallet signs it, the chain's simulation shows what it moves, and anything beyond the quote refuses it.",
             entry.target,
             entry.amount,
             entry.token,

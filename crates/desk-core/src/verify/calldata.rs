@@ -155,7 +155,7 @@ pub(super) fn check(
         _ => address.to_checksum(None),
     };
     if selector == EXEC_SELECTOR {
-        return entry_call(source, token, quoted_amount, data, &token_text);
+        return entry_call(source, token, quoted_amount, data, policy, &token_text);
     }
     if selector == IGatewaySim::offrampToBitcoinCall::SELECTOR {
         let call = IGatewaySim::offrampToBitcoinCall::abi_decode(data)
@@ -239,12 +239,14 @@ pub(super) fn check(
 /// AllowanceHolder's `exec`: its token and amount must be the quote's input, and its target no token contract the app
 /// knows (a call to a token is how allowances and transfers are handed out). What the target then does is the
 /// gateway's own and is not decoded: let through, shown as such, and simulated on the chain before anything is
-/// signed ([`crate::simulate`]), which refuses anything beyond the quote leaving the wallet.
+/// signed ([`crate::simulate`]), which refuses anything beyond the quote leaving the wallet. Where nothing runs it
+/// before the signature (`policy.simulated` false), only with blind signing on.
 fn entry_call(
     source: &QuotedSource,
     token: Address,
     quoted_amount: U256,
     data: &[u8],
+    policy: &VerifyPolicy,
     token_text: &impl Fn(Address) -> String,
 ) -> Result<CallCheck, VerifyError> {
     let call =
@@ -275,6 +277,13 @@ fn entry_call(
         inner_bytes: u32::try_from(call.data.len()).unwrap_or(u32::MAX),
         inner_selector: super::call::selector(&call.data),
     };
+    if !policy.simulated && !policy.blind_signing {
+        return Err(VerifyError::InnerCallNotDecoded {
+            target: entry.target,
+            amount: entry.amount,
+            token: entry.token,
+        });
+    }
     Ok(CallCheck::Entry(entry))
 }
 

@@ -156,6 +156,11 @@ pub(super) fn verify(
     let not_public = policy.contracts == super::GatewayContracts::Published
         && gateway_payload::gateway_instruction_min_out(&gateway.data).is_none();
     let (expected, deposit, decoded) = if not_public {
+        if !policy.simulated && !policy.blind_signing {
+            return Err(VerifyError::SolanaNotDecoded {
+                program: source.tx_to.trim().to_owned(),
+            });
+        }
         let accounts: Vec<Pubkey> = gateway.accounts.iter().map(|(key, _, _)| *key).collect();
         (accounts, None, false)
     } else {
@@ -387,8 +392,8 @@ pub(super) fn sentence(summary: &SolanaTxSummary) -> String {
         if summary.gateway_decoded {
             ""
         } else {
-            " NOT DECODED: the gateway's own instruction is not decoded (its layout is not public); before you sign, \
-             the chain's simulation shows what it moves, and anything beyond the quote refuses it."
+            " NOT DECODED: the gateway's own instruction is not decoded (its layout is not public); before the app's \
+             wallet signs it, the chain's simulation shows what it moves, and anything beyond the quote refuses it."
         },
     )
 }

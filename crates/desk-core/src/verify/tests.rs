@@ -2051,11 +2051,32 @@ fn an_entry_call_for_the_quotes_token_and_amount_is_decoded_and_its_inner_call_m
     // (crate::simulate), not for blind signing.
     let strict = verify_order_with(
         &q,
-        &tx_answer("offramp", tx(genuine)),
+        &tx_answer("offramp", tx(genuine.clone())),
         &VerifyPolicy::strict(MAINNET),
     )
     .unwrap();
     assert_eq!(evm_summary(strict).entry, Some(shown));
+
+    // Handed to another wallet unrun (`gateway create-order`), it needs blind signing, and says what was checked.
+    let unrun = VerifyPolicy {
+        simulated: false,
+        ..VerifyPolicy::strict(MAINNET)
+    };
+    let err =
+        verify_order_with(&q, &tx_answer("offramp", tx(genuine.clone())), &unrun).unwrap_err();
+    assert!(
+        matches!(&err, VerifyError::InnerCallNotDecoded { amount, .. } if amount == "100000"),
+        "{err:?}"
+    );
+    assert!(
+        err.to_string().contains("nothing runs it on the chain"),
+        "{err}"
+    );
+    let blind_unrun = VerifyPolicy {
+        blind_signing: true,
+        ..unrun
+    };
+    assert!(verify_order_with(&q, &tx_answer("offramp", tx(genuine)), &blind_unrun).is_ok());
 }
 
 #[test]
@@ -2191,6 +2212,15 @@ fn off_the_sandbox_a_solana_instruction_of_no_known_layout_is_labelled_not_decod
     let (q, b64) = solana_unknown_layout(false);
     // No blind signing needed: what it moves is for the chain's simulation before signing (crate::simulate).
     let verified = verify_order_with(&q, &solana_answer(&b64), &strict).unwrap();
+    // Handed to another wallet unrun, it needs blind signing.
+    let unrun = VerifyPolicy {
+        simulated: false,
+        ..strict
+    };
+    assert!(matches!(
+        verify_order_with(&q, &solana_answer(&b64), &unrun).unwrap_err(),
+        VerifyError::SolanaNotDecoded { program } if program == gateway_contract("solana")
+    ));
     assert_eq!(
         verify_order_with(&q, &solana_answer(&b64), &blind_strict()).unwrap(),
         verified

@@ -41,7 +41,7 @@ describe("TxCallDetails", () => {
       `exec of the gateway's entry contract: lets ${TARGET} take exactly 100000 of ${WBTC} (token and amount compared with the quote)`,
     );
     expect(text("tx-inner-not-checked")).toBe(
-      `Built by the gateway, not decoded: what ${TARGET} does with it (7 bytes, function 0xa993cd99) is the gateway's own call: its bytes are not compared with the quote; what it moves is shown by the chain's simulation before you sign.`,
+      `Built by the gateway, not decoded: what ${TARGET} does with it (7 bytes, function 0xa993cd99) is the gateway's own call: its bytes are not compared with the quote; what it moves is shown by the chain's simulation before this app's wallet signs it; signed with another wallet, the app does not check it.`,
     );
     expect(byId("tx-decoded")).toBeNull();
     expect(byId("tx-not-checked")).toBeNull();
