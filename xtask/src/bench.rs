@@ -1,4 +1,4 @@
-//! `cargo xtask bench`: runs the criterion benchmarks and prints each mean, and the ratios the README reports; then
+//! `cargo xtask bench`: runs the criterion benchmarks and prints each mean, and the ratios docs/MEASURED.md reports; then
 //! the gateway-sim throughput bench (get-quote and get-order against a bare axum handler) and its table; then the
 //! order tracker's bench (requests per minute for 1,000 orders over 10 addresses) and its figure; then the partner
 //! dashboard's bench (milliseconds for 10,000 journaled orders) and its figures; then the app's own start-up time and

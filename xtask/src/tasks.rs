@@ -390,7 +390,7 @@ pub fn webdriver(only: Option<&str>, env: &[(&str, &Path)]) -> Result<()> {
 /// `cargo xtask test`: every check of the project. Runs them all, prints each runner's own summary, and fails if any
 /// check failed. Ends with each check's duration.
 ///
-/// How the time is spent (the README's figures say how much):
+/// How the time is spent (docs/MEASURED.md's figures say how much):
 /// - clippy lints the workspace's crates while they are compiled for the tests ([`linted`]): one compilation of the
 ///   dependencies instead of a checked one for clippy and a built one for the tests;
 /// - the test builds of the keychain and WebDriver checks, and the simulator conformance runs, are the ones

@@ -47,7 +47,7 @@ export interface RouteGroup {
  * Orders names as a person reads them: letters without regard to case, runs of digits by their value ("USDT2" before
  * "USDT10"), then, for names equal that way, by their characters. Chain names and token symbols are short ASCII
  * words, which a locale's collator (`Intl.Collator`) sorts the same; it would cost the page ICU's collation tables
- * (about 1 MiB at rest, README: Measured) for the first view alone. A character beyond ASCII (`USD₮0`) sorts after
+ * (about 1 MiB at rest, docs/MEASURED.md) for the first view alone. A character beyond ASCII (`USD₮0`) sorts after
  * the ASCII ones, by its code.
  */
 export function compareNames(a: string, b: string): number {

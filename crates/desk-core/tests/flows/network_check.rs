@@ -248,7 +248,7 @@ async fn another_api_version_is_checked_before_it_is_kept() {
     desk.shutdown().await;
 }
 
-/// The promise of the README: a saved network that cannot be used at start opens the Sandbox and says why. The
+/// The promise of docs/USAGE.md (Networks): a saved network that cannot be used at start opens the Sandbox and says why. The
 /// settings file keeps the choice, so the custom network is used again once it answers.
 #[tokio::test]
 async fn a_saved_custom_network_that_no_longer_answers_opens_the_sandbox_with_the_reason() {
