@@ -3,6 +3,7 @@
 import type { AmountView } from "../bindings/AmountView";
 import type { OrderView } from "../bindings/OrderView";
 import { kindLabel, tokenOnChain } from "../routes";
+import { usdText } from "../usd";
 
 /** Orders per page. */
 export const PAGE_SIZE = 20;
@@ -103,11 +104,8 @@ export function mergeOrder(orders: readonly OrderView[], incoming: OrderView): O
   return next;
 }
 
-/** A USD value as a person writes it: `"2.30"` → `$2.30`, `"-2.30"` → `-$2.30` (never rounded). */
-export function usdText(usd: string): string {
-  const value = usd.trim();
-  return value.startsWith("-") ? `-$${value.slice(1)}` : `$${value}`;
-}
+/** A USD value as a person writes it (the window's one formatter, `../usd`). */
+export { usdText };
 
 /** `0.0025 BTC ($96.12)`, or the amount alone when the gateway gave no USD value. */
 export function amountText(amount: AmountView): string {

@@ -42,43 +42,13 @@ export function periodNoun(period: Period, count = 1): string {
   return count === 1 ? period : `${period}s`;
 }
 
-const DECIMAL = /^(-)?(\d+)(?:\.(\d*))?$/;
+import { usdCents, usdSumText, usdText } from "../usd";
 
-/**
- * A USD decimal string (`"1234.56"`) in cents, exactly; null when it is not a decimal number. Digits past the cents
- * are cut off (the app sends exactly two).
- */
-export function usdCents(value: string): bigint | null {
-  const m = DECIMAL.exec(value.trim());
-  if (!m) return null;
-  const cents = BigInt(m[2]) * 100n + BigInt((m[3] ?? "").padEnd(2, "0").slice(0, 2));
-  return m[1] ? -cents : cents;
-}
+/** The window's one USD formatter and its exact sums (`../usd`), as the Partner view uses them. */
+export { centsText, usdCents, usdSumText, usdText } from "../usd";
 
 function groupDigits(digits: string): string {
   return digits.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-}
-
-/** Cents as a person writes dollars: `123456n` → `$1,234.56`, `-5n` → `-$0.05`. */
-export function centsText(cents: bigint): string {
-  const negative = cents < 0n;
-  const abs = negative ? -cents : cents;
-  const dollars = groupDigits((abs / 100n).toString());
-  const rest = (abs % 100n).toString().padStart(2, "0");
-  return `${negative ? "-" : ""}$${dollars}.${rest}`;
-}
-
-/** A USD decimal string as a person writes it, every cent kept: `"1234.56"` → `$1,234.56`. */
-export function usdText(value: string): string {
-  const cents = usdCents(value);
-  return cents === null ? value : centsText(cents);
-}
-
-/** The exact sum of USD decimal strings, as text (`$…`). */
-export function usdSumText(...values: string[]): string {
-  let sum = 0n;
-  for (const v of values) sum += usdCents(v) ?? 0n;
-  return centsText(sum);
 }
 
 /** A count with thousands separated: `10000` → `10,000`. */

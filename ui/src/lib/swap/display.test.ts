@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { AmountView } from "../bindings/AmountView";
 import type { TokenView } from "../bindings/TokenView";
-import { groupThousands, rateBothWays, shortDecimal, showAmount, showUnits, usdShort } from "./display";
+import { groupThousands, rateBothWays, shortDecimal, showAmount, showUnits } from "./display";
+import { usdText } from "../usd";
 
 const BTC: TokenView = {
   chain: "bitcoin",
@@ -61,9 +62,9 @@ describe("display", () => {
   });
 
   it("writes USD with separators and two decimals", () => {
-    expect(usdShort("96120.5")).toBe("$96,120.50");
-    expect(usdShort("-0.80")).toBe("-$0.80");
-    expect(usdShort("3")).toBe("$3.00");
+    expect(usdText("96120.5")).toBe("$96,120.50");
+    expect(usdText("-0.80")).toBe("-$0.80");
+    expect(usdText("3")).toBe("$3.00");
   });
 
   it("gives the rate both ways from exact amounts", () => {

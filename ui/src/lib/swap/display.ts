@@ -64,15 +64,6 @@ export function showAmount(view: AmountView): ShownAmount {
   return showUnits(view.amount, view.token);
 }
 
-/** A USD value with the app's separators: `"96120.5"` → `$96,120.50`. */
-export function usdShort(usd: string): string {
-  const t = usd.trim();
-  const negative = t.startsWith("-");
-  const [whole, fraction = ""] = t.replace(/^-/, "").split(".");
-  const cents = `${fraction}00`.slice(0, 2);
-  return `${negative ? "-" : ""}$${groupThousands(whole.replace(/^0+(?=\d)/, ""))}.${cents}`;
-}
-
 /** How much of `to` one whole `from` buys at this quote: `1 BTC = 96,120.1 USDC`. Null when it cannot be said. */
 function oneFor(fromUnits: bigint, from: TokenView, toUnits: bigint, to: TokenView): string | null {
   if (fromUnits <= 0n || from.decimals === null || to.decimals === null || !from.symbol || !to.symbol) return null;
