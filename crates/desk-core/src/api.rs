@@ -141,61 +141,8 @@ pub struct TokenView {
     pub decimals: Option<u8>,
 }
 
-/// Which kind of order a route makes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
-#[serde(rename_all = "camelCase")]
-#[ts(export_to = "RouteKind.ts")]
-pub enum RouteKind {
-    /// Bitcoin to a token on another chain.
-    Onramp,
-    /// A token on another chain to Bitcoin.
-    Offramp,
-    /// One token to another, neither of them Bitcoin itself.
-    TokenSwap,
-}
-
-/// The one word list of the routes: every place in Rust that names a route in text takes its words from here.
-impl RouteKind {
-    /// The three, in the order the app lists them.
-    pub const ALL: [Self; 3] = [Self::Onramp, Self::Offramp, Self::TokenSwap];
-
-    /// The interface's key: `onramp`, `offramp`, `tokenSwap` (the CSV's route column, the command line's output).
-    pub fn key(self) -> &'static str {
-        match self {
-            Self::Onramp => "onramp",
-            Self::Offramp => "offramp",
-            Self::TokenSwap => "tokenSwap",
-        }
-    }
-
-    /// The route in a sentence: `onramp`, `offramp`, `token swap`.
-    pub fn noun(self) -> &'static str {
-        match self {
-            Self::Onramp => "onramp",
-            Self::Offramp => "offramp",
-            Self::TokenSwap => "token swap",
-        }
-    }
-
-    /// The route in a sentence, with its article and what it does: `an onramp (Bitcoin to a token)`.
-    pub fn described(self) -> &'static str {
-        match self {
-            Self::Onramp => "an onramp (Bitcoin to a token)",
-            Self::Offramp => "an offramp (a token to Bitcoin)",
-            Self::TokenSwap => "a token swap",
-        }
-    }
-}
-
-impl From<gateway_client::wire::RouteKind> for RouteKind {
-    fn from(kind: gateway_client::wire::RouteKind) -> Self {
-        match kind {
-            gateway_client::wire::RouteKind::Onramp => Self::Onramp,
-            gateway_client::wire::RouteKind::Offramp => Self::Offramp,
-            gateway_client::wire::RouteKind::TokenSwap => Self::TokenSwap,
-        }
-    }
-}
+/// Which kind of order a route makes: gateway-client's, the one list (its words: `key`, `noun`, `described`).
+pub use gateway_client::wire::RouteKind;
 
 /// One route with its tokens' facts.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
@@ -212,5 +159,5 @@ pub struct RouteView {
 
 /// The kind of an order known only from the gateway, from its chains.
 pub fn route_of(info: &gateway_client::wire::OrderInfo) -> RouteKind {
-    gateway_client::wire::RouteKind::between(&info.src_info.chain, &info.dst_info.chain).into()
+    gateway_client::wire::RouteKind::between(&info.src_info.chain, &info.dst_info.chain)
 }

@@ -495,7 +495,7 @@ pub(crate) async fn connect(
 
 fn route_view(registry: &TokenRegistry, route: &RouteInfo) -> RouteView {
     RouteView {
-        kind: route.kind().into(),
+        kind: route.kind(),
         src: token_view(registry, &route.src_chain, &route.src_token),
         dst: token_view(registry, &route.dst_chain, &route.dst_token),
     }

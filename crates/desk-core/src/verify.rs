@@ -572,7 +572,7 @@ pub enum VerifyError {
     /// The answer is for another kind of order than the quote.
     #[error(
         "The gateway created {} order, but the quote you accepted is for {}. Do not sign anything; ask for a new quote.",
-        crate::api::RouteKind::from(*answered).described(), crate::api::RouteKind::from(*quoted).described()
+        answered.described(), quoted.described()
     )]
     RouteMismatch {
         /// The quote's route.
@@ -1107,7 +1107,7 @@ pub enum VerifyError {
     #[error(
         "The gateway's transaction calls {function}, which is not the function of {}. Do not sign it; ask for a new \
          quote.",
-        crate::api::RouteKind::from(*route).described()
+        route.described()
     )]
     WrongFunction {
         /// The function called.

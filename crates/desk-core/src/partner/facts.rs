@@ -262,7 +262,7 @@ pub fn facts_from_journal(order: &JournalOrder) -> Option<OrderFacts> {
         known_from: KnownFrom::Journal,
         local_id: Some(order.local_id),
         order_id,
-        route: order.route.into(),
+        route: order.route,
         status: status.to_owned(),
         created_at: order.created_at,
         src,

@@ -43,7 +43,7 @@ pub struct DashboardQuery {
 pub(crate) fn route_from_wire<'de, D: serde::Deserializer<'de>>(
     deserializer: D,
 ) -> Result<Option<RouteKind>, D::Error> {
-    Ok(Option::<gateway_client::wire::RouteKind>::deserialize(deserializer)?.map(RouteKind::from))
+    Option::<RouteKind>::deserialize(deserializer)
 }
 
 /// How many orders have one status.

@@ -325,7 +325,7 @@ impl QuoteCard {
             None,
         );
         Self {
-            route: view.route().into(),
+            route: view.route(),
             send,
             receive,
             total_fees,
@@ -724,7 +724,7 @@ impl OrderView {
                 AmountView::new("?", "?", "0", None),
             ),
         };
-        let route: RouteKind = order.route.into();
+        let route: RouteKind = order.route;
         let mut view = match order.status.as_ref().and_then(|raw| {
             serde_json::from_value::<OrderInfo>(raw.clone())
                 .ok()

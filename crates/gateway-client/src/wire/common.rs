@@ -100,8 +100,10 @@ impl TryFrom<SlippageRepr> for Slippage {
     }
 }
 
-/// The three kinds of order. V1's `layerZero` counts as [`RouteKind::TokenSwap`], which V2 renamed it to.
+/// The three kinds of order, the app's one list of them (desk-core and the window name routes from here). V1's
+/// `layerZero` counts as [`RouteKind::TokenSwap`], which V2 renamed it to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "RouteKind.ts"))]
 #[serde(rename_all = "camelCase")]
 pub enum RouteKind {
     /// Bitcoin to a token on another chain.
@@ -130,6 +132,32 @@ impl RouteKind {
             Self::Onramp => "onramp",
             Self::Offramp => "offramp",
             Self::TokenSwap => "tokenSwap",
+        }
+    }
+
+    /// The three, in the order the app lists them.
+    pub const ALL: [Self; 3] = [Self::Onramp, Self::Offramp, Self::TokenSwap];
+
+    /// The interface's key, as [`RouteKind::as_str`] (the CSV's route column, the command line's output).
+    pub fn key(self) -> &'static str {
+        self.as_str()
+    }
+
+    /// The route in a sentence: `onramp`, `offramp`, `token swap`.
+    pub fn noun(self) -> &'static str {
+        match self {
+            Self::Onramp => "onramp",
+            Self::Offramp => "offramp",
+            Self::TokenSwap => "token swap",
+        }
+    }
+
+    /// The route in a sentence, with its article and what it does: `an onramp (Bitcoin to a token)`.
+    pub fn described(self) -> &'static str {
+        match self {
+            Self::Onramp => "an onramp (Bitcoin to a token)",
+            Self::Offramp => "an offramp (a token to Bitcoin)",
+            Self::TokenSwap => "a token swap",
         }
     }
 }
