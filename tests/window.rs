@@ -1353,6 +1353,20 @@ async fn shown_words(app: &Client) -> Vec<String> {
         .collect()
 }
 
+/// An offramp of 0.001 WBTC from BOB to `bitcoin` typed into the swap form, quoted, and its quote accepted: the
+/// confirm step is next.
+async fn quote_offramp_of_0_001_wbtc(app: &Client, bitcoin: &str) {
+    set_value(app, "swap-src-chain", "bob").await;
+    set_value(app, "swap-src-token", WBTC_BOB).await;
+    set_value(app, "swap-dst-chain", "bitcoin").await;
+    set_value(app, "swap-dst-token", NATIVE).await;
+    set_value(app, "swap-amount", "0.001").await;
+    set_value(app, "swap-recipient", bitcoin).await;
+    click(app, "swap-get-quote").await;
+    css(app, "[data-testid=quote-card]").await;
+    click(app, "swap-confirm").await;
+}
+
 #[tokio::test]
 #[ignore = "needs the release app, Xvfb and WebKitWebDriver: run by `cargo xtask test`"]
 async fn an_onramp_an_offramp_and_swaps_from_solana_and_tron_are_signed_by_the_apps_own_wallet_and_complete()
@@ -1601,15 +1615,7 @@ async fn an_onramp_an_offramp_and_swaps_from_solana_and_tron_are_signed_by_the_a
     }
     // Restarting the Sandbox put the swap in progress away: the form is fresh.
     show(&app, "swap").await;
-    set_value(&app, "swap-src-chain", "bob").await;
-    set_value(&app, "swap-src-token", WBTC_BOB).await;
-    set_value(&app, "swap-dst-chain", "bitcoin").await;
-    set_value(&app, "swap-dst-token", NATIVE).await;
-    set_value(&app, "swap-amount", "0.001").await;
-    set_value(&app, "swap-recipient", &bitcoin).await;
-    click(&app, "swap-get-quote").await;
-    css(&app, "[data-testid=quote-card]").await;
-    click(&app, "swap-confirm").await;
+    quote_offramp_of_0_001_wbtc(&app, &bitcoin).await;
     click(&app, "confirm-go").await;
     let approve = wait_text(&app, "[data-testid=evm-sign-sentence]", |t| {
         t.starts_with("Approve 0.001 WBTC to the gateway's contract")
@@ -1640,15 +1646,7 @@ async fn an_onramp_an_offramp_and_swaps_from_solana_and_tron_are_signed_by_the_a
     // it leaving to a third party, and nothing is offered to sign.
     show(&app, "swap").await;
     click(&app, "swap-new").await;
-    set_value(&app, "swap-src-chain", "bob").await;
-    set_value(&app, "swap-src-token", WBTC_BOB).await;
-    set_value(&app, "swap-dst-chain", "bitcoin").await;
-    set_value(&app, "swap-dst-token", NATIVE).await;
-    set_value(&app, "swap-amount", "0.001").await;
-    set_value(&app, "swap-recipient", &bitcoin).await;
-    click(&app, "swap-get-quote").await;
-    css(&app, "[data-testid=quote-card]").await;
-    click(&app, "swap-confirm").await;
+    quote_offramp_of_0_001_wbtc(&app, &bitcoin).await;
     tamper_sandbox(&app, Some("execStrangerPulls")).await;
     click(&app, "confirm-go").await;
     let refused = wait_text(&app, "[data-testid=evm-sign-error]", |t| {

@@ -1081,6 +1081,51 @@ const SANDBOX_OFFRAMP: [&str; 13] = [
     "100000",
 ];
 
+/// `gateway` run with `args` on its own Sandbox (admin on) with `tamper` switched on as soon as the Sandbox serves
+/// (a create-order lie: the quote is honest whenever it is read), every question answered "y": the exit code, standard
+/// output and standard error.
+async fn swap_with_tamper(args: &[&str], tamper: &str) -> (Option<i32>, String, String) {
+    use std::io::{BufRead, BufReader};
+    let home = tempfile::tempdir().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gateway"))
+        .args(args)
+        .env_remove("GATEWAY_API_KEY")
+        .env(
+            "DBUS_SESSION_BUS_ADDRESS",
+            "unix:path=/nonexistent/gateway-cli-test-bus",
+        )
+        .env("GATEWAY_MNEMONIC", ABANDON)
+        .env("GATEWAY_DESK_HOME", home.path())
+        .env("GATEWAY_DESK_SANDBOX_ADMIN", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut first = String::new();
+    stderr.read_line(&mut first).unwrap();
+    let base = first
+        .split_whitespace()
+        .find(|w| w.starts_with("http://127.0.0.1:"))
+        .unwrap_or_else(|| panic!("no Sandbox address in {first:?}"))
+        .to_owned();
+    // Read on while the command runs, so that it never blocks on a full pipe.
+    let rest = std::thread::spawn(move || {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut stderr, &mut text).unwrap();
+        text
+    });
+    // The command may already be asking "Create this order?": its Sandbox serves on while it waits.
+    gateway_sim::admin_client::AdminClient::new(&base)
+        .set_tamper(Some(tamper))
+        .await
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"y\ny\ny\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    (out.status.code(), text(&out.stdout), rest.join().unwrap())
+}
+
 /// `gateway --network sandbox swap`: the Sandbox (simulator and its local BOB chain) inside the command, the wallet
 /// from GATEWAY_MNEMONIC funded there on first use; an offramp quoted, confirmed, approved, paid, registered (the
 /// gateway checks the payment on the node) and followed to its end, every address defaulted to the wallet's. Without
@@ -1259,10 +1304,8 @@ fn a_swap_from_solana_runs_from_the_terminal_and_its_balance_is_read_from_the_ch
 )]
 #[tokio::test(flavor = "multi_thread")]
 async fn a_hostile_solana_transaction_is_refused_by_the_command_line_before_anything_is_signed() {
-    use std::io::{BufRead, BufReader};
-    let home = tempfile::tempdir().unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gateway"))
-        .args([
+    let (code, stdout, rest) = swap_with_tamper(
+        &[
             "--network",
             "sandbox",
             "swap",
@@ -1277,44 +1320,11 @@ async fn a_hostile_solana_transaction_is_refused_by_the_command_line_before_anyt
             "--amount",
             "30000000",
             "--no-follow",
-        ])
-        .env_remove("GATEWAY_API_KEY")
-        .env(
-            "DBUS_SESSION_BUS_ADDRESS",
-            "unix:path=/nonexistent/gateway-cli-test-bus",
-        )
-        .env("GATEWAY_MNEMONIC", ABANDON)
-        .env("GATEWAY_DESK_HOME", home.path())
-        .env("GATEWAY_DESK_SANDBOX_ADMIN", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stderr = BufReader::new(child.stderr.take().unwrap());
-    let mut first = String::new();
-    stderr.read_line(&mut first).unwrap();
-    let base = first
-        .split_whitespace()
-        .find(|w| w.starts_with("http://127.0.0.1:"))
-        .unwrap_or_else(|| panic!("no Sandbox address in {first:?}"))
-        .to_owned();
-    // Read on while the command runs, so that it never blocks on a full pipe.
-    let rest = std::thread::spawn(move || {
-        let mut text = String::new();
-        std::io::Read::read_to_string(&mut stderr, &mut text).unwrap();
-        text
-    });
-    // The command may already be asking "Create this order?": its Sandbox serves on while it waits.
-    gateway_sim::admin_client::AdminClient::new(&base)
-        .set_tamper(Some("solanaFeePayer"))
-        .await
-        .unwrap();
-    child.stdin.take().unwrap().write_all(b"y\ny\n").unwrap();
-    let out = child.wait_with_output().unwrap();
-    let rest = rest.join().unwrap();
-    let stdout = text(&out.stdout);
-    assert_eq!(out.status.code(), Some(5), "{stdout}\n{rest}");
+        ],
+        "solanaFeePayer",
+    )
+    .await;
+    assert_eq!(code, Some(5), "{stdout}\n{rest}");
     assert!(rest.contains("refused"), "{rest}");
     assert!(
         !stdout.contains("Sign and send") && !stdout.contains("confirmed:"),
@@ -1590,7 +1600,7 @@ fn a_production_shaped_offramp_is_simulated_and_registered_from_the_terminal() {
 }
 
 /// A production-shaped lie inside `exec` from the terminal: the Sandbox's gateway lets a stranger pull the amount (its
-/// admin interface, switched on while the command asks "Create this order?"). The order is created and its call
+/// admin interface). The order is created and its call
 /// decoded, then the chain's simulation refuses it before anything is signed: exit 5 and the sentence.
 #[cfg_attr(
     not(feature = "sandbox"),
@@ -1598,55 +1608,12 @@ fn a_production_shaped_offramp_is_simulated_and_registered_from_the_terminal() {
 )]
 #[tokio::test(flavor = "multi_thread")]
 async fn a_production_shaped_lie_inside_exec_is_refused_by_the_simulation_from_the_terminal() {
-    use std::io::{BufRead, BufReader, Write};
-    let home = tempfile::tempdir().unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gateway"))
-        .args([&SANDBOX_OFFRAMP[..], &["--production-shape"]].concat())
-        .env_remove("GATEWAY_API_KEY")
-        .env(
-            "DBUS_SESSION_BUS_ADDRESS",
-            "unix:path=/nonexistent/gateway-cli-test-bus",
-        )
-        .env("GATEWAY_MNEMONIC", ABANDON)
-        .env("GATEWAY_DESK_HOME", home.path())
-        .env("GATEWAY_DESK_SANDBOX_ADMIN", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stderr = BufReader::new(child.stderr.take().unwrap());
-    let mut first = String::new();
-    stderr.read_line(&mut first).unwrap();
-    let base = first
-        .split_whitespace()
-        .find(|w| w.starts_with("http://127.0.0.1:"))
-        .unwrap_or_else(|| panic!("no Sandbox address in {first:?}"))
-        .to_owned();
-    // Wait for the question (a prompt without a newline), so the quote is the honest one and only create-order lies.
-    let mut asked = Vec::new();
-    let mut byte = [0u8; 1];
-    while !String::from_utf8_lossy(&asked).contains("Create this order?") {
-        let read = std::io::Read::read(&mut stderr, &mut byte).unwrap();
-        assert!(
-            read == 1,
-            "the command ended before asking: {}",
-            String::from_utf8_lossy(&asked)
-        );
-        asked.push(byte[0]);
-    }
-    let asked = String::from_utf8_lossy(&asked).into_owned();
-    gateway_sim::admin_client::AdminClient::new(&base)
-        .set_tamper(Some("execStrangerPulls"))
-        .await
-        .unwrap();
-    child.stdin.take().unwrap().write_all(b"y\ny\ny\n").unwrap();
-    let status = child.wait().unwrap();
-    let mut rest = String::new();
-    std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
-    let mut stdout = String::new();
-    std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut stdout).unwrap();
-    assert_eq!(status.code(), Some(5), "{stdout}\n{asked}{rest}");
+    let (code, stdout, rest) = swap_with_tamper(
+        &[&SANDBOX_OFFRAMP[..], &["--production-shape"]].concat(),
+        "execStrangerPulls",
+    )
+    .await;
+    assert_eq!(code, Some(5), "{stdout}\n{rest}");
     assert!(
         rest.contains("a third party") && rest.contains("Nothing was signed"),
         "{rest}"
