@@ -1600,8 +1600,8 @@ fn a_production_shaped_offramp_is_simulated_and_registered_from_the_terminal() {
 }
 
 /// A production-shaped lie inside `exec` from the terminal: the Sandbox's gateway lets a stranger pull the amount (its
-/// admin interface). The order is created and its call
-/// decoded, then the chain's simulation refuses it before anything is signed: exit 5 and the sentence.
+/// admin interface). The order is created and its call decoded, then the chain's simulation refuses it before anything
+/// is signed: exit 5 and the sentence.
 #[cfg_attr(
     not(feature = "sandbox"),
     ignore = "the Sandbox inside the command needs `--features sandbox`"
