@@ -71,6 +71,29 @@ pub struct Simulation {
 }
 
 impl Simulation {
+    /// Not run, for `why` (the balances do not cover the order, the blockhash has expired): the shortfall says more.
+    pub fn not_run(why: &str) -> Self {
+        Self {
+            status: SimulationStatus::NotRun,
+            moves: Vec::new(),
+            sentence: format!("Not simulated: {why}."),
+            source: String::new(),
+        }
+    }
+
+    /// The endpoint (`source`) could not simulate, for `why` (its own words), said plainly.
+    pub fn unavailable(why: String, source: String) -> Self {
+        tracing::warn!(why, "no simulation");
+        Self {
+            status: SimulationStatus::Unavailable,
+            moves: Vec::new(),
+            sentence: format!(
+                "Not simulated: {why}. What this order's transaction moves cannot be shown; it is signed only if you accept that for this order, with blind signing on for this network."
+            ),
+            source,
+        }
+    }
+
     /// Whether signing needs the person's explicit acceptance of signing without a simulation.
     pub fn needs_acceptance(&self) -> bool {
         self.status == SimulationStatus::Unavailable
@@ -88,6 +111,28 @@ pub const APPROVAL_FOR_ALL_TOPIC: B256 =
     alloy_primitives::b256!("17307eab39ab6107e8899845ad3d59bd9653f200f220920489ca2b5937696c31");
 /// The address `eth_simulateV1` with `traceTransfers` logs native-coin transfers from (ERC-7528's native token).
 pub const NATIVE_LOG_ADDRESS: Address = Address::new([0xee; 20]);
+
+/// At most this many moves are listed, and this many surprises said: the gateway's contract decides how many logs a
+/// run emits (any contract may emit `Transfer` events), so the lists are bounded and say how many were left out.
+pub const MAX_LISTED: usize = 12;
+
+/// The surprises in one sentence, at most [`MAX_LISTED`] of them and how many more.
+fn surprises(mut wrong: Vec<String>) -> Surprise {
+    let more = wrong.len().saturating_sub(MAX_LISTED);
+    wrong.truncate(MAX_LISTED);
+    let mut said = wrong.join("; ");
+    if more > 0 {
+        said.push_str(&format!("; and {more} more"));
+    }
+    Surprise::Leaves(said)
+}
+
+/// `moves` cut to [`MAX_LISTED`]; how many were left out.
+fn bounded(moves: &mut Vec<AssetMove>) -> usize {
+    let more = moves.len().saturating_sub(MAX_LISTED);
+    moves.truncate(MAX_LISTED);
+    more
+}
 
 /// One log of a simulated call.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -209,7 +254,7 @@ pub fn assess_evm(
     let chain = expect.chain.as_str();
     let text = |token: Address, amount: U256| amount_on(chain, token, amount);
     let word = |address: Address| word_on(chain, address);
-    let steps = calls.len() - usize::from(allowance_read);
+    let steps = calls.len().saturating_sub(usize::from(allowance_read));
     for (index, call) in calls.iter().enumerate().take(steps) {
         if !call.ok {
             return Err(Surprise::Reverts {
@@ -358,11 +403,17 @@ pub fn assess_evm(
         }
     }
     if !wrong.is_empty() {
-        return Err(Surprise::Leaves(wrong.join("; ")));
+        return Err(surprises(wrong));
     }
+    let more = bounded(&mut moves);
     Ok(Simulation {
         status: SimulationStatus::Simulated,
-        sentence: sentence(&moves, &format!("at most {}", expect.max_fee_text), true),
+        sentence: sentence(
+            &moves,
+            more,
+            &format!("at most {}", expect.max_fee_text),
+            true,
+        ),
         moves,
         source: String::new(),
     })
@@ -370,7 +421,8 @@ pub fn assess_evm(
 
 /// `−500 USDC to 0x…, network fee at most 0.0008 ETH; nothing else leaves the wallet.` (and what enters): each move
 /// with its counterparty when `with_counterparty` (EVM, Tron), without it on Solana, whose accounts are not a person's.
-fn sentence(moves: &[AssetMove], fee: &str, with_counterparty: bool) -> String {
+/// `more` moves were left out of `moves` ([`bounded`]).
+fn sentence(moves: &[AssetMove], more: usize, fee: &str, with_counterparty: bool) -> String {
     let said = |m: &AssetMove| {
         if with_counterparty {
             format!(
@@ -395,6 +447,9 @@ fn sentence(moves: &[AssetMove], fee: &str, with_counterparty: bool) -> String {
     };
     if !inn.is_empty() {
         s.push_str(&format!("; enters: {}", inn.join(", ")));
+    }
+    if more > 0 {
+        s.push_str(&format!("; and {more} more moves"));
     }
     s.push('.');
     s
@@ -486,7 +541,7 @@ pub struct SolanaExpectation {
 }
 
 fn base58(key: &[u8; 32]) -> String {
-    bs58::encode(key).into_string()
+    solana_pubkey::Pubkey::new_from_array(*key).to_string()
 }
 
 /// Reads a Solana simulation: `watched` are the wallet's account and its token accounts the transaction writes, each
@@ -616,11 +671,12 @@ pub fn assess_solana(
         ));
     }
     if !wrong.is_empty() {
-        return Err(Surprise::Leaves(wrong.join("; ")));
+        return Err(surprises(wrong));
     }
+    let more = bounded(&mut moves);
     Ok(Simulation {
         status: SimulationStatus::Simulated,
-        sentence: sentence(&moves, &sol_text(expect.fee), false),
+        sentence: sentence(&moves, more, &sol_text(expect.fee), false),
         moves,
         source: String::new(),
     })

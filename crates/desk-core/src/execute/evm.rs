@@ -40,7 +40,7 @@ use crate::chains::evm::{
     ChainError, EvmEndpoint, approveCall, native_text, revert_reason, token_text,
 };
 use crate::journal::{Journal, JournalOrder, WalletTx, WalletTxKind, WalletTxState};
-use crate::simulate::{EvmExpectation, SimCall, Simulation, SimulationStatus};
+use crate::simulate::{EvmExpectation, SimCall, Simulation};
 use crate::verify::{Verified, VerifiedPayload};
 use gateway_client::wire::{CreateOrderResponse, RouteKind};
 
@@ -362,12 +362,7 @@ pub async fn plan(
     }
     let shortfall_now = !shortfall.is_empty() || native < total;
     let simulation = if shortfall_now {
-        Simulation {
-            status: SimulationStatus::NotRun,
-            moves: Vec::new(),
-            sentence: "Not simulated: the balances do not cover the order.".into(),
-            source: String::new(),
-        }
+        Simulation::not_run("the balances do not cover the order")
     } else {
         let kinds: Vec<WalletTxKind> = steps.iter().map(|s| s.kind).collect();
         let fee_text = native_text(chain, total.saturating_sub(call.value));
@@ -404,7 +399,7 @@ pub async fn plan(
 /// Runs the steps still to sign (`requests`, of `kinds`) in one simulated block on `endpoint`, then reads the
 /// allowance left to the call's contract, and compares what leaves and enters the wallet with the quote
 /// ([`crate::simulate::assess_evm`]). A surprise or a revert refuses the order; an endpoint that cannot simulate
-/// gives [`SimulationStatus::Unavailable`].
+/// gives [`crate::simulate::SimulationStatus::Unavailable`].
 async fn simulate(
     endpoint: &EvmEndpoint,
     owner: Address,
@@ -434,7 +429,7 @@ async fn simulate(
     let simulated: Vec<SimCall> = match endpoint.simulate_block(&calls).await? {
         Ok(simulated) if simulated.len() == calls.len() => simulated,
         Ok(simulated) => {
-            return Ok(unavailable(
+            return Ok(Simulation::unavailable(
                 format!(
                     "{} simulated {} of the {} calls it was given",
                     endpoint.url,
@@ -444,7 +439,7 @@ async fn simulate(
                 source,
             ));
         }
-        Err(why) => return Ok(unavailable(why, source)),
+        Err(why) => return Ok(Simulation::unavailable(why, source)),
     };
     let mut recipients = vec![call.to];
     recipients.extend(crate::verify::calldata::exec_target(&call.data));
@@ -480,19 +475,6 @@ async fn simulate(
             })
         }
         Err(surprise) => Err(super::refused_by_simulation(surprise, source)),
-    }
-}
-
-/// A simulation that could not run, said plainly.
-pub(crate) fn unavailable(why: String, source: String) -> Simulation {
-    tracing::warn!(why, "no simulation");
-    Simulation {
-        status: SimulationStatus::Unavailable,
-        moves: Vec::new(),
-        sentence: format!(
-            "Not simulated: {why}. What this order's transaction moves cannot be shown; it is signed only if you accept that for this order, with blind signing on for this network."
-        ),
-        source,
     }
 }
 

@@ -33,7 +33,7 @@ pub use super::Unsimulated;
 use super::{CrashHook, ExecError, Journaled, WalletTxProgress, journaled, locked};
 use crate::chains::solana::{SendRefusal, SolanaEndpoint, sol_text, spl_text};
 use crate::journal::{Journal, JournalOrder, WalletTx, WalletTxKind, WalletTxState};
-use crate::simulate::{Simulation, SimulationStatus, SolAccount, SolanaExpectation};
+use crate::simulate::{Simulation, SolAccount, SolanaExpectation};
 use crate::verify::{Verified, VerifiedPayload};
 
 /// How long a sent transaction's confirmation is awaited before the order is left to be resumed.
@@ -249,16 +249,11 @@ pub async fn plan(
         ));
     }
     let simulation = if !shortfall.is_empty() || !blockhash_valid {
-        Simulation {
-            status: SimulationStatus::NotRun,
-            moves: Vec::new(),
-            sentence: if blockhash_valid {
-                "Not simulated: the balances do not cover the order.".into()
-            } else {
-                "Not simulated: the transaction's blockhash has expired.".into()
-            },
-            source: String::new(),
-        }
+        Simulation::not_run(if blockhash_valid {
+            "the balances do not cover the order"
+        } else {
+            "the transaction's blockhash has expired"
+        })
     } else {
         simulate(endpoint, owner, pay, fee, rent).await?
     };
@@ -303,7 +298,7 @@ fn writable_keys(pay: &SolanaPay) -> Vec<Pubkey> {
 
 /// Runs `pay`'s unsigned transaction on the node (`simulateTransaction`) and compares the wallet's account and its
 /// token accounts before and after with the quote ([`crate::simulate::assess_solana`]). A surprise or a failed run
-/// refuses the order; an endpoint that cannot simulate gives [`SimulationStatus::Unavailable`].
+/// refuses the order; an endpoint that cannot simulate gives [`crate::simulate::SimulationStatus::Unavailable`].
 async fn simulate(
     endpoint: &SolanaEndpoint,
     owner: &Pubkey,
@@ -320,7 +315,7 @@ async fn simulate(
         .map_err(|e| ExecError::Sign(e.to_string()))?;
     let after = match endpoint.simulate(&STANDARD.encode(wire), &watched).await? {
         Ok(after) => after,
-        Err(why) => return Ok(super::evm::unavailable(why, source)),
+        Err(why) => return Ok(Simulation::unavailable(why, source)),
     };
     let rows: Vec<([u8; 32], Option<SolAccount>, Option<SolAccount>)> = watched
         .iter()

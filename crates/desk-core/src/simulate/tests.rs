@@ -450,3 +450,36 @@ fn token_accounts_of_others_are_not_the_wallets() {
     let simulation = assess_solana(&usdc_order(), &rows, None).unwrap();
     assert_eq!(simulation.moves.len(), 1);
 }
+
+#[test]
+fn a_flood_of_logs_from_the_gateways_contract_is_said_in_bounded_words() {
+    // Any contract may emit Transfer events: 10,000 made-up ones entering, then 10,000 leaving to strangers.
+    let mut calls = honest();
+    calls[1]
+        .logs
+        .extend((0..10_000).map(|_| transfer(stranger(), target(), owner(), 1)));
+    let simulation = assess_evm(&token_order(), &calls, &STEPS, true).unwrap();
+    assert_eq!(simulation.moves.len(), MAX_LISTED);
+    assert!(
+        simulation.sentence.ends_with("; and 9989 more moves."),
+        "{}",
+        &simulation.sentence[simulation.sentence.len() - 60..]
+    );
+    assert!(
+        simulation.sentence.len() < 4_000,
+        "{}",
+        simulation.sentence.len()
+    );
+
+    let mut calls = honest();
+    calls[1]
+        .logs
+        .extend((0..10_000).map(|_| transfer(stranger(), owner(), stranger(), 1)));
+    let why = refused(&calls, &token_order());
+    assert!(
+        why.ends_with("; and 9988 more"),
+        "{}",
+        &why[why.len() - 40..]
+    );
+    assert!(why.len() < 4_000, "{}", why.len());
+}
