@@ -45,8 +45,8 @@ pub fn args_types() -> Vec<ArgsType> {
         args_type::<commands::SetBitcoinNetworkArgs>(),
         args_type::<commands::SetBlindSigningArgs>(),
         args_type::<commands::SetSandboxProductionShapeArgs>(),
-        args_type::<commands::SetEvmEndpointsArgs>(),
-        args_type::<commands::CheckEvmEndpointArgs>(),
+        args_type::<commands::SetChainEndpointsArgs>(),
+        args_type::<commands::CheckChainEndpointArgs>(),
         args_type::<commands::SetThemeArgs>(),
         args_type::<commands::SavePsbtArgs>(),
         args_type::<commands::PsbtExportArgs>(),
@@ -67,13 +67,9 @@ pub fn args_types() -> Vec<ArgsType> {
         args_type::<wallet_commands::WalletImportKeyArgs>(),
         args_type::<wallet_commands::WalletUnlockArgs>(),
         args_type::<wallet_commands::WalletRevealArgs>(),
-        args_type::<wallet_commands::SignWithWalletArgs>(),
         args_type::<wallet_commands::WalletBalanceArgs>(),
-        args_type::<wallet_commands::WalletEvmBalanceArgs>(),
-        args_type::<wallet_commands::WalletEvmPlanArgs>(),
-        args_type::<wallet_commands::WalletEvmStepArgs>(),
-        args_type::<wallet_commands::WalletSolanaPlanArgs>(),
-        args_type::<wallet_commands::WalletSolanaStepArgs>(),
+        args_type::<wallet_commands::WalletPlanArgs>(),
+        args_type::<wallet_commands::WalletStepArgs>(),
     ]
 }
 

@@ -29,8 +29,8 @@ pub const COMMANDS: &[&str] = &[
     "set_bitcoin_network",
     "set_blind_signing",
     "set_sandbox_production_shape",
-    "set_evm_endpoints",
-    "check_evm_endpoint",
+    "set_chain_endpoints",
+    "check_chain_endpoint",
     "set_theme",
     "save_psbt",
     "psbt_export",
@@ -56,13 +56,9 @@ pub const COMMANDS: &[&str] = &[
     "wallet_lock",
     "wallet_reveal",
     "wallet_remove",
-    "sign_with_wallet",
     "wallet_balance",
-    "wallet_evm_balance",
-    "wallet_evm_plan",
-    "wallet_solana_plan",
-    "wallet_solana_step",
-    "wallet_evm_step",
+    "wallet_plan",
+    "wallet_step",
 ];
 
 #[cfg(test)]
@@ -249,7 +245,7 @@ mod tests {
         commands
     }
 
-    /// `wallet_evm_step` → `WalletEvmStepArgs`.
+    /// `wallet_step` → `WalletStepArgs`.
     fn args_type_of(command: &str) -> String {
         let mut name: String = command
             .split('_')

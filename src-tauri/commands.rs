@@ -358,32 +358,32 @@ pub async fn set_sandbox_production_shape(
     desk.set_sandbox_production_shape(args.on).await
 }
 
-/// The arguments of the `set_evm_endpoints` command.
+/// The arguments of the `set_chain_endpoints` command.
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[cfg_attr(test, derive(ts_rs::TS), ts(export_to = "args/"))]
-pub struct SetEvmEndpointsArgs {
-    /// The EVM chain's slug.
+pub struct SetChainEndpointsArgs {
+    /// The chain's slug (an EVM chain, Solana or Tron).
     chain: String,
     /// Its JSON-RPC endpoints, in order of preference (empty: the public defaults).
     urls: Vec<String>,
 }
 
-/// Sets the JSON-RPC endpoints of an EVM chain on the current network (empty: the public defaults).
+/// Sets the endpoints of a chain (an EVM chain, Solana or Tron) on the current network (empty: the public defaults).
 #[tauri::command]
-pub async fn set_evm_endpoints(
+pub async fn set_chain_endpoints(
     desk: State<'_, Desk>,
-    args: SetEvmEndpointsArgs,
+    args: SetChainEndpointsArgs,
 ) -> Result<SettingsView, DeskError> {
-    desk.set_evm_endpoints(&args.chain, &args.urls).await
+    desk.set_chain_endpoints(&args.chain, &args.urls).await
 }
 
-/// The arguments of the `check_evm_endpoint` command.
+/// The arguments of the `check_chain_endpoint` command.
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[cfg_attr(test, derive(ts_rs::TS), ts(export_to = "args/"))]
-pub struct CheckEvmEndpointArgs {
-    /// The EVM chain's slug.
+pub struct CheckChainEndpointArgs {
+    /// The chain's slug (an EVM chain, Solana or Tron).
     chain: String,
     /// The JSON-RPC endpoint to check.
     url: String,
@@ -391,11 +391,11 @@ pub struct CheckEvmEndpointArgs {
 
 /// Checks an endpoint: its chain id (which must be the chain's) and latest block.
 #[tauri::command]
-pub async fn check_evm_endpoint(
+pub async fn check_chain_endpoint(
     desk: State<'_, Desk>,
-    args: CheckEvmEndpointArgs,
+    args: CheckChainEndpointArgs,
 ) -> Result<desk_core::api::EndpointCheck, DeskError> {
-    desk.check_evm_endpoint(&args.chain, &args.url).await
+    desk.check_chain_endpoint(&args.chain, &args.url).await
 }
 
 /// The arguments of the `set_theme` command.

@@ -72,8 +72,8 @@ fn with_commands<R: Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> {
             commands::set_bitcoin_network,
             commands::set_blind_signing,
             commands::set_sandbox_production_shape,
-            commands::set_evm_endpoints,
-            commands::check_evm_endpoint,
+            commands::set_chain_endpoints,
+            commands::check_chain_endpoint,
             commands::set_theme,
             commands::save_psbt,
             commands::psbt_export,
@@ -99,13 +99,9 @@ fn with_commands<R: Runtime>(builder: tauri::Builder<R>) -> tauri::Builder<R> {
             wallet_commands::wallet_lock,
             wallet_commands::wallet_reveal,
             wallet_commands::wallet_remove,
-            wallet_commands::sign_with_wallet,
             wallet_commands::wallet_balance,
-            wallet_commands::wallet_evm_balance,
-            wallet_commands::wallet_evm_plan,
-            wallet_commands::wallet_solana_plan,
-            wallet_commands::wallet_solana_step,
-            wallet_commands::wallet_evm_step
+            wallet_commands::wallet_plan,
+            wallet_commands::wallet_step
         ])
 }
 

@@ -171,29 +171,6 @@ pub async fn wallet_import_key(
     desk.wallet_import_key(family, &key, &password).await
 }
 
-/// The arguments of the `sign_with_wallet` command.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-#[cfg_attr(test, derive(ts_rs::TS), ts(export_to = "args/"))]
-pub struct SignWithWalletArgs {
-    /// The journal's id of the order.
-    #[cfg_attr(test, ts(type = "number"))]
-    local_id: i64,
-    /// The fee (in sats) the person accepted when the wallet called it high.
-    #[cfg_attr(test, ts(type = "number | null"))]
-    accepted_fee_sats: Option<u64>,
-}
-
-/// Signs an order with the wallet, registers it and follows it.
-#[tauri::command]
-pub async fn sign_with_wallet(
-    desk: State<'_, Desk>,
-    args: SignWithWalletArgs,
-) -> Result<OrderView, DeskError> {
-    desk.sign_with_wallet(args.local_id, args.accepted_fee_sats)
-        .await
-}
-
 /// Wipes a secret argument when the command is done with it.
 fn zeroizing(text: String) -> zeroize::Zeroizing<String> {
     zeroize::Zeroizing::new(text)
@@ -204,138 +181,71 @@ fn zeroizing(text: String) -> zeroize::Zeroizing<String> {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[cfg_attr(test, derive(ts_rs::TS), ts(export_to = "args/"))]
 pub struct WalletBalanceArgs {
-    /// The chain's slug (Bitcoin for now).
+    /// The chain's slug.
     chain: String,
+    /// The token's address on that chain (empty: the chain's coin).
+    #[serde(default)]
+    token: String,
 }
 
-/// What the wallet can spend on `chain` (Bitcoin for now), for the swap form's "Max".
+/// The wallet's balance of `token` on `chain` (any family), with what "Max" puts in the amount field.
 #[tauri::command]
 pub async fn wallet_balance(
     desk: State<'_, Desk>,
     args: WalletBalanceArgs,
 ) -> Result<desk_core::desk::WalletBalance, DeskError> {
-    desk.wallet_balance(&args.chain).await
+    desk.wallet_balance(&args.chain, &args.token).await
 }
 
-/// The arguments of the `wallet_evm_balance` command.
+/// The arguments of the `wallet_plan` command.
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[cfg_attr(test, derive(ts_rs::TS), ts(export_to = "args/"))]
-pub struct WalletEvmBalanceArgs {
-    /// The EVM chain's slug.
-    chain: String,
-    /// The token's address on that chain.
-    token: String,
-}
-
-/// The wallet's balance of `token` on the EVM chain `chain`, with what "Max" puts in the amount field.
-#[tauri::command]
-pub async fn wallet_evm_balance(
-    desk: State<'_, Desk>,
-    args: WalletEvmBalanceArgs,
-) -> Result<desk_core::desk::EvmBalance, DeskError> {
-    desk.wallet_evm_balance(&args.chain, &args.token).await
-}
-
-/// The arguments of the `wallet_evm_plan` command.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-#[cfg_attr(test, derive(ts_rs::TS), ts(export_to = "args/"))]
-pub struct WalletEvmPlanArgs {
+pub struct WalletPlanArgs {
     /// The journal's id of the order.
     #[cfg_attr(test, ts(type = "number"))]
     local_id: i64,
 }
 
-/// What a verified offramp or token swap still needs the wallet to sign, in words and numbers.
+/// What a verified order still needs the wallet to sign, in words and numbers, simulated on the chain.
 #[tauri::command]
-pub async fn wallet_evm_plan(
+pub async fn wallet_plan(
     desk: State<'_, Desk>,
-    args: WalletEvmPlanArgs,
-) -> Result<desk_core::execute::evm::EvmPlan, DeskError> {
-    desk.wallet_evm_plan(args.local_id).await
+    args: WalletPlanArgs,
+) -> Result<desk_core::execute::rail::WalletPlan, DeskError> {
+    desk.wallet_plan(args.local_id).await
 }
 
-/// The arguments of the `wallet_evm_step` command.
+/// The arguments of the `wallet_step` command.
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[cfg_attr(test, derive(ts_rs::TS), ts(export_to = "args/"))]
-pub struct WalletEvmStepArgs {
+pub struct WalletStepArgs {
     /// The journal's id of the order.
     #[cfg_attr(test, ts(type = "number"))]
     local_id: i64,
     /// The step the person confirmed.
-    kind: desk_core::journal::WalletTxKind,
-    /// The most gas fee (in wei, decimal) the person accepted.
-    accepted_max_fee_wei: String,
+    kind: Option<desk_core::journal::WalletTxKind>,
+    /// The most network fee the person accepted, in the smallest unit of the chain's coin (decimal); on Bitcoin only
+    /// when the fee is high and they accepted it.
+    accepted_max_fee: Option<String>,
     /// The person accepted signing this order without the chain's simulation (its endpoint cannot simulate);
     /// counts only with blind signing on for the network.
     #[serde(default)]
     accept_unsimulated: bool,
 }
 
-/// Signs and broadcasts the step the person confirmed (at no more than the gas fee they accepted), awaits its
-/// receipt, and registers the order once its payment is mined.
+/// Signs and sends the step the person confirmed (at no more than the fee they accepted), awaits it, and registers
+/// the order once its payment is done.
 #[tauri::command]
-pub async fn wallet_evm_step(
+pub async fn wallet_step(
     desk: State<'_, Desk>,
-    args: WalletEvmStepArgs,
+    args: WalletStepArgs,
 ) -> Result<OrderView, DeskError> {
-    desk.wallet_evm_step(
+    desk.wallet_step(
         args.local_id,
-        Some(args.kind),
-        Some(&args.accepted_max_fee_wei),
-        args.accept_unsimulated,
-    )
-    .await
-}
-
-/// The arguments of the `wallet_solana_plan` command.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-#[cfg_attr(test, derive(ts_rs::TS), ts(export_to = "args/"))]
-pub struct WalletSolanaPlanArgs {
-    /// The journal's id of the order.
-    #[cfg_attr(test, ts(type = "number"))]
-    local_id: i64,
-}
-
-/// What signing a verified Solana offramp or token swap sends and costs (the fee of its exact message), whether the
-/// wallet can pay, and whether its blockhash is still valid. Reads only.
-#[tauri::command]
-pub async fn wallet_solana_plan(
-    desk: State<'_, Desk>,
-    args: WalletSolanaPlanArgs,
-) -> Result<desk_core::execute::solana::SolanaPlan, DeskError> {
-    desk.wallet_solana_plan(args.local_id).await
-}
-
-/// The arguments of the `wallet_solana_step` command.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-#[cfg_attr(test, derive(ts_rs::TS), ts(export_to = "args/"))]
-pub struct WalletSolanaStepArgs {
-    /// The journal's id of the order.
-    #[cfg_attr(test, ts(type = "number"))]
-    local_id: i64,
-    /// The most fee (in lamports, decimal) the person accepted.
-    accepted_fee_lamports: String,
-    /// The person accepted signing this order without the chain's simulation (its endpoint cannot simulate);
-    /// counts only with blind signing on for the network.
-    #[serde(default)]
-    accept_unsimulated: bool,
-}
-
-/// Signs and sends the order's Solana transaction (at no more than the fee the person accepted), follows it until
-/// it is confirmed, and registers its signature.
-#[tauri::command]
-pub async fn wallet_solana_step(
-    desk: State<'_, Desk>,
-    args: WalletSolanaStepArgs,
-) -> Result<OrderView, DeskError> {
-    desk.wallet_solana_step(
-        args.local_id,
-        Some(&args.accepted_fee_lamports),
+        args.kind,
+        args.accepted_max_fee.as_deref(),
         args.accept_unsimulated,
     )
     .await

@@ -1521,13 +1521,13 @@ async fn an_onramp_an_offramp_and_swaps_from_solana_and_tron_are_signed_by_the_a
     css(&app, "[data-testid=quote-card]").await;
     click(&app, "swap-confirm").await;
     click(&app, "confirm-go").await;
-    let approve = wait_text(&app, "[data-testid=evm-sign-sentence]", |t| {
+    let approve = wait_text(&app, "[data-testid=plan-sign-sentence]", |t| {
         t.starts_with("Approve 0.001 WBTC to the gateway's contract")
     })
     .await;
     assert!(approve.contains("Network fee at most"), "{approve}");
     // The chain's own run of the approval and the call, before the button: exactly the quote's input leaves.
-    let simulated = wait_text(&app, "[data-testid=evm-sign-simulation-sentence]", |t| {
+    let simulated = wait_text(&app, "[data-testid=plan-sign-simulation-sentence]", |t| {
         t.starts_with("−0.001 WBTC to ")
     })
     .await;
@@ -1536,13 +1536,13 @@ async fn an_onramp_an_offramp_and_swaps_from_solana_and_tron_are_signed_by_the_a
         "{simulated}"
     );
     screenshot(&app, "evm-approve").await;
-    click(&app, "evm-sign-button").await;
-    let pay = wait_text(&app, "[data-testid=evm-sign-sentence]", |t| {
+    click(&app, "plan-sign-button").await;
+    let pay = wait_text(&app, "[data-testid=plan-sign-sentence]", |t| {
         t.starts_with("Send 0.001 WBTC to the gateway's contract")
     })
     .await;
     assert!(pay.contains("for order"), "{pay}");
-    click(&app, "evm-sign-button").await;
+    click(&app, "plan-sign-button").await;
     css(&app, "[data-testid=registered]").await;
     screenshot(&app, "evm-registered").await;
     advance_sandbox(&app, 2_000).await;
@@ -1553,7 +1553,7 @@ async fn an_onramp_an_offramp_and_swaps_from_solana_and_tron_are_signed_by_the_a
     // shown with the fee of its exact message, signed, confirmed by the chain, registered (the gateway found it
     // executed), completed.
     swap_25_to_bob_from_the_wallet(&app, ("solana", USDC_SOL), &solana, "USDC", &evm).await;
-    let send = wait_text(&app, "[data-testid=solana-sign-sentence]", |t| {
+    let send = wait_text(&app, "[data-testid=plan-sign-sentence]", |t| {
         t.starts_with("Send 25 USDC to the gateway's Solana program")
     })
     .await;
@@ -1561,7 +1561,7 @@ async fn an_onramp_an_offramp_and_swaps_from_solana_and_tron_are_signed_by_the_a
         send.contains(&solana) && send.contains("Network fee 0.000005 SOL"),
         "{send}"
     );
-    let simulated = text_of(&app, "[data-testid=solana-sign-simulation-sentence]")
+    let simulated = text_of(&app, "[data-testid=plan-sign-simulation-sentence]")
         .await
         .unwrap_or_default();
     assert_eq!(
@@ -1569,7 +1569,7 @@ async fn an_onramp_an_offramp_and_swaps_from_solana_and_tron_are_signed_by_the_a
         "−25 USDC, network fee 0.000005 SOL; nothing else leaves the wallet."
     );
     screenshot(&app, "solana-sign").await;
-    click(&app, "solana-sign-button").await;
+    click(&app, "plan-sign-button").await;
     css(&app, "[data-testid=registered]").await;
     advance_sandbox(&app, 2_000).await;
     wait_all_completed(&app, 3).await;
@@ -1578,7 +1578,7 @@ async fn an_onramp_an_offramp_and_swaps_from_solana_and_tron_are_signed_by_the_a
     // the calls run on a real EVM): the USDT balance read from it, an exact approval and then the order's call, each
     // shown with its estimated energy, bandwidth and fee limit, each confirmed; registered, completed.
     swap_25_to_bob_from_the_wallet(&app, ("tron", USDT_TRON), &tron, "USDT", &evm).await;
-    let approve = wait_text(&app, "[data-testid=evm-sign-sentence]", |t| {
+    let approve = wait_text(&app, "[data-testid=plan-sign-sentence]", |t| {
         t.starts_with("Approve 25 USDT to the gateway's contract")
     })
     .await;
@@ -1587,13 +1587,13 @@ async fn an_onramp_an_offramp_and_swaps_from_solana_and_tron_are_signed_by_the_a
         "{approve}"
     );
     screenshot(&app, "tron-approve").await;
-    click(&app, "evm-sign-button").await;
-    let pay = wait_text(&app, "[data-testid=evm-sign-sentence]", |t| {
+    click(&app, "plan-sign-button").await;
+    let pay = wait_text(&app, "[data-testid=plan-sign-sentence]", |t| {
         t.starts_with("Send 25 USDT to the gateway's contract")
     })
     .await;
     assert!(pay.contains("on tron for order"), "{pay}");
-    click(&app, "evm-sign-button").await;
+    click(&app, "plan-sign-button").await;
     css(&app, "[data-testid=registered]").await;
     advance_sandbox(&app, 2_000).await;
     wait_all_completed(&app, 4).await;
@@ -1617,7 +1617,7 @@ async fn an_onramp_an_offramp_and_swaps_from_solana_and_tron_are_signed_by_the_a
     show(&app, "swap").await;
     quote_offramp_of_0_001_wbtc(&app, &bitcoin).await;
     click(&app, "confirm-go").await;
-    let approve = wait_text(&app, "[data-testid=evm-sign-sentence]", |t| {
+    let approve = wait_text(&app, "[data-testid=plan-sign-sentence]", |t| {
         t.starts_with("Approve 0.001 WBTC to the gateway's contract")
     })
     .await;
@@ -1625,19 +1625,19 @@ async fn an_onramp_an_offramp_and_swaps_from_solana_and_tron_are_signed_by_the_a
         approve.contains("0x8fd545b348E84dEb145F0179a00c671F0b9519C3"),
         "approved to BOB's published entry: {approve}"
     );
-    wait_text(&app, "[data-testid=evm-sign-simulation-sentence]", |t| {
+    wait_text(&app, "[data-testid=plan-sign-simulation-sentence]", |t| {
         t.starts_with("−0.001 WBTC to ") && t.ends_with("nothing else leaves the wallet.")
     })
     .await;
     screenshot(&app, "production-shape-approve").await;
-    click(&app, "evm-sign-button").await;
-    wait_text(&app, "[data-testid=evm-sign-sentence]", |t| {
+    click(&app, "plan-sign-button").await;
+    wait_text(&app, "[data-testid=plan-sign-sentence]", |t| {
         t.starts_with(
             "Send 0.001 WBTC to the gateway's contract 0x8fd545b348E84dEb145F0179a00c671F0b9519C3",
         )
     })
     .await;
-    click(&app, "evm-sign-button").await;
+    click(&app, "plan-sign-button").await;
     css(&app, "[data-testid=registered]").await;
     advance_sandbox(&app, 2_000).await;
     wait_all_completed(&app, 5).await;
@@ -1649,14 +1649,14 @@ async fn an_onramp_an_offramp_and_swaps_from_solana_and_tron_are_signed_by_the_a
     quote_offramp_of_0_001_wbtc(&app, &bitcoin).await;
     tamper_sandbox(&app, Some("execStrangerPulls")).await;
     click(&app, "confirm-go").await;
-    let refused = wait_text(&app, "[data-testid=evm-sign-error]", |t| {
+    let refused = wait_text(&app, "[data-testid=plan-sign-error]", |t| {
         t.contains("a third party")
     })
     .await;
     tamper_sandbox(&app, None).await;
     assert!(refused.contains("Nothing was signed"), "{refused}");
     assert!(
-        text_of(&app, "[data-testid=evm-sign-button]")
+        text_of(&app, "[data-testid=plan-sign-button]")
             .await
             .is_none()
     );

@@ -76,18 +76,19 @@ pub struct SettingsView {
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     #[ts(type = "boolean | undefined", optional = nullable)]
     pub sandbox_production_shape: bool,
-    /// The EVM chains' JSON-RPC endpoints on this network, in the order they are tried (empty on the Sandbox, whose
+    /// The endpoints of the chains the wallet reads itself (the EVM chains, Solana and Tron) on this network, in the
+    /// order they are tried (empty on the Sandbox, whose
     /// chains are its own local nodes; then absent).
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    #[ts(as = "Option<Vec<EvmEndpointsView>>", optional)]
-    pub evm_endpoints: Vec<EvmEndpointsView>,
+    #[ts(as = "Option<Vec<ChainEndpointsView>>", optional)]
+    pub chain_endpoints: Vec<ChainEndpointsView>,
 }
 
-/// One EVM chain's endpoints.
+/// One chain's endpoints.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
-#[ts(export_to = "EvmEndpointsView.ts")]
-pub struct EvmEndpointsView {
+#[ts(export_to = "ChainEndpointsView.ts")]
+pub struct ChainEndpointsView {
     /// The chain's slug (`ethereum`, `bob`, …; Solana's and Tron's endpoints are listed here too).
     pub chain: String,
     /// The endpoint URLs in use, in the order they are tried.

@@ -15,7 +15,7 @@ mod support;
 mod swap;
 mod wallet;
 
-pub use execute::{EvmBalance, default_endpoints};
+pub use execute::default_endpoints;
 pub use wallet::{NewPhrase, WalletBalance, WalletState, WalletView};
 
 use std::collections::{BTreeMap, HashMap};

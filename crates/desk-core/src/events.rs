@@ -29,6 +29,6 @@ pub enum DeskEvent {
     /// A transaction the wallet signed moved on: signed, sent, mined (with confirmations) or reverted.
     WalletTx {
         /// Which order and transaction, its hash, its state and how many blocks confirm it.
-        progress: crate::execute::evm::WalletTxProgress,
+        progress: crate::execute::WalletTxProgress,
     },
 }

@@ -118,10 +118,16 @@ pub struct NetworkPrefs {
     /// network's Bitcoin network ([`crate::fees::default_source`]); `""` reads none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fee_source: Option<String>,
-    /// The JSON-RPC endpoints chosen for EVM chains on this network (chain slug → URLs, tried in order), instead of
-    /// the public defaults ([`crate::desk::default_endpoints`]).
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub evm_rpc: BTreeMap<String, Vec<String>>,
+    /// The endpoints chosen for the chains the wallet reads itself on this network (an EVM chain, Solana or Tron:
+    /// chain slug → URLs, tried in order), instead of the public defaults ([`crate::desk::default_endpoints`]).
+    /// Written as `chain_rpc`; settings files of earlier versions wrote `evm_rpc`, read the same.
+    #[serde(
+        default,
+        rename = "chain_rpc",
+        alias = "evm_rpc",
+        skip_serializing_if = "BTreeMap::is_empty"
+    )]
+    pub chain_rpc: BTreeMap<String, Vec<String>>,
 }
 
 /// Everything the settings file holds.
@@ -396,7 +402,7 @@ mod tests {
                 blind_signing: true,
                 production_shape: true,
                 fee_source: Some("http://127.0.0.1:9/fees".into()),
-                evm_rpc: BTreeMap::from([("bob".into(), vec!["https://rpc.example".into()])]),
+                chain_rpc: BTreeMap::from([("bob".into(), vec!["https://rpc.example".into()])]),
             },
         );
         save(&path, &settings).unwrap();

@@ -226,9 +226,9 @@ fn amount_on(chain: &str, token: Address, amount: U256) -> String {
             &amount.to_string(),
         )
     } else if native {
-        crate::chains::evm::native_text(chain, amount)
+        crate::chains::coin_text(chain, amount)
     } else {
-        crate::chains::evm::token_text(chain, token, amount)
+        crate::chains::token_text(chain, token, amount)
     }
 }
 

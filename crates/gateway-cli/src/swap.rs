@@ -228,9 +228,7 @@ pub async fn balance(
     let desk = open_desk().await?;
     let outcome = async {
         connect(&desk, network, version, seed).await?;
-        desk.wallet_evm_balance(chain, &token)
-            .await
-            .map_err(failure)
+        desk.wallet_balance(chain, &token).await.map_err(failure)
     }
     .await;
     desk.shutdown().await;
@@ -338,37 +336,14 @@ async fn swap(desk: &Desk, args: &SwapArgs) -> Result<(), Failure> {
         order.order_id.as_deref().unwrap_or("?")
     );
 
-    let order = match order.route {
-        desk_core::api::RouteKind::Onramp => {
-            if !confirm(
-                args.yes,
-                "Sign the Bitcoin payment with the wallet and register it?",
-            )
-            .await?
-            {
-                return Err(Failure::Usage("not confirmed; nothing was signed".into()));
-            }
-            desk.sign_with_wallet(local_id, args.accept_fee)
-                .await
-                .map_err(failure)?
-        }
-        // Tron's steps have the EVM shape (an exact approval when short, then the call), each with its fee limit.
-        _ if desk_core::chains::evm::chain_id_of(&args.route.src_chain).is_some()
-            || args.route.src_chain == "tron" =>
-        {
-            execute_evm(desk, local_id, args.yes, args.accept_unsimulated).await?
-        }
-        _ if args.route.src_chain == "solana" => {
-            execute_solana(desk, local_id, args.yes, args.accept_unsimulated).await?
-        }
-        _ => {
-            return Err(Failure::Usage(format!(
-                "signing on {} is not built yet; the order {} waits for a transaction signed elsewhere (see `gateway register-tx`)",
-                args.route.src_chain,
-                order.order_id.as_deref().unwrap_or("?")
-            )));
-        }
-    };
+    let order = execute(
+        desk,
+        local_id,
+        args.yes,
+        args.accept_unsimulated,
+        args.accept_fee,
+    )
+    .await?;
     println!(
         "Registered: the gateway has the transaction. {}",
         order.status_text
@@ -379,42 +354,53 @@ async fn swap(desk: &Desk, args: &SwapArgs) -> Result<(), Failure> {
     follow(desk, local_id).await
 }
 
-/// Each EVM or Tron step as the window shows it, confirmed one by one, until the payment is registered.
-async fn execute_evm(
+/// Each step as the window shows it, confirmed one by one, until the payment is registered: the same for every
+/// chain family (desk-core's rail of the source chain says what each step is). A fee the gateway's checks call high
+/// (a Bitcoin fee that is a large share of the amount) is signed only when `--accept-fee` accepts at least it.
+async fn execute(
     desk: &Desk,
     local_id: i64,
     yes: bool,
     accept_unsimulated: bool,
+    accept_fee: Option<u64>,
 ) -> Result<OrderView, Failure> {
     loop {
-        let plan = desk.wallet_evm_plan(local_id).await.map_err(failure)?;
+        let plan = desk.wallet_plan(local_id).await.map_err(failure)?;
+        if let Some(expired) = plan.expired {
+            return Err(Failure::Refused(expired));
+        }
         if let Some(short) = plan.shortfall {
             return Err(Failure::Refused(format!("{short} Nothing was signed.")));
         }
         let Some(step) = plan.steps.first() else {
             return Err(Failure::Refused("nothing is left to sign".into()));
         };
-        println!(
-            "{} Network fee at most {}.",
-            step.sentence, step.max_fee_text
-        );
+        println!("{} {}", step.sentence, step.fee_sentence);
+        if let Some(rent) = &step.rent_text {
+            println!("  It may also lock {rent} of rent in a new token account.");
+        }
         print_simulation(&plan.simulation, accept_unsimulated)?;
         if !confirm(yes, "Sign and send it?").await? {
             return Err(Failure::Usage(
                 "not confirmed; nothing more was signed".into(),
             ));
         }
+        let fee = if step.fee_needs_acceptance {
+            accept_fee.map(|sats| sats.to_string())
+        } else {
+            Some(step.max_fee.clone())
+        };
         let order = desk
-            .wallet_evm_step(
+            .wallet_step(
                 local_id,
                 Some(step.kind),
-                Some(&step.max_fee_wei),
+                fee.as_deref(),
                 accept_unsimulated,
             )
             .await
             .map_err(failure)?;
         if let Some(last) = order.wallet_txs.as_ref().and_then(|t| t.last()) {
-            println!("  mined: {} ({})", last.hash, last.kind.slug());
+            println!("  {}", desk.wallet_tx_line(last).await.map_err(failure)?);
         }
         if order.stage != Some(Stage::Verified) {
             return Ok(order);
@@ -444,40 +430,6 @@ fn print_simulation(
         )));
     }
     Ok(())
-}
-
-/// The Solana transaction as the window shows it (what is sent, the fee of this exact message, the blockhash),
-/// confirmed, then signed, sent and followed until it is confirmed and registered.
-async fn execute_solana(
-    desk: &Desk,
-    local_id: i64,
-    yes: bool,
-    accept_unsimulated: bool,
-) -> Result<OrderView, Failure> {
-    let plan = desk.wallet_solana_plan(local_id).await.map_err(failure)?;
-    if let Some(short) = plan.shortfall {
-        return Err(Failure::Refused(format!("{short} Nothing was signed.")));
-    }
-    println!("{} Network fee {}.", plan.sentence, plan.fee_text);
-    if let Some(rent) = &plan.rent_text {
-        println!("  It may also lock {rent} of rent in a new token account.");
-    }
-    print_simulation(&plan.simulation, accept_unsimulated)?;
-    if !confirm(yes, "Sign and send it?").await? {
-        return Err(Failure::Usage("not confirmed; nothing was signed".into()));
-    }
-    let order = desk
-        .wallet_solana_step(local_id, Some(&plan.fee_lamports), accept_unsimulated)
-        .await
-        .map_err(failure)?;
-    if let Some(last) = order.wallet_txs.as_ref().and_then(|t| t.last()) {
-        println!(
-            "  confirmed: {} (slot {})",
-            last.hash,
-            last.block.unwrap_or_default()
-        );
-    }
-    Ok(order)
 }
 
 /// Follows the order until it succeeds, fails or is refunded, printing each new status.

@@ -196,48 +196,46 @@ const calls: [string, () => Promise<unknown>, string, Record<string, unknown> | 
   ["walletLock", () => ipc.walletLock(), "wallet_lock", undefined],
   ["walletReveal", () => ipc.walletReveal("a long password"), "wallet_reveal", { password: "a long password" }],
   ["walletRemove", () => ipc.walletRemove(), "wallet_remove", undefined],
-  ["walletBalance", () => ipc.walletBalance("bitcoin"), "wallet_balance", { chain: "bitcoin" }],
-  ["signWithWallet", () => ipc.signWithWallet(7, "1500"), "sign_with_wallet", { localId: 7, acceptedFeeSats: 1500 }],
+  ["walletBalance", () => ipc.walletBalance("bitcoin"), "wallet_balance", { chain: "bitcoin", token: "" }],
   [
-    "walletEvmBalance",
-    () => ipc.walletEvmBalance("bob", "0x0555E30da8f98308EdB960aa94C0Db47230d2B9c"),
-    "wallet_evm_balance",
+    "walletBalance",
+    () => ipc.walletBalance("bob", "0x0555E30da8f98308EdB960aa94C0Db47230d2B9c"),
+    "wallet_balance",
     { chain: "bob", token: "0x0555E30da8f98308EdB960aa94C0Db47230d2B9c" },
   ],
-  ["walletEvmPlan", () => ipc.walletEvmPlan(7), "wallet_evm_plan", { localId: 7 }],
-  ["walletSolanaPlan", () => ipc.walletSolanaPlan(7), "wallet_solana_plan", { localId: 7 }],
+  ["walletPlan", () => ipc.walletPlan(7), "wallet_plan", { localId: 7 }],
   [
-    "walletSolanaStep",
-    () => ipc.walletSolanaStep(7, "5000"),
-    "wallet_solana_step",
-    { localId: 7, acceptedFeeLamports: "5000", acceptUnsimulated: false },
+    "walletStep",
+    () => ipc.walletStep(7, "pay", "1500"),
+    "wallet_step",
+    { localId: 7, kind: "pay", acceptedMaxFee: "1500", acceptUnsimulated: false },
   ],
   [
-    "setEvmEndpoints",
-    () => ipc.setEvmEndpoints("bob", ["https://rpc.gobob.xyz"]),
-    "set_evm_endpoints",
+    "setChainEndpoints",
+    () => ipc.setChainEndpoints("bob", ["https://rpc.gobob.xyz"]),
+    "set_chain_endpoints",
     { chain: "bob", urls: ["https://rpc.gobob.xyz"] },
   ],
   [
-    "checkEvmEndpoint",
-    () => ipc.checkEvmEndpoint("bob", "https://rpc.gobob.xyz"),
-    "check_evm_endpoint",
+    "checkChainEndpoint",
+    () => ipc.checkChainEndpoint("bob", "https://rpc.gobob.xyz"),
+    "check_chain_endpoint",
     { chain: "bob", url: "https://rpc.gobob.xyz" },
   ],
   [
-    "walletEvmStep",
-    () => ipc.walletEvmStep(7, "approve", "42000"),
-    "wallet_evm_step",
-    { localId: 7, kind: "approve", acceptedMaxFeeWei: "42000", acceptUnsimulated: false },
+    "walletStep",
+    () => ipc.walletStep(7, "approve", "42000"),
+    "wallet_step",
+    { localId: 7, kind: "approve", acceptedMaxFee: "42000", acceptUnsimulated: false },
   ],
 ];
 
 describe("signing without a simulation", () => {
   it("passes the person's acceptance for this order", async () => {
-    invoke.mockResolvedValueOnce({ ok: "wallet_evm_step" });
-    await ipc.walletEvmStep(7, "pay", "42000", true);
-    expect(invoke).toHaveBeenLastCalledWith("wallet_evm_step", {
-      args: { localId: 7, kind: "pay", acceptedMaxFeeWei: "42000", acceptUnsimulated: true },
+    invoke.mockResolvedValueOnce({ ok: "wallet_step" });
+    await ipc.walletStep(7, "pay", "42000", true);
+    expect(invoke).toHaveBeenLastCalledWith("wallet_step", {
+      args: { localId: 7, kind: "pay", acceptedMaxFee: "42000", acceptUnsimulated: true },
     });
   });
 });

@@ -27,9 +27,9 @@ import type { Theme } from "./bindings/Theme";
 import type { NewPhrase } from "./bindings/NewPhrase";
 import type { WalletView } from "./bindings/WalletView";
 import type { WalletBalance } from "./bindings/WalletBalance";
-import type { EvmBalance } from "./bindings/EvmBalance";
-import type { EvmPlan } from "./bindings/EvmPlan";
-import type { SolanaPlan } from "./bindings/SolanaPlan";
+import type { WalletPlan } from "./bindings/WalletPlan";
+import type { WalletPlanArgs } from "./bindings/args/WalletPlanArgs";
+import type { WalletStepArgs } from "./bindings/args/WalletStepArgs";
 import type { EndpointCheck } from "./bindings/EndpointCheck";
 import type { WalletTxKind } from "./bindings/WalletTxKind";
 import type { KeyFamily } from "./bindings/KeyFamily";
@@ -37,7 +37,7 @@ import type { JsonValue } from "./bindings/serde_json/JsonValue";
 import type { AbandonOrderArgs } from "./bindings/args/AbandonOrderArgs";
 import type { AcknowledgeOrderArgs } from "./bindings/args/AcknowledgeOrderArgs";
 import type { BundlePreviewArgs } from "./bindings/args/BundlePreviewArgs";
-import type { CheckEvmEndpointArgs } from "./bindings/args/CheckEvmEndpointArgs";
+import type { CheckChainEndpointArgs } from "./bindings/args/CheckChainEndpointArgs";
 import type { DiscardOrderArgs } from "./bindings/args/DiscardOrderArgs";
 import type { HandInArgs } from "./bindings/args/HandInArgs";
 import type { ImportBundleArgs } from "./bindings/args/ImportBundleArgs";
@@ -60,23 +60,17 @@ import type { SetApiVersionArgs } from "./bindings/args/SetApiVersionArgs";
 import type { SetBitcoinNetworkArgs } from "./bindings/args/SetBitcoinNetworkArgs";
 import type { SetBlindSigningArgs } from "./bindings/args/SetBlindSigningArgs";
 import type { SetSandboxProductionShapeArgs } from "./bindings/args/SetSandboxProductionShapeArgs";
-import type { SetEvmEndpointsArgs } from "./bindings/args/SetEvmEndpointsArgs";
+import type { SetChainEndpointsArgs } from "./bindings/args/SetChainEndpointsArgs";
 import type { SetThemeArgs } from "./bindings/args/SetThemeArgs";
-import type { SignWithWalletArgs } from "./bindings/args/SignWithWalletArgs";
 import type { StartOrderArgs } from "./bindings/args/StartOrderArgs";
 import type { SupportLookupArgs } from "./bindings/args/SupportLookupArgs";
 import type { UnwatchAddressArgs } from "./bindings/args/UnwatchAddressArgs";
 import type { WalletBalanceArgs } from "./bindings/args/WalletBalanceArgs";
 import type { WalletConfirmNewArgs } from "./bindings/args/WalletConfirmNewArgs";
-import type { WalletEvmBalanceArgs } from "./bindings/args/WalletEvmBalanceArgs";
-import type { WalletEvmPlanArgs } from "./bindings/args/WalletEvmPlanArgs";
-import type { WalletEvmStepArgs } from "./bindings/args/WalletEvmStepArgs";
 import type { WalletImportArgs } from "./bindings/args/WalletImportArgs";
 import type { WalletImportKeyArgs } from "./bindings/args/WalletImportKeyArgs";
 import type { WalletNewArgs } from "./bindings/args/WalletNewArgs";
 import type { WalletRevealArgs } from "./bindings/args/WalletRevealArgs";
-import type { WalletSolanaPlanArgs } from "./bindings/args/WalletSolanaPlanArgs";
-import type { WalletSolanaStepArgs } from "./bindings/args/WalletSolanaStepArgs";
 import type { WalletUnlockArgs } from "./bindings/args/WalletUnlockArgs";
 import type { WatchAddressArgs } from "./bindings/args/WatchAddressArgs";
 
@@ -425,68 +419,40 @@ export function walletRemove(): Promise<WalletView> {
   return call<WalletView>("wallet_remove");
 }
 
-/** Signs an order with the app's wallet, registers it and follows it; `acceptedFeeSats`: a high fee accepted. */
-export function signWithWallet(localId: number, acceptedFeeSats: string | null = null): Promise<OrderView> {
-  return call<OrderView, SignWithWalletArgs>("sign_with_wallet", {
-    localId,
-    acceptedFeeSats: acceptedFeeSats === null ? null : Number(acceptedFeeSats),
-  });
+/** The wallet's balance of `token` on `chain` (any family; empty token: the chain's coin), with what Max puts in. */
+export function walletBalance(chain: string, token = ""): Promise<WalletBalance> {
+  return call<WalletBalance, WalletBalanceArgs>("wallet_balance", { chain, token });
 }
 
-/** What the unlocked wallet can spend on `chain` (Bitcoin for now), for the swap form's "Max". */
-export function walletBalance(chain: string): Promise<WalletBalance> {
-  return call<WalletBalance, WalletBalanceArgs>("wallet_balance", { chain });
+/** Sets a chain's endpoints on the current network (an empty list: back to the public defaults). */
+export function setChainEndpoints(chain: string, urls: string[]): Promise<SettingsView> {
+  return call<SettingsView, SetChainEndpointsArgs>("set_chain_endpoints", { chain, urls });
 }
 
-/** Sets an EVM chain's JSON-RPC endpoints on the current network (an empty list: back to the public defaults). */
-export function setEvmEndpoints(chain: string, urls: string[]): Promise<SettingsView> {
-  return call<SettingsView, SetEvmEndpointsArgs>("set_evm_endpoints", { chain, urls });
+/** Checks an endpoint: it must answer as the chain; its id and latest block. */
+export function checkChainEndpoint(chain: string, url: string): Promise<EndpointCheck> {
+  return call<EndpointCheck, CheckChainEndpointArgs>("check_chain_endpoint", { chain, url });
 }
 
-/** Checks an endpoint: the chain id it answers (which must be the chain's) and its latest block. */
-export function checkEvmEndpoint(chain: string, url: string): Promise<EndpointCheck> {
-  return call<EndpointCheck, CheckEvmEndpointArgs>("check_evm_endpoint", { chain, url });
+/** What a verified order still needs the wallet to sign, in words and numbers, simulated on the chain. */
+export function walletPlan(localId: number): Promise<WalletPlan> {
+  return call<WalletPlan, WalletPlanArgs>("wallet_plan", { localId });
 }
 
-/** The wallet's balance of `token` on the EVM chain `chain` (read from the chain), with what Max puts in. */
-export function walletEvmBalance(chain: string, token: string): Promise<EvmBalance> {
-  return call<EvmBalance, WalletEvmBalanceArgs>("wallet_evm_balance", { chain, token });
-}
-
-/** What a verified offramp or token swap still needs the wallet to sign, in words and numbers. */
-export function walletEvmPlan(localId: number): Promise<EvmPlan> {
-  return call<EvmPlan, WalletEvmPlanArgs>("wallet_evm_plan", { localId });
-}
-
-/** Signs and broadcasts the step the person confirmed, at no more than the gas fee they accepted. */
-export function walletEvmStep(
+/**
+ * Signs and sends the step the person confirmed, at no more than the network fee they accepted (the smallest unit of
+ * the chain's coin); `null` fee: none accepted (a Bitcoin fee needs one only when it is high).
+ */
+export function walletStep(
   localId: number,
-  kind: WalletTxKind,
-  acceptedMaxFeeWei: string,
+  kind: WalletTxKind | null,
+  acceptedMaxFee: string | null,
   acceptUnsimulated = false,
 ): Promise<OrderView> {
-  return call<OrderView, WalletEvmStepArgs>("wallet_evm_step", {
+  return call<OrderView, WalletStepArgs>("wallet_step", {
     localId,
     kind,
-    acceptedMaxFeeWei,
-    acceptUnsimulated,
-  });
-}
-
-/** What signing a verified Solana order sends and costs, whether the wallet can pay, whether its blockhash is valid. */
-export function walletSolanaPlan(localId: number): Promise<SolanaPlan> {
-  return call<SolanaPlan, WalletSolanaPlanArgs>("wallet_solana_plan", { localId });
-}
-
-/** Signs and sends the order's Solana transaction at no more than the fee the person accepted, then registers it. */
-export function walletSolanaStep(
-  localId: number,
-  acceptedFeeLamports: string,
-  acceptUnsimulated = false,
-): Promise<OrderView> {
-  return call<OrderView, WalletSolanaStepArgs>("wallet_solana_step", {
-    localId,
-    acceptedFeeLamports,
+    acceptedMaxFee,
     acceptUnsimulated,
   });
 }
@@ -548,20 +514,16 @@ export interface DeskApi {
   walletLock(): Promise<WalletView>;
   walletReveal(password: string): Promise<string[]>;
   walletRemove(): Promise<WalletView>;
-  signWithWallet(localId: number, acceptedFeeSats?: string | null): Promise<OrderView>;
-  walletBalance(chain: string): Promise<WalletBalance>;
-  walletEvmBalance(chain: string, token: string): Promise<EvmBalance>;
-  setEvmEndpoints(chain: string, urls: string[]): Promise<SettingsView>;
-  checkEvmEndpoint(chain: string, url: string): Promise<EndpointCheck>;
-  walletEvmPlan(localId: number): Promise<EvmPlan>;
-  walletEvmStep(
+  walletBalance(chain: string, token?: string): Promise<WalletBalance>;
+  setChainEndpoints(chain: string, urls: string[]): Promise<SettingsView>;
+  checkChainEndpoint(chain: string, url: string): Promise<EndpointCheck>;
+  walletPlan(localId: number): Promise<WalletPlan>;
+  walletStep(
     localId: number,
-    kind: WalletTxKind,
-    acceptedMaxFeeWei: string,
+    kind: WalletTxKind | null,
+    acceptedMaxFee: string | null,
     acceptUnsimulated?: boolean,
   ): Promise<OrderView>;
-  walletSolanaPlan(localId: number): Promise<SolanaPlan>;
-  walletSolanaStep(localId: number, acceptedFeeLamports: string, acceptUnsimulated?: boolean): Promise<OrderView>;
 }
 
 export const deskApi: DeskApi = {
@@ -611,13 +573,9 @@ export const deskApi: DeskApi = {
   walletLock,
   walletReveal,
   walletRemove,
-  signWithWallet,
   walletBalance,
-  walletEvmBalance,
-  setEvmEndpoints,
-  checkEvmEndpoint,
-  walletEvmPlan,
-  walletEvmStep,
-  walletSolanaPlan,
-  walletSolanaStep,
+  setChainEndpoints,
+  checkChainEndpoint,
+  walletPlan,
+  walletStep,
 };

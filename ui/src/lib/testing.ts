@@ -56,15 +56,11 @@ export function stubApi(overrides: Partial<DeskApi> = {}): DeskApi {
     "walletLock",
     "walletReveal",
     "walletRemove",
-    "signWithWallet",
     "walletBalance",
-    "walletEvmBalance",
-    "walletEvmPlan",
-    "walletSolanaPlan",
-    "walletSolanaStep",
-    "walletEvmStep",
-    "setEvmEndpoints",
-    "checkEvmEndpoint",
+    "walletPlan",
+    "walletStep",
+    "setChainEndpoints",
+    "checkChainEndpoint",
   ];
   const base = Object.fromEntries(names.map((n) => [n, missing(n)])) as unknown as DeskApi;
   return { ...base, ...overrides };

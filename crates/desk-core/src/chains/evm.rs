@@ -9,54 +9,10 @@ use alloy::rpc::client::RpcClient;
 use alloy::rpc::types::TransactionRequest;
 use alloy::sol_types::SolCall;
 use alloy::transports::http::Http;
-use gateway_client::TokenRegistry;
-use gateway_client::display::amount_text;
-use gateway_client::wire::NATIVE_TOKEN;
 use tracing::warn;
 
-// The ERC-20 calls and the gateway contract's `approvalRequired()`.
-alloy::sol! {
-    function balanceOf(address owner) external view returns (uint256);
-    function allowance(address owner, address spender) external view returns (uint256);
-    function approve(address spender, uint256 amount) external returns (bool);
-    function approvalRequired() external view returns (bool);
-}
-
-/// Why a chain could not be read. Each message says what to do next.
-#[derive(Debug, thiserror::Error)]
-pub enum ChainError {
-    /// No endpoint of an EVM chain answered with the chain's id: each was unreachable, not a URL, or another chain.
-    #[error(
-        "No endpoint of {chain} answered as {chain} (chain id {chain_id}): {tried}. Nothing was signed. Check the chain's RPC endpoints in Settings."
-    )]
-    NoEndpoint {
-        /// The chain's slug.
-        chain: String,
-        /// The chain id an endpoint had to answer.
-        chain_id: u64,
-        /// Why each endpoint was passed over, in order ("none is set" when there were none).
-        tried: String,
-    },
-    /// No endpoint of Solana or Tron answered as the expected network (Solana's genesis hash, Tron's block 0).
-    #[error(
-        "No endpoint of {chain} answered as the expected network ({expected}): {tried}. Nothing was signed. Check the chain's RPC endpoints in Settings."
-    )]
-    NoCluster {
-        /// `solana` or `tron`.
-        chain: String,
-        /// What identifies the expected network, in words (`genesis hash …`, `block 0 …`).
-        expected: String,
-        /// Why each endpoint was passed over, in order ("none is set" when there were none).
-        tried: String,
-    },
-    /// The slug names no EVM chain the app knows the chain id of.
-    #[error("{0} is not an EVM chain the app knows; nothing was signed.")]
-    UnknownChain(String),
-    /// A node failed a request or gave an answer that cannot be read (or no HTTP client could be made), with what
-    /// went wrong.
-    #[error("The chain's node failed: {0}. Nothing new was signed; try again in a moment.")]
-    Rpc(String),
-}
+pub use super::ChainError;
+pub use super::erc20::{allowanceCall, approvalRequiredCall, approveCall, balanceOfCall};
 
 fn rpc_error(e: impl std::fmt::Display) -> ChainError {
     ChainError::Rpc(e.to_string())
@@ -353,26 +309,6 @@ pub fn known_gateway_spender(chain: &str) -> Option<Address> {
         .approval_spender?
         .parse()
         .ok()
-}
-
-/// `wei` of `chain`'s native coin as a person reads it.
-pub(crate) fn native_text(chain: &str, wei: U256) -> String {
-    amount_text(
-        TokenRegistry::builtin(),
-        chain,
-        NATIVE_TOKEN,
-        &wei.to_string(),
-    )
-}
-
-/// `amount` of `token` as a person reads it.
-pub(crate) fn token_text(chain: &str, token: Address, amount: U256) -> String {
-    amount_text(
-        TokenRegistry::builtin(),
-        chain,
-        &token.to_checksum(None),
-        &amount.to_string(),
-    )
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use solana_pubkey::Pubkey;
 use tracing::warn;
 
-use super::evm::ChainError;
+use super::ChainError;
 
 /// Solana mainnet-beta's genesis hash: what an endpoint of the real network answers.
 pub const MAINNET_GENESIS: &str = "5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d";

@@ -12,7 +12,8 @@ use gateway_client::wire::NATIVE_TOKEN;
 use serde_json::{Value, json};
 use tracing::warn;
 
-use super::evm::{ChainError, allowanceCall, approvalRequiredCall, balanceOfCall};
+use super::ChainError;
+use super::erc20::{allowanceCall, approvalRequiredCall, balanceOfCall};
 
 /// Tron mainnet's block 0.
 pub const MAINNET_GENESIS_BLOCK: &str =

@@ -222,11 +222,8 @@ impl Desk {
         // A transaction the wallet signed and journaled is finished first: re-sent as it is or its receipt read, and
         // the order's payment, once mined, registered. No new signature without the person.
         let order = journal.order(local_id)?;
-        if crate::execute::evm::has_unfinished_wallet_tx(&order) {
-            if order.wallet_txs.iter().any(|t| t.chain == "solana") {
-                return self.wallet_solana_step(local_id, None, false).await;
-            }
-            return self.wallet_evm_step(local_id, None, None, false).await;
+        if crate::execute::has_unfinished_wallet_tx(&order) {
+            return self.wallet_step(local_id, None, None, false).await;
         }
         let flow = flow_on(&client, journal, &key, &checks);
         let (order, _) = flow

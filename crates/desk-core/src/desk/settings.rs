@@ -95,7 +95,7 @@ impl Desk {
                 .get(&kind)
                 .is_some_and(|prefs| prefs.blind_signing),
             sandbox_production_shape: state.settings.production_shape(),
-            evm_endpoints: execute::endpoints_view(state),
+            chain_endpoints: execute::endpoints_view(state),
         }
     }
 

@@ -11,15 +11,13 @@ use tracing::{info, warn};
 use ts_rs::TS;
 use zeroize::Zeroizing;
 
-use super::{Desk, DeskEvent, flow_on, invalid};
+use super::{Desk, DeskEvent, invalid};
 use crate::error::{DeskError, ErrorKind};
 use crate::secrets::SecretsError;
-use crate::views::OrderView;
 use crate::wallet::keeper::{CheckError, Keeper};
 use crate::wallet::kept::{self, KeptError};
 use crate::wallet::vault::{self, Sealed, Secret, VaultError};
 use crate::wallet::{self, Accounts, Seed, WalletError};
-use gateway_client::wire::RouteKind;
 
 /// Where the wallet stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
@@ -72,20 +70,7 @@ pub struct NewPhrase {
     pub check_positions: Vec<usize>,
 }
 
-/// What the wallet can spend of the swap form's source token, for the "Max" beside the amount.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
-#[serde(rename_all = "camelCase")]
-#[ts(export_to = "WalletBalance.ts")]
-pub struct WalletBalance {
-    /// The chain the balance is on (`bitcoin`, the only one read this way for now).
-    pub chain: String,
-    /// The spendable amount in the token's smallest unit (sats for Bitcoin), after the network fee.
-    pub amount: String,
-    /// The same in the token's units, for the amount field ("0.0125").
-    pub units: String,
-    /// Where the figure comes from, for a person.
-    pub source: String,
-}
+pub use crate::execute::rail::WalletBalance;
 
 /// Ticks the keeper's idle clock, telling the window when it locked; ends when the desk is gone.
 pub(crate) fn spawn_idle_clock(keeper: Weak<Keeper>, events: broadcast::Sender<DeskEvent>) {
@@ -208,42 +193,6 @@ impl Desk {
             .with_seed(|seed| wallet::accounts(seed, network))
             .ok_or_else(locked)?
             .map_err(DeskError::from)
-    }
-
-    /// What the unlocked wallet can spend on `chain`: Bitcoin from the gateway's `get-max-spendable` for the wallet's
-    /// address (what a PSBT from it can pay after the network fee). Other chains' balances come with their signing.
-    pub async fn wallet_balance(&self, chain: &str) -> Result<WalletBalance, DeskError> {
-        if !chain.eq_ignore_ascii_case("bitcoin") {
-            return Err(invalid(
-                "chain",
-                format!(
-                    "The app reads the wallet's balance on Bitcoin only for now; check your balance on {chain} with \
-                     an explorer."
-                ),
-            ));
-        }
-        let accounts = self.wallet_accounts().await?;
-        let (client, network) = {
-            let state = self.state.lock().await;
-            (state.network.client.clone(), state.network.bitcoin)
-        };
-        let answer = client
-            .get_max_spendable(&accounts.bitcoin()?.address, network)
-            .await
-            .map_err(DeskError::from)?;
-        let sats = answer.value.sats().ok_or_else(|| {
-            DeskError::new(
-                ErrorKind::Transport,
-                "The gateway's spendable amount is not a whole number of sats. Try again later.",
-            )
-        })?;
-        Ok(WalletBalance {
-            chain: "bitcoin".into(),
-            amount: sats.to_string(),
-            units: gateway_client::amount::format_units(alloy_primitives::U256::from(sats), 8),
-            source: "what the gateway says a payment from your wallet's address can spend after the network fee"
-                .into(),
-        })
     }
 
     /// Starts creating a wallet: a new phrase of 12 or 24 words, shown once and kept in memory only until three of
@@ -401,54 +350,6 @@ impl Desk {
     pub fn wallet_use_seed(&self, seed: Seed) {
         self.wallet.unlock(seed);
         info!("wallet unlocked with a seed given to the desk");
-    }
-
-    /// Signs an onramp order's verified PSBT with the wallet, checks the signed transaction once more against the
-    /// quote and with Bitcoin's script check, journals it and registers it. `accepted_fee_sats` is the network fee
-    /// the person accepted when it is above the confirmation threshold.
-    pub async fn sign_with_wallet(
-        &self,
-        local_id: i64,
-        accepted_fee_sats: Option<u64>,
-    ) -> Result<OrderView, DeskError> {
-        let journal = self.journal()?;
-        let order = journal.order(local_id)?;
-        if order.route != RouteKind::Onramp {
-            return Err(wallet_error(
-                "The app's wallet signs Bitcoin onramps for now. Sign this order in your own wallet and hand in the \
-                 transaction hash.",
-            ));
-        }
-        let verified: crate::verify::Verified = order
-            .verified
-            .clone()
-            .and_then(|v| serde_json::from_value(v).ok())
-            .ok_or_else(|| {
-                DeskError::new(
-                    ErrorKind::Refused,
-                    "This order has no verified payment, so nothing is signed. Discard it and start again.",
-                )
-            })?;
-        verified
-            .fee_confirmed(accepted_fee_sats)
-            .map_err(|e| DeskError::new(ErrorKind::Refused, e.to_string()))?;
-        let psbt = self.psbt(local_id)?;
-        let network = self.state.lock().await.network.bitcoin;
-        let signed = self
-            .wallet
-            .with_seed(|seed| wallet::bitcoin_signer::sign_onramp_psbt(seed, network, &psbt))
-            .ok_or_else(locked)?
-            .map_err(|e| wallet_error(e.to_string()))?;
-        let hex = bitcoin::consensus::encode::serialize_hex(&signed);
-        info!(local_id, txid = %signed.compute_txid(), "onramp signed with the wallet");
-        let (client, key, checks) = self.client_key_and_policy().await;
-        let flow = flow_on(&client, journal, &key, &checks);
-        flow.hand_in(local_id, &hex)
-            .await
-            .map_err(super::errors::from_flow)?;
-        let order = journal.order(local_id)?;
-        self.track(&order).await;
-        self.order_view(local_id)
     }
 }
 

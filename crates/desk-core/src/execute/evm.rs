@@ -28,20 +28,25 @@ use alloy::rpc::types::TransactionRequest;
 use alloy::signers::local::PrivateKeySigner;
 use alloy::sol_types::SolCall;
 use gateway_client::wire::NATIVE_TOKEN;
-use serde::{Deserialize, Serialize};
 use tracing::info;
-use ts_rs::TS;
 
-pub use super::{
-    CrashHook, ExecError, Executed, Unsimulated, WalletTxProgress, has_unfinished_wallet_tx,
+use super::rail::{
+    PlannedTx, Reach, StepContext, WalletBalance, WalletPlan, WalletRail, check_sender,
+    confirmed_fee,
 };
+pub use super::{CrashHook, ExecError, Executed, Unsimulated};
 use super::{Journaled, journaled, locked};
-use crate::chains::evm::{
-    ChainError, EvmEndpoint, approveCall, native_text, revert_reason, token_text,
-};
+use super::{WalletTxProgress, has_unfinished_wallet_tx};
+use crate::api::EndpointCheck;
+use crate::chains::erc20::approveCall;
+use crate::chains::evm::{EvmEndpoint, connect, known_gateway_spender, revert_reason};
+use crate::chains::{ChainError, coin_text as native_text, token_text};
 use crate::journal::{Journal, JournalOrder, WalletTx, WalletTxKind, WalletTxState};
+use crate::sandbox::BoxFuture;
 use crate::simulate::{EvmExpectation, SimCall, Simulation};
 use crate::verify::{Verified, VerifiedPayload};
+use crate::wallet::{Account, Accounts};
+use gateway_client::address::ChainFamily;
 use gateway_client::wire::{CreateOrderResponse, RouteKind};
 
 /// The gas the order's call is assumed to need while it cannot be estimated yet (before its approval is mined), in
@@ -146,50 +151,6 @@ pub fn pay_call_of(
     ))
 }
 
-/// One transaction still to be signed, as the confirmation shows it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "camelCase")]
-#[ts(export_to = "PlannedTx.ts")]
-pub struct PlannedTx {
-    /// What the transaction does for the order: reset an approval, approve, or pay.
-    pub kind: WalletTxKind,
-    /// What it does, in words and numbers: `Approve 0.001 WBTC to 0x… (the gateway's contract on bob).`
-    pub sentence: String,
-    /// The contract called.
-    pub to: String,
-    /// Native value sent with it, wei (decimal).
-    pub value: String,
-    /// Its gas limit, when it can be estimated now: only the first step can be (the order's call cannot before its
-    /// approval is mined); later steps are counted at [`PAY_GAS_ASSUMED`] or [`APPROVE_GAS_ASSUMED`].
-    #[ts(type = "number | null")]
-    pub gas_limit: Option<u64>,
-    /// The most its gas can cost, wei (decimal), and as a person reads it.
-    pub max_fee_wei: String,
-    /// The same most in the chain's native coin, as a person reads it.
-    pub max_fee_text: String,
-}
-
-/// What executing an order still takes, and whether the wallet can pay for it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "camelCase")]
-#[ts(export_to = "EvmPlan.ts")]
-pub struct EvmPlan {
-    /// The slug of the chain the transactions are sent on.
-    pub chain: String,
-    /// The wallet's address that signs.
-    pub owner: String,
-    /// The transactions still to sign, in order; the first is the one a confirmation signs.
-    pub steps: Vec<PlannedTx>,
-    /// The native balance, as a person reads it.
-    pub native_balance_text: String,
-    /// The token balance, when the order pays with a token.
-    pub token_balance_text: Option<String>,
-    /// Why the wallet cannot pay, in numbers; nothing is signed while this is set.
-    pub shortfall: Option<String>,
-    /// What the chain's own simulation of the steps showed leaving and entering the wallet.
-    pub simulation: Simulation,
-}
-
 /// A transaction to be planned: kind, call, value.
 struct Draft {
     kind: WalletTxKind,
@@ -205,7 +166,7 @@ pub async fn plan(
     endpoint: &EvmEndpoint,
     owner: Address,
     call: &PayCall,
-) -> Result<(EvmPlan, Vec<(TransactionRequest, u128)>), ExecError> {
+) -> Result<(WalletPlan, Vec<(TransactionRequest, u128)>), ExecError> {
     let chain = endpoint.chain.as_str();
     let spender = call.to.to_checksum(None);
     let base = |to: Address, data: &Bytes, value: U256| {
@@ -355,8 +316,11 @@ pub async fn plan(
             to: draft.to.to_checksum(None),
             value: draft.value.to_string(),
             gas_limit: gas,
-            max_fee_wei: cost.to_string(),
+            max_fee: cost.to_string(),
             max_fee_text: native_text(chain, cost),
+            fee_sentence: format!("Network fee at most {}.", native_text(chain, cost)),
+            rent_text: None,
+            fee_needs_acceptance: false,
         });
         requests.push((tx.with_gas_limit(limit), max_fee));
     }
@@ -383,14 +347,25 @@ pub async fn plan(
         ));
     }
     Ok((
-        EvmPlan {
-            chain: chain.to_owned(),
-            owner: owner.to_checksum(None),
-            steps,
-            native_balance_text: native_text(chain, native),
-            token_balance_text: token_balance.map(|b| token_text(chain, call.token, b)),
-            shortfall: (!shortfall.is_empty()).then(|| shortfall.join(" ")),
-            simulation,
+        {
+            let native_balance_text = native_text(chain, native);
+            let token_balance_text = token_balance.map(|b| token_text(chain, call.token, b));
+            WalletPlan {
+                chain: chain.to_owned(),
+                owner: owner.to_checksum(None),
+                holdings: WalletPlan::holdings_of(
+                    &owner.to_checksum(None),
+                    &native_balance_text,
+                    token_balance_text.as_deref(),
+                    chain,
+                ),
+                steps,
+                native_balance_text,
+                token_balance_text,
+                expired: None,
+                shortfall: (!shortfall.is_empty()).then(|| shortfall.join(" ")),
+                simulation,
+            }
         },
         requests,
     ))
@@ -480,7 +455,7 @@ async fn simulate(
 
 /// Takes the order one wallet step on: finishes a journaled transaction that has no receipt yet (re-sent as it is),
 /// or, when none is pending, signs the first step of a fresh [`plan`] — only when it is the step the person confirmed
-/// (`confirmed`) and its gas costs at most what they accepted (`accepted_max_fee_wei`), and only when the chain's
+/// (`confirmed`) and its gas costs at most what they accepted (`accepted_max_fee_wei, wei`), and only when the chain's
 /// simulation of it shows nothing beyond the quote, or it cannot simulate and the person accepted signing without
 /// (`unsimulated`, [`Unsimulated`]).
 #[allow(clippy::too_many_arguments)]
@@ -529,7 +504,7 @@ pub async fn execute_next(
             step.sentence
         )));
     }
-    let fee: U256 = step.max_fee_wei.parse().unwrap_or(U256::MAX);
+    let fee: U256 = step.max_fee.parse().unwrap_or(U256::MAX);
     if fee > accepted {
         return Err(ExecError::Changed(format!(
             "its gas may now cost up to {}, more than the {} accepted",
@@ -708,6 +683,138 @@ async fn finish(
         Err(ExecError::Reverted {
             hash: tx.hash.clone(),
             reason,
+        })
+    }
+}
+/// The order's call ([`pay_call_of`]) with the spender the app knows on this network: the Sandbox's pinned contract
+/// (`sandbox_pins`), elsewhere the gateway's published approval spender ([`known_gateway_spender`]). A refusal says
+/// nothing is signed.
+pub fn pay_call_on(
+    order: &JournalOrder,
+    sandbox_pins: bool,
+) -> Result<(String, PayCall), ExecError> {
+    pay_call_of(order, |chain| {
+        if sandbox_pins {
+            gateway_payload::sandbox::gateway_contract(chain)
+                .parse()
+                .ok()
+        } else {
+            known_gateway_spender(chain)
+        }
+    })
+    .map_err(|why| ExecError::Refusal(format!("{why} Nothing is signed.")))
+}
+
+/// The EVM chains' rail ([`WalletRail`]).
+pub struct EvmRail;
+
+fn evm_address(text: &str, what: &str) -> Result<Address, ExecError> {
+    text.parse().map_err(|_| {
+        ExecError::Unsigned(format!(
+            "The wallet's EVM address {text} does not read back ({what})."
+        ))
+    })
+}
+
+impl WalletRail for EvmRail {
+    fn family(&self) -> ChainFamily {
+        ChainFamily::Evm
+    }
+
+    fn account<'a>(&self, accounts: &'a Accounts) -> Result<&'a Account, ExecError> {
+        Ok(accounts.evm()?)
+    }
+
+    fn check_endpoint<'a>(
+        &'a self,
+        reach: &'a Reach,
+    ) -> BoxFuture<'a, Result<EndpointCheck, ExecError>> {
+        Box::pin(async move {
+            let endpoint = connect(&reach.chain, &reach.urls).await?;
+            let latest_block = endpoint.latest_block().await?;
+            Ok(EndpointCheck {
+                url: endpoint.url.clone(),
+                chain_id: endpoint.chain_id,
+                latest_block,
+            })
+        })
+    }
+
+    fn balance<'a>(
+        &'a self,
+        reach: &'a Reach,
+        owner: &'a str,
+        token: &'a str,
+    ) -> BoxFuture<'a, Result<WalletBalance, ExecError>> {
+        Box::pin(async move {
+            let chain = reach.chain.as_str();
+            let owner = evm_address(owner, "balance")?;
+            let endpoint = connect(chain, &reach.urls).await?;
+            let native = token.is_empty() || token == NATIVE_TOKEN;
+            let (amount, max) = if native {
+                let have = endpoint.native_balance(owner).await?;
+                let keep = U256::from(PAY_GAS_ASSUMED) * U256::from(endpoint.gas_price().await?);
+                (have, have.saturating_sub(keep))
+            } else {
+                let token: Address = token.parse().map_err(|_| ExecError::Invalid {
+                    field: "token",
+                    message: format!("{token:?} is not a token address."),
+                })?;
+                let have = endpoint.token_balance(token, owner).await?;
+                (have, have)
+            };
+            WalletBalance::of(chain, token, native, amount, max, &endpoint.url)
+        })
+    }
+
+    fn plan<'a>(
+        &'a self,
+        reach: &'a Reach,
+        owner: &'a str,
+        order: &'a JournalOrder,
+    ) -> BoxFuture<'a, Result<WalletPlan, ExecError>> {
+        Box::pin(async move {
+            let (chain, call) = pay_call_on(order, reach.sandbox_pins)?;
+            let owner = evm_address(owner, "plan")?;
+            check_sender(order, &owner.to_checksum(None))?;
+            let endpoint = connect(&chain, &reach.urls).await?;
+            let (plan, _) = plan(&endpoint, owner, &call).await?;
+            Ok(plan)
+        })
+    }
+
+    fn step<'a>(
+        &'a self,
+        reach: &'a Reach,
+        order: &'a JournalOrder,
+        context: StepContext<'a>,
+    ) -> BoxFuture<'a, Result<Executed, ExecError>> {
+        Box::pin(async move {
+            let (chain, call) = pay_call_on(order, reach.sandbox_pins)?;
+            let signer = context
+                .keeper
+                .with_seed(crate::wallet::evm_signer)
+                .transpose()?;
+            if let Some(signer) = &signer
+                && !has_unfinished_wallet_tx(order)
+            {
+                check_sender(order, &signer.address().to_checksum(None))?;
+            }
+            let endpoint = connect(&chain, &reach.urls).await?;
+            let fee = confirmed_fee::<U256>(context.confirmed.max_fee.as_deref(), "wei")?;
+            let accepted = context.confirmed.kind.zip(fee);
+            execute_next(
+                context.journal,
+                context.local_id,
+                &endpoint,
+                signer.as_ref(),
+                &call,
+                accepted,
+                context.unsimulated,
+                context.progress,
+                &|_| {},
+            )
+            .await
         })
     }
 }

@@ -3,14 +3,16 @@
 //! approved and broadcast in [`evm`], Solana ones signed and sent in [`solana`], Tron ones approved, signed and
 //! broadcast in [`tron`].
 
+pub mod bitcoin;
 pub mod evm;
+pub mod rail;
 pub mod solana;
 pub mod tron;
 
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use crate::chains::evm::ChainError;
+use crate::chains::ChainError;
 use crate::journal::{JournalError, JournalOrder, WalletTx, WalletTxKind, WalletTxState};
 
 /// Why a wallet step (EVM, Solana or Tron) was not (or not fully) done. Each message says what happened and what to do next.
@@ -111,6 +113,38 @@ pub enum ExecError {
     /// The journal could not record the transaction, or refused it for this order.
     #[error(transparent)]
     Journal(#[from] JournalError),
+    /// The wallet has no account of the family, or its key cannot be derived.
+    #[error(transparent)]
+    Wallet(#[from] crate::wallet::WalletError),
+    /// The order was asked for with another sender than the wallet's address: the sentence, with what to do.
+    #[error("{0}")]
+    NotTheSender(String),
+    /// The order cannot be signed by the app's wallet as it is: why, with what to do (a sentence).
+    #[error("{0}")]
+    Refusal(String),
+    /// The wallet could not sign (locked, or its signature failed): why, with what to do (a sentence).
+    #[error("{0}")]
+    Unsigned(String),
+    /// An answer could not be read: why, with what to do (a sentence).
+    #[error("{0}")]
+    Unreadable(String),
+    /// The gateway refused or failed a request the rail made through it (Bitcoin's spendable amount).
+    #[error(transparent)]
+    Gateway(Box<gateway_client::ClientError>),
+    /// What the window or the command line passed is not usable (`field`: which input).
+    #[error("{message}")]
+    Invalid {
+        /// The input it is about (`fee`, `token`, `endpoint`).
+        field: &'static str,
+        /// Why, as a sentence with the next step.
+        message: String,
+    },
+}
+
+impl From<gateway_client::ClientError> for ExecError {
+    fn from(e: gateway_client::ClientError) -> Self {
+        Self::Gateway(Box::new(e))
+    }
 }
 
 /// The refusal of a simulation's surprise (`source`: where it ran): a revert as [`ExecError::WouldRevert`], anything
@@ -213,7 +247,7 @@ pub fn has_unfinished_wallet_tx(order: &JournalOrder) -> bool {
         })
 }
 
-/// What one call of an `execute_next` (EVM, Tron) did.
+/// What one wallet step did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Executed {
     /// An approval (or its reset) was mined; the order's call is next.
@@ -221,9 +255,10 @@ pub enum Executed {
         /// The approval's transaction hash.
         hash: String,
     },
-    /// The order's call was mined: this hash is registered next.
+    /// The order's payment is done: this is handed in and registered next.
     Paid {
-        /// The order's transaction hash.
+        /// The order's transaction hash (on Solana its signature); on Bitcoin the signed transaction itself (hex),
+        /// which the gateway broadcasts.
         hash: String,
     },
 }
@@ -245,6 +280,8 @@ pub struct WalletTxProgress {
     /// How many blocks confirm it, its own block counted (0 until it is mined).
     #[ts(type = "number")]
     pub confirmations: u64,
+    /// The progress as a sentence, in the words of the transaction's chain.
+    pub text: String,
 }
 
 /// Where the kill points of the crash test sit ([`crate::desk`] passes a hook that may stop the process).
@@ -252,13 +289,114 @@ pub type CrashHook<'a> = &'a (dyn Fn(&str) + Send + Sync);
 
 impl WalletTxProgress {
     /// The progress of the journaled transaction `tx` of order `local_id`.
+    /// The progress of the journaled transaction `tx` of order `local_id`, on a chain of blocks that mine it.
     pub fn of(local_id: i64, tx: &WalletTx, state: WalletTxState, confirmations: u64) -> Self {
+        let what = match tx.kind {
+            WalletTxKind::Pay => "The payment",
+            WalletTxKind::Approve => "The approval",
+            WalletTxKind::ResetApproval => "The allowance reset",
+        };
+        let hash = &tx.hash;
+        let text = match state {
+            WalletTxState::Signed => format!("{what} {hash} is signed and kept; sending it…"),
+            WalletTxState::Sent => format!("{what} {hash} is sent; waiting for it to be mined…"),
+            WalletTxState::Mined => format!(
+                "{what} {hash} is mined ({confirmations} confirmation{}).",
+                if confirmations == 1 { "" } else { "s" }
+            ),
+            WalletTxState::Reverted => {
+                format!("{what} {hash} reverted: it did nothing but cost its gas.")
+            }
+        };
         Self {
             local_id,
             kind: tx.kind,
             hash: tx.hash.clone(),
             state,
             confirmations,
+            text,
         }
+    }
+
+    /// The same progress in Solana's words: one transaction, confirmed by the cluster rather than mined.
+    #[must_use]
+    pub fn on_solana(mut self) -> Self {
+        let hash = &self.hash;
+        self.text = match self.state {
+            WalletTxState::Signed => {
+                format!("The transaction {hash} is signed and kept; sending it…")
+            }
+            WalletTxState::Sent => {
+                format!("The transaction {hash} is sent; waiting for Solana to confirm it…")
+            }
+            WalletTxState::Mined => format!("The transaction {hash} is confirmed on Solana."),
+            WalletTxState::Reverted => {
+                format!("The transaction {hash} failed or was never executed; nothing was paid.")
+            }
+        };
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tx(kind: WalletTxKind, hash: &str) -> WalletTx {
+        WalletTx {
+            kind,
+            chain: "bob".into(),
+            hash: hash.into(),
+            raw: String::new(),
+            nonce: 0,
+            state: WalletTxState::Signed,
+            block: None,
+            reason: None,
+        }
+    }
+
+    #[test]
+    fn progress_is_put_in_words_of_its_chain() {
+        let approve = WalletTxProgress::of(
+            1,
+            &tx(WalletTxKind::Approve, "0x1"),
+            WalletTxState::Mined,
+            1,
+        );
+        assert_eq!(approve.text, "The approval 0x1 is mined (1 confirmation).");
+        let reset = WalletTxProgress::of(
+            1,
+            &tx(WalletTxKind::ResetApproval, "0x1"),
+            WalletTxState::Reverted,
+            1,
+        );
+        assert_eq!(
+            reset.text,
+            "The allowance reset 0x1 reverted: it did nothing but cost its gas."
+        );
+        let sent = WalletTxProgress::of(1, &tx(WalletTxKind::Pay, "0xabc"), WalletTxState::Sent, 0);
+        assert_eq!(
+            sent.text,
+            "The payment 0xabc is sent; waiting for it to be mined…"
+        );
+        let pay = tx(WalletTxKind::Pay, "5sig");
+        assert_eq!(
+            WalletTxProgress::of(1, &pay, WalletTxState::Mined, 1)
+                .on_solana()
+                .text,
+            "The transaction 5sig is confirmed on Solana."
+        );
+        assert!(
+            WalletTxProgress::of(1, &pay, WalletTxState::Reverted, 0)
+                .on_solana()
+                .text
+                .contains("nothing was paid")
+        );
+        assert_eq!(
+            WalletTxProgress::of(1, &pay, WalletTxState::Sent, 0)
+                .on_solana()
+                .text,
+            "The transaction 5sig is sent; waiting for Solana to confirm it…"
+        );
     }
 }

@@ -27,14 +27,21 @@ use solana_pubkey::Pubkey;
 use solana_signature::Signature;
 use solana_transaction::versioned::VersionedTransaction;
 use tracing::info;
-use ts_rs::TS;
 
 pub use super::Unsimulated;
-use super::{CrashHook, ExecError, Journaled, WalletTxProgress, journaled, locked};
+use super::rail::{
+    PlannedTx, Reach, StepContext, WalletBalance, WalletPlan, WalletRail, check_sender,
+    confirmed_fee,
+};
+use super::{CrashHook, ExecError, Executed, Journaled, WalletTxProgress, journaled, locked};
+use crate::api::EndpointCheck;
 use crate::chains::solana::{SendRefusal, SolanaEndpoint, sol_text, spl_text};
 use crate::journal::{Journal, JournalOrder, WalletTx, WalletTxKind, WalletTxState};
+use crate::sandbox::BoxFuture;
 use crate::simulate::{Simulation, SolAccount, SolanaExpectation};
 use crate::verify::{Verified, VerifiedPayload};
+use crate::wallet::{Account, Accounts};
+use gateway_client::address::ChainFamily;
 
 /// How long a sent transaction's confirmation is awaited before the order is left to be resumed.
 pub const CONFIRMATION_WAIT: Duration = Duration::from_secs(120);
@@ -160,9 +167,8 @@ pub fn solana_pay_of(order: &JournalOrder) -> Result<SolanaPay, String> {
 }
 
 /// What signing the order's Solana transaction will do and cost, read before anything is signed.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-#[ts(export_to = "SolanaPlan.ts")]
 pub struct SolanaPlan {
     /// The wallet's Solana account that signs and pays the fee, Base58.
     pub owner: String,
@@ -433,12 +439,7 @@ pub async fn execute(
     };
     journal.wallet_tx_signed(local_id, &signed)?;
     info!(local_id, signature, "signed and journaled");
-    progress(WalletTxProgress::of(
-        local_id,
-        &signed,
-        WalletTxState::Signed,
-        0,
-    ));
+    progress(WalletTxProgress::of(local_id, &signed, WalletTxState::Signed, 0).on_solana());
     crash("pay-journaled");
     finish(journal, local_id, endpoint, pay, &signed, progress, crash).await
 }
@@ -455,7 +456,7 @@ async fn finish(
     crash: CrashHook<'_>,
 ) -> Result<String, ExecError> {
     let progress_at = |state: WalletTxState, confirmations: u64| {
-        progress(WalletTxProgress::of(local_id, tx, state, confirmations));
+        progress(WalletTxProgress::of(local_id, tx, state, confirmations).on_solana());
     };
     let never = |journal: &Journal, reason: &str| -> Result<(), ExecError> {
         journal.wallet_tx_update(
@@ -548,5 +549,204 @@ async fn finish(
             });
         }
         tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+}
+impl SolanaPlan {
+    /// The plan as the window and the command line read every family's: one step, the order's transaction.
+    pub fn into_wallet_plan(self, pay: &SolanaPay) -> WalletPlan {
+        let message = &pay.transaction.message;
+        let program = message
+            .instructions()
+            .last()
+            .and_then(|ix| {
+                message
+                    .static_account_keys()
+                    .get(usize::from(ix.program_id_index))
+            })
+            .map(ToString::to_string)
+            .unwrap_or_default();
+        let expired = (!self.blockhash_valid).then(|| {
+            format!(
+                "The gateway built this transaction on the blockhash {}, which Solana no longer accepts (a blockhash \
+                 lasts about a minute). It cannot be executed: nothing is signed. Ask for a new quote and create a new \
+                 order.",
+                self.blockhash
+            )
+        });
+        WalletPlan {
+            chain: "solana".into(),
+            holdings: WalletPlan::holdings_of(
+                &self.owner,
+                &self.sol_balance_text,
+                self.token_balance_text.as_deref(),
+                "Solana",
+            ),
+            owner: self.owner,
+            steps: vec![PlannedTx {
+                kind: WalletTxKind::Pay,
+                sentence: self.sentence,
+                to: program,
+                value: if pay.mint.is_none() { pay.amount } else { 0 }.to_string(),
+                gas_limit: None,
+                max_fee: self.fee_lamports,
+                fee_sentence: format!("Network fee {}.", self.fee_text),
+                max_fee_text: self.fee_text,
+                rent_text: self.rent_text,
+                fee_needs_acceptance: false,
+            }],
+            native_balance_text: self.sol_balance_text,
+            token_balance_text: self.token_balance_text,
+            expired,
+            shortfall: self.shortfall,
+            simulation: self.simulation,
+        }
+    }
+}
+
+/// The order's Solana transaction, or the refusal saying nothing is signed.
+fn pay_on(order: &JournalOrder) -> Result<SolanaPay, ExecError> {
+    solana_pay_of(order).map_err(|why| ExecError::Refusal(format!("{why} Nothing is signed.")))
+}
+
+/// An endpoint of Solana checked to be the network's cluster (its genesis hash): the Sandbox's own, or mainnet-beta.
+async fn endpoint_of(reach: &Reach) -> Result<SolanaEndpoint, ExecError> {
+    let genesis = if reach.sandbox_nodes {
+        gateway_payload::sandbox::SANDBOX_GENESIS
+    } else {
+        crate::chains::solana::MAINNET_GENESIS
+    };
+    Ok(crate::chains::solana::connect(&reach.urls, genesis).await?)
+}
+
+fn solana_account(text: &str) -> Result<Pubkey, ExecError> {
+    text.parse().map_err(|_| {
+        ExecError::Unsigned(format!(
+            "The wallet's Solana address {text} does not read back."
+        ))
+    })
+}
+
+/// Solana's rail ([`WalletRail`]): one transaction, built by the gateway, signed by the wallet as its fee payer.
+pub struct SolanaRail;
+
+impl WalletRail for SolanaRail {
+    fn family(&self) -> ChainFamily {
+        ChainFamily::Solana
+    }
+
+    fn account<'a>(&self, accounts: &'a Accounts) -> Result<&'a Account, ExecError> {
+        Ok(accounts.solana()?)
+    }
+
+    fn done_line(&self, tx: &WalletTx) -> String {
+        format!(
+            "confirmed: {} (slot {})",
+            tx.hash,
+            tx.block.unwrap_or_default()
+        )
+    }
+
+    fn check_endpoint<'a>(
+        &'a self,
+        reach: &'a Reach,
+    ) -> BoxFuture<'a, Result<EndpointCheck, ExecError>> {
+        Box::pin(async move {
+            let endpoint = endpoint_of(reach).await?;
+            let (_, slot) = endpoint.latest_blockhash().await?;
+            Ok(EndpointCheck {
+                url: endpoint.url.clone(),
+                chain_id: 0,
+                latest_block: slot,
+            })
+        })
+    }
+
+    fn balance<'a>(
+        &'a self,
+        reach: &'a Reach,
+        owner: &'a str,
+        token: &'a str,
+    ) -> BoxFuture<'a, Result<WalletBalance, ExecError>> {
+        Box::pin(async move {
+            let owner = solana_account(owner)?;
+            let endpoint = endpoint_of(reach).await?;
+            let native = token.is_empty()
+                || token == NATIVE_TOKEN
+                || token == "11111111111111111111111111111111";
+            let (amount, max) = if native {
+                let have = endpoint.balance(&owner).await?;
+                // Max of SOL keeps the fee of a transaction and the rent of one token account.
+                let keep = crate::chains::solana::LAMPORTS_PER_SIGNATURE + TOKEN_ACCOUNT_RENT;
+                (have, have.saturating_sub(keep))
+            } else {
+                let mint: Pubkey = token.parse().map_err(|_| ExecError::Invalid {
+                    field: "token",
+                    message: format!("{token:?} is not a Solana mint."),
+                })?;
+                let have = endpoint.token_balance(&owner, &mint).await?;
+                (have, have)
+            };
+            WalletBalance::of(
+                "solana",
+                token,
+                native,
+                alloy::primitives::U256::from(amount),
+                alloy::primitives::U256::from(max),
+                &endpoint.url,
+            )
+        })
+    }
+
+    fn plan<'a>(
+        &'a self,
+        reach: &'a Reach,
+        owner: &'a str,
+        order: &'a JournalOrder,
+    ) -> BoxFuture<'a, Result<WalletPlan, ExecError>> {
+        Box::pin(async move {
+            let pay = pay_on(order)?;
+            let owner = solana_account(owner)?;
+            let endpoint = endpoint_of(reach).await?;
+            check_sender(order, &owner.to_string())?;
+            Ok(plan(&endpoint, &owner, &pay).await?.into_wallet_plan(&pay))
+        })
+    }
+
+    fn step<'a>(
+        &'a self,
+        reach: &'a Reach,
+        order: &'a JournalOrder,
+        context: StepContext<'a>,
+    ) -> BoxFuture<'a, Result<Executed, ExecError>> {
+        Box::pin(async move {
+            let pay = pay_on(order)?;
+            let key = context
+                .keeper
+                .with_seed(crate::wallet::solana_signer)
+                .transpose()?;
+            let owner = key
+                .as_ref()
+                .map(|k| Pubkey::new_from_array(k.verifying_key().to_bytes()).to_string());
+            if let Some(owner) = &owner
+                && !super::has_unfinished_wallet_tx(order)
+            {
+                check_sender(order, owner)?;
+            }
+            let endpoint = endpoint_of(reach).await?;
+            let accepted = confirmed_fee::<u64>(context.confirmed.max_fee.as_deref(), "lamports")?;
+            let signature = execute(
+                context.journal,
+                context.local_id,
+                &endpoint,
+                key.as_ref(),
+                &pay,
+                accepted,
+                context.unsimulated,
+                context.progress,
+                &|_| {},
+            )
+            .await?;
+            Ok(Executed::Paid { hash: signature })
+        })
     }
 }

@@ -25,15 +25,22 @@ use gateway_client::wire::{CreateOrderResponse, NATIVE_TOKEN, RouteKind};
 use prost::Message;
 use tracing::info;
 
-use super::evm::{EvmPlan, PlannedTx};
+use super::rail::{
+    PlannedTx, Reach, StepContext, WalletBalance, WalletPlan, WalletRail, check_sender,
+    confirmed_fee,
+};
 use super::{CrashHook, ExecError, Executed, Journaled, WalletTxProgress, journaled, locked};
-use crate::chains::evm::approveCall;
+use crate::api::EndpointCheck;
+use crate::chains::erc20::approveCall;
 use crate::chains::tron::{
     BANDWIDTH_OVERHEAD, Broadcast, TronEndpoint, TronPrices, trc20_text, trx_text,
 };
 use crate::journal::{Journal, JournalOrder, WalletTx, WalletTxKind, WalletTxState};
+use crate::sandbox::BoxFuture;
 use crate::simulate::{EvmExpectation, SimCall, SimLog, Simulation, SimulationStatus};
 use crate::verify::{TRON_FEE_LIMIT_CAP_SUN, Verified, VerifiedPayload};
+use crate::wallet::{Account, Accounts};
+use gateway_client::address::ChainFamily;
 
 /// How long a transaction stays valid after the block it refers to (TronWeb's default).
 pub const LIFETIME_MS: i64 = 60_000;
@@ -170,12 +177,12 @@ fn approval_fee_limit(energy: u64, prices: &TronPrices) -> i64 {
 
 /// What is still to be signed for `pay` from `owner`, each step in words with its estimated energy and bandwidth
 /// cost and its fee limit (the most it may burn), and whether the wallet's TRX and tokens cover it. The plan's
-/// `max_fee_wei` fields carry sun on Tron.
+/// `max_fee` fields carry sun.
 pub async fn plan(
     endpoint: &TronEndpoint,
     owner: [u8; 21],
     pay: &TronPay,
-) -> Result<(EvmPlan, Vec<TronCall>), ExecError> {
+) -> Result<(WalletPlan, Vec<TronCall>), ExecError> {
     let spender = tron::base58(&pay.contract);
     let prices = endpoint.prices().await?;
     let trx = endpoint.trx_balance(&owner).await?;
@@ -372,8 +379,11 @@ pub async fn plan(
             to: tron::base58(&draft.call.contract),
             value: draft.call.call_value.to_string(),
             gas_limit: draft.energy,
-            max_fee_wei: most.to_string(),
+            max_fee: most.to_string(),
             max_fee_text: trx_text(most),
+            fee_sentence: format!("Network fee at most {}.", trx_text(most)),
+            rent_text: None,
+            fee_needs_acceptance: false,
         });
         calls.push(draft.call);
     }
@@ -392,17 +402,28 @@ pub async fn plan(
         ));
     }
     Ok((
-        EvmPlan {
-            chain: "tron".into(),
-            owner: tron::base58(&owner),
-            steps,
-            native_balance_text: trx_text(trx),
-            token_balance_text: pay
+        {
+            let native_balance_text = trx_text(trx);
+            let token_balance_text = pay
                 .token
                 .zip(token_balance)
-                .map(|(token, have)| trc20_text(&token, have)),
-            shortfall: (!shortfall.is_empty()).then(|| shortfall.join(" ")),
-            simulation,
+                .map(|(token, have)| trc20_text(&token, have));
+            WalletPlan {
+                chain: "tron".into(),
+                owner: tron::base58(&owner),
+                holdings: WalletPlan::holdings_of(
+                    &tron::base58(&owner),
+                    &native_balance_text,
+                    token_balance_text.as_deref(),
+                    "tron",
+                ),
+                steps,
+                native_balance_text,
+                token_balance_text,
+                expired: None,
+                shortfall: (!shortfall.is_empty()).then(|| shortfall.join(" ")),
+                simulation,
+            }
         },
         calls,
     ))
@@ -581,7 +602,7 @@ pub async fn execute_next(
             step.sentence
         )));
     }
-    let most: u64 = step.max_fee_wei.parse().unwrap_or(u64::MAX);
+    let most: u64 = step.max_fee.parse().unwrap_or(u64::MAX);
     if most > accepted {
         return Err(ExecError::Changed(format!(
             "it may now burn up to {}, more than the {} accepted",
@@ -733,6 +754,150 @@ async fn finish(
         Err(ExecError::Reverted {
             hash: tx.hash.clone(),
             reason,
+        })
+    }
+}
+
+/// The order's Tron call with the spender the app knows on this network: the Sandbox's pinned contract
+/// (`sandbox_pins`), elsewhere the gateway's published entry on Tron (its AllowanceHolder,
+/// `gateway_client::chains`), the only contract a TRC-20 is approved to, for exactly the order's amount.
+pub fn tron_pay_on(order: &JournalOrder, sandbox_pins: bool) -> Result<TronPay, ExecError> {
+    let known = if sandbox_pins {
+        tron::parse_account(&gateway_payload::sandbox::gateway_contract("tron"))
+    } else {
+        gateway_client::chains::chain("tron")
+            .and_then(|c| c.approval_spender)
+            .and_then(tron::parse_account)
+    };
+    tron_pay_of(order, known).map_err(|why| ExecError::Refusal(format!("{why} Nothing is signed.")))
+}
+
+/// An endpoint of Tron checked to be the network's (its block 0): the Sandbox's stand-in, or Tron's mainnet.
+async fn endpoint_of(reach: &Reach) -> Result<TronEndpoint, ExecError> {
+    let genesis = if reach.sandbox_nodes {
+        gateway_payload::sandbox::SANDBOX_GENESIS_BLOCK
+    } else {
+        crate::chains::tron::MAINNET_GENESIS_BLOCK
+    };
+    Ok(crate::chains::tron::connect(&reach.urls, genesis).await?)
+}
+
+fn tron_account(text: &str) -> Result<[u8; 21], ExecError> {
+    tron::parse_account(text).ok_or_else(|| {
+        ExecError::Unsigned(format!(
+            "The wallet's Tron address {text} does not read back."
+        ))
+    })
+}
+
+/// Tron's rail ([`WalletRail`]): the EVM's steps (an exact approval when short, then the call), each with its
+/// estimated energy and bandwidth and its fee limit.
+pub struct TronRail;
+
+impl WalletRail for TronRail {
+    fn family(&self) -> ChainFamily {
+        ChainFamily::Tron
+    }
+
+    fn account<'a>(&self, accounts: &'a Accounts) -> Result<&'a Account, ExecError> {
+        Ok(accounts.tron()?)
+    }
+
+    fn check_endpoint<'a>(
+        &'a self,
+        reach: &'a Reach,
+    ) -> BoxFuture<'a, Result<EndpointCheck, ExecError>> {
+        Box::pin(async move {
+            let endpoint = endpoint_of(reach).await?;
+            let block = endpoint.now_block().await?;
+            Ok(EndpointCheck {
+                url: endpoint.url.clone(),
+                chain_id: 0,
+                latest_block: u64::try_from(block.number).unwrap_or(0),
+            })
+        })
+    }
+
+    fn balance<'a>(
+        &'a self,
+        reach: &'a Reach,
+        owner: &'a str,
+        token: &'a str,
+    ) -> BoxFuture<'a, Result<WalletBalance, ExecError>> {
+        Box::pin(async move {
+            let owner = tron_account(owner)?;
+            let endpoint = endpoint_of(reach).await?;
+            let native = token.is_empty() || token == NATIVE_TOKEN;
+            let (amount, max) = if native {
+                let have = endpoint.trx_balance(&owner).await?;
+                // Max of TRX keeps what an order's call may burn at most (the highest fee limit the app accepts)
+                // and its bandwidth.
+                let keep = TRON_FEE_LIMIT_CAP_SUN + 1_000_000;
+                (U256::from(have), U256::from(have.saturating_sub(keep)))
+            } else {
+                let token_account =
+                    tron::parse_account(token).ok_or_else(|| ExecError::Invalid {
+                        field: "token",
+                        message: format!("{token:?} is not a Tron token address."),
+                    })?;
+                let have = endpoint.token_balance(&token_account, &owner).await?;
+                (have, have)
+            };
+            WalletBalance::of("tron", token, native, amount, max, &endpoint.url)
+        })
+    }
+
+    fn plan<'a>(
+        &'a self,
+        reach: &'a Reach,
+        owner: &'a str,
+        order: &'a JournalOrder,
+    ) -> BoxFuture<'a, Result<WalletPlan, ExecError>> {
+        Box::pin(async move {
+            let pay = tron_pay_on(order, reach.sandbox_pins)?;
+            let owner = tron_account(owner)?;
+            let endpoint = endpoint_of(reach).await?;
+            check_sender(order, &tron::base58(&owner))?;
+            let (plan, _) = plan(&endpoint, owner, &pay).await?;
+            Ok(plan)
+        })
+    }
+
+    fn step<'a>(
+        &'a self,
+        reach: &'a Reach,
+        order: &'a JournalOrder,
+        context: StepContext<'a>,
+    ) -> BoxFuture<'a, Result<Executed, ExecError>> {
+        Box::pin(async move {
+            let pay = tron_pay_on(order, reach.sandbox_pins)?;
+            let key = context
+                .keeper
+                .with_seed(crate::wallet::tron_signing_key)
+                .transpose()?;
+            let owner = key.as_ref().map(|k| {
+                let point = k.verifying_key().to_encoded_point(false);
+                let bytes: [u8; 65] = point.as_bytes().try_into().unwrap_or([0; 65]);
+                tron::base58(&tron::account_of_public_key(&bytes))
+            });
+            if let Some(owner) = &owner
+                && !super::has_unfinished_wallet_tx(order)
+            {
+                check_sender(order, owner)?;
+            }
+            let endpoint = endpoint_of(reach).await?;
+            let fee = confirmed_fee::<u64>(context.confirmed.max_fee.as_deref(), "sun")?;
+            execute_next(
+                context.journal,
+                context.local_id,
+                &endpoint,
+                key.as_ref(),
+                &pay,
+                context.confirmed.kind.zip(fee),
+                context.progress,
+                &|_| {},
+            )
+            .await
         })
     }
 }

@@ -253,6 +253,16 @@ impl Accounts {
         self.evm.as_ref().ok_or_else(|| self.missing("EVM"))
     }
 
+    /// The Tron account, or why there is none.
+    pub fn tron(&self) -> Result<&Account, WalletError> {
+        self.tron.as_ref().ok_or_else(|| self.missing("Tron"))
+    }
+
+    /// The Solana account, or why there is none.
+    pub fn solana(&self) -> Result<&Account, WalletError> {
+        self.solana.as_ref().ok_or_else(|| self.missing("Solana"))
+    }
+
     fn missing(&self, wanted: &'static str) -> WalletError {
         let held = [
             (self.bitcoin.is_some(), "Bitcoin"),

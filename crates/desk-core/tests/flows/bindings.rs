@@ -35,11 +35,9 @@ fn generate(dir: &Path) {
     desk_core::desk::WalletView::export_all(&cfg).unwrap();
     desk_core::desk::NewPhrase::export_all(&cfg).unwrap();
     desk_core::desk::WalletBalance::export_all(&cfg).unwrap();
-    desk_core::desk::EvmBalance::export_all(&cfg).unwrap();
     desk_core::api::EndpointCheck::export_all(&cfg).unwrap();
     desk_core::wallet::KeyFamily::export_all(&cfg).unwrap();
-    desk_core::execute::evm::EvmPlan::export_all(&cfg).unwrap();
-    desk_core::execute::solana::SolanaPlan::export_all(&cfg).unwrap();
+    desk_core::execute::rail::WalletPlan::export_all(&cfg).unwrap();
     // An onramp's PSBT for a wallet of the person's own: text forms and the animated QR code.
     desk_core::psbt_export::PsbtExport::export_all(&cfg).unwrap();
     // Partner: affiliate entries and the dashboard.

@@ -167,7 +167,7 @@ async fn pay_with_wallet(
     .unwrap();
     loop {
         let order = journal.order(local_id).unwrap();
-        let confirmed = if evm::has_unfinished_wallet_tx(&order) {
+        let confirmed = if desk_core::execute::has_unfinished_wallet_tx(&order) {
             None
         } else {
             let (plan, _) = evm::plan(&endpoint, signer.address(), &call).await.unwrap();

@@ -79,19 +79,19 @@ async fn a_token_swap_needs_no_approval_when_allowed_and_usdt_is_reset_to_zero_f
     let (desk, accounts) = desk_with_wallet(home.path()).await;
     let evm = accounts.evm.as_ref().unwrap().address.clone();
     // Funded on first use; then an allowance larger than the order, given earlier.
-    desk.wallet_evm_balance("bob", USDT_BOB).await.unwrap();
+    desk.wallet_balance("bob", USDT_BOB).await.unwrap();
     approve_directly(&nodes[0], &evm, USDT_BOB, 1_000_000_000_000).await;
 
     let form = swap_form(("bob", USDT_BOB), ("ethereum", USDT_ETH), "25", &evm);
     let local_id = verified_order(&desk, &form).await;
-    let plan = desk.wallet_evm_plan(local_id).await.unwrap();
+    let plan = desk.wallet_plan(local_id).await.unwrap();
     let kinds: Vec<_> = plan.steps.iter().map(|s| s.kind).collect();
     assert_eq!(kinds, [WalletTxKind::Pay], "no approval needed: {plan:?}");
     let paid = desk
-        .wallet_evm_step(
+        .wallet_step(
             local_id,
             Some(WalletTxKind::Pay),
-            Some(&plan.steps[0].max_fee_wei),
+            Some(&plan.steps[0].max_fee),
             false,
         )
         .await
@@ -99,11 +99,11 @@ async fn a_token_swap_needs_no_approval_when_allowed_and_usdt_is_reset_to_zero_f
     assert_eq!(paid.stage, Some(Stage::Registered), "{paid:?}");
 
     // USDT on Ethereum with 1 USDT still allowed from before: reset, approve, pay.
-    desk.wallet_evm_balance("ethereum", USDT_ETH).await.unwrap();
+    desk.wallet_balance("ethereum", USDT_ETH).await.unwrap();
     approve_directly(&nodes[1], &evm, USDT_ETH, 1_000_000).await;
     let form = swap_form(("ethereum", USDT_ETH), ("bob", USDT_BOB), "25", &evm);
     let local_id = verified_order(&desk, &form).await;
-    let plan = desk.wallet_evm_plan(local_id).await.unwrap();
+    let plan = desk.wallet_plan(local_id).await.unwrap();
     let kinds: Vec<_> = plan.steps.iter().map(|s| s.kind).collect();
     assert_eq!(
         kinds,
@@ -137,12 +137,12 @@ async fn a_token_swap_needs_no_approval_when_allowed_and_usdt_is_reset_to_zero_f
 /// Signs each of `kinds` in turn, each the plan's next step, confirmed at the fee the plan shows.
 async fn sign_steps(desk: &desk_core::Desk, local_id: i64, kinds: &[WalletTxKind]) {
     for expected in kinds {
-        let plan = desk.wallet_evm_plan(local_id).await.unwrap();
+        let plan = desk.wallet_plan(local_id).await.unwrap();
         assert_eq!(plan.steps[0].kind, *expected);
-        desk.wallet_evm_step(
+        desk.wallet_step(
             local_id,
             Some(*expected),
-            Some(&plan.steps[0].max_fee_wei),
+            Some(&plan.steps[0].max_fee),
             false,
         )
         .await
@@ -159,9 +159,9 @@ async fn an_offramp_is_approved_exactly_paid_and_registered_by_the_wallet() {
     let evm = accounts.evm.as_ref().unwrap().address.clone();
 
     // The Sandbox funds the wallet on its local chain: 1 WBTC and 10 ETH.
-    let balance = desk.wallet_evm_balance("bob", WBTC_BOB).await.unwrap();
+    let balance = desk.wallet_balance("bob", WBTC_BOB).await.unwrap();
     assert_eq!(balance.amount, "100000000", "{balance:?}");
-    let eth = desk.wallet_evm_balance("bob", NATIVE_TOKEN).await.unwrap();
+    let eth = desk.wallet_balance("bob", NATIVE_TOKEN).await.unwrap();
     assert_eq!(eth.amount, "10000000000000000000");
     let max: U256 = eth.max.parse().unwrap();
     assert!(
@@ -173,7 +173,7 @@ async fn an_offramp_is_approved_exactly_paid_and_registered_by_the_wallet() {
     let local_id = verified_order(&desk, &form).await;
 
     // First an exact approval, then the order's call.
-    let plan = desk.wallet_evm_plan(local_id).await.unwrap();
+    let plan = desk.wallet_plan(local_id).await.unwrap();
     assert_eq!(plan.shortfall, None, "{plan:?}");
     let kinds: Vec<_> = plan.steps.iter().map(|s| s.kind).collect();
     assert_eq!(kinds, [WalletTxKind::Approve, WalletTxKind::Pay]);
@@ -221,10 +221,10 @@ async fn an_offramp_is_approved_exactly_paid_and_registered_by_the_wallet() {
 
     // Only the step confirmed is signed: confirming the payment while the approval is next signs nothing.
     let wrong = desk
-        .wallet_evm_step(
+        .wallet_step(
             local_id,
             Some(WalletTxKind::Pay),
-            Some(&plan.steps[1].max_fee_wei),
+            Some(&plan.steps[1].max_fee),
             false,
         )
         .await
@@ -233,17 +233,17 @@ async fn an_offramp_is_approved_exactly_paid_and_registered_by_the_wallet() {
     assert!(wrong.message.contains("Approve"), "{}", wrong.message);
     // Nor at a fee above what was accepted.
     let dear = desk
-        .wallet_evm_step(local_id, Some(WalletTxKind::Approve), Some("1"), false)
+        .wallet_step(local_id, Some(WalletTxKind::Approve), Some("1"), false)
         .await
         .unwrap_err();
     assert!(dear.message.contains("more than"), "{}", dear.message);
     assert!(common::wallet_txs(&desk, local_id).is_empty());
 
     let approved = desk
-        .wallet_evm_step(
+        .wallet_step(
             local_id,
             Some(WalletTxKind::Approve),
-            Some(&plan.steps[0].max_fee_wei),
+            Some(&plan.steps[0].max_fee),
             false,
         )
         .await
@@ -275,14 +275,14 @@ async fn an_offramp_is_approved_exactly_paid_and_registered_by_the_wallet() {
         "exactly the amount"
     );
 
-    let plan = desk.wallet_evm_plan(local_id).await.unwrap();
+    let plan = desk.wallet_plan(local_id).await.unwrap();
     assert_eq!(plan.steps.len(), 1);
     assert_eq!(plan.steps[0].kind, WalletTxKind::Pay);
     let paid = desk
-        .wallet_evm_step(
+        .wallet_step(
             local_id,
             Some(WalletTxKind::Pay),
-            Some(&plan.steps[0].max_fee_wei),
+            Some(&plan.steps[0].max_fee),
             false,
         )
         .await
@@ -307,10 +307,10 @@ async fn an_offramp_is_approved_exactly_paid_and_registered_by_the_wallet() {
     );
     // The latch: nothing more is signed for this order.
     assert!(
-        desk.wallet_evm_step(
+        desk.wallet_step(
             local_id,
             Some(WalletTxKind::Pay),
-            Some(&plan.steps[0].max_fee_wei),
+            Some(&plan.steps[0].max_fee),
             false
         )
         .await
@@ -333,21 +333,21 @@ async fn too_little_gas_money_and_a_call_that_would_revert_are_told_before_anyth
         .await
         .unwrap();
     let local_id = order.local_id.unwrap();
-    let plan = desk.wallet_evm_plan(local_id).await.unwrap();
+    let plan = desk.wallet_plan(local_id).await.unwrap();
     assert_eq!(plan.shortfall, None);
 
     // No gas money: the numbers, and nothing signed.
     node.set_native_balance(&evm, U256::from(1_000u64))
         .await
         .unwrap();
-    let short = desk.wallet_evm_plan(local_id).await.unwrap();
+    let short = desk.wallet_plan(local_id).await.unwrap();
     let why = short.shortfall.clone().expect("a shortfall");
     assert!(why.contains("add at least") && why.contains(&evm), "{why}");
     let refused = desk
-        .wallet_evm_step(
+        .wallet_step(
             local_id,
             Some(WalletTxKind::Approve),
-            Some(&plan.steps[0].max_fee_wei),
+            Some(&plan.steps[0].max_fee),
             false,
         )
         .await
@@ -380,7 +380,7 @@ async fn too_little_gas_money_and_a_call_that_would_revert_are_told_before_anyth
         .await
         .unwrap();
     // The chain's simulation of the approval and the call together refuses it before even the approval.
-    let reverts = desk.wallet_evm_plan(local_id).await.unwrap_err();
+    let reverts = desk.wallet_plan(local_id).await.unwrap_err();
     assert!(
         reverts.message.contains("order already paid"),
         "{}",
@@ -417,7 +417,7 @@ async fn endpoints_are_chosen_per_network_and_checked_to_be_their_chain() {
     let home = tempfile::tempdir().unwrap();
     let desk = open(home.path()).await;
     assert!(
-        desk.settings().await.evm_endpoints.is_empty(),
+        desk.settings().await.chain_endpoints.is_empty(),
         "the Sandbox's chains are its own"
     );
     let custom = desk
@@ -428,24 +428,24 @@ async fn endpoints_are_chosen_per_network_and_checked_to_be_their_chain() {
         .await
         .unwrap();
     let bob = custom
-        .evm_endpoints
+        .chain_endpoints
         .iter()
         .find(|e| e.chain == "bob")
         .unwrap();
     assert!(!bob.custom && bob.urls.len() >= 2, "{bob:?}");
-    assert!(custom.evm_endpoints.iter().all(|e| e.urls.len() >= 2));
+    assert!(custom.chain_endpoints.iter().all(|e| e.urls.len() >= 2));
     // Every EVM chain the gateway names has its defaults.
     for chain in gateway_client::chains::evm_chains() {
         assert!(
-            custom.evm_endpoints.iter().any(|e| e.chain == *chain),
+            custom.chain_endpoints.iter().any(|e| e.chain == *chain),
             "{chain}"
         );
     }
 
-    let checked = desk.check_evm_endpoint("bob", node.url()).await.unwrap();
+    let checked = desk.check_chain_endpoint("bob", node.url()).await.unwrap();
     assert_eq!(checked.chain_id, 60808);
     let other = desk
-        .check_evm_endpoint("ethereum", node.url())
+        .check_chain_endpoint("ethereum", node.url())
         .await
         .unwrap_err();
     assert!(
@@ -453,14 +453,21 @@ async fn endpoints_are_chosen_per_network_and_checked_to_be_their_chain() {
         "{}",
         other.message
     );
-    let bad = desk.check_evm_endpoint("bob", "ftp://x").await.unwrap_err();
+    let bad = desk
+        .check_chain_endpoint("bob", "ftp://x")
+        .await
+        .unwrap_err();
     assert_eq!(bad.kind, ErrorKind::InvalidInput);
 
     let set = desk
-        .set_evm_endpoints("bob", &[node.url().to_owned(), " ".into()])
+        .set_chain_endpoints("bob", &[node.url().to_owned(), " ".into()])
         .await
         .unwrap();
-    let bob = set.evm_endpoints.iter().find(|e| e.chain == "bob").unwrap();
+    let bob = set
+        .chain_endpoints
+        .iter()
+        .find(|e| e.chain == "bob")
+        .unwrap();
     assert_eq!(
         (bob.custom, bob.urls.clone()),
         (true, vec![node.url().to_owned()])
@@ -472,26 +479,23 @@ async fn endpoints_are_chosen_per_network_and_checked_to_be_their_chain() {
     node.mint(WBTC_BOB, &evm, U256::from(4_242u64))
         .await
         .unwrap();
-    let balance = desk.wallet_evm_balance("bob", WBTC_BOB).await.unwrap();
+    let balance = desk.wallet_balance("bob", WBTC_BOB).await.unwrap();
     assert_eq!(balance.amount, "4242");
     // An endpoint of another chain is never used.
-    desk.set_evm_endpoints("ethereum", &[node.url().to_owned()])
+    desk.set_chain_endpoints("ethereum", &[node.url().to_owned()])
         .await
         .unwrap();
-    let refused = desk
-        .wallet_evm_balance("ethereum", USDT_ETH)
-        .await
-        .unwrap_err();
+    let refused = desk.wallet_balance("ethereum", USDT_ETH).await.unwrap_err();
     assert!(
         refused.message.contains("is chain 60808")
             && refused.message.contains("Nothing was signed"),
         "{}",
         refused.message
     );
-    let back = desk.set_evm_endpoints("bob", &[]).await.unwrap();
+    let back = desk.set_chain_endpoints("bob", &[]).await.unwrap();
     assert!(
         !back
-            .evm_endpoints
+            .chain_endpoints
             .iter()
             .find(|e| e.chain == "bob")
             .unwrap()
@@ -528,7 +532,7 @@ async fn a_single_imported_evm_key_pays_an_offramp() {
     let evm = accounts.evm.as_ref().unwrap().address.clone();
     assert_eq!(evm, "0x2c7536E3605D9C16a7a3D7b1898e529396a65c23");
     assert!(accounts.bitcoin.is_none());
-    let no_btc = desk.wallet_balance("bitcoin").await.unwrap_err();
+    let no_btc = desk.wallet_balance("bitcoin", "").await.unwrap_err();
     assert!(
         no_btc.message.contains("no Bitcoin account"),
         "{}",
@@ -580,11 +584,11 @@ async fn a_payment_that_reverts_when_mined_is_reported_and_never_registered() {
         .await
         .unwrap();
     let local_id = order.local_id.unwrap();
-    let plan = desk.wallet_evm_plan(local_id).await.unwrap();
-    desk.wallet_evm_step(
+    let plan = desk.wallet_plan(local_id).await.unwrap();
+    desk.wallet_step(
         local_id,
         Some(WalletTxKind::Approve),
-        Some(&plan.steps[0].max_fee_wei),
+        Some(&plan.steps[0].max_fee),
         false,
     )
     .await
@@ -608,12 +612,12 @@ async fn a_payment_that_reverts_when_mined_is_reported_and_never_registered() {
 
     // Blocks by hand from now on: the app's payment waits in the pool.
     node.rpc("evm_setAutomine", json!([false])).await.unwrap();
-    let plan = desk.wallet_evm_plan(local_id).await.unwrap();
-    let fee = plan.steps[0].max_fee_wei.clone();
+    let plan = desk.wallet_plan(local_id).await.unwrap();
+    let fee = plan.steps[0].max_fee.clone();
     let paying = {
         let desk = desk.clone();
         tokio::spawn(async move {
-            desk.wallet_evm_step(local_id, Some(WalletTxKind::Pay), Some(&fee), false)
+            desk.wallet_step(local_id, Some(WalletTxKind::Pay), Some(&fee), false)
                 .await
         })
     };
@@ -783,7 +787,7 @@ async fn an_endpoint_that_cannot_simulate_needs_this_orders_acceptance_and_blind
     let form = offramp_form(&evm, &accounts.bitcoin.as_ref().unwrap().address, "0.001");
     let local_id = verified_order(&desk, &form).await;
 
-    let plan = desk.wallet_evm_plan(local_id).await.unwrap();
+    let plan = desk.wallet_plan(local_id).await.unwrap();
     assert_eq!(
         plan.simulation.status,
         desk_core::simulate::SimulationStatus::Unavailable
@@ -795,12 +799,12 @@ async fn an_endpoint_that_cannot_simulate_needs_this_orders_acceptance_and_blind
         plan.simulation.sentence
     );
     assert!(plan.simulation.moves.is_empty());
-    let fee = plan.steps[0].max_fee_wei.clone();
+    let fee = plan.steps[0].max_fee.clone();
 
     // Blind signing off: even the person's acceptance does not count.
     for accepted in [false, true] {
         let refused = desk
-            .wallet_evm_step(local_id, Some(WalletTxKind::Approve), Some(&fee), accepted)
+            .wallet_step(local_id, Some(WalletTxKind::Approve), Some(&fee), accepted)
             .await
             .unwrap_err();
         assert_eq!(refused.kind, ErrorKind::Refused);
@@ -814,7 +818,7 @@ async fn an_endpoint_that_cannot_simulate_needs_this_orders_acceptance_and_blind
     // Blind signing on, not accepted for this order: still nothing.
     desk.set_blind_signing(true).await.unwrap();
     let refused = desk
-        .wallet_evm_step(local_id, Some(WalletTxKind::Approve), Some(&fee), false)
+        .wallet_step(local_id, Some(WalletTxKind::Approve), Some(&fee), false)
         .await
         .unwrap_err();
     assert!(
@@ -828,9 +832,9 @@ async fn an_endpoint_that_cannot_simulate_needs_this_orders_acceptance_and_blind
 
     // Both: the approval, then the call, each accepted.
     for kind in [WalletTxKind::Approve, WalletTxKind::Pay] {
-        let plan = desk.wallet_evm_plan(local_id).await.unwrap();
+        let plan = desk.wallet_plan(local_id).await.unwrap();
         assert_eq!(plan.steps[0].kind, kind);
-        desk.wallet_evm_step(local_id, Some(kind), Some(&plan.steps[0].max_fee_wei), true)
+        desk.wallet_step(local_id, Some(kind), Some(&plan.steps[0].max_fee), true)
             .await
             .unwrap();
     }

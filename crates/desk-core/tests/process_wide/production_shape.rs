@@ -68,10 +68,10 @@ fn entry(chain: &str) -> String {
 async fn sign_first_step(
     desk: &desk_core::Desk,
     local_id: i64,
-    plan: &desk_core::execute::evm::EvmPlan,
+    plan: &desk_core::execute::rail::WalletPlan,
 ) {
     let step = &plan.steps[0];
-    desk.wallet_evm_step(local_id, Some(step.kind), Some(&step.max_fee_wei), false)
+    desk.wallet_step(local_id, Some(step.kind), Some(&step.max_fee), false)
         .await
         .unwrap();
 }
@@ -79,10 +79,10 @@ async fn sign_first_step(
 /// Signs every step the plan shows, each only as confirmed, without blind signing or any acceptance.
 async fn pay(desk: &desk_core::Desk, local_id: i64) -> desk_core::views::OrderView {
     loop {
-        let plan = desk.wallet_evm_plan(local_id).await.unwrap();
+        let plan = desk.wallet_plan(local_id).await.unwrap();
         let step = plan.steps[0].clone();
         let order = desk
-            .wallet_evm_step(local_id, Some(step.kind), Some(&step.max_fee_wei), false)
+            .wallet_step(local_id, Some(step.kind), Some(&step.max_fee), false)
             .await
             .unwrap();
         if step.kind == WalletTxKind::Pay {
@@ -119,7 +119,7 @@ async fn production_shaped_orders_are_checked_simulated_and_completed_without_bl
             "{}",
             verified.sentence
         );
-        let plan = desk.wallet_evm_plan(local_id).await.unwrap();
+        let plan = desk.wallet_plan(local_id).await.unwrap();
         assert_eq!(
             plan.steps.iter().map(|s| s.kind).collect::<Vec<_>>(),
             [WalletTxKind::Approve, WalletTxKind::Pay]
@@ -183,7 +183,7 @@ async fn production_shaped_lies_are_refused_by_the_decoding_or_the_simulation() 
     let evm = accounts.evm.as_ref().unwrap().address.clone();
     let btc = accounts.bitcoin.as_ref().unwrap().address.clone();
     let form = offramp(&evm, &btc);
-    desk.wallet_evm_balance("bob", WBTC_BOB).await.unwrap();
+    desk.wallet_balance("bob", WBTC_BOB).await.unwrap();
 
     // The decoding (or the quote's own figures) refuses these before anything is shown to sign.
     for (tamper, words) in [
@@ -209,7 +209,7 @@ async fn production_shaped_lies_are_refused_by_the_decoding_or_the_simulation() 
             spender: gateway.parse().unwrap(),
             amount: U256::MAX,
         });
-    desk.wallet_evm_balance("bob", USDT_BOB).await.unwrap();
+    desk.wallet_balance("bob", USDT_BOB).await.unwrap();
     nodes[0]
         .send_as(&evm, USDT_BOB, &approve, U256::ZERO)
         .await
@@ -222,7 +222,7 @@ async fn production_shaped_lies_are_refused_by_the_decoding_or_the_simulation() 
         set_tamper(&desk, Some(tamper)).await;
         let local_id = verified_order(&desk, &form).await;
         set_tamper(&desk, None).await;
-        let refused = desk.wallet_evm_plan(local_id).await.unwrap_err();
+        let refused = desk.wallet_plan(local_id).await.unwrap_err();
         println!("{tamper}: {}", refused.message);
         assert_eq!(refused.kind, ErrorKind::Refused, "{tamper}");
         assert!(
@@ -240,7 +240,7 @@ async fn production_shaped_lies_are_refused_by_the_decoding_or_the_simulation() 
         // Asked to sign anyway, the same refusal: the plan is made again before any signature.
         let plan_fee = "1000000000000000000";
         let again = desk
-            .wallet_evm_step(local_id, Some(WalletTxKind::Approve), Some(plan_fee), true)
+            .wallet_step(local_id, Some(WalletTxKind::Approve), Some(plan_fee), true)
             .await
             .unwrap_err();
         assert!(again.message.contains(words), "{tamper}: {}", again.message);
@@ -261,7 +261,7 @@ async fn a_production_shaped_trc20_swap_is_approved_to_trons_entry_run_read_only
     let home = tempfile::tempdir().unwrap();
     let (desk, accounts) = desk_with_wallet(home.path()).await;
     desk.set_sandbox_production_shape(true).await.unwrap();
-    desk.wallet_evm_balance("tron", USDT_TRON).await.unwrap();
+    desk.wallet_balance("tron", USDT_TRON).await.unwrap();
     let evm = accounts.evm.as_ref().unwrap().address.clone();
     let form = SwapForm {
         src_chain: "tron".into(),
@@ -277,7 +277,7 @@ async fn a_production_shaped_trc20_swap_is_approved_to_trons_entry_run_read_only
     };
     let local_id = verified_order(&desk, &form).await;
     let tron_entry = "TAfbit1ENsRmtZbPQfYU3srURpfYuWYS7K";
-    let plan = desk.wallet_evm_plan(local_id).await.unwrap();
+    let plan = desk.wallet_plan(local_id).await.unwrap();
     assert!(
         plan.steps[0].sentence.contains(tron_entry),
         "{}",
@@ -286,7 +286,7 @@ async fn a_production_shaped_trc20_swap_is_approved_to_trons_entry_run_read_only
     assert_eq!(plan.simulation.status, SimulationStatus::Partial);
     sign_first_step(&desk, local_id, &plan).await;
     // The stand-in, like java-tron, gives the read-only run's logs: what the call moves is read from them.
-    let plan = desk.wallet_evm_plan(local_id).await.unwrap();
+    let plan = desk.wallet_plan(local_id).await.unwrap();
     assert_eq!(
         plan.simulation.status,
         SimulationStatus::Simulated,
@@ -308,7 +308,7 @@ async fn a_production_shaped_trc20_swap_is_approved_to_trons_entry_run_read_only
     assert_eq!(pay.kind, WalletTxKind::Pay);
     assert!(pay.sentence.contains(tron_entry), "{}", pay.sentence);
     let paid = desk
-        .wallet_evm_step(local_id, Some(pay.kind), Some(&pay.max_fee_wei), false)
+        .wallet_step(local_id, Some(pay.kind), Some(&pay.max_fee), false)
         .await
         .unwrap();
     assert_eq!(paid.stage, Some(Stage::Registered), "{paid:?}");
@@ -317,9 +317,9 @@ async fn a_production_shaped_trc20_swap_is_approved_to_trons_entry_run_read_only
     set_tamper(&desk, Some("execPullsMore")).await;
     let local_id = verified_order(&desk, &form).await;
     set_tamper(&desk, None).await;
-    let plan = desk.wallet_evm_plan(local_id).await.unwrap();
+    let plan = desk.wallet_plan(local_id).await.unwrap();
     sign_first_step(&desk, local_id, &plan).await;
-    let refused = desk.wallet_evm_plan(local_id).await.unwrap_err();
+    let refused = desk.wallet_plan(local_id).await.unwrap_err();
     assert!(
         refused.message.contains("would fail"),
         "{}",
@@ -336,7 +336,7 @@ async fn a_production_shaped_trc20_swap_is_approved_to_trons_entry_run_read_only
     set_tamper(&desk, Some("execStrangerPulls")).await;
     let local_id = verified_order(&desk, &form).await;
     set_tamper(&desk, None).await;
-    let refused = desk.wallet_evm_plan(local_id).await.unwrap_err();
+    let refused = desk.wallet_plan(local_id).await.unwrap_err();
     println!("tron execStrangerPulls: {}", refused.message);
     assert!(
         refused.message.contains("a third party")

@@ -55,15 +55,12 @@ async fn a_usdc_swap_from_solana_is_signed_sent_confirmed_registered_and_complet
     let mut events = desk.subscribe();
 
     // The Sandbox funds the wallet's Solana account on first use: 10 SOL and 10,000 USDC.
-    let usdc = desk.wallet_evm_balance("solana", USDC_SOL).await.unwrap();
+    let usdc = desk.wallet_balance("solana", USDC_SOL).await.unwrap();
     assert_eq!(
         (usdc.amount.as_str(), usdc.symbol.as_str()),
         ("10000000000", "USDC")
     );
-    let sol = desk
-        .wallet_evm_balance("solana", NATIVE_TOKEN)
-        .await
-        .unwrap();
+    let sol = desk.wallet_balance("solana", NATIVE_TOKEN).await.unwrap();
     assert_eq!(sol.amount, "10000000000");
     assert!(
         sol.max.parse::<u64>().unwrap() < 10_000_000_000,
@@ -71,18 +68,19 @@ async fn a_usdc_swap_from_solana_is_signed_sent_confirmed_registered_and_complet
     );
 
     let local_id = verified_order(&desk, &swap_form(&accounts, "25")).await;
-    let plan = desk.wallet_solana_plan(local_id).await.unwrap();
+    let plan = desk.wallet_plan(local_id).await.unwrap();
     assert_eq!(plan.shortfall, None, "{plan:?}");
-    assert!(plan.blockhash_valid);
-    assert_eq!(plan.fee_lamports, "5000");
+    assert!(plan.expired.is_none());
+    assert_eq!(plan.steps[0].max_fee, "5000");
     assert_eq!(plan.token_balance_text.as_deref(), Some("10000 USDC"));
     let order_id = desk.order_view(local_id).unwrap().order_id.unwrap();
     assert!(
-        plan.sentence
+        plan.steps[0]
+            .sentence
             .starts_with("Send 25 USDC to the gateway's Solana program")
-            && plan.sentence.contains(&order_id),
+            && plan.steps[0].sentence.contains(&order_id),
         "{}",
-        plan.sentence
+        plan.steps[0].sentence
     );
 
     // The chain (LiteSVM) ran the unsigned transaction: exactly the quote's 25 USDC leaves the wallet's token account,
@@ -105,7 +103,7 @@ async fn a_usdc_swap_from_solana_is_signed_sent_confirmed_registered_and_complet
 
     // A fee above what was accepted: nothing signed.
     let dear = desk
-        .wallet_solana_step(local_id, Some("4999"), false)
+        .wallet_step(local_id, None, Some("4999"), false)
         .await
         .unwrap_err();
     assert_eq!(dear.kind, ErrorKind::Refused, "{}", dear.message);
@@ -113,7 +111,7 @@ async fn a_usdc_swap_from_solana_is_signed_sent_confirmed_registered_and_complet
     assert!(common::wallet_txs(&desk, local_id).is_empty());
 
     let paid = desk
-        .wallet_solana_step(local_id, Some(&plan.fee_lamports), false)
+        .wallet_step(local_id, None, Some(&plan.steps[0].max_fee), false)
         .await
         .unwrap();
     assert_eq!(paid.stage, Some(Stage::Registered), "{paid:?}");
@@ -124,13 +122,10 @@ async fn a_usdc_swap_from_solana_is_signed_sent_confirmed_registered_and_complet
     // The registered hash is the fee payer's signature, Base58 (64 bytes).
     assert_eq!(bs58::decode(&txs[0].hash).into_vec().unwrap().len(), 64);
     // The fee left the wallet's SOL.
-    let after = desk
-        .wallet_evm_balance("solana", NATIVE_TOKEN)
-        .await
-        .unwrap();
+    let after = desk.wallet_balance("solana", NATIVE_TOKEN).await.unwrap();
     assert_eq!(after.amount, "9999995000");
     // The deposit moved the tokens to the gateway's vault: 25 USDC fewer.
-    let usdc = desk.wallet_evm_balance("solana", USDC_SOL).await.unwrap();
+    let usdc = desk.wallet_balance("solana", USDC_SOL).await.unwrap();
     assert_eq!(usdc.amount, "9975000000");
 
     // A second send of the same order signs nothing new: the order is paid.
@@ -161,10 +156,15 @@ async fn an_expired_blockhash_is_explained_before_anything_is_signed() {
     let local_id = verified_order(&desk, &swap_form(&accounts, "10")).await;
     node.expire_blockhash().await.unwrap();
 
-    let plan = desk.wallet_solana_plan(local_id).await.unwrap();
-    assert!(!plan.blockhash_valid, "{plan:?}");
+    let plan = desk.wallet_plan(local_id).await.unwrap();
+    let expired = plan.expired.clone().unwrap_or_default();
+    assert!(
+        expired.contains("no longer accepts")
+            && expired.ends_with("Ask for a new quote and create a new order."),
+        "{plan:?}"
+    );
     let refused = desk
-        .wallet_solana_step(local_id, Some(&plan.fee_lamports), false)
+        .wallet_step(local_id, None, Some(&plan.steps[0].max_fee), false)
         .await
         .unwrap_err();
     assert!(
@@ -185,14 +185,14 @@ async fn a_shortfall_is_told_with_the_numbers_before_anything_is_signed() {
     let home = tempfile::tempdir().unwrap();
     let (desk, accounts) = desk_with_wallet(home.path()).await;
     let local_id = verified_order(&desk, &swap_form(&accounts, "20000")).await;
-    let plan = desk.wallet_solana_plan(local_id).await.unwrap();
+    let plan = desk.wallet_plan(local_id).await.unwrap();
     let short = plan.shortfall.clone().unwrap();
     assert!(
         short.contains("holds 10000 USDC") && short.contains("add at least 10000 USDC"),
         "{short}"
     );
     let refused = desk
-        .wallet_solana_step(local_id, Some(&plan.fee_lamports), false)
+        .wallet_step(local_id, None, Some(&plan.steps[0].max_fee), false)
         .await
         .unwrap_err();
     assert!(
@@ -211,7 +211,7 @@ async fn a_journaled_transaction_is_sent_as_it_is_on_resume() {
     let home = tempfile::tempdir().unwrap();
     let (desk, accounts) = desk_with_wallet(home.path()).await;
     let local_id = verified_order(&desk, &swap_form(&accounts, "12")).await;
-    desk.wallet_evm_balance("solana", USDC_SOL).await.unwrap();
+    desk.wallet_balance("solana", USDC_SOL).await.unwrap();
 
     // Sign and journal through a second handle on the desk's journal, stopping right after the journal write.
     let journal =
@@ -269,7 +269,7 @@ async fn another_fee_payer_is_refused_and_an_unknown_signature_is_not_registered
     let mut form = swap_form(&accounts, "15");
     form.sender = Some("9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM".into());
     let local_id = verified_order(&desk, &form).await;
-    let refused = desk.wallet_solana_plan(local_id).await.unwrap_err();
+    let refused = desk.wallet_plan(local_id).await.unwrap_err();
     assert_eq!(refused.kind, ErrorKind::Refused);
     assert!(
         refused.message.contains("not this app's wallet")
@@ -278,7 +278,7 @@ async fn another_fee_payer_is_refused_and_an_unknown_signature_is_not_registered
         refused.message
     );
     let refused = desk
-        .wallet_solana_step(local_id, Some("5000"), false)
+        .wallet_step(local_id, None, Some("5000"), false)
         .await
         .unwrap_err();
     assert!(
@@ -315,7 +315,7 @@ async fn another_fee_payer_or_an_extra_signer_is_refused_before_anything_is_sign
         assert_eq!(order.stage, Some(Stage::Refused), "{tamper}: {order:?}");
         let local_id = order.local_id.unwrap();
         let refused = desk
-            .wallet_solana_step(local_id, Some("5000"), false)
+            .wallet_step(local_id, None, Some("5000"), false)
             .await
             .unwrap_err();
         assert_eq!(refused.kind, ErrorKind::Refused, "{}", refused.message);

@@ -56,17 +56,17 @@ async fn a_usdt_swap_from_tron_is_approved_paid_registered_and_completed() {
     let mut events = desk.subscribe();
 
     // The Sandbox funds the wallet's Tron account on first use: 1,000 TRX and 10,000 USDT.
-    let usdt = desk.wallet_evm_balance("tron", USDT_TRON).await.unwrap();
+    let usdt = desk.wallet_balance("tron", USDT_TRON).await.unwrap();
     assert_eq!(
         (usdt.amount.as_str(), usdt.symbol.as_str()),
         ("10000000000", "USDT")
     );
-    let trx = desk.wallet_evm_balance("tron", NATIVE_TOKEN).await.unwrap();
+    let trx = desk.wallet_balance("tron", NATIVE_TOKEN).await.unwrap();
     assert_eq!(trx.amount, "1000000000");
     assert!(trx.max.parse::<u64>().unwrap() < 1_000_000_000, "{trx:?}");
 
     let local_id = verified_order(&desk, &swap_form(&accounts, "25")).await;
-    let plan = desk.wallet_evm_plan(local_id).await.unwrap();
+    let plan = desk.wallet_plan(local_id).await.unwrap();
     assert_eq!(plan.chain, "tron");
     assert_eq!(plan.shortfall, None, "{plan:?}");
     let kinds: Vec<_> = plan.steps.iter().map(|s| s.kind).collect();
@@ -86,23 +86,23 @@ async fn a_usdt_swap_from_tron_is_approved_paid_registered_and_completed() {
 
     // Confirmed below what the step may burn: nothing signed.
     let dear = desk
-        .wallet_evm_step(local_id, Some(WalletTxKind::Approve), Some("1"), false)
+        .wallet_step(local_id, Some(WalletTxKind::Approve), Some("1"), false)
         .await
         .unwrap_err();
     assert_eq!(dear.kind, ErrorKind::Refused, "{}", dear.message);
     assert!(dear.message.contains("more than"), "{}", dear.message);
 
     let approved = desk
-        .wallet_evm_step(
+        .wallet_step(
             local_id,
             Some(WalletTxKind::Approve),
-            Some(&approve.max_fee_wei),
+            Some(&approve.max_fee),
             false,
         )
         .await
         .unwrap();
     assert_eq!(approved.stage, Some(Stage::Verified));
-    let plan = desk.wallet_evm_plan(local_id).await.unwrap();
+    let plan = desk.wallet_plan(local_id).await.unwrap();
     assert_eq!(plan.steps.len(), 1, "{plan:?}");
     let pay = &plan.steps[0];
     assert!(
@@ -113,12 +113,7 @@ async fn a_usdt_swap_from_tron_is_approved_paid_registered_and_completed() {
         pay.sentence
     );
     let paid = desk
-        .wallet_evm_step(
-            local_id,
-            Some(WalletTxKind::Pay),
-            Some(&pay.max_fee_wei),
-            false,
-        )
+        .wallet_step(local_id, Some(WalletTxKind::Pay), Some(&pay.max_fee), false)
         .await
         .unwrap();
     assert_eq!(paid.stage, Some(Stage::Registered), "{paid:?}");
@@ -129,7 +124,7 @@ async fn a_usdt_swap_from_tron_is_approved_paid_registered_and_completed() {
             .all(|t| t.state == WalletTxState::Mined && t.chain == "tron")
     );
     // The tokens really moved (the node ran the gateway contract): 25 USDT fewer.
-    let after = desk.wallet_evm_balance("tron", USDT_TRON).await.unwrap();
+    let after = desk.wallet_balance("tron", USDT_TRON).await.unwrap();
     assert_eq!(after.amount, "9975000000");
 
     let done = complete_onramp(&desk, &mut events, local_id).await;
@@ -155,7 +150,7 @@ async fn a_journaled_transaction_is_sent_as_it_is_and_an_expired_one_is_signed_a
     let node = tron_node().await;
     let home = tempfile::tempdir().unwrap();
     let (desk, accounts) = desk_with_wallet(home.path()).await;
-    desk.wallet_evm_balance("tron", USDT_TRON).await.unwrap();
+    desk.wallet_balance("tron", USDT_TRON).await.unwrap();
     let local_id = verified_order(&desk, &swap_form(&accounts, "30")).await;
 
     let journal =
@@ -205,22 +200,22 @@ async fn a_journaled_transaction_is_sent_as_it_is_and_an_expired_one_is_signed_a
     assert_eq!(txs[0].state, WalletTxState::Reverted);
 
     // Signed anew, on a fresh block; then paid.
-    let plan = desk.wallet_evm_plan(local_id).await.unwrap();
+    let plan = desk.wallet_plan(local_id).await.unwrap();
     assert_eq!(plan.steps[0].kind, WalletTxKind::Approve);
-    desk.wallet_evm_step(
+    desk.wallet_step(
         local_id,
         Some(WalletTxKind::Approve),
-        Some(&plan.steps[0].max_fee_wei),
+        Some(&plan.steps[0].max_fee),
         false,
     )
     .await
     .unwrap();
-    let plan = desk.wallet_evm_plan(local_id).await.unwrap();
+    let plan = desk.wallet_plan(local_id).await.unwrap();
     let paid = desk
-        .wallet_evm_step(
+        .wallet_step(
             local_id,
             Some(WalletTxKind::Pay),
-            Some(&plan.steps[0].max_fee_wei),
+            Some(&plan.steps[0].max_fee),
             false,
         )
         .await
@@ -237,7 +232,7 @@ async fn shortfalls_other_senders_and_unknown_ids_are_refused() {
     let home = tempfile::tempdir().unwrap();
     let (desk, accounts) = desk_with_wallet(home.path()).await;
     let local_id = verified_order(&desk, &swap_form(&accounts, "20000")).await;
-    let plan = desk.wallet_evm_plan(local_id).await.unwrap();
+    let plan = desk.wallet_plan(local_id).await.unwrap();
     let short = plan.shortfall.unwrap();
     assert!(
         short.contains("holds 10000 USDT") && short.contains("add at least 10000 USDT"),
@@ -249,7 +244,7 @@ async fn shortfalls_other_senders_and_unknown_ids_are_refused() {
     other[0] = 0x41;
     form.sender = Some(gateway_client::tron::base58(&other));
     let local_id = verified_order(&desk, &form).await;
-    let refused = desk.wallet_evm_plan(local_id).await.unwrap_err();
+    let refused = desk.wallet_plan(local_id).await.unwrap_err();
     assert!(
         refused.message.contains("not this app's wallet"),
         "{}",
@@ -347,7 +342,7 @@ async fn a_fee_limit_over_the_cap_is_refused_before_anything_is_signed() {
     );
     let local_id = order.local_id.unwrap();
     let refused = desk
-        .wallet_evm_step(
+        .wallet_step(
             local_id,
             Some(WalletTxKind::Approve),
             Some("1000000000"),

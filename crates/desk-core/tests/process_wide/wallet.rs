@@ -176,8 +176,8 @@ async fn an_onramp_is_signed_by_the_wallet_registered_and_completed_and_the_phra
         .unwrap();
 
     // A hostile gateway's PSBT that pays a stranger: refused at verification, so there is nothing to sign.
-    // What the wallet can spend, from the gateway's get-max-spendable; Bitcoin only.
-    let balance = desk.wallet_balance("bitcoin").await.unwrap();
+    // What the wallet can spend, from the gateway's get-max-spendable (Bitcoin's rail).
+    let balance = desk.wallet_balance("bitcoin", "").await.unwrap();
     let sats: u64 = balance.amount.parse().unwrap();
     assert!(sats > 250_000, "{balance:?}");
     assert_eq!(
@@ -185,7 +185,7 @@ async fn an_onramp_is_signed_by_the_wallet_registered_and_completed_and_the_phra
         alloy_primitives::U256::from(sats)
     );
     assert_eq!(
-        desk.wallet_balance("bob").await.unwrap_err().kind,
+        desk.wallet_balance("nowhere", "").await.unwrap_err().kind,
         ErrorKind::InvalidInput
     );
     let form = onramp_form(Some(accounts.bitcoin.as_ref().unwrap().address.clone()));
@@ -195,7 +195,7 @@ async fn an_onramp_is_signed_by_the_wallet_registered_and_completed_and_the_phra
     common::set_tamper(&desk, None).await;
     assert_eq!(hostile.stage, Some(Stage::Refused), "{hostile:?}");
     let refused = desk
-        .sign_with_wallet(hostile.local_id.unwrap(), None)
+        .wallet_step(hostile.local_id.unwrap(), None, None, false)
         .await
         .unwrap_err();
     assert_eq!(refused.kind, ErrorKind::Refused, "{}", refused.message);
@@ -207,15 +207,18 @@ async fn an_onramp_is_signed_by_the_wallet_registered_and_completed_and_the_phra
     assert_eq!(order.stage, Some(Stage::Verified), "{order:?}");
 
     desk.wallet_lock().await;
-    let locked = desk.sign_with_wallet(local_id, None).await.unwrap_err();
+    let locked = desk
+        .wallet_step(local_id, None, None, false)
+        .await
+        .unwrap_err();
     assert_eq!(locked.kind, ErrorKind::Wallet);
     assert!(locked.message.contains("locked"));
     desk.wallet_unlock(PASSWORD).await.unwrap();
 
-    let signed = desk.sign_with_wallet(local_id, None).await.unwrap();
+    let signed = desk.wallet_step(local_id, None, None, false).await.unwrap();
     assert_eq!(signed.stage, Some(Stage::Registered), "{signed:?}");
     // The latch: the same order is not signed twice.
-    assert!(desk.sign_with_wallet(local_id, None).await.is_err());
+    assert!(desk.wallet_step(local_id, None, None, false).await.is_err());
     let done = complete_onramp(&desk, &mut events, local_id).await;
     assert_eq!(done.status.as_deref(), Some("success"));
 

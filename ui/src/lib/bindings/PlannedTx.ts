@@ -14,23 +14,36 @@ kind: WalletTxKind,
  */
 sentence: string, 
 /**
- * The contract called.
+ * The contract (or program, or deposit address) it goes to.
  */
 to: string, 
 /**
- * Native value sent with it, wei (decimal).
+ * The chain's coin sent with it, in its smallest unit (decimal).
  */
 value: string, 
 /**
- * Its gas limit, when it can be estimated now: only the first step can be (the order's call cannot before its
- * approval is mined); later steps are counted at [`PAY_GAS_ASSUMED`] or [`APPROVE_GAS_ASSUMED`].
+ * Its gas limit on an EVM chain, when it can be estimated now: only the first step can be (the order's call
+ * cannot before its approval is mined); later steps are counted at the assumed gas of their kind.
  */
 gasLimit: number | null, 
 /**
- * The most its gas can cost, wei (decimal), and as a person reads it.
+ * The most its network fee can cost, in the smallest unit of the chain's coin (wei, sun, lamports, sats;
+ * decimal): what a confirmation accepts.
  */
-maxFeeWei: string, 
+maxFee: string, 
 /**
- * The same most in the chain's native coin, as a person reads it.
+ * The same most in the chain's coin, as a person reads it.
  */
-maxFeeText: string, };
+maxFeeText: string, 
+/**
+ * The fee as the confirmation says it: `Network fee at most 0.00082 ETH.`
+ */
+feeSentence: string, 
+/**
+ * Rent a new account the transaction creates may lock, as text (Solana's token accounts; `None` elsewhere).
+ */
+rentText: string | null, 
+/**
+ * The fee is high for what is paid and must be accepted explicitly (at least `max_fee`), not only confirmed.
+ */
+feeNeedsAcceptance: boolean, };

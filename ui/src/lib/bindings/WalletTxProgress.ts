@@ -25,4 +25,8 @@ state: WalletTxState,
 /**
  * How many blocks confirm it, its own block counted (0 until it is mined).
  */
-confirmations: number, };
+confirmations: number, 
+/**
+ * The progress as a sentence, in the words of the transaction's chain.
+ */
+text: string, };

@@ -587,7 +587,7 @@ export class SwapState {
     this.handingIn = true;
     this.clearError();
     try {
-      const next = await this.#api.signWithWallet(order.localId, acceptedFeeSats);
+      const next = await this.#api.walletStep(order.localId, "pay", acceptedFeeSats);
       if (this.order?.localId !== order.localId) return;
       this.order = next;
     } catch (err) {

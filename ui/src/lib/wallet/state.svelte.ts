@@ -70,8 +70,8 @@ export class WalletStore {
   }
 
   /**
-   * Reads what the wallet can spend of `token` on `chain` (only while unlocked): Bitcoin from the gateway's
-   * get-max-spendable, EVM tokens from the chain (Max of the native coin keeps the gas).
+   * Reads what the wallet can spend of `token` on `chain` (only while unlocked), from desk-core's rail of the chain's
+   * family: Bitcoin from the gateway's get-max-spendable, the others from the chain (Max of a coin keeps its fees).
    */
   async loadBalance(chain: string, token = ""): Promise<void> {
     // Only the newest read counts: an earlier token's balance arriving late must not show beside this one.
@@ -80,15 +80,9 @@ export class WalletStore {
     this.balanceError = null;
     if (!this.unlocked) return;
     try {
-      if (chain === "bitcoin") {
-        const b = await this.#api.walletBalance(chain);
-        if (asked !== this.#balanceRead) return;
-        this.balance = { units: b.units, maxUnits: b.units, symbol: "BTC", source: b.source };
-      } else {
-        const b = await this.#api.walletEvmBalance(chain, token);
-        if (asked !== this.#balanceRead) return;
-        this.balance = { units: b.units, maxUnits: b.maxUnits, symbol: b.symbol, source: b.source };
-      }
+      const b = await this.#api.walletBalance(chain, token);
+      if (asked !== this.#balanceRead) return;
+      this.balance = { units: b.units, maxUnits: b.maxUnits, symbol: b.symbol, source: b.source };
     } catch (err) {
       if (asked !== this.#balanceRead) return;
       this.balanceError = toDeskError(err).message;

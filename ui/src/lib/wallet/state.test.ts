@@ -1,22 +1,22 @@
 // The wallet store's balance beside the swap form: only the newest read counts.
 import { describe, expect, it } from "vitest";
-import type { EvmBalance } from "../bindings/EvmBalance";
+import type { WalletBalance } from "../bindings/WalletBalance";
 import type { WalletView } from "../bindings/WalletView";
 import { stubApi } from "../testing";
 import { WalletStore } from "./state.svelte";
 
 const UNLOCKED = { state: "unlocked", idleLockSecs: 300, accounts: {} } as unknown as WalletView;
 
-function balance(symbol: string, units: string): EvmBalance {
-  return { units, maxUnits: units, symbol, source: `on ${symbol}'s chain` } as unknown as EvmBalance;
+function balance(symbol: string, units: string): WalletBalance {
+  return { units, maxUnits: units, symbol, source: `on ${symbol}'s chain` } as unknown as WalletBalance;
 }
 
 describe("the balance of the form's source token", () => {
   it("drops an earlier token's balance that arrives after the newer one", async () => {
-    const answers: Record<string, (b: EvmBalance) => void> = {};
+    const answers: Record<string, (b: WalletBalance) => void> = {};
     const api = stubApi({
       walletStatus: async () => UNLOCKED,
-      walletEvmBalance: (chain: string) => new Promise<EvmBalance>((resolve) => (answers[chain] = resolve)),
+      walletBalance: (chain: string) => new Promise<WalletBalance>((resolve) => (answers[chain] = resolve)),
     });
     const store = new WalletStore(api);
     await store.load();
@@ -31,10 +31,10 @@ describe("the balance of the form's source token", () => {
   });
 
   it("drops an earlier read's failure too", async () => {
-    const answers: Record<string, { ok: (b: EvmBalance) => void; fail: (e: unknown) => void }> = {};
+    const answers: Record<string, { ok: (b: WalletBalance) => void; fail: (e: unknown) => void }> = {};
     const api = stubApi({
       walletStatus: async () => UNLOCKED,
-      walletEvmBalance: (chain: string) => new Promise<EvmBalance>((ok, fail) => (answers[chain] = { ok, fail })),
+      walletBalance: (chain: string) => new Promise<WalletBalance>((ok, fail) => (answers[chain] = { ok, fail })),
     });
     const store = new WalletStore(api);
     await store.load();

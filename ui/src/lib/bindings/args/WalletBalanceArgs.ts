@@ -5,6 +5,10 @@
  */
 export type WalletBalanceArgs = { 
 /**
- * The chain's slug (Bitcoin for now).
+ * The chain's slug.
  */
-chain: string, };
+chain: string, 
+/**
+ * The token's address on that chain (empty: the chain's coin).
+ */
+token: string, };

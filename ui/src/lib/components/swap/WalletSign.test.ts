@@ -44,15 +44,15 @@ function deposit(spender: string, feeNeedsConfirmation = false): DepositToPay {
 let app: Record<string, unknown> | null = null;
 
 async function start(walletView: View, dep: DepositToPay, overrides = {}) {
-  const signWithWallet = vi.fn(async () => ({ localId: 1, stage: "registered" }) as unknown as OrderView);
-  const api = stubApi({ walletStatus: async () => walletView, signWithWallet, ...overrides });
+  const walletStep = vi.fn(async () => ({ localId: 1, stage: "registered" }) as unknown as OrderView);
+  const api = stubApi({ walletStatus: async () => walletView, walletStep, ...overrides });
   const flow = new SwapState(api);
   flow.order = { localId: 1, stage: "verified", route: "onramp" } as unknown as OrderView;
   const store = new WalletStore(api);
   store.connect(async () => () => {});
   app = mount(WalletSign, { target: document.getElementById("app")!, props: { flow, deposit: dep, store } });
   await settle();
-  return { flow, signWithWallet };
+  return { flow, walletStep };
 }
 
 beforeEach(() => {
@@ -66,20 +66,20 @@ afterEach(() => {
 
 describe("signing with the app's wallet", () => {
   it("says what the signature does, then asks desk-core to sign the order", async () => {
-    const { signWithWallet } = await start(UNLOCKED, deposit(OURS));
+    const { walletStep } = await start(UNLOCKED, deposit(OURS));
     expect(text("wallet-sign-sentence")).toBe(
       "Send 0.0025 BTC from your wallet bcrt1qours to the gateway's address bcrt1qgateway for order ord-1, network fee 1800 sats (0.000018 BTC), with the order's OP_RETURN data. Change comes back to the same address.",
     );
     await click("wallet-sign-button");
-    expect(signWithWallet).toHaveBeenCalledWith(1, null);
+    expect(walletStep).toHaveBeenCalledWith(1, "pay", null);
   });
 
   it("passes the high fee the person accepted", async () => {
-    const { flow, signWithWallet } = await start(UNLOCKED, deposit(OURS, true));
+    const { flow, walletStep } = await start(UNLOCKED, deposit(OURS, true));
     flow.feeAccepted = true;
     flushSync();
     await click("wallet-sign-button");
-    expect(signWithWallet).toHaveBeenCalledWith(1, "1800");
+    expect(walletStep).toHaveBeenCalledWith(1, "pay", "1800");
   });
 
   it("does not offer to sign another wallet's PSBT", async () => {

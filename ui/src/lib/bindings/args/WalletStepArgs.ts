@@ -2,9 +2,9 @@
 import type { WalletTxKind } from "../WalletTxKind";
 
 /**
- * The arguments of the `wallet_evm_step` command.
+ * The arguments of the `wallet_step` command.
  */
-export type WalletEvmStepArgs = { 
+export type WalletStepArgs = { 
 /**
  * The journal's id of the order.
  */
@@ -12,11 +12,12 @@ localId: number,
 /**
  * The step the person confirmed.
  */
-kind: WalletTxKind, 
+kind: WalletTxKind | null, 
 /**
- * The most gas fee (in wei, decimal) the person accepted.
+ * The most network fee the person accepted, in the smallest unit of the chain's coin (decimal); on Bitcoin only
+ * when the fee is high and they accepted it.
  */
-acceptedMaxFeeWei: string, 
+acceptedMaxFee: string | null, 
 /**
  * The person accepted signing this order without the chain's simulation (its endpoint cannot simulate);
  * counts only with blind signing on for the network.

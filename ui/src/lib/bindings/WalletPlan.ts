@@ -3,9 +3,9 @@ import type { PlannedTx } from "./PlannedTx";
 import type { Simulation } from "./Simulation";
 
 /**
- * What executing an order still takes, and whether the wallet can pay for it.
+ * What executing an order with the app's wallet still takes, and whether the wallet can pay for it.
  */
-export type EvmPlan = { 
+export type WalletPlan = { 
 /**
  * The slug of the chain the transactions are sent on.
  */
@@ -14,6 +14,10 @@ chain: string,
  * The wallet's address that signs.
  */
 owner: string, 
+/**
+ * What the wallet holds there, as a sentence: `Your wallet 0x… holds 0.1 ETH and 20 USDC on ethereum.`
+ */
+holdings: string, 
 /**
  * The transactions still to sign, in order; the first is the one a confirmation signs.
  */
@@ -26,6 +30,11 @@ nativeBalanceText: string,
  * The token balance, when the order pays with a token.
  */
 tokenBalanceText: string | null, 
+/**
+ * Why the order can never be executed any more (Solana: its blockhash expired), as a sentence; nothing is
+ * signed while this is set.
+ */
+expired: string | null, 
 /**
  * Why the wallet cannot pay, in numbers; nothing is signed while this is set.
  */

@@ -4,12 +4,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { mount, unmount } from "svelte";
 import type { SettingsView } from "../../bindings/SettingsView";
-import type { EvmEndpointsView } from "../../bindings/EvmEndpointsView";
+import type { ChainEndpointsView } from "../../bindings/ChainEndpointsView";
 import { desk } from "../../stores.svelte";
 import { byId, chainFacts, choose, click, settle, stubApi, text } from "../../testing";
-import EvmEndpoints from "./EvmEndpoints.svelte";
+import ChainEndpoints from "./ChainEndpoints.svelte";
 
-function settings(evmEndpoints: EvmEndpointsView[]): SettingsView {
+function settings(chainEndpoints: ChainEndpointsView[]): SettingsView {
   return {
     network: {
       kind: "production",
@@ -25,11 +25,11 @@ function settings(evmEndpoints: EvmEndpointsView[]): SettingsView {
     theme: "system",
     notices: [],
     affiliates: [],
-    evmEndpoints,
+    chainEndpoints,
   };
 }
 
-const DEFAULTS: EvmEndpointsView[] = [
+const DEFAULTS: ChainEndpointsView[] = [
   { chain: "ethereum", urls: ["https://a.example", "https://b.example"], custom: false },
   { chain: "bob", urls: ["https://rpc.gobob.xyz", "https://bob.example"], custom: false },
 ];
@@ -46,7 +46,7 @@ afterEach(() => {
 });
 
 function edit(value: string) {
-  const area = byId<HTMLTextAreaElement>("evm-endpoints-urls")!;
+  const area = byId<HTMLTextAreaElement>("chain-endpoints-urls")!;
   area.value = value;
   area.dispatchEvent(new Event("input", { bubbles: true }));
 }
@@ -54,45 +54,47 @@ function edit(value: string) {
 describe("EVM endpoints in Settings", () => {
   it("saves the person's endpoints for a chain, checks them, and goes back to the defaults", async () => {
     desk.settings = settings(DEFAULTS);
-    const setEvmEndpoints = vi.fn(async (chain: string, urls: string[]) =>
+    const setChainEndpoints = vi.fn(async (chain: string, urls: string[]) =>
       settings(
         DEFAULTS.map((e) =>
           e.chain === chain ? { chain, urls: urls.length ? urls : e.urls, custom: urls.length > 0 } : e,
         ),
       ),
     );
-    const checkEvmEndpoint = vi.fn(async (chain: string, url: string) => {
+    const checkChainEndpoint = vi.fn(async (chain: string, url: string) => {
       if (url.includes("wrong")) throw { kind: "transport", message: `${url} is chain 1, not ${chain}.` };
       return { url, chainId: 60808, latestBlock: 123 };
     });
-    const api = stubApi({ setEvmEndpoints, checkEvmEndpoint });
-    app = mount(EvmEndpoints, { target: document.getElementById("app")!, props: { api } });
+    const api = stubApi({ setChainEndpoints, checkChainEndpoint });
+    app = mount(ChainEndpoints, { target: document.getElementById("app")!, props: { api } });
     await settle();
-    expect(byId<HTMLTextAreaElement>("evm-endpoints-urls")!.value).toBe("https://a.example\nhttps://b.example");
-    choose("evm-endpoints-chain", "bob");
+    expect(byId<HTMLTextAreaElement>("chain-endpoints-urls")!.value).toBe("https://a.example\nhttps://b.example");
+    choose("chain-endpoints-chain", "bob");
     await settle();
-    expect(byId<HTMLTextAreaElement>("evm-endpoints-urls")!.value).toBe("https://rpc.gobob.xyz\nhttps://bob.example");
-    expect(byId<HTMLButtonElement>("evm-endpoints-save")!.disabled).toBe(true);
+    expect(byId<HTMLTextAreaElement>("chain-endpoints-urls")!.value).toBe("https://rpc.gobob.xyz\nhttps://bob.example");
+    expect(byId<HTMLButtonElement>("chain-endpoints-save")!.disabled).toBe(true);
 
     edit("https://mine.example\n\nhttps://wrong.example ");
     await settle();
-    await click("evm-endpoints-check");
-    expect(checkEvmEndpoint).toHaveBeenCalledWith("bob", "https://mine.example");
-    expect(text("evm-endpoints-checks")).toContain("https://mine.example: chain id 60808, latest block 123");
-    expect(text("evm-endpoints-checks")).toContain("https://wrong.example is chain 1, not bob.");
+    await click("chain-endpoints-check");
+    expect(checkChainEndpoint).toHaveBeenCalledWith("bob", "https://mine.example");
+    expect(text("chain-endpoints-checks")).toContain("https://mine.example: chain id 60808, latest block 123");
+    expect(text("chain-endpoints-checks")).toContain("https://wrong.example is chain 1, not bob.");
 
-    await click("evm-endpoints-save");
-    expect(setEvmEndpoints).toHaveBeenCalledWith("bob", ["https://mine.example", "https://wrong.example"]);
-    expect(byId<HTMLTextAreaElement>("evm-endpoints-urls")!.value).toBe("https://mine.example\nhttps://wrong.example");
-    await click("evm-endpoints-reset");
-    expect(setEvmEndpoints).toHaveBeenLastCalledWith("bob", []);
-    expect(byId("evm-endpoints-reset")).toBeNull();
+    await click("chain-endpoints-save");
+    expect(setChainEndpoints).toHaveBeenCalledWith("bob", ["https://mine.example", "https://wrong.example"]);
+    expect(byId<HTMLTextAreaElement>("chain-endpoints-urls")!.value).toBe(
+      "https://mine.example\nhttps://wrong.example",
+    );
+    await click("chain-endpoints-reset");
+    expect(setChainEndpoints).toHaveBeenLastCalledWith("bob", []);
+    expect(byId("chain-endpoints-reset")).toBeNull();
   });
 
   it("is not shown on the Sandbox, whose chains are its own nodes", async () => {
-    desk.settings = { ...settings([]), evmEndpoints: undefined };
-    app = mount(EvmEndpoints, { target: document.getElementById("app")!, props: { api: stubApi() } });
+    desk.settings = { ...settings([]), chainEndpoints: undefined };
+    app = mount(ChainEndpoints, { target: document.getElementById("app")!, props: { api: stubApi() } });
     await settle();
-    expect(byId("evm-endpoints")).toBeNull();
+    expect(byId("chain-endpoints")).toBeNull();
   });
 });

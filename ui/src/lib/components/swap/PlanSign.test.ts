@@ -1,19 +1,20 @@
 // @vitest-environment happy-dom
-// Paying an EVM order with the app's wallet: the plan's steps, one confirmation per step with its fee cap passed to
-// desk-core, the next step read again after a signature, a shortfall with no button, progress and refusals in words.
+// Paying an order with the app's wallet, on an EVM chain and on Tron: the plan's steps, one confirmation per step with
+// its fee cap passed to desk-core, the next step read again after a signature, a shortfall with no button, progress
+// and refusals in the words desk-core sends.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { mount, unmount } from "svelte";
 import type { DeskEvent } from "../../bindings/DeskEvent";
-import type { EvmPlan } from "../../bindings/EvmPlan";
 import type { OrderView } from "../../bindings/OrderView";
 import type { PlannedTx } from "../../bindings/PlannedTx";
 import type { Simulation } from "../../bindings/Simulation";
+import type { WalletPlan } from "../../bindings/WalletPlan";
 import type { WalletView as View } from "../../bindings/WalletView";
 import { SwapState } from "../../swap/state.svelte";
 import { WalletStore } from "../../wallet/state.svelte";
-import { EvmSigner, progressText } from "../../wallet/evm-sign.svelte";
+import { WalletPlanSigner } from "../../wallet/plan-sign.svelte";
 import { byId, click, settle, stubApi, text, type } from "../../testing";
-import EvmWalletSign from "./EvmWalletSign.svelte";
+import PlanSign from "./PlanSign.svelte";
 
 const EVM = "0x9858EfFD232B4033E47d90003D41EC34EcaEda94";
 const ACCOUNTS = {
@@ -30,8 +31,11 @@ const APPROVE: PlannedTx = {
   to: "0x0555E30da8f98308EdB960aa94C0Db47230d2B9c",
   value: "0",
   gasLimit: 346000,
-  maxFeeWei: "692000000000000",
+  maxFee: "692000000000000",
   maxFeeText: "0.000692 ETH",
+  feeSentence: "Network fee at most 0.000692 ETH.",
+  rentText: null,
+  feeNeedsAcceptance: false,
 };
 const PAY: PlannedTx = {
   kind: "pay",
@@ -39,8 +43,11 @@ const PAY: PlannedTx = {
   to: "0x6761",
   value: "0",
   gasLimit: null,
-  maxFeeWei: "1000000000000000",
+  maxFee: "1000000000000000",
   maxFeeText: "0.001 ETH",
+  feeSentence: "Network fee at most 0.001 ETH.",
+  rentText: null,
+  feeNeedsAcceptance: false,
 };
 
 const GATEWAY = "0x6761C1C9bB7F3aF8E4B8b4fD1b9B2a1f1c3D7a70";
@@ -58,11 +65,13 @@ const UNAVAILABLE: Simulation = {
   source: "eth_simulateV1 on https://rpc.example",
 };
 
-function plan(steps: PlannedTx[], shortfall: string | null = null, simulation: Simulation = SIMULATED): EvmPlan {
+function plan(steps: PlannedTx[], shortfall: string | null = null, simulation: Simulation = SIMULATED): WalletPlan {
   return {
     chain: "bob",
     owner: EVM,
+    holdings: `Your wallet ${EVM} holds 10 ETH and 1 WBTC on bob.`,
     steps,
+    expired: null,
     nativeBalanceText: "10 ETH",
     tokenBalanceText: "1 WBTC",
     shortfall,
@@ -77,13 +86,13 @@ let emit: (event: DeskEvent) => void = () => {};
 
 async function start(
   walletView: View,
-  plans: EvmPlan[],
+  plans: WalletPlan[],
   overrides = {},
   sender: string | null = null,
-  family: "evm" | "tron" = "evm",
+  family: "evm" | "tron" | "solana" = "evm",
 ) {
-  const walletEvmPlan = vi.fn(async () => plans.shift() ?? plan([]));
-  const walletEvmStep = vi.fn(
+  const walletPlan = vi.fn(async () => plans.shift() ?? plan([]));
+  const walletStep = vi.fn(
     async () =>
       ({
         localId: 1,
@@ -91,22 +100,22 @@ async function start(
         execution: plans.length > 0 ? "sign" : "registered",
       }) as unknown as OrderView,
   );
-  const api = stubApi({ walletStatus: async () => walletView, walletEvmPlan, walletEvmStep, ...overrides });
+  const api = stubApi({ walletStatus: async () => walletView, walletPlan, walletStep, ...overrides });
   const flow = new SwapState(api);
   flow.order = { localId: 1, stage: "verified", execution: "sign", route: "offramp" } as unknown as OrderView;
   const store = new WalletStore(api);
   store.connect(async () => () => {});
-  const signer = new EvmSigner(api);
+  const signer = new WalletPlanSigner(api);
   signer.connect(async (handler) => {
     emit = handler;
     return () => {};
   });
-  app = mount(EvmWalletSign, {
+  app = mount(PlanSign, {
     target: document.getElementById("app")!,
     props: { flow, sender, family, store, signer },
   });
   await settle();
-  return { flow, walletEvmPlan, walletEvmStep };
+  return { flow, walletPlan, walletStep };
 }
 
 beforeEach(() => {
@@ -118,106 +127,115 @@ afterEach(() => {
   app = null;
 });
 
-describe("paying an EVM order with the app's wallet", () => {
+describe("paying an order from an EVM chain or Tron with the app's wallet", () => {
   it("confirms the approval, then the payment, each at its shown fee cap", async () => {
-    const { flow, walletEvmStep } = await start(UNLOCKED, [plan([APPROVE, PAY]), plan([PAY])]);
-    expect(text("evm-sign-balances")).toBe(`Your wallet ${EVM} holds 10 ETH and 1 WBTC on bob.`);
-    expect(byId("evm-sign-steps")?.querySelectorAll("li").length).toBe(2);
-    expect(text("evm-sign-sentence")).toBe(`${APPROVE.sentence} Network fee at most 0.000692 ETH.`);
-    expect(text("evm-sign-button")).toBe("Sign: approve");
-    await click("evm-sign-button");
-    expect(walletEvmStep).toHaveBeenCalledWith(1, "approve", "692000000000000", false);
-    expect(text("evm-sign-sentence")).toBe(`${PAY.sentence} Network fee at most 0.001 ETH.`);
-    expect(byId("evm-sign-steps")).toBeNull();
-    expect(text("evm-sign-button")).toBe("Sign and send");
-    await click("evm-sign-button");
-    expect(walletEvmStep).toHaveBeenLastCalledWith(1, "pay", "1000000000000000", false);
+    const { flow, walletStep } = await start(UNLOCKED, [plan([APPROVE, PAY]), plan([PAY])]);
+    expect(text("plan-sign-balances")).toBe(`Your wallet ${EVM} holds 10 ETH and 1 WBTC on bob.`);
+    expect(byId("plan-sign-steps")?.querySelectorAll("li").length).toBe(2);
+    expect(text("plan-sign-sentence")).toBe(`${APPROVE.sentence} Network fee at most 0.000692 ETH.`);
+    expect(text("plan-sign-button")).toBe("Sign: approve");
+    await click("plan-sign-button");
+    expect(walletStep).toHaveBeenCalledWith(1, "approve", "692000000000000", false);
+    expect(text("plan-sign-sentence")).toBe(`${PAY.sentence} Network fee at most 0.001 ETH.`);
+    expect(byId("plan-sign-steps")).toBeNull();
+    expect(text("plan-sign-button")).toBe("Sign and send");
+    await click("plan-sign-button");
+    expect(walletStep).toHaveBeenLastCalledWith(1, "pay", "1000000000000000", false);
     expect(flow.order?.stage).toBe("registered");
   });
 
   it("shows what the chain's simulation moves, in the person's units, before the button", async () => {
     await start(UNLOCKED, [plan([APPROVE, PAY])]);
-    const section = byId("evm-sign-simulation")!;
+    const section = byId("plan-sign-simulation")!;
     expect(section.dataset.status).toBe("simulated");
     expect(section.querySelector("h4")?.textContent).toBe("Simulated on the chain: what leaves and enters your wallet");
-    expect(byId("evm-sign-moves")?.textContent?.replace(/\s+/g, " ").trim()).toBe(`−0.001 WBTC to ${GATEWAY}`);
-    expect(text("evm-sign-simulation-sentence")).toBe(SIMULATED.sentence);
-    expect(byId("evm-sign-accept-unsimulated")).toBeNull();
+    expect(byId("plan-sign-moves")?.textContent?.replace(/\s+/g, " ").trim()).toBe(`−0.001 WBTC to ${GATEWAY}`);
+    expect(text("plan-sign-simulation-sentence")).toBe(SIMULATED.sentence);
+    expect(byId("plan-sign-accept-unsimulated")).toBeNull();
   });
 
   it("says plainly when the endpoint cannot simulate, and signs only with this order's acceptance", async () => {
-    const { walletEvmStep } = await start(UNLOCKED, [plan([PAY], null, UNAVAILABLE)]);
-    expect(byId("evm-sign-simulation")?.dataset.status).toBe("unavailable");
-    expect(text("evm-sign-simulation-sentence")).toContain("error -32601");
-    const button = byId("evm-sign-button") as HTMLButtonElement;
+    const { walletStep } = await start(UNLOCKED, [plan([PAY], null, UNAVAILABLE)]);
+    expect(byId("plan-sign-simulation")?.dataset.status).toBe("unavailable");
+    expect(text("plan-sign-simulation-sentence")).toContain("error -32601");
+    const button = byId("plan-sign-button") as HTMLButtonElement;
     expect(button.disabled).toBe(true);
-    await click("evm-sign-accept-unsimulated");
+    await click("plan-sign-accept-unsimulated");
     expect(button.disabled).toBe(false);
-    await click("evm-sign-button");
-    expect(walletEvmStep).toHaveBeenCalledWith(1, "pay", "1000000000000000", true);
+    await click("plan-sign-button");
+    expect(walletStep).toHaveBeenCalledWith(1, "pay", "1000000000000000", true);
   });
 
   it("shows a shortfall in numbers and offers nothing to sign", async () => {
     await start(UNLOCKED, [plan([APPROVE, PAY], "Gas needs up to 0.001 ETH on bob: add at least 0.0009 ETH.")]);
-    expect(text("evm-sign-shortfall")).toBe(
+    expect(text("plan-sign-shortfall")).toBe(
       "Gas needs up to 0.001 ETH on bob: add at least 0.0009 ETH. Nothing is signed.",
     );
-    expect(byId("evm-sign-button")).toBeNull();
+    expect(byId("plan-sign-button")).toBeNull();
   });
 
   it("says what desk-core refused and shows each transaction's progress", async () => {
-    const walletEvmStep = vi.fn(async () => {
+    const walletStep = vi.fn(async () => {
       throw {
         kind: "refused",
         message: "The order's transaction would fail (order already paid), so it was not signed.",
       };
     });
-    await start(UNLOCKED, [plan([PAY]), plan([PAY])], { walletEvmStep });
-    await click("evm-sign-button");
-    expect(text("evm-sign-error")).toContain("order already paid");
-    emit({ type: "walletTx", progress: { localId: 1, kind: "pay", hash: "0xabc", state: "sent", confirmations: 0 } });
-    await settle();
-    expect(text("evm-sign-progress")).toBe("The payment 0xabc is sent; waiting for it to be mined…");
+    await start(UNLOCKED, [plan([PAY]), plan([PAY])], { walletStep });
+    await click("plan-sign-button");
+    expect(text("plan-sign-error")).toContain("order already paid");
     emit({
       type: "walletTx",
-      progress: { localId: 2, kind: "pay", hash: "0xother", state: "mined", confirmations: 1 },
+      progress: {
+        localId: 1,
+        kind: "pay",
+        hash: "0xabc",
+        state: "sent",
+        confirmations: 0,
+        text: "The payment 0xabc is sent; waiting for it to be mined…",
+      },
     });
     await settle();
-    expect(text("evm-sign-progress")).toContain("0xabc");
+    expect(text("plan-sign-progress")).toBe("The payment 0xabc is sent; waiting for it to be mined…");
+    emit({
+      type: "walletTx",
+      progress: {
+        localId: 2,
+        kind: "pay",
+        hash: "0xother",
+        state: "mined",
+        confirmations: 1,
+        text: "The payment 0xother is mined (1 confirmation).",
+      },
+    });
+    await settle();
+    expect(text("plan-sign-progress")).toContain("0xabc");
   });
 
   it("does not offer another sender's order, and unlocks on the spot", async () => {
     await start(UNLOCKED, [plan([PAY])], {}, "0x000000000000000000000000000000000000dEaD");
-    expect(text("evm-sign-not-ours")).toContain("0x000000000000000000000000000000000000dEaD");
-    expect(byId("evm-sign-button")).toBeNull();
+    expect(text("plan-sign-not-ours")).toContain("0x000000000000000000000000000000000000dEaD");
+    expect(byId("plan-sign-button")).toBeNull();
     unmount(app!);
     document.body.innerHTML = '<div id="app"></div>';
     const walletUnlock = vi.fn(async () => UNLOCKED);
     app = null;
     await start({ state: "locked", idleLockSecs: 300 }, [plan([PAY])], { walletUnlock });
-    expect(byId("evm-sign-button")).toBeNull();
-    type("evm-sign-password", "a long app password");
-    await click("evm-sign-unlock");
+    expect(byId("plan-sign-button")).toBeNull();
+    type("plan-sign-password", "a long app password");
+    await click("plan-sign-unlock");
     expect(walletUnlock).toHaveBeenCalledWith("a long app password");
-    expect(text("evm-sign-button")).toBe("Sign and send");
+    expect(text("plan-sign-button")).toBe("Sign and send");
   });
 
   it("on Tron, takes the wallet's Tron account as its own, compared with its case", async () => {
-    const { walletEvmPlan } = await start(UNLOCKED, [plan([PAY])], {}, ACCOUNTS.tron.address, "tron");
-    expect(byId("evm-sign-not-ours")).toBeNull();
-    expect(walletEvmPlan).toHaveBeenCalledWith(1);
+    const { walletPlan } = await start(UNLOCKED, [plan([PAY])], {}, ACCOUNTS.tron.address, "tron");
+    expect(byId("plan-sign-not-ours")).toBeNull();
+    expect(walletPlan).toHaveBeenCalledWith(1);
     unmount(app!);
     app = null;
     document.body.innerHTML = '<div id="app"></div>';
     await start(UNLOCKED, [plan([PAY])], {}, ACCOUNTS.tron.address.toLowerCase(), "tron");
-    expect(text("evm-sign-not-ours")).toContain(ACCOUNTS.tron.address);
-  });
-
-  it("puts progress in words", () => {
-    const p = { localId: 1, hash: "0x1", confirmations: 1 } as const;
-    expect(progressText({ ...p, kind: "approve", state: "mined" })).toBe("The approval 0x1 is mined (1 confirmation).");
-    expect(progressText({ ...p, kind: "resetApproval", state: "reverted" })).toBe(
-      "The allowance reset 0x1 reverted: it did nothing but cost its gas.",
-    );
+    expect(text("plan-sign-not-ours")).toContain(ACCOUNTS.tron.address);
   });
 });

@@ -1,0 +1,328 @@
+//! A chain family as a type: the wallet's rail on Bitcoin, the EVM chains, Tron and Solana.
+//!
+//! Each family implements [`WalletRail`] once (endpoint check, balance and Max, plan with the chain's own simulation,
+//! sign-and-send one confirmed step, resume a journaled transaction); [`rail_for`] chooses the implementation once,
+//! from the source chain's family. The desk's facade (`wallet_balance`, `wallet_plan`, `wallet_step`,
+//! `set_chain_endpoints`) and the window and the command line above it never switch on the family: what differs is
+//! said here, in [`WalletPlan`]'s and [`WalletBalance`]'s words and numbers.
+
+use gateway_client::address::{ChainFamily, chain_family};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use super::{ExecError, Executed, Unsimulated, WalletTxProgress};
+use crate::api::EndpointCheck;
+use crate::journal::{Journal, JournalOrder, WalletTx, WalletTxKind};
+use crate::sandbox::BoxFuture;
+use crate::simulate::Simulation;
+use crate::wallet::{Account, Accounts, keeper::Keeper};
+
+/// One transaction still to be signed, as the confirmation shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "PlannedTx.ts")]
+pub struct PlannedTx {
+    /// What the transaction does for the order: reset an approval, approve, or pay.
+    pub kind: WalletTxKind,
+    /// What it does, in words and numbers: `Approve 0.001 WBTC to 0x… (the gateway's contract on bob).`
+    pub sentence: String,
+    /// The contract (or program, or deposit address) it goes to.
+    pub to: String,
+    /// The chain's coin sent with it, in its smallest unit (decimal).
+    pub value: String,
+    /// Its gas limit on an EVM chain, when it can be estimated now: only the first step can be (the order's call
+    /// cannot before its approval is mined); later steps are counted at the assumed gas of their kind.
+    #[ts(type = "number | null")]
+    pub gas_limit: Option<u64>,
+    /// The most its network fee can cost, in the smallest unit of the chain's coin (wei, sun, lamports, sats;
+    /// decimal): what a confirmation accepts.
+    pub max_fee: String,
+    /// The same most in the chain's coin, as a person reads it.
+    pub max_fee_text: String,
+    /// The fee as the confirmation says it: `Network fee at most 0.00082 ETH.`
+    pub fee_sentence: String,
+    /// Rent a new account the transaction creates may lock, as text (Solana's token accounts; `None` elsewhere).
+    pub rent_text: Option<String>,
+    /// The fee is high for what is paid and must be accepted explicitly (at least `max_fee`), not only confirmed.
+    pub fee_needs_acceptance: bool,
+}
+
+/// What executing an order with the app's wallet still takes, and whether the wallet can pay for it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "WalletPlan.ts")]
+pub struct WalletPlan {
+    /// The slug of the chain the transactions are sent on.
+    pub chain: String,
+    /// The wallet's address that signs.
+    pub owner: String,
+    /// What the wallet holds there, as a sentence: `Your wallet 0x… holds 0.1 ETH and 20 USDC on ethereum.`
+    pub holdings: String,
+    /// The transactions still to sign, in order; the first is the one a confirmation signs.
+    pub steps: Vec<PlannedTx>,
+    /// The native balance, as a person reads it.
+    pub native_balance_text: String,
+    /// The token balance, when the order pays with a token.
+    pub token_balance_text: Option<String>,
+    /// Why the order can never be executed any more (Solana: its blockhash expired), as a sentence; nothing is
+    /// signed while this is set.
+    pub expired: Option<String>,
+    /// Why the wallet cannot pay, in numbers; nothing is signed while this is set.
+    pub shortfall: Option<String>,
+    /// What the chain's own simulation of the steps showed leaving and entering the wallet.
+    pub simulation: Simulation,
+}
+
+impl WalletPlan {
+    /// The holdings sentence of `owner` on `place`.
+    pub(crate) fn holdings_of(
+        owner: &str,
+        native: &str,
+        token: Option<&str>,
+        place: &str,
+    ) -> String {
+        match token {
+            Some(token) => format!("Your wallet {owner} holds {native} and {token} on {place}."),
+            None => format!("Your wallet {owner} holds {native} on {place}."),
+        }
+    }
+}
+
+/// The wallet's balance of one token on one chain, for the swap form's amount field and its Max.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "WalletBalance.ts")]
+pub struct WalletBalance {
+    /// The chain read: `bitcoin`, an EVM chain's slug, `solana` or `tron`.
+    pub chain: String,
+    /// The token as asked for: its address, or empty (or the all-zero EVM address) for the chain's native coin.
+    pub token: String,
+    /// Smallest units (decimal).
+    pub amount: String,
+    /// What Max puts in the amount field: the balance, less the most the network fee of paying it can cost.
+    pub max: String,
+    /// The balance in the token's units ("0.0125").
+    pub units: String,
+    /// Max in the token's units, what the amount field gets when Max is pressed.
+    pub max_units: String,
+    /// The token's ticker (`ETH`, `USDT`, `BTC`), from the app's list of known tokens.
+    pub symbol: String,
+    /// Where the figure comes from, for a person.
+    pub source: String,
+}
+
+impl WalletBalance {
+    /// The balance `amount` and Max `max` of `token` (`native`: the chain's coin) on `chain`, read from `url`, in
+    /// the units of the app's list of known tokens.
+    pub(crate) fn of(
+        chain: &str,
+        token: &str,
+        native: bool,
+        amount: alloy::primitives::U256,
+        max: alloy::primitives::U256,
+        url: &str,
+    ) -> Result<Self, ExecError> {
+        let info = gateway_client::TokenRegistry::builtin()
+            .get(
+                chain,
+                if native {
+                    gateway_client::wire::NATIVE_TOKEN
+                } else {
+                    token
+                },
+            )
+            .ok_or_else(|| ExecError::Invalid {
+                field: "token",
+                message: format!(
+                    "The app does not know the token {token} on {}.",
+                    place_of(chain)
+                ),
+            })?;
+        let units = |v| gateway_client::amount::format_units(v, info.decimals);
+        Ok(Self {
+            chain: chain.to_owned(),
+            token: token.to_owned(),
+            amount: amount.to_string(),
+            max: max.to_string(),
+            units: units(amount),
+            max_units: units(max),
+            symbol: info.symbol.clone(),
+            source: format!("read from {chain} ({url})"),
+        })
+    }
+}
+
+/// The chain's name in the app's sentences: its slug, but Solana and Tron by name.
+pub(crate) fn place_of(chain: &str) -> &str {
+    match chain {
+        "solana" => "Solana",
+        "tron" => "Tron",
+        other => other,
+    }
+}
+
+/// Where a rail reaches its chain.
+#[derive(Debug, Clone)]
+pub struct Reach {
+    /// The chain's slug.
+    pub chain: String,
+    /// Its endpoints, tried in order (on the Sandbox its local node; none where the family is read through the
+    /// gateway).
+    pub urls: Vec<String>,
+    /// The endpoints are the Sandbox's own local chains (their own genesis).
+    pub sandbox_nodes: bool,
+    /// The Sandbox's own contracts are the ones to approve to and call (the Sandbox, unless its production shape is
+    /// on); elsewhere each chain's published entry contract.
+    pub sandbox_pins: bool,
+}
+
+/// What the person confirmed of the step to sign: its kind, and the most its network fee may cost (smallest unit of
+/// the chain's coin, decimal). Either may be absent when only a journaled transaction is to be finished.
+#[derive(Debug, Clone, Default)]
+pub struct Confirmed {
+    /// The step's kind as shown.
+    pub kind: Option<WalletTxKind>,
+    /// The most its fee may cost, as shown.
+    pub max_fee: Option<String>,
+}
+
+/// What signing one step needs besides the chain: the wallet's keys, the journal, the person's acceptances and the
+/// window's progress events.
+pub struct StepContext<'a> {
+    /// The wallet's keys (locked: only a journaled transaction can be finished).
+    pub keeper: &'a Keeper,
+    /// The order journal, where each signed transaction is kept before it is sent.
+    pub journal: &'a Journal,
+    /// The order's journal id.
+    pub local_id: i64,
+    /// The step the person confirmed.
+    pub confirmed: Confirmed,
+    /// Whether signing without a simulation was accepted for this order, and blind signing is on.
+    pub unsimulated: Unsimulated,
+    /// The window's progress events.
+    pub progress: &'a (dyn Fn(WalletTxProgress) + Send + Sync),
+}
+
+/// The wallet's rail on one chain family.
+pub trait WalletRail: Send + Sync {
+    /// The family this rail serves.
+    fn family(&self) -> ChainFamily;
+
+    /// Whether the family is read from its own chain's endpoints (set in Settings, or the Sandbox's nodes); a family
+    /// read through the gateway (Bitcoin) has none.
+    fn reads_chain(&self) -> bool {
+        true
+    }
+
+    /// The wallet's account on this family, or why it has none.
+    fn account<'a>(&self, accounts: &'a Accounts) -> Result<&'a Account, ExecError>;
+
+    /// Checks one endpoint: it must be `reach.chain` on this network; gives its id and latest block.
+    fn check_endpoint<'a>(
+        &'a self,
+        reach: &'a Reach,
+    ) -> BoxFuture<'a, Result<EndpointCheck, ExecError>>;
+
+    /// The balance of `token` (empty: the chain's coin) held by `owner`, and what Max sends: for the chain's coin,
+    /// the balance less the most a payment's network fee may cost.
+    fn balance<'a>(
+        &'a self,
+        reach: &'a Reach,
+        owner: &'a str,
+        token: &'a str,
+    ) -> BoxFuture<'a, Result<WalletBalance, ExecError>>;
+
+    /// What the verified `order` still needs signed by `owner`, each step in words and numbers, simulated on the
+    /// chain, and whether the wallet can pay. Reads only.
+    fn plan<'a>(
+        &'a self,
+        reach: &'a Reach,
+        owner: &'a str,
+        order: &'a JournalOrder,
+    ) -> BoxFuture<'a, Result<WalletPlan, ExecError>>;
+
+    /// A transaction of the wallet's, done, in one line: `mined: 0x… (approve)`.
+    fn done_line(&self, tx: &WalletTx) -> String {
+        format!("mined: {} ({})", tx.hash, tx.kind.slug())
+    }
+
+    /// Signs and sends the confirmed step of `order` (a journaled transaction without a receipt is finished first,
+    /// re-sent as it is) and awaits it.
+    fn step<'a>(
+        &'a self,
+        reach: &'a Reach,
+        order: &'a JournalOrder,
+        context: StepContext<'a>,
+    ) -> BoxFuture<'a, Result<Executed, ExecError>>;
+}
+
+/// What choosing a rail needs beyond the family: the gateway (Bitcoin is read and registered through it) and the
+/// network's Bitcoin network.
+#[derive(Clone)]
+pub struct RailSetup {
+    /// The gateway's client on the current network.
+    pub client: gateway_client::Client,
+    /// The current network's Bitcoin network.
+    pub bitcoin: gateway_client::address::BitcoinNetwork,
+}
+
+/// The rail of `chain`'s family: the one place the family is chosen.
+pub fn rail_for(chain: &str, setup: RailSetup) -> Option<Box<dyn WalletRail>> {
+    Some(match chain_family(chain)? {
+        ChainFamily::Bitcoin => Box::new(super::bitcoin::BitcoinRail::new(setup)),
+        ChainFamily::Evm => Box::new(super::evm::EvmRail),
+        ChainFamily::Tron => Box::new(super::tron::TronRail),
+        ChainFamily::Solana => Box::new(super::solana::SolanaRail),
+    })
+}
+
+/// The chain an order's source is on, as quoted.
+pub fn source_chain(order: &JournalOrder) -> Option<String> {
+    gateway_client::wire::Quote::from_json(order.quote.clone())
+        .ok()
+        .map(|q| q.view().input_amount().chain.clone())
+}
+
+/// Refuses an order asked for with another sender than the wallet's address on the source chain: its tokens would
+/// be taken from this wallet for an order the gateway lists under someone else.
+pub(crate) fn check_sender(order: &JournalOrder, wallet: &str) -> Result<(), ExecError> {
+    // Compared as addresses by the source chain's rules (a Tron sender may be written `41…`/`0x41…` hex).
+    let chain = source_chain(order).unwrap_or_default();
+    let same = |sender: &str| {
+        sender.trim() == wallet.trim()
+            || (sender.starts_with("0x") && sender.eq_ignore_ascii_case(wallet))
+            || crate::verify::request::addresses_equal(&chain, sender, wallet)
+    };
+    let sender = gateway_client::wire::Quote::from_json(order.quote.clone())
+        .ok()
+        .and_then(|q| {
+            q.raw()
+                .as_object()?
+                .values()
+                .next()?
+                .get("sender")?
+                .as_str()
+                .map(str::to_owned)
+        });
+    match sender {
+        Some(sender) if !same(&sender) => Err(ExecError::NotTheSender(format!(
+            "This order was asked for with the sender {sender}, not this app's wallet {wallet}. Sign it with the \
+             wallet that holds {sender}, or start over with the app's wallet as the sender. Nothing is signed."
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// A fee the person confirmed, read as an integer of the chain's smallest unit.
+pub(crate) fn confirmed_fee<T: std::str::FromStr>(
+    fee: Option<&str>,
+    unit: &str,
+) -> Result<Option<T>, ExecError> {
+    fee.map(|fee| {
+        fee.parse::<T>().map_err(|_| ExecError::Invalid {
+            field: "fee",
+            message: format!("{fee:?} is not an amount of {unit}."),
+        })
+    })
+    .transpose()
+}
