@@ -129,7 +129,7 @@ impl Desk {
     /// The rail of the chain `order` pays from.
     async fn rail_of(
         &self,
-        order: &crate::journal::JournalOrder,
+        order: &crate::execute::OrderToPay,
     ) -> Result<(String, Box<dyn WalletRail>), DeskError> {
         let chain = source_chain(order).ok_or_else(|| {
             DeskError::new(
@@ -264,7 +264,7 @@ impl Desk {
     /// What a verified order still needs the wallet to sign, each step in words and numbers, simulated on the chain,
     /// and whether the wallet can pay for it. Reads only.
     pub async fn wallet_plan(&self, local_id: i64) -> Result<WalletPlan, DeskError> {
-        let order = self.journal()?.order(local_id)?;
+        let order = self.journal()?.order(local_id)?.to_pay();
         let (chain, rail) = self.rail_of(&order).await?;
         let owner = self.owner_on(rail.as_ref()).await?;
         let reach = self.reach(rail.as_ref(), &chain, Some(&owner)).await?;
@@ -284,7 +284,7 @@ impl Desk {
         accept_unsimulated: bool,
     ) -> Result<OrderView, DeskError> {
         let journal = self.journal()?;
-        let order = journal.order(local_id)?;
+        let order = journal.order(local_id)?.to_pay();
         let (chain, rail) = self.rail_of(&order).await?;
         let unsimulated = Unsimulated {
             accepted: accept_unsimulated,

@@ -222,7 +222,7 @@ impl Desk {
         // A transaction the wallet signed and journaled is finished first: re-sent as it is or its receipt read, and
         // the order's payment, once mined, registered. No new signature without the person.
         let order = journal.order(local_id)?;
-        if crate::execute::has_unfinished_wallet_tx(&order) {
+        if crate::execute::has_unfinished_wallet_tx(&order.to_pay()) {
             return self.wallet_step(local_id, None, None, false).await;
         }
         let flow = flow_on(&client, journal, &key, &checks);

@@ -9,12 +9,12 @@ use gateway_client::amount::format_units;
 use gateway_client::wire::RouteKind;
 use tracing::info;
 
+use super::ledger::{OrderToPay, WalletTxKind};
 use super::rail::{
     PlannedTx, RailSetup, Reach, StepContext, WalletBalance, WalletPlan, WalletRail,
 };
 use super::{ExecError, Executed};
 use crate::api::EndpointCheck;
-use crate::journal::{JournalOrder, WalletTxKind};
 use crate::sandbox::BoxFuture;
 use crate::simulate::Simulation;
 use crate::verify::{OnrampSummary, Verified};
@@ -38,7 +38,7 @@ fn btc_text(sats: u64) -> String {
 }
 
 /// The verified onramp of `order`, or why it cannot be signed by the app's wallet.
-fn onramp_of(order: &JournalOrder) -> Result<(Verified, OnrampSummary), ExecError> {
+fn onramp_of(order: &OrderToPay) -> Result<(Verified, OnrampSummary), ExecError> {
     if order.route != RouteKind::Onramp {
         return Err(ExecError::Refusal(
             "The app's wallet signs Bitcoin onramps for now. Sign this order in your own wallet and hand in the \
@@ -66,7 +66,7 @@ fn onramp_of(order: &JournalOrder) -> Result<(Verified, OnrampSummary), ExecErro
 }
 
 /// The gateway's PSBT of an onramp order, as its bytes.
-fn psbt_of(order: &JournalOrder) -> Result<Vec<u8>, ExecError> {
+fn psbt_of(order: &OrderToPay) -> Result<Vec<u8>, ExecError> {
     let hex = order
         .created
         .as_ref()
@@ -150,7 +150,7 @@ impl WalletRail for BitcoinRail {
         &'a self,
         _reach: &'a Reach,
         owner: &'a str,
-        order: &'a JournalOrder,
+        order: &'a OrderToPay,
     ) -> BoxFuture<'a, Result<WalletPlan, ExecError>> {
         Box::pin(async move {
             let (_, onramp) = onramp_of(order)?;
@@ -207,7 +207,7 @@ impl WalletRail for BitcoinRail {
     fn step<'a>(
         &'a self,
         _reach: &'a Reach,
-        order: &'a JournalOrder,
+        order: &'a OrderToPay,
         context: StepContext<'a>,
     ) -> BoxFuture<'a, Result<Executed, ExecError>> {
         Box::pin(async move {

@@ -30,6 +30,7 @@ use alloy::sol_types::SolCall;
 use gateway_client::wire::NATIVE_TOKEN;
 use tracing::info;
 
+use super::ledger::{Ledger, OrderToPay, WalletTx, WalletTxKind, WalletTxState};
 use super::rail::{
     PlannedTx, Reach, StepContext, WalletBalance, WalletPlan, WalletRail, check_sender,
     confirmed_fee,
@@ -41,7 +42,6 @@ use crate::api::EndpointCheck;
 use crate::chains::erc20::approveCall;
 use crate::chains::evm::{EvmEndpoint, connect, known_gateway_spender, revert_reason};
 use crate::chains::{ChainError, coin_text as native_text, token_text};
-use crate::journal::{Journal, JournalOrder, WalletTx, WalletTxKind, WalletTxState};
 use crate::sandbox::BoxFuture;
 use crate::simulate::{EvmExpectation, SimCall, Simulation};
 use crate::verify::{Verified, VerifiedPayload};
@@ -84,7 +84,7 @@ pub struct PayCall {
 /// The order's call, as create-order returned it and verification checked it, with the chain it is on; the error
 /// says why there is none.
 pub fn pay_call_of(
-    order: &JournalOrder,
+    order: &OrderToPay,
     known_spender: impl FnOnce(&str) -> Option<Address>,
 ) -> Result<(String, PayCall), String> {
     let refused = |why: &str| why.to_owned();
@@ -460,7 +460,7 @@ async fn simulate(
 /// (`unsimulated`, [`Unsimulated`]).
 #[allow(clippy::too_many_arguments)]
 pub async fn execute_next(
-    journal: &Journal,
+    journal: &dyn Ledger,
     local_id: i64,
     endpoint: &EvmEndpoint,
     signer: Option<&PrivateKeySigner>,
@@ -470,7 +470,7 @@ pub async fn execute_next(
     progress: &(dyn Fn(WalletTxProgress) + Send + Sync),
     crash: CrashHook<'_>,
 ) -> Result<Executed, ExecError> {
-    match journaled(&journal.order(local_id)?) {
+    match journaled(&journal.order_to_pay(local_id)?) {
         Journaled::Pending(pending) => {
             info!(
                 local_id,
@@ -567,7 +567,7 @@ pub async fn execute_next(
 /// Broadcasts a journaled transaction (again: the same bytes, so the same hash) unless the chain has it, and awaits
 /// its receipt.
 async fn finish(
-    journal: &Journal,
+    journal: &dyn Ledger,
     local_id: i64,
     endpoint: &EvmEndpoint,
     tx: &WalletTx,
@@ -588,7 +588,7 @@ async fn finish(
             // A node that already has it is fine; any other refusal means it never reached the chain.
             if !text.contains("already known") && !text.contains("AlreadyKnown") {
                 let reason = revert_reason(&text);
-                journal.wallet_tx_update(
+                journal.wallet_tx_moved(
                     local_id,
                     &tx.hash,
                     WalletTxState::Reverted,
@@ -603,7 +603,7 @@ async fn finish(
         }
     }
     if tx.state == WalletTxState::Signed {
-        journal.wallet_tx_update(local_id, &tx.hash, WalletTxState::Sent, None, None)?;
+        journal.wallet_tx_moved(local_id, &tx.hash, WalletTxState::Sent, None, None)?;
     }
     progress(WalletTxProgress::of(local_id, tx, WalletTxState::Sent, 0));
     crash(&format!("{}-sent", tx.kind.slug()));
@@ -632,7 +632,7 @@ async fn finish(
         .unwrap_or(block.unwrap_or_default());
     let confirmations = block.map_or(0, |b| latest.saturating_sub(b) + 1);
     if receipt.status() {
-        journal.wallet_tx_update(local_id, &tx.hash, WalletTxState::Mined, block, None)?;
+        journal.wallet_tx_moved(local_id, &tx.hash, WalletTxState::Mined, block, None)?;
         progress(WalletTxProgress::of(
             local_id,
             tx,
@@ -667,7 +667,7 @@ async fn finish(
             }
             _ => "no reason given".into(),
         };
-        journal.wallet_tx_update(
+        journal.wallet_tx_moved(
             local_id,
             &tx.hash,
             WalletTxState::Reverted,
@@ -689,10 +689,7 @@ async fn finish(
 /// The order's call ([`pay_call_of`]) with the spender the app knows on this network: the Sandbox's pinned contract
 /// (`sandbox_pins`), elsewhere the gateway's published approval spender ([`known_gateway_spender`]). A refusal says
 /// nothing is signed.
-pub fn pay_call_on(
-    order: &JournalOrder,
-    sandbox_pins: bool,
-) -> Result<(String, PayCall), ExecError> {
+pub fn pay_call_on(order: &OrderToPay, sandbox_pins: bool) -> Result<(String, PayCall), ExecError> {
     pay_call_of(order, |chain| {
         if sandbox_pins {
             gateway_payload::sandbox::gateway_contract(chain)
@@ -771,7 +768,7 @@ impl WalletRail for EvmRail {
         &'a self,
         reach: &'a Reach,
         owner: &'a str,
-        order: &'a JournalOrder,
+        order: &'a OrderToPay,
     ) -> BoxFuture<'a, Result<WalletPlan, ExecError>> {
         Box::pin(async move {
             let (chain, call) = pay_call_on(order, reach.sandbox_pins)?;
@@ -786,7 +783,7 @@ impl WalletRail for EvmRail {
     fn step<'a>(
         &'a self,
         reach: &'a Reach,
-        order: &'a JournalOrder,
+        order: &'a OrderToPay,
         context: StepContext<'a>,
     ) -> BoxFuture<'a, Result<Executed, ExecError>> {
         Box::pin(async move {

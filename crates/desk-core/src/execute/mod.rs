@@ -5,6 +5,7 @@
 
 pub mod bitcoin;
 pub mod evm;
+pub mod ledger;
 pub mod rail;
 pub mod solana;
 pub mod tron;
@@ -13,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::chains::ChainError;
-use crate::journal::{JournalError, JournalOrder, WalletTx, WalletTxKind, WalletTxState};
+pub use ledger::{Ledger, LedgerError, OrderToPay, WalletTx, WalletTxKind, WalletTxState};
 
 /// Why a wallet step (EVM, Solana or Tron) was not (or not fully) done. Each message says what happened and what to do next.
 #[derive(Debug, thiserror::Error)]
@@ -112,7 +113,7 @@ pub enum ExecError {
     Sign(String),
     /// The journal could not record the transaction, or refused it for this order.
     #[error(transparent)]
-    Journal(#[from] JournalError),
+    Journal(#[from] LedgerError),
     /// The wallet has no account of the family, or its key cannot be derived.
     #[error(transparent)]
     Wallet(#[from] crate::wallet::WalletError),
@@ -214,7 +215,7 @@ pub(crate) enum Journaled {
 }
 
 /// What the journal holds for `order` ([`Journaled`]).
-pub(crate) fn journaled(order: &JournalOrder) -> Journaled {
+pub(crate) fn journaled(order: &OrderToPay) -> Journaled {
     if let Some(pending) = order
         .wallet_txs
         .iter()
@@ -239,8 +240,8 @@ pub(crate) fn locked() -> ExecError {
 
 /// Whether a verified order has a wallet transaction to finish without a new signature: one journaled without a
 /// receipt, or the order's payment mined but not yet handed in.
-pub fn has_unfinished_wallet_tx(order: &JournalOrder) -> bool {
-    order.stage == crate::journal::Stage::Verified
+pub fn has_unfinished_wallet_tx(order: &OrderToPay) -> bool {
+    order.awaiting_payment
         && order.wallet_txs.iter().any(|t| {
             matches!(t.state, WalletTxState::Signed | WalletTxState::Sent)
                 || (t.kind == WalletTxKind::Pay && t.state == WalletTxState::Mined)

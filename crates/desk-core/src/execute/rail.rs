@@ -10,9 +10,9 @@ use gateway_client::address::{ChainFamily, chain_family};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+use super::ledger::{Ledger, OrderToPay, WalletTx, WalletTxKind};
 use super::{ExecError, Executed, Unsimulated, WalletTxProgress};
 use crate::api::EndpointCheck;
-use crate::journal::{Journal, JournalOrder, WalletTx, WalletTxKind};
 use crate::sandbox::BoxFuture;
 use crate::simulate::Simulation;
 use crate::wallet::{Account, Accounts, keeper::Keeper};
@@ -192,7 +192,7 @@ pub struct StepContext<'a> {
     /// The wallet's keys (locked: only a journaled transaction can be finished).
     pub keeper: &'a Keeper,
     /// The order journal, where each signed transaction is kept before it is sent.
-    pub journal: &'a Journal,
+    pub journal: &'a dyn Ledger,
     /// The order's journal id.
     pub local_id: i64,
     /// The step the person confirmed.
@@ -238,7 +238,7 @@ pub trait WalletRail: Send + Sync {
         &'a self,
         reach: &'a Reach,
         owner: &'a str,
-        order: &'a JournalOrder,
+        order: &'a OrderToPay,
     ) -> BoxFuture<'a, Result<WalletPlan, ExecError>>;
 
     /// A transaction of the wallet's, done, in one line: `mined: 0x… (approve)`.
@@ -251,7 +251,7 @@ pub trait WalletRail: Send + Sync {
     fn step<'a>(
         &'a self,
         reach: &'a Reach,
-        order: &'a JournalOrder,
+        order: &'a OrderToPay,
         context: StepContext<'a>,
     ) -> BoxFuture<'a, Result<Executed, ExecError>>;
 }
@@ -277,7 +277,7 @@ pub fn rail_for(chain: &str, setup: RailSetup) -> Option<Box<dyn WalletRail>> {
 }
 
 /// The chain an order's source is on, as quoted.
-pub fn source_chain(order: &JournalOrder) -> Option<String> {
+pub fn source_chain(order: &OrderToPay) -> Option<String> {
     gateway_client::wire::Quote::from_json(order.quote.clone())
         .ok()
         .map(|q| q.view().input_amount().chain.clone())
@@ -285,7 +285,7 @@ pub fn source_chain(order: &JournalOrder) -> Option<String> {
 
 /// Refuses an order asked for with another sender than the wallet's address on the source chain: its tokens would
 /// be taken from this wallet for an order the gateway lists under someone else.
-pub(crate) fn check_sender(order: &JournalOrder, wallet: &str) -> Result<(), ExecError> {
+pub(crate) fn check_sender(order: &OrderToPay, wallet: &str) -> Result<(), ExecError> {
     // Compared as addresses by the source chain's rules (a Tron sender may be written `41…`/`0x41…` hex).
     let chain = source_chain(order).unwrap_or_default();
     let same = |sender: &str| {

@@ -29,6 +29,7 @@ use solana_transaction::versioned::VersionedTransaction;
 use tracing::info;
 
 pub use super::Unsimulated;
+use super::ledger::{Ledger, OrderToPay, WalletTx, WalletTxKind, WalletTxState};
 use super::rail::{
     PlannedTx, Reach, StepContext, WalletBalance, WalletPlan, WalletRail, check_sender,
     confirmed_fee,
@@ -36,7 +37,6 @@ use super::rail::{
 use super::{CrashHook, ExecError, Executed, Journaled, WalletTxProgress, journaled, locked};
 use crate::api::EndpointCheck;
 use crate::chains::solana::{SendRefusal, SolanaEndpoint, sol_text, spl_text};
-use crate::journal::{Journal, JournalOrder, WalletTx, WalletTxKind, WalletTxState};
 use crate::sandbox::BoxFuture;
 use crate::simulate::{Simulation, SolAccount, SolanaExpectation};
 use crate::verify::{Verified, VerifiedPayload};
@@ -95,7 +95,7 @@ impl SolanaPay {
 }
 
 /// The order's Solana transaction ([`SolanaPay`]); the error says why there is none.
-pub fn solana_pay_of(order: &JournalOrder) -> Result<SolanaPay, String> {
+pub fn solana_pay_of(order: &OrderToPay) -> Result<SolanaPay, String> {
     let refused = |why: &str| why.to_owned();
     if !matches!(order.route, RouteKind::Offramp | RouteKind::TokenSwap) {
         return Err(refused("This order is not paid with a Solana transaction."));
@@ -379,7 +379,7 @@ pub fn sign(pay: &SolanaPay, key: &SigningKey) -> Result<(String, String), ExecE
 /// status read). Returns the signature.
 #[allow(clippy::too_many_arguments)]
 pub async fn execute(
-    journal: &Journal,
+    journal: &dyn Ledger,
     local_id: i64,
     endpoint: &SolanaEndpoint,
     key: Option<&SigningKey>,
@@ -389,7 +389,7 @@ pub async fn execute(
     progress: &(dyn Fn(WalletTxProgress) + Send + Sync),
     crash: CrashHook<'_>,
 ) -> Result<String, ExecError> {
-    match journaled(&journal.order(local_id)?) {
+    match journaled(&journal.order_to_pay(local_id)?) {
         Journaled::Pending(pending) => {
             info!(
                 local_id,
@@ -447,7 +447,7 @@ pub async fn execute(
 /// Sends a journaled transaction (again: the same bytes, so the same signature) unless the cluster has it, then
 /// follows its status until it is confirmed or fails.
 async fn finish(
-    journal: &Journal,
+    journal: &dyn Ledger,
     local_id: i64,
     endpoint: &SolanaEndpoint,
     pay: &SolanaPay,
@@ -458,8 +458,8 @@ async fn finish(
     let progress_at = |state: WalletTxState, confirmations: u64| {
         progress(WalletTxProgress::of(local_id, tx, state, confirmations).on_solana());
     };
-    let never = |journal: &Journal, reason: &str| -> Result<(), ExecError> {
-        journal.wallet_tx_update(
+    let never = |journal: &dyn Ledger, reason: &str| -> Result<(), ExecError> {
+        journal.wallet_tx_moved(
             local_id,
             &tx.hash,
             WalletTxState::Reverted,
@@ -489,7 +489,7 @@ async fn finish(
         }
     }
     if tx.state == WalletTxState::Signed {
-        journal.wallet_tx_update(local_id, &tx.hash, WalletTxState::Sent, None, None)?;
+        journal.wallet_tx_moved(local_id, &tx.hash, WalletTxState::Sent, None, None)?;
     }
     progress_at(WalletTxState::Sent, 0);
     crash("pay-sent");
@@ -498,7 +498,7 @@ async fn finish(
         match endpoint.status(&tx.hash).await? {
             Some(status) if status.err.is_some() => {
                 let reason = status.err.unwrap_or_default();
-                journal.wallet_tx_update(
+                journal.wallet_tx_moved(
                     local_id,
                     &tx.hash,
                     WalletTxState::Reverted,
@@ -512,7 +512,7 @@ async fn finish(
                 });
             }
             Some(status) if status.confirmation != "processed" => {
-                journal.wallet_tx_update(
+                journal.wallet_tx_moved(
                     local_id,
                     &tx.hash,
                     WalletTxState::Mined,
@@ -604,7 +604,7 @@ impl SolanaPlan {
 }
 
 /// The order's Solana transaction, or the refusal saying nothing is signed.
-fn pay_on(order: &JournalOrder) -> Result<SolanaPay, ExecError> {
+fn pay_on(order: &OrderToPay) -> Result<SolanaPay, ExecError> {
     solana_pay_of(order).map_err(|why| ExecError::Refusal(format!("{why} Nothing is signed.")))
 }
 
@@ -701,7 +701,7 @@ impl WalletRail for SolanaRail {
         &'a self,
         reach: &'a Reach,
         owner: &'a str,
-        order: &'a JournalOrder,
+        order: &'a OrderToPay,
     ) -> BoxFuture<'a, Result<WalletPlan, ExecError>> {
         Box::pin(async move {
             let pay = pay_on(order)?;
@@ -715,7 +715,7 @@ impl WalletRail for SolanaRail {
     fn step<'a>(
         &'a self,
         reach: &'a Reach,
-        order: &'a JournalOrder,
+        order: &'a OrderToPay,
         context: StepContext<'a>,
     ) -> BoxFuture<'a, Result<Executed, ExecError>> {
         Box::pin(async move {

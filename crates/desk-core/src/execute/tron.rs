@@ -25,6 +25,7 @@ use gateway_client::wire::{CreateOrderResponse, NATIVE_TOKEN, RouteKind};
 use prost::Message;
 use tracing::info;
 
+use super::ledger::{Ledger, OrderToPay, WalletTx, WalletTxKind, WalletTxState};
 use super::rail::{
     PlannedTx, Reach, StepContext, WalletBalance, WalletPlan, WalletRail, check_sender,
     confirmed_fee,
@@ -35,7 +36,6 @@ use crate::chains::erc20::approveCall;
 use crate::chains::tron::{
     BANDWIDTH_OVERHEAD, Broadcast, TronEndpoint, TronPrices, trc20_text, trx_text,
 };
-use crate::journal::{Journal, JournalOrder, WalletTx, WalletTxKind, WalletTxState};
 use crate::sandbox::BoxFuture;
 use crate::simulate::{EvmExpectation, SimCall, SimLog, Simulation, SimulationStatus};
 use crate::verify::{TRON_FEE_LIMIT_CAP_SUN, Verified, VerifiedPayload};
@@ -74,10 +74,7 @@ pub struct TronPay {
 }
 
 /// The order's Tron call ([`TronPay`]); the error says why there is none.
-pub fn tron_pay_of(
-    order: &JournalOrder,
-    known_spender: Option<[u8; 21]>,
-) -> Result<TronPay, String> {
+pub fn tron_pay_of(order: &OrderToPay, known_spender: Option<[u8; 21]>) -> Result<TronPay, String> {
     let refused = |why: &str| why.to_owned();
     if !matches!(order.route, RouteKind::Offramp | RouteKind::TokenSwap) {
         return Err(refused("This order is not paid with a Tron transaction."));
@@ -554,7 +551,7 @@ pub fn sign_raw(raw_bytes: &[u8], key: &k256::ecdsa::SigningKey) -> Result<Vec<u
 /// most what they accepted (sun) — and awaits its receipt; a journaled transaction is finished first.
 #[allow(clippy::too_many_arguments)]
 pub async fn execute_next(
-    journal: &Journal,
+    journal: &dyn Ledger,
     local_id: i64,
     endpoint: &TronEndpoint,
     key: Option<&k256::ecdsa::SigningKey>,
@@ -563,7 +560,7 @@ pub async fn execute_next(
     progress: &(dyn Fn(WalletTxProgress) + Send + Sync),
     crash: CrashHook<'_>,
 ) -> Result<Executed, ExecError> {
-    match journaled(&journal.order(local_id)?) {
+    match journaled(&journal.order_to_pay(local_id)?) {
         Journaled::Pending(pending) => {
             info!(
                 local_id,
@@ -637,7 +634,7 @@ pub async fn execute_next(
 /// Broadcasts a journaled transaction (again: the same bytes, so the same id) unless the node has it, and awaits
 /// its receipt.
 async fn finish(
-    journal: &Journal,
+    journal: &dyn Ledger,
     local_id: i64,
     endpoint: &TronEndpoint,
     tx: &WalletTx,
@@ -669,7 +666,7 @@ async fn finish(
             } else {
                 format!("{code}: {message}")
             };
-            journal.wallet_tx_update(
+            journal.wallet_tx_moved(
                 local_id,
                 &tx.hash,
                 WalletTxState::Reverted,
@@ -684,7 +681,7 @@ async fn finish(
         }
     }
     if tx.state == WalletTxState::Signed {
-        journal.wallet_tx_update(local_id, &tx.hash, WalletTxState::Sent, None, None)?;
+        journal.wallet_tx_moved(local_id, &tx.hash, WalletTxState::Sent, None, None)?;
     }
     report(WalletTxState::Sent, 0);
     crash(&format!("{}-sent", tx.kind.slug()));
@@ -695,7 +692,7 @@ async fn finish(
         }
         if !endpoint.known(&tx.hash).await? && endpoint.now_block().await?.timestamp > expiration {
             let reason = "it expired before Tron executed it; it can never be executed, so the step can be signed again";
-            journal.wallet_tx_update(
+            journal.wallet_tx_moved(
                 local_id,
                 &tx.hash,
                 WalletTxState::Reverted,
@@ -717,7 +714,7 @@ async fn finish(
         tokio::time::sleep(Duration::from_millis(250)).await;
     };
     if receipt.result == "SUCCESS" {
-        journal.wallet_tx_update(
+        journal.wallet_tx_moved(
             local_id,
             &tx.hash,
             WalletTxState::Mined,
@@ -743,7 +740,7 @@ async fn finish(
         })
     } else {
         let reason = receipt.reason.unwrap_or(receipt.result);
-        journal.wallet_tx_update(
+        journal.wallet_tx_moved(
             local_id,
             &tx.hash,
             WalletTxState::Reverted,
@@ -761,7 +758,7 @@ async fn finish(
 /// The order's Tron call with the spender the app knows on this network: the Sandbox's pinned contract
 /// (`sandbox_pins`), elsewhere the gateway's published entry on Tron (its AllowanceHolder,
 /// `gateway_client::chains`), the only contract a TRC-20 is approved to, for exactly the order's amount.
-pub fn tron_pay_on(order: &JournalOrder, sandbox_pins: bool) -> Result<TronPay, ExecError> {
+pub fn tron_pay_on(order: &OrderToPay, sandbox_pins: bool) -> Result<TronPay, ExecError> {
     let known = if sandbox_pins {
         tron::parse_account(&gateway_payload::sandbox::gateway_contract("tron"))
     } else {
@@ -851,7 +848,7 @@ impl WalletRail for TronRail {
         &'a self,
         reach: &'a Reach,
         owner: &'a str,
-        order: &'a JournalOrder,
+        order: &'a OrderToPay,
     ) -> BoxFuture<'a, Result<WalletPlan, ExecError>> {
         Box::pin(async move {
             let pay = tron_pay_on(order, reach.sandbox_pins)?;
@@ -866,7 +863,7 @@ impl WalletRail for TronRail {
     fn step<'a>(
         &'a self,
         reach: &'a Reach,
-        order: &'a JournalOrder,
+        order: &'a OrderToPay,
         context: StepContext<'a>,
     ) -> BoxFuture<'a, Result<Executed, ExecError>> {
         Box::pin(async move {

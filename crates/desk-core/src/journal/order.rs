@@ -8,6 +8,7 @@ use serde_json::Value;
 use ts_rs::TS;
 
 use super::{NextStep, Stage};
+use crate::execute::ledger::WalletTx;
 
 /// What the user handed in for registration.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -87,75 +88,24 @@ pub struct JournalOrder {
     pub wallet_txs: Vec<WalletTx>,
 }
 
-/// What a transaction the app's wallet signed does for its order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "camelCase")]
-#[ts(export_to = "WalletTxKind.ts")]
-pub enum WalletTxKind {
-    /// Sets a token's allowance to the gateway back to zero (tokens that refuse to change a non-zero allowance).
-    ResetApproval,
-    /// Approves exactly the order's amount of the token to the gateway's contract.
-    Approve,
-    /// The order's own transaction: pays the gateway.
-    Pay,
-}
-
-impl WalletTxKind {
-    /// A short name: `reset`, `approve`, `pay`.
-    pub fn slug(self) -> &'static str {
-        match self {
-            Self::ResetApproval => "reset",
-            Self::Approve => "approve",
-            Self::Pay => "pay",
-        }
-    }
-}
-
-/// Where a signed transaction is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "camelCase")]
-#[ts(export_to = "WalletTxState.ts")]
-pub enum WalletTxState {
-    /// Signed and journaled; maybe not broadcast yet.
-    Signed,
-    /// Broadcast; no receipt yet.
-    Sent,
-    /// Mined and succeeded.
-    Mined,
-    /// Mined and reverted: it did nothing but cost its gas.
-    Reverted,
-}
-
-/// A transaction the app's wallet signed, as journaled before it was broadcast.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "camelCase")]
-#[ts(export_to = "WalletTx.ts")]
-pub struct WalletTx {
-    /// What the transaction does for its order.
-    pub kind: WalletTxKind,
-    /// The slug of the chain it is sent on.
-    pub chain: String,
-    /// The transaction hash (`0x…`; on Solana the fee payer's signature, Base58).
-    pub hash: String,
-    /// The signed raw transaction (`0x…`; on Solana base64), re-sent as it is after a restart: never a second,
-    /// different one.
-    pub raw: String,
-    /// The sender's nonce the transaction took (EVM); 0 on Solana and Tron, which have none.
-    #[ts(type = "number")]
-    pub nonce: u64,
-    /// Where the transaction is: signed, sent, mined or reverted.
-    pub state: WalletTxState,
-    /// The block it was mined in (on Solana, the slot).
-    #[ts(type = "number | null")]
-    pub block: Option<u64>,
-    /// Why it reverted, when known.
-    pub reason: Option<String>,
-}
-
 impl JournalOrder {
     /// The one next step, when the order is unfinished.
     pub fn next_step(&self) -> Option<NextStep> {
         self.stage.next_step()
+    }
+
+    /// The order as the wallet pays it.
+    pub fn to_pay(&self) -> crate::execute::OrderToPay {
+        crate::execute::OrderToPay {
+            local_id: self.local_id,
+            order_id: self.order_id.clone(),
+            route: self.route,
+            quote: self.quote.clone(),
+            created: self.created.clone(),
+            verified: self.verified.clone(),
+            awaiting_payment: self.stage == Stage::Verified,
+            wallet_txs: self.wallet_txs.clone(),
+        }
     }
 }
 

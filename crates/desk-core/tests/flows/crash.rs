@@ -161,13 +161,13 @@ async fn pay_with_wallet(
         .await
         .unwrap();
     let signer = desk_core::wallet::evm_signer(&app_wallet()).unwrap();
-    let (_, call) = evm::pay_call_of(&journal.order(local_id).unwrap(), |chain| {
+    let (_, call) = evm::pay_call_of(&journal.order(local_id).unwrap().to_pay(), |chain| {
         gateway_sim::quote::gateway_contract(chain).parse().ok()
     })
     .unwrap();
     loop {
         let order = journal.order(local_id).unwrap();
-        let confirmed = if desk_core::execute::has_unfinished_wallet_tx(&order) {
+        let confirmed = if desk_core::execute::has_unfinished_wallet_tx(&order.to_pay()) {
             None
         } else {
             let (plan, _) = evm::plan(&endpoint, signer.address(), &call).await.unwrap();
@@ -207,7 +207,8 @@ async fn pay_from_solana(
             .await
             .unwrap();
     let key = desk_core::wallet::solana_signer(&app_wallet()).unwrap();
-    let pay = desk_core::execute::solana::solana_pay_of(&journal.order(local_id).unwrap()).unwrap();
+    let pay = desk_core::execute::solana::solana_pay_of(&journal.order(local_id).unwrap().to_pay())
+        .unwrap();
     desk_core::execute::solana::execute(
         journal,
         local_id,
@@ -239,13 +240,13 @@ async fn pay_from_tron(
     let key = desk_core::wallet::tron_signing_key(&app_wallet()).unwrap();
     let owner = gateway_client::tron::parse_account(&wallet_account(|a| a.tron)).unwrap();
     let pay = tron::tron_pay_of(
-        &journal.order(local_id).unwrap(),
+        &journal.order(local_id).unwrap().to_pay(),
         gateway_client::tron::parse_account(&gateway_sim::quote::gateway_contract("tron")),
     )
     .unwrap();
     loop {
         let order = journal.order(local_id).unwrap();
-        let confirmed = if has_unfinished_wallet_tx(&order) {
+        let confirmed = if has_unfinished_wallet_tx(&order.to_pay()) {
             None
         } else {
             let (plan, _) = tron::plan(&endpoint, owner, &pay).await.unwrap();

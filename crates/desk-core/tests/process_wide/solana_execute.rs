@@ -216,7 +216,8 @@ async fn a_journaled_transaction_is_sent_as_it_is_on_resume() {
     // Sign and journal through a second handle on the desk's journal, stopping right after the journal write.
     let journal =
         Journal::open(&home.path().join("data").join(desk_core::desk::JOURNAL_FILE)).unwrap();
-    let pay = desk_core::execute::solana::solana_pay_of(&journal.order(local_id).unwrap()).unwrap();
+    let pay = desk_core::execute::solana::solana_pay_of(&journal.order(local_id).unwrap().to_pay())
+        .unwrap();
     let endpoint = desk_core::chains::solana::connect(
         &[node.url().to_owned()],
         gateway_sim::solana_node::SANDBOX_GENESIS,

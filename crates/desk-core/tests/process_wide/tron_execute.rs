@@ -156,7 +156,7 @@ async fn a_journaled_transaction_is_sent_as_it_is_and_an_expired_one_is_signed_a
     let journal =
         Journal::open(&home.path().join("data").join(desk_core::desk::JOURNAL_FILE)).unwrap();
     let pay = desk_core::execute::tron::tron_pay_of(
-        &journal.order(local_id).unwrap(),
+        &journal.order(local_id).unwrap().to_pay(),
         gateway_client::tron::parse_account(&gateway_sim::quote::gateway_contract("tron")),
     )
     .unwrap();
