@@ -32,6 +32,34 @@ pub enum SwapField {
     Refund,
 }
 
+impl SwapField {
+    /// Every field of the swap form, in the form's order (the window's list of them is generated from this one).
+    pub const ALL: [Self; 8] = [
+        Self::SrcToken,
+        Self::DstToken,
+        Self::Amount,
+        Self::Slippage,
+        Self::Recipient,
+        Self::Sender,
+        Self::Owner,
+        Self::Refund,
+    ];
+
+    /// The field's name, as the window and the app's own refusals (`invalid`) write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::SrcToken => "srcToken",
+            Self::DstToken => "dstToken",
+            Self::Amount => "amount",
+            Self::Slippage => "slippage",
+            Self::Recipient => "recipient",
+            Self::Sender => "sender",
+            Self::Owner => "owner",
+            Self::Refund => "refund",
+        }
+    }
+}
+
 /// Structured facts about a failure. Not serde-tagged at this level: each shape is told apart by its members
 /// (`field` alone, `localId`, `shape`), so the app's own shapes stay `{ "field": "amount" }` and `{ "localId": 3 }`
 /// on the wire; the gateway's are a union tagged by `shape`.
@@ -500,6 +528,13 @@ mod tests {
             ErrorDetails::Gateway(GatewayDetails::of(&ErrorCode::SlippageTooLow, None).unwrap());
         assert_eq!(none.as_sent(), None);
         assert_eq!(ErrorDetails::field("amount").as_sent(), None);
+    }
+
+    #[test]
+    fn every_swap_field_is_named_as_serde_names_it() {
+        for field in SwapField::ALL {
+            assert_eq!(serde_json::to_value(field).unwrap(), field.name());
+        }
     }
 
     #[test]
