@@ -563,12 +563,18 @@ mod tests {
         let mut bad = form();
         bad.amount = "0.000000001".into();
         let err = request_from(&bad, BitcoinNetwork::Mainnet).unwrap_err();
-        assert_eq!(err.details.as_deref(), Some(&json!({"field": "amount"})));
+        assert_eq!(
+            err.details_json().as_ref(),
+            Some(&json!({"field": "amount"}))
+        );
 
         let mut bad = form();
         bad.recipient = "bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh".into();
         let err = request_from(&bad, BitcoinNetwork::Mainnet).unwrap_err();
-        assert_eq!(err.details.as_deref(), Some(&json!({"field": "recipient"})));
+        assert_eq!(
+            err.details_json().as_ref(),
+            Some(&json!({"field": "recipient"}))
+        );
         assert!(err.message.contains("bob"), "{}", err.message);
 
         let mut bad = form();
@@ -576,8 +582,8 @@ mod tests {
         assert_eq!(
             request_from(&bad, BitcoinNetwork::Mainnet)
                 .unwrap_err()
-                .details
-                .as_deref(),
+                .details_json()
+                .as_ref(),
             Some(&json!({"field": "owner"}))
         );
     }

@@ -1,6 +1,13 @@
 //! The window's error: a [`DeskError`] with its [`ErrorKind`], a sentence for a person, the gateway's code and
 //! details. The gateway client's errors become one here; every domain module's own error becomes one in
-//! `crate::desk` (`desk/errors.rs`). The TypeScript twins are generated (ts-rs).
+//! `crate::desk` (`desk/errors.rs`). Its `details` are typed ([`ErrorDetails`], in `details.rs`). The TypeScript twins
+//! are generated (ts-rs).
+
+mod details;
+
+pub use details::{
+    ErrorDetails, FieldDetails, GatewayDetails, GatewayShape, OrderDetails, SwapField,
+};
 
 use gateway_client::ClientError;
 use serde::Serialize;
@@ -50,11 +57,12 @@ pub struct DeskError {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub code: Option<String>,
-    /// Structured facts about the failure: the gateway's `details` as it sent them, or the app's own (such as
-    /// `{ "field": "customUrl" }`, naming the form field at fault).
+    /// Structured facts about the failure, typed: the app's own (such as `{ "field": "customUrl" }`, naming the form
+    /// field at fault, or `{ "localId": 3 }`, naming an order), or the gateway's details in one of the interface's
+    /// shapes with the swap-form field they are about (`{ "shape": "minimumActual", "field": "amount", … }`).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
-    pub details: Option<Box<serde_json::Value>>,
+    pub details: Option<Box<ErrorDetails>>,
 }
 
 impl DeskError {
@@ -66,6 +74,11 @@ impl DeskError {
             code: None,
             details: None,
         }
+    }
+
+    /// The details as the window receives them (JSON), if there are any.
+    pub fn details_json(&self) -> Option<serde_json::Value> {
+        self.details.as_deref().map(ErrorDetails::to_json)
     }
 }
 
@@ -79,8 +92,9 @@ impl From<ClientError> for DeskError {
                     body.error.trim_end_matches('.'),
                     body.code.next_step()
                 ),
+                details: GatewayDetails::of(&body.code, body.details.as_ref())
+                    .map(|d| Box::new(ErrorDetails::Gateway(d))),
                 code: Some(body.code.as_str().to_owned()),
-                details: body.details.map(Box::new),
             },
             ClientError::RateLimited { retry_after } => Self::new(
                 ErrorKind::RateLimited,
@@ -147,7 +161,7 @@ impl From<ClientError> for DeskError {
 /// A refusal of what a person entered in `field` (the window marks that field): an `InvalidInput` error.
 pub fn invalid(field: &str, message: impl Into<String>) -> DeskError {
     let mut error = DeskError::new(ErrorKind::InvalidInput, message);
-    error.details = Some(Box::new(serde_json::json!({ "field": field })));
+    error.details = Some(Box::new(ErrorDetails::field(field)));
     error
 }
 

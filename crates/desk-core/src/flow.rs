@@ -207,7 +207,13 @@ pub fn matches_quote(quote: &Quote, info: &OrderInfo, since: i64) -> bool {
 fn failure(err: ClientError) -> (DeskError, Value, bool) {
     let ambiguous = err.is_ambiguous_write();
     let desk = DeskError::from(err);
-    let details = desk.details.as_deref().cloned().unwrap_or(Value::Null);
+    // The gateway's details as it sent them, not the window's typed form of them.
+    let details = desk
+        .details
+        .as_deref()
+        .and_then(|d| d.as_sent())
+        .cloned()
+        .unwrap_or(Value::Null);
     let record = json!({"code": desk.code, "details": details});
     (desk, record, ambiguous)
 }

@@ -31,7 +31,11 @@ pub fn explain(mut err: DeskError, request: &QuoteRequest) -> DeskError {
     if err.kind != ErrorKind::Gateway {
         return err;
     }
-    let (Some(code), Some(details)) = (err.code.as_deref(), err.details.as_deref()) else {
+    // Read as the gateway sent them, so that a partial shape still gives what it has.
+    let (Some(code), Some(details)) = (
+        err.code.as_deref(),
+        err.details.as_deref().and_then(|d| d.as_sent()),
+    ) else {
         return err;
     };
     let said = match code {
@@ -123,7 +127,11 @@ mod tests {
                 "The gateway refused the request: the amount 5000 is below the minimum of 10000."
                     .into(),
             code: Some(code.into()),
-            details: Some(Box::new(details)),
+            details: crate::error::GatewayDetails::of(
+                &gateway_client::ErrorCode::parse(code),
+                Some(&details),
+            )
+            .map(|d| Box::new(crate::error::ErrorDetails::Gateway(d))),
         }
     }
 

@@ -289,7 +289,8 @@ fn main() -> ExitCode {
             // A gateway's refusal carries its code and details; desk-core's own field markers are not for people.
             if let Some(code) = &err.code {
                 eprintln!("code: {code}");
-                if let Some(details) = &err.details {
+                // As the gateway sent them, not the window's typed form.
+                if let Some(details) = err.details.as_deref().and_then(|d| d.as_sent()) {
                     eprintln!("details: {details}");
                 }
             }

@@ -146,7 +146,6 @@ export function toDeskError(value: unknown): DeskError {
     message: reason
       ? `Gateway Desk could not complete the request (${reason}). Try again; if it keeps failing, restart the app.`
       : "Gateway Desk could not complete the request. Try again; if it keeps failing, restart the app.",
-    details: reason ?? undefined,
   };
 }
 

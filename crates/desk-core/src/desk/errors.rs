@@ -4,9 +4,8 @@
 //! of the gateway client's errors).
 
 use gateway_client::{ApiVersion, ClientError};
-use serde_json::json;
 
-use crate::error::{DeskError, ErrorKind, invalid};
+use crate::error::{DeskError, ErrorDetails, ErrorKind, invalid};
 use crate::flow::FlowError;
 use crate::journal::JournalError;
 use crate::network::NetworkError;
@@ -18,7 +17,7 @@ use crate::settings::SettingsError;
 use crate::support::{BundleError, LookupError, ReproduceError};
 
 /// `error` with `details`.
-fn with_details(mut error: DeskError, details: serde_json::Value) -> DeskError {
+fn with_details(mut error: DeskError, details: ErrorDetails) -> DeskError {
     error.details = Some(Box::new(details));
     error
 }
@@ -61,7 +60,7 @@ pub(crate) fn from_flow(err: FlowError) -> DeskError {
         FlowError::Desk(e) => e,
         FlowError::Journal(JournalError::Refused { local_id, reason }) => with_details(
             DeskError::new(ErrorKind::Refused, reason),
-            json!({ "localId": local_id }),
+            ErrorDetails::order(local_id),
         ),
         FlowError::Journal(e) => DeskError::new(ErrorKind::Journal, e.to_string()),
         FlowError::Refused(reason) => DeskError::new(ErrorKind::Refused, reason),
@@ -215,7 +214,7 @@ fn check_failure(url: &str, version: ApiVersion, err: &ClientError) -> DeskError
     };
     with_details(
         DeskError::new(kind, message),
-        json!({ "field": "customUrl" }),
+        ErrorDetails::field("customUrl"),
     )
 }
 
@@ -254,12 +253,12 @@ impl From<PartnerError> for DeskError {
     fn from(err: PartnerError) -> Self {
         let details = match &err {
             PartnerError::TokenSwapAddress { .. } | PartnerError::TokenSwapBps { .. } => {
-                Some(json!({"field": "tokenSwapAffiliate"}))
+                Some(ErrorDetails::field("tokenSwapAffiliate"))
             }
             PartnerError::Csv(_) => None,
             list => list
                 .list_index()
-                .map(|index| json!({"field": "affiliates", "index": index})),
+                .map(|index| ErrorDetails::entry("affiliates", index)),
         };
         let error = Self::new(ErrorKind::InvalidInput, err.to_string());
         match details {
@@ -274,7 +273,7 @@ impl From<BundleError> for DeskError {
         match err {
             BundleError::Unreadable { .. } => with_details(
                 Self::new(ErrorKind::InvalidInput, err.to_string()),
-                json!({ "field": "bundle" }),
+                ErrorDetails::field("bundle"),
             ),
             BundleError::OrderRecord(_) | BundleError::Text(_) => {
                 Self::new(ErrorKind::Journal, err.to_string())
@@ -319,7 +318,7 @@ mod tests {
         let said = |err: ClientError| {
             let error = check_failure(url, ApiVersion::V2, &err);
             assert_eq!(
-                error.details.as_deref(),
+                error.details_json().as_ref(),
                 Some(&serde_json::json!({"field": "customUrl"}))
             );
             assert!(!error.message.contains('<'), "{}", error.message);

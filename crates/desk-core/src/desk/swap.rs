@@ -1,7 +1,9 @@
 //! The desk's swap facet: a quote for the form, and the start of an order from an accepted quote.
 
 use gateway_client::wire::Quote;
-use serde_json::{Value, json};
+use serde_json::Value;
+
+use crate::error::ErrorDetails;
 
 use super::*;
 
@@ -104,14 +106,8 @@ impl Desk {
                     error.message.trim_end()
                 );
                 // The window shows this order at the signing step, as Orders does.
-                let mut details = error.details.take().map_or_else(|| json!({}), |d| *d);
-                match details.as_object_mut() {
-                    Some(map) => {
-                        map.insert("localId".into(), json!(order.local_id));
-                    }
-                    None => details = json!({ "localId": order.local_id, "gateway": details }),
-                }
-                error.details = Some(Box::new(details));
+                let details = error.details.take().map(|d| *d);
+                error.details = Some(Box::new(ErrorDetails::about_order(details, order.local_id)));
                 return Err(error);
             }
             Err(e) => return Err(super::errors::from_flow(e)),
@@ -140,7 +136,7 @@ impl Desk {
                 order.local_id, view.send.text, view.receive.text
             ),
         );
-        error.details = Some(Box::new(json!({ "localId": order.local_id })));
+        error.details = Some(Box::new(ErrorDetails::order(order.local_id)));
         Err(error)
     }
 }

@@ -183,7 +183,7 @@ mod tests {
             let e = DeskError::from(e);
             assert_eq!(e.kind, ErrorKind::InvalidInput);
             assert!(e.message.ends_with('.'), "{}", e.message);
-            let details = *e.details.unwrap();
+            let details = e.details_json().unwrap();
             assert_eq!(details["field"], "affiliates", "{details}");
             (details["index"].as_u64().unwrap(), e.message)
         };
@@ -227,7 +227,7 @@ mod tests {
         for bad in [entry(EVM, 1001), entry(EVM, 0), entry("nonsense", 10)] {
             let e = DeskError::from(validate_affiliates(&[], Some(&bad)).unwrap_err());
             assert_eq!(
-                e.details.as_deref(),
+                e.details_json().as_ref(),
                 Some(&json!({"field": "tokenSwapAffiliate"})),
                 "{bad:?}"
             );

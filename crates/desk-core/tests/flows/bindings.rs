@@ -137,13 +137,18 @@ fn facts_ts() -> String {
     .iter()
     .map(|id| format!("  [{id:?}, {:?}],", desk_core::ids::short_id(id)))
     .collect();
+    let swap_fields: Vec<String> = desk_core::error::SwapField::ALL
+        .iter()
+        .map(|f| format!("  {:?},", f.name()))
+        .collect();
     let evm: Vec<String> = gateway_client::chains::evm_chains()
         .map(|slug| format!("  {slug:?},"))
         .collect();
     format!(
         "// Generated from the Rust constants by `cargo xtask gen-types` (desk-core's bindings test). Do not edit.\n\n\
          import type {{ ExecutionPhase }} from \"./ExecutionPhase\";\n\
-         import type {{ Stage }} from \"./Stage\";\n\n\
+         import type {{ Stage }} from \"./Stage\";\n\
+         import type {{ SwapField }} from \"./SwapField\";\n\n\
          export type ChainFamily = \"bitcoin\" | \"evm\" | \"tron\" | \"solana\";\n\n\
          /** Each chain the app knows, by slug, with its family (gateway_client::chains::CHAINS). */\n\
          export const CHAIN_FAMILIES: Readonly<Record<string, ChainFamily>> = {{\n{}\n}};\n\n\
@@ -160,7 +165,10 @@ fn facts_ts() -> String {
          /** The Swap view's phase of an order at each stage (desk_core::views::ExecutionPhase::of; `OrderView.execution`). */\n\
          export const EXECUTION_PHASES: Readonly<Record<Stage, ExecutionPhase>> = {{\n{}\n}};\n\n\
          /** Ids and what desk_core::ids::short_id makes of them: the window's `shortId` must give the same. */\n\
-         export const SHORT_ID_EXAMPLES: readonly (readonly [string, string])[] = [\n{}\n];\n",
+         export const SHORT_ID_EXAMPLES: readonly (readonly [string, string])[] = [\n{}\n];\n\n\
+         /** The swap form's fields (desk_core::error::SwapField::ALL): an error's `field` names one of them or another \
+         form's. */\n\
+         export const SWAP_FIELDS: readonly SwapField[] = [\n{}\n];\n",
         families.join("\n"),
         evm.join("\n"),
         desk_core::partner::MAX_AFFILIATES,
@@ -171,6 +179,7 @@ fn facts_ts() -> String {
         params::MAX_SLIPPAGE_BPS,
         phases.join("\n"),
         examples.join("\n"),
+        swap_fields.join("\n"),
     )
 }
 

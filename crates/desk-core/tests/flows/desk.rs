@@ -384,7 +384,7 @@ mod flow {
             .await
             .unwrap_err();
         assert_eq!(err.kind, ErrorKind::InvalidInput);
-        assert_eq!(err.details.as_deref().unwrap()["field"], "recipient");
+        assert_eq!(err.details_json().unwrap()["field"], "recipient");
         desk.shutdown().await;
     }
 
@@ -433,7 +433,7 @@ mod flow {
 
         // The API key: checked, kept in the keychain (the mock here), shown masked, removable.
         let err = desk.set_api_key("too-short").await.unwrap_err();
-        assert_eq!(err.details.as_deref().unwrap()["field"], "apiKey");
+        assert_eq!(err.details_json().unwrap()["field"], "apiKey");
         let view = desk
             .set_api_key("0123456789abcdef0123456789abcdef")
             .await

@@ -76,7 +76,7 @@ async fn refused(url: &str) -> desk_core::DeskError {
         err.message
     );
     assert_eq!(
-        err.details.as_deref(),
+        err.details_json().as_ref(),
         Some(&serde_json::json!({"field": "customUrl"}))
     );
     for markup in ["<", ">", "DOCTYPE", "35em", "nginx web server"] {

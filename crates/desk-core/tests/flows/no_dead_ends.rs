@@ -147,7 +147,10 @@ async fn an_unfinished_order_is_abandoned_with_nothing_sent_and_a_paid_one_is_no
     assert_eq!(err.kind, ErrorKind::Refused, "{err:?}");
     assert!(err.message.contains("money moved"), "{}", err.message);
     assert!(err.message.contains("keeps watching"), "{}", err.message);
-    assert_eq!(err.details.as_deref(), Some(&json!({ "localId": paid_id })));
+    assert_eq!(
+        err.details_json().as_ref(),
+        Some(&json!({ "localId": paid_id }))
+    );
     assert_eq!(
         desk.order_view(paid_id).unwrap().stage,
         Some(Stage::Registered)
@@ -261,7 +264,7 @@ async fn no_second_order_is_started_while_a_creation_is_uncertain_and_resume_res
     let local_id = uncertain[0].local_id;
     // The error names the order, so that the window shows it at the signing step as Orders does.
     assert_eq!(
-        err.details.as_deref().and_then(|d| d.get("localId")),
+        err.details_json().as_ref().and_then(|d| d.get("localId")),
         Some(&json!(local_id)),
         "{err:?}"
     );
@@ -291,7 +294,7 @@ async fn no_second_order_is_started_while_a_creation_is_uncertain_and_resume_res
         assert!(err.message.contains(words), "{words}: {}", err.message);
     }
     assert_eq!(
-        err.details.as_deref(),
+        err.details_json().as_ref(),
         Some(&json!({ "localId": local_id }))
     );
     assert_eq!(j.orders(None).unwrap().len(), orders_before);

@@ -150,7 +150,7 @@ async fn wait_for(desk: &Desk, ends: &BTreeMap<String, &str>) {
 }
 
 fn field(error: &DeskError) -> serde_json::Value {
-    error.details.as_deref().cloned().unwrap_or_default()
+    error.details_json().unwrap_or_default()
 }
 
 #[tokio::test]

@@ -272,14 +272,17 @@ async fn an_unpaid_onramp_is_explained_and_an_unknown_id_is_not_found() {
         .await
         .unwrap_err();
     assert_eq!(
-        err.details.as_deref(),
+        err.details_json().as_ref(),
         Some(&json!({"field": "apiVersion"}))
     );
     let err = desk
         .lookup(&query(NetworkKind::Custom, "v3", &id))
         .await
         .unwrap_err();
-    assert_eq!(err.details.as_deref(), Some(&json!({"field": "customUrl"})));
+    assert_eq!(
+        err.details_json().as_ref(),
+        Some(&json!({"field": "customUrl"}))
+    );
 
     // An address with no orders is an empty list, not an error.
     let result = desk

@@ -2,6 +2,7 @@
 
 import type { ExecutionPhase } from "./ExecutionPhase";
 import type { Stage } from "./Stage";
+import type { SwapField } from "./SwapField";
 
 export type ChainFamily = "bitcoin" | "evm" | "tron" | "solana";
 
@@ -94,4 +95,16 @@ export const SHORT_ID_EXAMPLES: readonly (readonly [string, string])[] = [
   ["TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", "TR7N…Lj6t"],
   ["f81d4fae-7dec-11d0-a765-00a0c91e6bf6", "f81d…6bf6"],
   ["", ""],
+];
+
+/** The swap form's fields (desk_core::error::SwapField::ALL): an error's `field` names one of them or another form's. */
+export const SWAP_FIELDS: readonly SwapField[] = [
+  "srcToken",
+  "dstToken",
+  "amount",
+  "slippage",
+  "recipient",
+  "sender",
+  "owner",
+  "refund",
 ];

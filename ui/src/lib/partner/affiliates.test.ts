@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checkAffiliates, draftOf, fieldOf, parseBps, totalBps } from "./affiliates";
-import type { JsonValue } from "../bindings/serde_json/JsonValue";
+import type { ErrorDetails } from "../bindings/ErrorDetails";
 
 const A = "0x1111111111111111111111111111111111111111";
 const B = "0x2222222222222222222222222222222222222222";
@@ -89,10 +89,11 @@ describe("affiliate entries as typed", () => {
   });
 
   it("finds the field a refusal's details name", () => {
-    const refusal = (details: JsonValue | undefined) => ({
+    // Any value, as a stray rejection could carry; desk-core's are typed.
+    const refusal = (details: unknown) => ({
       kind: "invalid_input" as const,
       message: "No. Fix it.",
-      details,
+      details: details as ErrorDetails | undefined,
     });
     expect(fieldOf(refusal({ field: "affiliates", index: 2 }))).toEqual({ field: "affiliates", index: 2 });
     expect(fieldOf(refusal({ field: "affiliates" }))).toEqual({ field: "affiliates" });

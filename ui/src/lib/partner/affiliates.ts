@@ -4,7 +4,8 @@
 // judge of the rest (address formats, an address twice). Pure functions, no Svelte.
 import type { DeskError } from "../bindings/DeskError";
 import type { AffiliateEntry } from "../bindings/AffiliateEntry";
-import type { JsonValue } from "../bindings/serde_json/JsonValue";
+import type { FieldDetails } from "../bindings/FieldDetails";
+import { fieldDetailsOf } from "../error-details";
 import { countText } from "./model";
 
 /** Onramp and offramp quotes take at most MAX_AFFILIATES affiliates, whose shares add up to at most MAX_TOTAL_BPS basis
@@ -31,15 +32,13 @@ export type AffiliateField =
 
 /** The field a refusal's details name (`{ field: "affiliates", index }`, `{ field: "tokenSwapAffiliate" }`). */
 export function fieldOf(error: DeskError): AffiliateField {
-  const details = error.details;
-  if (typeof details === "object" && details !== null) {
-    const d = details as Record<string, unknown>;
-    if (d.field === "tokenSwapAffiliate") return { field: "tokenSwapAffiliate" };
-    if (d.field === "affiliates") {
-      return typeof d.index === "number" && Number.isInteger(d.index) && d.index >= 0
-        ? { field: "affiliates", index: d.index }
-        : { field: "affiliates" };
-    }
+  const named = fieldDetailsOf(error.details);
+  if (named?.field === "tokenSwapAffiliate") return { field: "tokenSwapAffiliate" };
+  if (named?.field === "affiliates") {
+    const index = named.index;
+    return index !== undefined && Number.isInteger(index) && index >= 0
+      ? { field: "affiliates", index }
+      : { field: "affiliates" };
   }
   return { field: "section" };
 }
@@ -61,8 +60,8 @@ export type AffiliateCheck =
   | { ok: true; affiliates: AffiliateEntry[]; tokenSwap: AffiliateEntry | null }
   | { ok: false; at: AffiliateField; error: DeskError };
 
-/** The refused field as the error's details (JSON: an absent index is left out, not undefined). */
-function detailsOf(at: AffiliateField): JsonValue {
+/** The refused field as the error's details, as desk-core writes them (an absent index is left out, not undefined). */
+function detailsOf(at: AffiliateField): FieldDetails {
   return "index" in at && at.index !== undefined ? { field: at.field, index: at.index } : { field: at.field };
 }
 

@@ -14,6 +14,7 @@ import {
   type FormFields,
 } from "./form";
 import { BTC, BTC_ADDRESS, EVM_ADDRESS, ROUTES, USDC_BASE, USDC_SOL, USDT_TRON, WBTC_BOB } from "./testdata";
+import type { ErrorDetails } from "../bindings/ErrorDetails";
 
 function fields(over: Partial<FormFields> = {}): FormFields {
   return { ...emptyFields(), ...over };
@@ -165,8 +166,9 @@ describe("checkFields and toSwapForm", () => {
     expect(sameForm(form, { ...form!, sender: "" })).toBe(true);
     expect(fieldOfError({ field: "recipient" })).toBe("recipient");
     expect(fieldOfError({ field: "srcToken" })).toBe("srcToken");
-    expect(fieldOfError({ field: "ownerAddress" })).toBe("owner");
+    // The gateway's MISSING_OWNER_ADDRESS, as desk-core types it (it names the field).
+    expect(fieldOfError({ shape: "none", field: "owner" })).toBe("owner");
     expect(fieldOfError({ field: "quote" })).toBeNull();
-    expect(fieldOfError("amount")).toBeNull();
+    expect(fieldOfError("amount" as unknown as ErrorDetails)).toBeNull();
   });
 });

@@ -1,9 +1,12 @@
 // The swap form's choices and checks, as pure functions: which chains and tokens can be chosen from the routes,
 // the search over them, slippage, and what the form sends (SwapForm) once every field reads right.
+import type { ErrorDetails } from "../bindings/ErrorDetails";
 import type { RouteKind } from "../bindings/RouteKind";
 import type { RouteView } from "../bindings/RouteView";
+import type { SwapField } from "../bindings/SwapField";
 import type { SwapForm } from "../bindings/SwapForm";
 import type { TokenView } from "../bindings/TokenView";
+import { swapFieldOf } from "../error-details";
 import { tokenLabel } from "../routes";
 import { checkAmount } from "./amounts";
 import { chainFamily, checkAddress } from "./addresses";
@@ -145,7 +148,8 @@ export interface FormFields extends Selection {
   refund: string;
 }
 
-export type FieldName = "srcToken" | "dstToken" | "amount" | "slippage" | "recipient" | "sender" | "owner" | "refund";
+/** The form's fields, as desk-core names them in an error's details. */
+export type FieldName = SwapField;
 
 export type FieldErrors = Partial<Record<FieldName, string>>;
 
@@ -277,24 +281,7 @@ export function sameForm(a: SwapForm | null, b: SwapForm | null): boolean {
   return keys.every((k) => (a[k] ?? "") === (b[k] ?? ""));
 }
 
-/** Maps the Rust side's `details.field` of an invalid_input error to a form field. */
-export function fieldOfError(details: unknown): FieldName | null {
-  if (typeof details !== "object" || details === null) return null;
-  const field = (details as Record<string, unknown>).field;
-  const known: Record<string, FieldName> = {
-    srcToken: "srcToken",
-    srcChain: "srcToken",
-    dstToken: "dstToken",
-    dstChain: "dstToken",
-    amount: "amount",
-    slippage: "slippage",
-    slippageBps: "slippage",
-    recipient: "recipient",
-    sender: "sender",
-    owner: "owner",
-    ownerAddress: "owner",
-    refund: "refund",
-    refundAddress: "refund",
-  };
-  return typeof field === "string" ? (known[field] ?? null) : null;
+/** The form field an error's details name: desk-core decides it (the gateway's codes included), typed. */
+export function fieldOfError(details: ErrorDetails | undefined): FieldName | null {
+  return swapFieldOf(details);
 }

@@ -7,6 +7,7 @@ import type { Question } from "../bindings/Question";
 import type { QuoteCard } from "../bindings/QuoteCard";
 import type { RouteView } from "../bindings/RouteView";
 import type { SwapForm } from "../bindings/SwapForm";
+import { orderDetailsOf } from "../error-details";
 import { deskApi, toDeskError, type DeskApi } from "../ipc";
 import { checkAddress, checkHandIn } from "./addresses";
 import { checkAmount, formatUnits } from "./amounts";
@@ -657,8 +658,7 @@ export class SwapState {
  * (`localId`) of a creation whose answer was lost and of a refusal to start another order meanwhile.
  */
 export function unresolvedOrderOf(error: DeskError): number | null {
-  const details = error.details as { localId?: unknown } | null | undefined;
-  return typeof details?.localId === "number" ? details.localId : null;
+  return orderDetailsOf(error.details)?.localId ?? null;
 }
 
 /** The window's one swap. */

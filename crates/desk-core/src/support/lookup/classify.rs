@@ -137,7 +137,10 @@ mod tests {
         // An EVM address with a broken checksum is refused, not looked up as an order id.
         let err =
             DeskError::from(classify("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD").unwrap_err());
-        assert_eq!(err.details.as_deref(), Some(&json!({"field": "query"})));
+        assert_eq!(
+            err.details_json().as_ref(),
+            Some(&json!({"field": "query"}))
+        );
         assert!(err.message.contains("checksum"), "{}", err.message);
         let err = DeskError::from(classify("   ").unwrap_err());
         assert!(err.message.contains("Enter an order id"), "{}", err.message);
