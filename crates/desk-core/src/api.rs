@@ -97,20 +97,7 @@ pub struct ChainEndpointsView {
     pub custom: bool,
 }
 
-/// What an endpoint answered when checked.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
-#[serde(rename_all = "camelCase")]
-#[ts(export_to = "EndpointCheck.ts")]
-pub struct EndpointCheck {
-    /// The endpoint checked, as typed without surrounding spaces.
-    pub url: String,
-    /// The chain id the endpoint answered (0 for Solana and Tron, which have none).
-    #[ts(type = "number")]
-    pub chain_id: u64,
-    /// The newest block the endpoint knows (on Solana, its slot): a stale endpoint shows an old one.
-    #[ts(type = "number")]
-    pub latest_block: u64,
-}
+pub use crate::execute::rail::EndpointCheck;
 
 /// A network to switch to.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize, Serialize, TS)]

@@ -11,11 +11,10 @@ use tracing::info;
 
 use super::ledger::{OrderToPay, WalletTxKind};
 use super::rail::{
-    PlannedTx, RailSetup, Reach, StepContext, WalletBalance, WalletPlan, WalletRail,
+    BoxFuture, EndpointCheck, PlannedTx, RailSetup, Reach, StepContext, WalletBalance, WalletPlan,
+    WalletRail,
 };
 use super::{ExecError, Executed};
-use crate::api::EndpointCheck;
-use crate::sandbox::BoxFuture;
 use crate::simulate::Simulation;
 use crate::verify::{OnrampSummary, Verified};
 use crate::wallet::{Account, Accounts, bitcoin_signer};

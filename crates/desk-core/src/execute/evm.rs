@@ -32,17 +32,15 @@ use tracing::info;
 
 use super::ledger::{Ledger, OrderToPay, WalletTx, WalletTxKind, WalletTxState};
 use super::rail::{
-    PlannedTx, Reach, StepContext, WalletBalance, WalletPlan, WalletRail, check_sender,
-    confirmed_fee,
+    BoxFuture, EndpointCheck, PlannedTx, Reach, StepContext, WalletBalance, WalletPlan, WalletRail,
+    check_sender, confirmed_fee,
 };
 pub use super::{CrashHook, ExecError, Executed, Unsimulated};
 use super::{Journaled, journaled, locked};
 use super::{WalletTxProgress, has_unfinished_wallet_tx};
-use crate::api::EndpointCheck;
 use crate::chains::erc20::approveCall;
 use crate::chains::evm::{EvmEndpoint, connect, known_gateway_spender, revert_reason};
 use crate::chains::{ChainError, coin_text as native_text, token_text};
-use crate::sandbox::BoxFuture;
 use crate::simulate::{EvmExpectation, SimCall, Simulation};
 use crate::verify::{Verified, VerifiedPayload};
 use crate::wallet::{Account, Accounts};

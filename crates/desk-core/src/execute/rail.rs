@@ -12,10 +12,11 @@ use ts_rs::TS;
 
 use super::ledger::{Ledger, OrderToPay, WalletTx, WalletTxKind};
 use super::{ExecError, Executed, Unsimulated, WalletTxProgress};
-use crate::api::EndpointCheck;
-use crate::sandbox::BoxFuture;
 use crate::simulate::Simulation;
 use crate::wallet::{Account, Accounts, keeper::Keeper};
+
+/// A future the rail's methods give: boxed, so that the trait is chosen at run time (`dyn WalletRail`).
+pub type BoxFuture<'a, T> = std::pin::Pin<Box<dyn std::future::Future<Output = T> + Send + 'a>>;
 
 /// One transaction still to be signed, as the confirmation shows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -159,6 +160,21 @@ pub(crate) fn place_of(chain: &str) -> &str {
         "tron" => "Tron",
         other => other,
     }
+}
+
+/// What an endpoint answered when checked.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "EndpointCheck.ts")]
+pub struct EndpointCheck {
+    /// The endpoint checked, as typed without surrounding spaces.
+    pub url: String,
+    /// The chain id the endpoint answered (0 for Solana and Tron, which have none).
+    #[ts(type = "number")]
+    pub chain_id: u64,
+    /// The newest block the endpoint knows (on Solana, its slot): a stale endpoint shows an old one.
+    #[ts(type = "number")]
+    pub latest_block: u64,
 }
 
 /// Where a rail reaches its chain.

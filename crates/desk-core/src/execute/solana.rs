@@ -31,13 +31,11 @@ use tracing::info;
 pub use super::Unsimulated;
 use super::ledger::{Ledger, OrderToPay, WalletTx, WalletTxKind, WalletTxState};
 use super::rail::{
-    PlannedTx, Reach, StepContext, WalletBalance, WalletPlan, WalletRail, check_sender,
-    confirmed_fee,
+    BoxFuture, EndpointCheck, PlannedTx, Reach, StepContext, WalletBalance, WalletPlan, WalletRail,
+    check_sender, confirmed_fee,
 };
 use super::{CrashHook, ExecError, Executed, Journaled, WalletTxProgress, journaled, locked};
-use crate::api::EndpointCheck;
 use crate::chains::solana::{SendRefusal, SolanaEndpoint, sol_text, spl_text};
-use crate::sandbox::BoxFuture;
 use crate::simulate::{Simulation, SolAccount, SolanaExpectation};
 use crate::verify::{Verified, VerifiedPayload};
 use crate::wallet::{Account, Accounts};

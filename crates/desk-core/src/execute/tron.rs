@@ -27,16 +27,14 @@ use tracing::info;
 
 use super::ledger::{Ledger, OrderToPay, WalletTx, WalletTxKind, WalletTxState};
 use super::rail::{
-    PlannedTx, Reach, StepContext, WalletBalance, WalletPlan, WalletRail, check_sender,
-    confirmed_fee,
+    BoxFuture, EndpointCheck, PlannedTx, Reach, StepContext, WalletBalance, WalletPlan, WalletRail,
+    check_sender, confirmed_fee,
 };
 use super::{CrashHook, ExecError, Executed, Journaled, WalletTxProgress, journaled, locked};
-use crate::api::EndpointCheck;
 use crate::chains::erc20::approveCall;
 use crate::chains::tron::{
     BANDWIDTH_OVERHEAD, Broadcast, TronEndpoint, TronPrices, trc20_text, trx_text,
 };
-use crate::sandbox::BoxFuture;
 use crate::simulate::{EvmExpectation, SimCall, SimLog, Simulation, SimulationStatus};
 use crate::verify::{TRON_FEE_LIMIT_CAP_SUN, Verified, VerifiedPayload};
 use crate::wallet::{Account, Accounts};
