@@ -568,29 +568,7 @@ pub struct QrSvgArgs {
 /// A QR code of `text` (an address or a BIP 21 payment URI) as SVG markup, for the window to show inline.
 #[tauri::command]
 pub async fn qr_svg(args: QrSvgArgs) -> Result<String, DeskError> {
-    let text = args.text;
-    if text.is_empty() || text.len() > 512 {
-        return Err(DeskError::new(
-            desk_core::ErrorKind::InvalidInput,
-            "A QR code holds an address or payment request of up to 512 characters.",
-        ));
-    }
-    let code = qrcode::QrCode::with_error_correction_level(text.as_bytes(), qrcode::EcLevel::M)
-        .map_err(|e| {
-            DeskError::new(
-                desk_core::ErrorKind::InvalidInput,
-                format!("No QR code can hold this ({e})."),
-            )
-        })?;
-    let svg = code
-        .render::<qrcode::render::svg::Color<'_>>()
-        .min_dimensions(140, 140)
-        .quiet_zone(true)
-        .build();
-    // Inline in the page: the `<svg>` element alone, without the XML declaration.
-    Ok(svg
-        .find("<svg")
-        .map_or(svg.clone(), |start| svg[start..].to_owned()))
+    desk_core::qr::payment_svg(&args.text)
 }
 
 // ---- Partner ----

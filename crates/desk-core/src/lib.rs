@@ -22,6 +22,7 @@ pub mod notify;
 pub mod partner;
 pub mod paths;
 pub mod psbt_export;
+pub mod qr;
 pub mod quote_errors;
 pub mod sandbox;
 pub mod secrets;
