@@ -13,6 +13,7 @@ pub mod error;
 pub mod events;
 pub mod execute;
 pub mod fees;
+pub mod files;
 pub mod flow;
 pub mod ids;
 pub mod journal;
