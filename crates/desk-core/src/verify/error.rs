@@ -5,6 +5,8 @@ use std::fmt;
 use gateway_client::wire::RouteKind;
 
 use super::text::{btc_text, native_text, trx_text};
+#[cfg(doc)]
+use super::{MAX_OP_RETURN_BYTES, TRON_FEE_LIMIT_CAP_SUN, fee_cap_sats};
 
 /// Which transaction a Bitcoin payment problem was found in: the gateway's PSBT, or what the user signed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -162,7 +164,7 @@ pub enum VerifyError {
         /// Why it is not valid, a sentence.
         reason: String,
     },
-    /// `op_return_data` is not hex of at most [`MAX_OP_RETURN_BYTES`](super::MAX_OP_RETURN_BYTES) bytes.
+    /// `op_return_data` is not hex of at most [`MAX_OP_RETURN_BYTES`] bytes.
     #[error(
         "The gateway's OP_RETURN data {data:?} is not usable: {reason}. Do not pay the order; ask for a new quote."
     )]
@@ -350,7 +352,7 @@ pub enum VerifyError {
         /// Sum of the outputs, in sats.
         outputs_sats: u64,
     },
-    /// The fee is above the cap ([`fee_cap_sats`](super::fee_cap_sats)).
+    /// The fee is above the cap ([`fee_cap_sats`]).
     #[error(
         "The gateway's transaction pays a fee of {fee_sats} sats ({}), more than the {cap_sats} sats this app accepts \
          for this amount. Do not sign it; ask for a new quote.",
@@ -481,7 +483,7 @@ pub enum VerifyError {
         /// The value given.
         value: String,
     },
-    /// The Tron fee limit is above [`TRON_FEE_LIMIT_CAP_SUN`](super::TRON_FEE_LIMIT_CAP_SUN).
+    /// The Tron fee limit is above [`TRON_FEE_LIMIT_CAP_SUN`].
     #[error(
         "The gateway's Tron transaction could burn up to {} in fees, more than the {} this app accepts. \
          Do not sign it; ask for a new quote.",

@@ -4,6 +4,8 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use super::{DecodedCall, EntryCall, VerifyError};
+#[cfg(doc)]
+use super::{FEE_CONFIRM_BPS, check_signed_onramp_tx};
 
 /// A create-order answer that matches its quote: what the user is about to sign, for the window to show.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -20,7 +22,7 @@ pub struct Verified {
 }
 
 impl Verified {
-    /// Refuses when the PSBT's network fee is above [`FEE_CONFIRM_BPS`](super::FEE_CONFIRM_BPS) of the amount and `accepted_sats` (what the
+    /// Refuses when the PSBT's network fee is above [`FEE_CONFIRM_BPS`] of the amount and `accepted_sats` (what the
     /// person accepted) does not cover it. Whatever signs a PSBT must ask this first.
     pub fn fee_confirmed(&self, accepted_sats: Option<u64>) -> Result<(), VerifyError> {
         match self.onramp().and_then(|o| o.psbt.as_ref()) {
@@ -36,7 +38,7 @@ impl Verified {
         }
     }
 
-    /// The onramp facts, when this is an onramp (what [`check_signed_onramp_tx`](super::check_signed_onramp_tx) needs after signing).
+    /// The onramp facts, when this is an onramp (what [`check_signed_onramp_tx`] needs after signing).
     pub fn onramp(&self) -> Option<&OnrampSummary> {
         match &self.payload {
             VerifiedPayload::Onramp(summary) => Some(summary),
@@ -99,7 +101,7 @@ pub struct PsbtSummary {
     pub fee_share_bps: u32,
     /// The same as a person reads it, two decimals: `3.00` (percent).
     pub fee_share_percent: String,
-    /// The fee is above [`FEE_CONFIRM_BPS`](super::FEE_CONFIRM_BPS) of the amount: the person must accept it in numbers before the PSBT is
+    /// The fee is above [`FEE_CONFIRM_BPS`] of the amount: the person must accept it in numbers before the PSBT is
     /// offered for signing.
     pub fee_needs_confirmation: bool,
 }
