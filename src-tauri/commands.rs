@@ -6,9 +6,8 @@
 //! also derive `ts_rs::TS`, and `ui/src/lib/bindings/args/` holds their TypeScript types, which `ui/src/lib/ipc.ts`
 //! sends: the window cannot send a shape Rust would refuse without `npm run check` failing (see `args_bindings.rs`).
 
-use std::path::PathBuf;
-
 use desk_core::api::{NetworkChoice, RouteView, SettingsView};
+use desk_core::files;
 use desk_core::partner::{Dashboard, DashboardQuery};
 use desk_core::settings::{AffiliateEntry, Theme};
 use desk_core::support::{
@@ -16,13 +15,14 @@ use desk_core::support::{
     ReproduceSource,
 };
 use desk_core::views::OrderView;
-use desk_core::{Desk, DeskError, ErrorKind, QuoteResult, SwapForm};
+use desk_core::{Desk, DeskError, QuoteResult, SwapForm};
 use gateway_client::ApiVersion;
 use serde::Deserialize;
 use serde_json::Value;
 use tauri::{Runtime, State, WebviewWindow};
-use tauri_plugin_dialog::DialogExt;
 use tracing::info;
+
+use crate::{dialogs, opener};
 
 /// The window painted its first view with the routes: logged once, with the time since the app started.
 #[tauri::command]
@@ -435,15 +435,15 @@ pub async fn save_psbt<R: Runtime>(
 ) -> Result<Option<String>, DeskError> {
     let local_id = args.local_id;
     let bytes = desk.psbt(local_id)?;
-    let what = SaveAs {
+    let what = dialogs::SaveAs {
         title: "Save the PSBT to sign",
         file_name: desk.psbt_file_name(local_id)?,
         filter: ("PSBT (BIP 174)", &["psbt"]),
     };
-    let Some(path) = ask_where(&window, what).await? else {
+    let Some(path) = dialogs::ask_where(&window, what).await? else {
         return Ok(None);
     };
-    let shown = write_file(path, bytes, "PSBT").await?;
+    let shown = files::write_file(path, bytes, "PSBT").await?;
     info!(local_id, path = %shown, "PSBT saved");
     Ok(Some(shown))
 }
@@ -468,62 +468,6 @@ pub async fn psbt_export(
     desk.psbt_export(args.local_id)
 }
 
-/// What a save dialog offers: its title, the file name it proposes, and the one file type.
-struct SaveAs<'a> {
-    title: &'a str,
-    file_name: String,
-    filter: (&'a str, &'a [&'a str]),
-}
-
-fn dialog_failed(reason: String) -> DeskError {
-    DeskError::new(
-        ErrorKind::InvalidInput,
-        format!(
-            "The file dialog could not be used ({reason}). Nothing was saved or read; try again, and restart the app if it keeps failing."
-        ),
-    )
-}
-
-/// The save dialog, attached to the window; `None` when the person cancels.
-async fn ask_where<R: Runtime>(
-    window: &WebviewWindow<R>,
-    what: SaveAs<'_>,
-) -> Result<Option<PathBuf>, DeskError> {
-    let (tx, rx) = tokio::sync::oneshot::channel();
-    window
-        .dialog()
-        .file()
-        .set_parent(window)
-        .set_title(what.title)
-        .set_file_name(what.file_name)
-        .add_filter(what.filter.0, what.filter.1)
-        .save_file(move |path| {
-            let _ = tx.send(path);
-        });
-    let chosen = rx
-        .await
-        .map_err(|_| dialog_failed("it closed without an answer".to_owned()))?;
-    chosen
-        .map(|path| path.into_path().map_err(|e| dialog_failed(e.to_string())))
-        .transpose()
-}
-
-/// Writes `bytes` to `path` off the async runtime; the error says where and what to do.
-async fn write_file(path: PathBuf, bytes: Vec<u8>, what: &str) -> Result<String, DeskError> {
-    let shown = path.display().to_string();
-    tokio::task::spawn_blocking(move || std::fs::write(&path, &bytes))
-        .await
-        .map_err(|e| e.to_string())
-        .and_then(|r| r.map_err(|e| e.to_string()))
-        .map_err(|e| {
-            DeskError::new(
-                ErrorKind::InvalidInput,
-                format!("The {what} could not be written to {shown} ({e}). Choose another folder and try again."),
-            )
-        })?;
-    Ok(shown)
-}
-
 /// The arguments of the `open_explorer` command.
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -540,20 +484,7 @@ pub async fn open_explorer<R: Runtime>(
     app: tauri::AppHandle<R>,
     args: OpenExplorerArgs,
 ) -> Result<(), DeskError> {
-    use tauri_plugin_opener::OpenerExt;
-    let url = args.url;
-    if !desk_core::views::is_explorer_url(&url) {
-        return Err(DeskError::new(
-            desk_core::ErrorKind::InvalidInput,
-            "Only block-explorer links the app made can be opened.",
-        ));
-    }
-    app.opener().open_url(url, None::<&str>).map_err(|e| {
-        DeskError::new(
-            desk_core::ErrorKind::Transport,
-            format!("The browser could not be opened ({e}). Copy the transaction hash instead."),
-        )
-    })
+    opener::open_explorer(&app, args.url)
 }
 
 /// The arguments of the `qr_svg` command.
@@ -568,29 +499,7 @@ pub struct QrSvgArgs {
 /// A QR code of `text` (an address or a BIP 21 payment URI) as SVG markup, for the window to show inline.
 #[tauri::command]
 pub async fn qr_svg(args: QrSvgArgs) -> Result<String, DeskError> {
-    let text = args.text;
-    if text.is_empty() || text.len() > 512 {
-        return Err(DeskError::new(
-            desk_core::ErrorKind::InvalidInput,
-            "A QR code holds an address or payment request of up to 512 characters.",
-        ));
-    }
-    let code = qrcode::QrCode::with_error_correction_level(text.as_bytes(), qrcode::EcLevel::M)
-        .map_err(|e| {
-            DeskError::new(
-                desk_core::ErrorKind::InvalidInput,
-                format!("No QR code can hold this ({e})."),
-            )
-        })?;
-    let svg = code
-        .render::<qrcode::render::svg::Color<'_>>()
-        .min_dimensions(140, 140)
-        .quiet_zone(true)
-        .build();
-    // Inline in the page: the `<svg>` element alone, without the XML declaration.
-    Ok(svg
-        .find("<svg")
-        .map_or(svg.clone(), |start| svg[start..].to_owned()))
+    desk_core::qr::payment_svg(&args.text)
 }
 
 // ---- Partner ----
@@ -651,15 +560,15 @@ pub async fn save_dashboard_csv<R: Runtime>(
     args: SaveDashboardCsvArgs,
 ) -> Result<Option<String>, DeskError> {
     let csv = desk.dashboard_csv(&args.query).await?;
-    let what = SaveAs {
+    let what = dialogs::SaveAs {
         title: "Export the partner dashboard's orders",
         file_name: "gateway-desk-partner-orders.csv".to_owned(),
         filter: ("CSV", &["csv"]),
     };
-    let Some(path) = ask_where(&window, what).await? else {
+    let Some(path) = dialogs::ask_where(&window, what).await? else {
         return Ok(None);
     };
-    let shown = write_file(path, csv.into_bytes(), "CSV file").await?;
+    let shown = files::write_file(path, csv.into_bytes(), "CSV file").await?;
     info!(path = %shown, "partner CSV saved");
     Ok(Some(shown))
 }
@@ -742,51 +651,16 @@ pub async fn import_bundle(
     desk.import_bundle(&args.text)
 }
 
-/// Largest bundle file the app reads (a bundle is a few hundred kilobytes at most).
-const MAX_BUNDLE_BYTES: u64 = 16 * 1024 * 1024;
-
 /// Asks for a bundle file and imports it; `None` when the person cancels.
 #[tauri::command]
 pub async fn open_bundle_file<R: Runtime>(
     window: WebviewWindow<R>,
     desk: State<'_, Desk>,
 ) -> Result<Option<ImportedBundle>, DeskError> {
-    let (tx, rx) = tokio::sync::oneshot::channel();
-    window
-        .dialog()
-        .file()
-        .set_parent(&window)
-        .set_title("Open a support bundle")
-        .add_filter("Gateway Desk support bundle", &["json"])
-        .pick_file(move |path| {
-            let _ = tx.send(path);
-        });
-    let chosen = rx
-        .await
-        .map_err(|_| dialog_failed("it closed without an answer".to_owned()))?;
-    let Some(path) = chosen
-        .map(|p| p.into_path().map_err(|e| dialog_failed(e.to_string())))
-        .transpose()?
-    else {
+    let Some(path) = dialogs::ask_for_bundle(&window).await? else {
         return Ok(None);
     };
-    let shown = path.display().to_string();
-    let text = tokio::task::spawn_blocking(move || -> Result<String, String> {
-        let size = std::fs::metadata(&path).map_err(|e| e.to_string())?.len();
-        if size > MAX_BUNDLE_BYTES {
-            return Err(format!("it is {size} bytes, more than a bundle ever holds"));
-        }
-        std::fs::read_to_string(&path).map_err(|e| e.to_string())
-    })
-    .await
-    .map_err(|e| e.to_string())
-    .and_then(|r| r)
-    .map_err(|e| {
-        DeskError::new(
-            ErrorKind::InvalidInput,
-            format!("{shown} could not be read as a support bundle ({e}). Ask for the bundle file again."),
-        )
-    })?;
+    let text = files::read_bundle_file(path).await?;
     desk.import_bundle(&text).map(Some)
 }
 
@@ -825,26 +699,6 @@ pub async fn reveal_path<R: Runtime>(
     desk: State<'_, Desk>,
     args: RevealPathArgs,
 ) -> Result<(), DeskError> {
-    use tauri_plugin_opener::OpenerExt;
-    let path = args.path;
-    let refused = || {
-        DeskError::new(
-            ErrorKind::InvalidInput,
-            "Only files the app wrote into its own data folder can be shown.",
-        )
-    };
-    let wanted = std::fs::canonicalize(&path).map_err(|_| refused())?;
-    let root = std::fs::canonicalize(&desk.paths().data_dir).map_err(|_| refused())?;
-    if !wanted.starts_with(&root) {
-        return Err(refused());
-    }
-    app.opener().reveal_item_in_dir(&wanted).map_err(|e| {
-        DeskError::new(
-            ErrorKind::Transport,
-            format!(
-                "The file manager could not be opened ({e}). The file is at {}.",
-                wanted.display()
-            ),
-        )
-    })
+    let wanted = files::own_file(&args.path, &desk.paths().data_dir)?;
+    opener::reveal(&app, &wanted)
 }

@@ -8,10 +8,12 @@ mod args_bindings;
 #[cfg(test)]
 mod command_list;
 mod commands;
+mod dialogs;
 mod events;
 #[cfg(test)]
 mod ipc_tests;
 mod logging;
+mod opener;
 mod wallet_commands;
 mod webview;
 

@@ -31,8 +31,8 @@ usage: cargo xtask <task>
                              start-up time and memory (PSS of all its processes, at rest and after a swap)
   conformance                schemathesis (PyPI, pinned) against gateway-sim with the published OpenAPI document
   gen-types                  regenerate the UI's TypeScript types from the Rust types
-  module-cycles              whether desk-core's or gateway-client's modules import one another in a circle
-                             (needs cargo-modules 0.27: cargo install cargo-modules --version 0.27.0 --locked)";
+  module-cycles              which top-level module of each library crate uses which, and whether any use one
+                             another in a circle (read from the sources' tokens, in a second)";
 
 fn main() {
     if let Err(e) = run() {

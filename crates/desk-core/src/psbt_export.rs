@@ -6,12 +6,12 @@
 //! (BCR-2020-005, the `ur` crate's encoder). Each frame is drawn as SVG from its upper-case form, which QR codes hold
 //! in their compact alphanumeric mode.
 
-use std::fmt::Write as _;
-
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use serde::Serialize;
 use ts_rs::TS;
+
+use crate::qr::EcLevel;
 
 /// The UR type of a PSBT (BCR-2020-006).
 pub const UR_TYPE: &str = "crypto-psbt";
@@ -32,9 +32,6 @@ pub const MAX_FRAGMENT_BYTES: usize = 400;
 /// fountain part's CBOR (the fragment with at most 24 bytes of header) and its 4-byte checksum.
 pub const MAX_FRAME_CHARS: usize =
     "ur:crypto-psbt/".len() + "100-100/".len() + 2 * (MAX_FRAGMENT_BYTES + 24 + 4);
-
-/// The light modules around a code, as QR readers expect.
-const QUIET_ZONE: usize = 4;
 
 /// An unsigned PSBT to copy, save or scan.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
@@ -83,7 +80,10 @@ pub fn forms(psbt: &[u8]) -> Result<PsbtExport, ExportError> {
     };
     let qr_svgs = ur_frames
         .iter()
-        .map(|frame| qr_svg(&frame.to_ascii_uppercase()))
+        .map(|frame| {
+            crate::qr::svg(&frame.to_ascii_uppercase(), EcLevel::L)
+                .map_err(|e| format!("No QR code can hold this frame ({e})."))
+        })
         .collect::<Result<_, _>>()
         .map_err(ExportError::Qr)?;
     Ok(PsbtExport {
@@ -147,46 +147,11 @@ fn ur_frames(psbt: &[u8]) -> Result<(Vec<String>, u32), String> {
     Ok((frames, count as u32))
 }
 
-/// A QR code of `text` (low error correction: the fountain code makes up for a missed frame) as SVG markup: one
-/// unit a module, each row's runs of dark modules as one path, to be sized by the page.
-pub fn qr_svg(text: &str) -> Result<String, String> {
-    let code = qrcode::QrCode::with_error_correction_level(text.as_bytes(), qrcode::EcLevel::L)
-        .map_err(|e| format!("No QR code can hold this frame ({e})."))?;
-    let width = code.width();
-    let colors = code.to_colors();
-    let size = width + 2 * QUIET_ZONE;
-    let mut svg = format!(
-        r##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size} {size}" shape-rendering="crispEdges"><rect width="{size}" height="{size}" fill="#fff"/><path fill="#000" d=""##
-    );
-    for (y, row) in colors.chunks(width).enumerate() {
-        let mut x = 0;
-        while x < width {
-            if row[x] == qrcode::Color::Light {
-                x += 1;
-                continue;
-            }
-            let start = x;
-            while x < width && row[x] == qrcode::Color::Dark {
-                x += 1;
-            }
-            let _ = write!(
-                svg,
-                "M{} {}h{}v1h-{}z",
-                start + QUIET_ZONE,
-                y + QUIET_ZONE,
-                x - start,
-                x - start
-            );
-        }
-    }
-    svg.push_str(r#""/></svg>"#);
-    Ok(svg)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::error::ErrorKind;
+    use crate::qr::read_back::scan;
 
     /// BCR-2020-006's `crypto-psbt` example (test vector 3): the PSBT, and its UR.
     const SPEC_PSBT: &str = "70736274ff01009a020000000258e87a21b56daf0c23be8e7070456c336f7cbaa5c8757924f545887bb2abdd750000000000ffffffff838d0427d0ec650a68aa46bb0b098aea4422c071b2ca78352a077959d07cea1d0100000000ffffffff0270aaf00800000000160014d85c2b71d0060b09c9886aeb815e50991dda124d00e1f5050000000016001400aea9a2e5f0f876a588df5546e8742d1d87008f000000000000000000";
@@ -251,49 +216,6 @@ mod tests {
         };
         assert_eq!(body.len(), len, "the header's length is the body's");
         body.to_vec()
-    }
-
-    /// The module grid an SVG of [`qr_svg`] draws (true: dark), read back from its path.
-    fn svg_grid(svg: &str) -> Vec<Vec<bool>> {
-        let size: usize = svg
-            .split("viewBox=\"0 0 ")
-            .nth(1)
-            .and_then(|s| s.split(' ').next())
-            .unwrap()
-            .parse()
-            .unwrap();
-        let mut grid = vec![vec![false; size]; size];
-        let path = svg
-            .split(" d=\"")
-            .nth(1)
-            .unwrap()
-            .split('"')
-            .next()
-            .unwrap();
-        for run in path.split('z').filter(|r| !r.is_empty()) {
-            let (xy, rest) = run.strip_prefix('M').unwrap().split_once('h').unwrap();
-            let (x, y) = xy.split_once(' ').unwrap();
-            let (x, y): (usize, usize) = (x.parse().unwrap(), y.parse().unwrap());
-            let (len, back) = rest.split_once("v1h-").unwrap();
-            assert_eq!(len, back, "{run}");
-            for cell in &mut grid[y][x..x + len.parse::<usize>().unwrap()] {
-                *cell = true;
-            }
-        }
-        grid
-    }
-
-    /// What a camera reads from an SVG of [`qr_svg`]: drawn at 4 pixels a module, found and decoded by a QR reader.
-    fn scan(svg: &str) -> String {
-        let grid = svg_grid(svg);
-        let scale = 4;
-        let pixels = grid.len() * scale;
-        let mut image = rqrr::PreparedImage::prepare_from_greyscale(pixels, pixels, |x, y| {
-            if grid[y / scale][x / scale] { 0 } else { 255 }
-        });
-        let grids = image.detect_grids();
-        assert_eq!(grids.len(), 1, "one QR code in the picture");
-        grids[0].decode().unwrap().1
     }
 
     #[test]

@@ -1,0 +1,297 @@
+//! create-order: the quote checked, the output reserved, and what the user must sign built.
+
+use alloy_primitives::U256;
+use gateway_client::ApiVersion;
+use gateway_client::address::{ChainFamily, chain_family};
+use gateway_client::wire::RouteKind;
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+
+use super::{
+    Book, CreateContext, Ending, Leg, Order, amount_of, err, insufficient, normalize_address,
+    opt_text, route_key, route_of_key, single_entry, slippage_of, text, usd_of,
+};
+use crate::integrity;
+use crate::payload;
+use crate::quote::{self, QuoteError};
+use crate::signing::{QUOTE_TTL_SECS, SignatureError};
+
+impl Book {
+    /// create-order: checks the quote, reserves liquidity, builds the payload. Gives the 201 body.
+    pub fn create_order(
+        &mut self,
+        ctx: &CreateContext<'_>,
+        body: &Value,
+    ) -> Result<Value, QuoteError> {
+        let now = ctx.now;
+        self.settle(now);
+        let (key, quote) = single_entry(body, "onramp, offramp or tokenSwap")?;
+        let route = route_of_key(&key, ctx.version).ok_or_else(|| {
+            err(
+                "INVALID_REQUEST",
+                format!("{key:?} is not a route of {}", ctx.version.as_str()),
+            )
+        })?;
+        let quote_value = Value::Object(quote.clone());
+        let material = integrity::digest(route, &quote);
+
+        // Genuine, unexpired, unused. `digest` names this issue of the quote: an onramp's material and its signed
+        // nonce; another route's material (each issue allows one order).
+        let (digest, kept_owner) = if route == RouteKind::Onramp {
+            let signed = ctx
+                .signer
+                .verify_signed_quote(&quote_value, now, QUOTE_TTL_SECS)
+                .map_err(|e| match e {
+                    SignatureError::Expired { .. } => err(
+                        "ORDER_EXPIRED",
+                        format!("the quote is more than {QUOTE_TTL_SECS} seconds old; ask for a new quote"),
+                    ),
+                    other => err("INVALID_ORDER_ARGS", format!("the quote was refused: {other}; ask for a new quote and send it back unchanged")),
+                })?;
+            (format!("{material}:{}", signed.nonce), signed.kept.owner)
+        } else {
+            let issued = self.issued.get(&material).ok_or_else(|| {
+                err(
+                    "INVALID_ORDER_ARGS",
+                    "this gateway did not issue this quote, or its amounts, tokens, chains or addresses were changed after it was issued; ask for a new quote and send it back unchanged",
+                )
+            })?;
+            if now.saturating_sub(issued.at) > QUOTE_TTL_SECS {
+                return Err(err(
+                    "ORDER_EXPIRED",
+                    format!(
+                        "the quote is more than {QUOTE_TTL_SECS} seconds old; ask for a new quote"
+                    ),
+                ));
+            }
+            (material, issued.owners.front().cloned().flatten())
+        };
+        let unused = self.issued.get(&digest).map_or(0, |i| i.unused);
+        let duplicate = if route == RouteKind::Onramp {
+            self.index.by_quote.get(&digest)
+        } else {
+            self.index.by_quote.get(&digest).filter(|_| unused == 0)
+        };
+        if let Some(&i) = duplicate {
+            return Err(err(
+                "DUPLICATE_ORDER",
+                format!(
+                    "an order was already created from this quote ({}); ask for a new quote for another order",
+                    self.orders[i].id
+                ),
+            ));
+        }
+
+        // What goes in and out.
+        let (src_chain, src_token, input) = amount_of(&quote, "inputAmount")?;
+        let (dst_chain, dst_token, output) = amount_of(&quote, "outputAmount")?;
+        let recipient = text(&quote, "recipient")?;
+        let sender = opt_text(&quote, "sender");
+        // The V3 offramp carries its owner; the others' was kept beside the quote.
+        let owner = opt_text(&quote, "ownerAddress")
+            .filter(|_| route == RouteKind::Offramp)
+            .map(str::to_owned)
+            .or(kept_owner);
+        // The timeline follows the route, not the quote's `estimatedTimeInSecs` (a display value a client may drop).
+        let estimated_secs = match route {
+            RouteKind::Onramp => quote::ONRAMP_SECS,
+            RouteKind::Offramp => quote::OFFRAMP_SECS,
+            RouteKind::TokenSwap => quote::TOKEN_SWAP_SECS,
+        };
+
+        let pool = self.pool(ctx.catalogue, &dst_chain, &dst_token);
+        if pool.available() < output {
+            return Err(insufficient(&dst_chain, &dst_token, pool));
+        }
+
+        let id = uuid::Uuid::new_v4().to_string();
+        let min_out = output * U256::from(10_000u32.saturating_sub(slippage_of(&quote)))
+            / U256::from(10_000u32);
+        let (deposit_address, op_return_data, created) = match route {
+            RouteKind::Onramp => {
+                let sats: u64 = input.try_into().map_err(|_| {
+                    err(
+                        "INVALID_ORDER_ARGS",
+                        "the input amount is too large for Bitcoin",
+                    )
+                })?;
+                let mut digest_bytes = [0u8; 32];
+                digest_bytes.copy_from_slice(&Sha256::digest(digest.as_bytes()));
+                let p = payload::onramp_payload_from(
+                    ctx.signer.secret(),
+                    &id,
+                    &digest_bytes,
+                    ctx.network,
+                    sats,
+                    sender,
+                    |script| self.coin(script),
+                )
+                .map_err(|e| match e {
+                    payload::PayloadError::InsufficientFunds { spendable, needed, .. } => err(
+                        "INSUFFICIENT_CONFIRMED_FUNDS",
+                        format!(
+                            "sender: the address can spend {spendable} sats after the network fee; this deposit needs {needed} with the fee; ask for a quote of at most {spendable} sats"
+                        ),
+                    ),
+                    other => err("INVALID_ORDER_ARGS", other.to_string()),
+                })?;
+                let mut inner = json!({"order_id": id, "address": p.address, "op_return_data": p.op_return_data});
+                if let Some(psbt) = &p.psbt_hex {
+                    inner["psbt_hex"] = json!(psbt);
+                }
+                (
+                    p.address.clone(),
+                    Some(p.op_return_data.clone()),
+                    json!({ "onramp": inner }),
+                )
+            }
+            RouteKind::Offramp | RouteKind::TokenSwap => {
+                // V1's layerZero quote names the contract in its `tx`, later versions in `txTo`.
+                let tx_to = match quote
+                    .get("tx")
+                    .and_then(|tx| tx.get("to"))
+                    .and_then(Value::as_str)
+                {
+                    Some(to) if opt_text(&quote, "txTo").is_none() => to,
+                    _ => text(&quote, "txTo")?,
+                };
+                let tx = build_tx(
+                    ctx.version,
+                    route,
+                    &id,
+                    tx_to,
+                    &src_chain,
+                    &src_token,
+                    input,
+                    &dst_chain,
+                    &dst_token,
+                    recipient,
+                    sender,
+                    min_out,
+                    ctx.solana_blockhash,
+                )?;
+                (
+                    tx_to.to_owned(),
+                    None,
+                    json!({ route_key(route, ctx.version): {"order_id": id, "tx": tx} }),
+                )
+            }
+        };
+
+        let mut addresses: Vec<String> = [Some(recipient), sender, owner.as_deref()]
+            .into_iter()
+            .flatten()
+            .map(normalize_address)
+            .collect();
+        addresses.sort();
+        addresses.dedup();
+        let order = Order {
+            id: id.clone(),
+            route,
+            created_at: now,
+            src: Leg {
+                usd: usd_of(ctx.catalogue, &src_chain, &src_token, input),
+                chain: src_chain,
+                token: src_token,
+                amount: input.to_string(),
+            },
+            dst: Leg {
+                usd: usd_of(ctx.catalogue, &dst_chain, &dst_token, output),
+                chain: dst_chain.clone(),
+                token: dst_token.clone(),
+                amount: output.to_string(),
+            },
+            deposit_address,
+            op_return_data,
+            estimated_secs,
+            addresses,
+            quote_digest: digest,
+            ending: Ending::for_amount(&input.to_string()),
+            registration: None,
+            settled: false,
+            created: created.clone(),
+        };
+        self.pool_mut(ctx.catalogue, &dst_chain, &dst_token)
+            .reserved += output;
+        if let Some(issued) = self.issued.get_mut(&order.quote_digest) {
+            issued.unused = issued.unused.saturating_sub(1);
+            issued.owners.pop_front();
+        }
+        self.insert(order);
+        Ok(created)
+    }
+}
+
+/// The transaction of an offramp or token swap, as `version` writes it.
+#[allow(clippy::too_many_arguments)]
+fn build_tx(
+    version: ApiVersion,
+    route: RouteKind,
+    order_id: &str,
+    tx_to: &str,
+    src_chain: &str,
+    src_token: &str,
+    amount: U256,
+    dst_chain: &str,
+    dst_token: &str,
+    recipient: &str,
+    sender: Option<&str>,
+    min_out: U256,
+    solana_blockhash: Option<[u8; 32]>,
+) -> Result<Value, QuoteError> {
+    let bad = |e: payload::PayloadError| err("INVALID_ORDER_ARGS", e.to_string());
+    if chain_family(src_chain) == Some(ChainFamily::Solana) {
+        let sender = sender.ok_or_else(|| {
+            err("INVALID_ORDER_ARGS", "a Solana transaction needs the quote's sender (the fee payer); ask for a quote with sender set")
+        })?;
+        let transaction = payload::solana_tx(
+            order_id,
+            tx_to,
+            sender,
+            src_token,
+            amount,
+            dst_chain,
+            dst_token,
+            recipient,
+            min_out,
+            solana_blockhash,
+        )
+        .map_err(bad)?;
+        return Ok(json!({
+            "type": "solana",
+            "chainId": payload::chain_id("solana").unwrap_or_default(),
+            "transaction": transaction,
+        }));
+    }
+    // A quote in the real service's shape names the chain's entry contract: the call is the gateway contract's, wrapped
+    // in the entry's `exec` (quote::production_shape).
+    let entry = crate::quote::entry_of(src_chain).filter(|entry| {
+        chain_family(src_chain)
+            .is_some_and(|family| gateway_client::address::same_account(family, entry, tx_to))
+    });
+    let gateway = entry.map(|_| crate::quote::gateway_contract(src_chain));
+    let to = gateway.as_deref().unwrap_or(tx_to);
+    let call = match route {
+        RouteKind::Offramp => {
+            payload::offramp_call(order_id, to, src_token, amount, min_out, recipient)
+        }
+        _ => payload::swap_call(
+            order_id, to, src_token, amount, dst_chain, dst_token, recipient, min_out,
+        ),
+    }
+    .map_err(bad)?;
+    let call = match entry {
+        Some(entry) => payload::production_shaped(&call, entry, src_token, amount).map_err(bad)?,
+        None => call,
+    };
+    let mut tx = json!({"to": call.to, "data": call.data, "value": call.value, "chain": src_chain});
+    if version == ApiVersion::V3 {
+        if src_chain == "tron" {
+            tx["type"] = json!("tron");
+            tx["feeLimit"] = json!(payload::TRON_FEE_LIMIT_SUN.to_string());
+        } else {
+            tx["type"] = json!("evm");
+        }
+    }
+    Ok(tx)
+}
