@@ -255,17 +255,7 @@ mod tests {
 
     /// The project's own crates: no circle. Fails CI (`cargo xtask test` runs `cargo test --workspace`) when one
     /// appears, naming a use of each edge of it.
-    ///
-    /// Ignored until the circles the scanner found when it was written are undone (`cargo xtask module-cycles`
-    /// lists them; `cargo test -p xtask -- --ignored` runs this):
-    /// - desk-core: chains ↔ simulate (`chains/evm.rs` names `crate::simulate::SimCall`; `simulate.rs` calls
-    ///   `crate::chains::evm::native_text` and `token_text`);
-    /// - gateway-client: client → wire → client, with client → display → tokens → wire (`wire/register.rs` uses
-    ///   `crate::ApiVersion`, which the root re-exports from `client`);
-    /// - gateway-sim: integrity ↔ signing (`integrity::digest` calls `crate::signing::content_digest`;
-    ///   `signing.rs` calls `crate::integrity::digest`).
     #[test]
-    #[ignore = "the tree has module circles (desk-core chains/simulate, gateway-client client/display/tokens/wire, gateway-sim integrity/signing): see the comment"]
     fn the_project_s_crates_have_no_module_circle() {
         let root = project_root();
         let reports = check(&root).unwrap();

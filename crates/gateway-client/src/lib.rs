@@ -21,12 +21,12 @@ pub mod version;
 pub mod wire;
 
 pub use client::{
-    Answer, ApiKey, ApiVersion, Client, ClientConfig, InvalidApiKey, MAX_ANSWER_BYTES, MAX_PAGES,
-    OrdersPager,
+    Answer, ApiKey, Client, ClientConfig, InvalidApiKey, MAX_ANSWER_BYTES, MAX_PAGES, OrdersPager,
 };
 pub use error::{ClientError, ErrorCode, ErrorDetails, GatewayErrorBody};
 pub use params::{Affiliate, ParamError, QuoteRequest};
 pub use tokens::{TokenInfo, TokenRegistry};
+pub use version::ApiVersion;
 pub use wire::RouteInfo;
 
 /// Base URLs of the two published deployments.

@@ -186,7 +186,31 @@ pub fn material(route: RouteKind, quote: &Map<String, Value>) -> Value {
 
 /// Hex SHA-256 of the quote's material (keys sorted): equal for the same quote however a client re-serialized it.
 pub fn digest(route: RouteKind, quote: &Map<String, Value>) -> String {
-    crate::signing::content_digest(&material(route, quote))
+    content_digest(&material(route, quote))
+}
+
+/// Sorts object keys at every level, so the serialization does not depend on field order.
+fn canonical(value: &Value) -> Value {
+    match value {
+        Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            let mut sorted = Map::new();
+            for k in keys {
+                sorted.insert(k.clone(), canonical(&map[k]));
+            }
+            Value::Object(sorted)
+        }
+        Value::Array(items) => Value::Array(items.iter().map(canonical).collect()),
+        other => other.clone(),
+    }
+}
+
+/// Hex SHA-256 of any JSON value with object keys sorted at every level.
+pub(crate) fn content_digest(value: &Value) -> String {
+    let text = serde_json::to_string(&canonical(value)).expect("JSON values serialize");
+    use sha2::Digest as _;
+    alloy_primitives::hex::encode(sha2::Sha256::digest(text.as_bytes()))
 }
 
 #[cfg(test)]

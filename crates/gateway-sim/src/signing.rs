@@ -15,8 +15,8 @@ use gateway_client::wire::RouteKind;
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use hmac::{Hmac, Mac};
-use serde_json::{Map, Value, json};
-use sha2::{Digest, Sha256};
+use serde_json::{Value, json};
+use sha2::Sha256;
 
 type HmacSha256 = Hmac<Sha256>;
 
@@ -104,29 +104,6 @@ impl Default for QuoteSigner {
     fn default() -> Self {
         Self::random()
     }
-}
-
-/// Sorts object keys at every level, so the serialization does not depend on field order.
-fn canonical(value: &Value) -> Value {
-    match value {
-        Value::Object(map) => {
-            let mut keys: Vec<&String> = map.keys().collect();
-            keys.sort();
-            let mut sorted = Map::new();
-            for k in keys {
-                sorted.insert(k.clone(), canonical(&map[k]));
-            }
-            Value::Object(sorted)
-        }
-        Value::Array(items) => Value::Array(items.iter().map(canonical).collect()),
-        other => other.clone(),
-    }
-}
-
-/// Hex SHA-256 of any JSON value with object keys sorted at every level.
-pub(crate) fn content_digest(value: &Value) -> String {
-    let text = serde_json::to_string(&canonical(value)).expect("JSON values serialize");
-    hex(&Sha256::digest(text.as_bytes()))
 }
 
 /// Hex SHA-256 of the onramp quote object's material (`signedQuoteData` is not part of it).

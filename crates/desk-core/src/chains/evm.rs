@@ -147,7 +147,7 @@ impl EvmEndpoint {
     pub(crate) async fn simulate_block(
         &self,
         calls: &[TransactionRequest],
-    ) -> Result<Result<Vec<crate::simulate::SimCall>, String>, ChainError> {
+    ) -> Result<Result<Vec<super::simulated::SimCall>, String>, ChainError> {
         use alloy::transports::RpcError;
         let latest = self
             .provider
@@ -212,8 +212,8 @@ impl EvmEndpoint {
 }
 
 /// The calls of the one block of an `eth_simulateV1` answer.
-fn parse_simulated(answer: &serde_json::Value) -> Result<Vec<crate::simulate::SimCall>, String> {
-    use crate::simulate::{SimCall, SimLog};
+fn parse_simulated(answer: &serde_json::Value) -> Result<Vec<super::simulated::SimCall>, String> {
+    use super::simulated::{SimCall, SimLog};
     let calls = answer
         .get(0)
         .and_then(|b| b.get("calls"))

@@ -4,6 +4,7 @@
 
 pub mod erc20;
 pub mod evm;
+pub mod simulated;
 pub mod solana;
 pub mod tron;
 

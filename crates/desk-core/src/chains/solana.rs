@@ -170,7 +170,7 @@ impl SolanaEndpoint {
     pub async fn accounts(
         &self,
         addresses: &[Pubkey],
-    ) -> Result<Vec<Option<crate::simulate::SolAccount>>, ChainError> {
+    ) -> Result<Vec<Option<super::simulated::SolAccount>>, ChainError> {
         let list: Vec<String> = addresses.iter().map(ToString::to_string).collect();
         let answer = self
             .rpc(
@@ -186,7 +186,7 @@ impl SolanaEndpoint {
             })?;
         Ok(values
             .iter()
-            .map(crate::simulate::SolAccount::from_rpc)
+            .map(super::simulated::SolAccount::from_rpc)
             .collect())
     }
 
@@ -197,7 +197,7 @@ impl SolanaEndpoint {
         &self,
         wire_b64: &str,
         addresses: &[Pubkey],
-    ) -> Result<Result<crate::simulate::SolSimulated, String>, ChainError> {
+    ) -> Result<Result<super::simulated::SolSimulated, String>, ChainError> {
         let list: Vec<String> = addresses.iter().map(ToString::to_string).collect();
         let answer = self
             .call(
@@ -242,7 +242,7 @@ impl SolanaEndpoint {
         let accounts = match value["accounts"].as_array() {
             Some(list) if list.len() == addresses.len() => list
                 .iter()
-                .map(crate::simulate::SolAccount::from_rpc)
+                .map(super::simulated::SolAccount::from_rpc)
                 .collect(),
             _ if err.is_some() => Vec::new(),
             _ => {
@@ -252,7 +252,7 @@ impl SolanaEndpoint {
                 )));
             }
         };
-        Ok(Ok(crate::simulate::SolSimulated { err, accounts }))
+        Ok(Ok(super::simulated::SolSimulated { err, accounts }))
     }
 
     /// What the cluster charges for a message (base64), in lamports; `None` when it no longer knows its blockhash.

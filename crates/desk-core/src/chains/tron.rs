@@ -37,7 +37,7 @@ pub struct ConstantRun {
     /// The energy it used.
     pub energy: u64,
     /// Its event logs (`None`: the node's answer has none to give).
-    pub logs: Option<Vec<crate::simulate::SimLog>>,
+    pub logs: Option<Vec<super::simulated::SimLog>>,
 }
 
 /// What the network charges: sun per unit of energy and per byte of bandwidth beyond the free allowance.
@@ -228,7 +228,7 @@ impl TronEndpoint {
                         21 if address[0] == 0x41 => &address[1..],
                         _ => return None,
                     };
-                    Some(crate::simulate::SimLog {
+                    Some(super::simulated::SimLog {
                         address: Address::from_slice(body),
                         topics: log["topics"]
                             .as_array()?
