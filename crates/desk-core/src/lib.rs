@@ -7,11 +7,9 @@
 
 pub mod api;
 pub mod calendar;
-pub mod chains;
 pub mod desk;
 pub mod error;
 pub mod events;
-pub mod execute;
 pub mod fees;
 pub mod files;
 pub mod flow;
@@ -28,13 +26,13 @@ pub mod quote_errors;
 pub mod sandbox;
 pub mod secrets;
 pub mod settings;
-pub mod simulate;
 pub mod support;
 pub mod tracker;
-pub mod usd;
-pub mod verify;
 pub mod views;
 pub mod wallet;
+
+pub use desk_wallet::{chains, execute, simulate, verify};
+pub use gateway_client::usd;
 
 pub use desk::{Desk, DeskOptions, JOURNAL_FILE, QuoteResult, SANDBOX_STATE_FILE, SwapForm};
 pub use error::{DeskError, ErrorKind};

@@ -17,6 +17,7 @@ mod text;
 pub mod tokens;
 pub mod tron;
 pub mod txhash;
+pub mod usd;
 pub mod version;
 pub mod wire;
 

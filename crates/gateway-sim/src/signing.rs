@@ -269,7 +269,7 @@ mod tests {
             Some("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed")
         );
         // Same content, keys in another order.
-        let mut reordered = Map::new();
+        let mut reordered = serde_json::Map::new();
         for (k, v) in quote.as_object().unwrap().iter().rev() {
             reordered.insert(k.clone(), v.clone());
         }

@@ -22,7 +22,7 @@ use ts_rs::TS;
 
 use super::calldata::bitcoin_script;
 use super::{VerifyError, percent};
-use crate::usd::Usd;
+use gateway_client::usd::Usd;
 
 /// A loss (sent value less received value) above this share, in bps, must be confirmed by the person: 5 %.
 pub const CONFIRM_LOSS_BPS: u64 = 500;
@@ -393,7 +393,7 @@ fn same_address(
 /// Two addresses of `chain` name the same account (see the module docs): EVM (and Tron written as EVM hex, and
 /// Solana's native token as the zero address) by their 20 bytes, Tron by its 21-byte account, Bitcoin by output
 /// script, Solana by key.
-pub(crate) fn addresses_equal(chain: &str, a: &str, b: &str) -> bool {
+pub fn addresses_equal(chain: &str, a: &str, b: &str) -> bool {
     use gateway_client::address::same_account;
     fn same<T: PartialEq>(x: Option<T>, y: Option<T>) -> bool {
         matches!((x, y), (Some(x), Some(y)) if x == y)

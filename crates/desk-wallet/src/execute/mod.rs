@@ -285,7 +285,7 @@ pub struct WalletTxProgress {
     pub text: String,
 }
 
-/// Where the kill points of the crash test sit ([`crate::desk`] passes a hook that may stop the process).
+/// Where the kill points of the crash test sit (the app passes a hook that may stop the process).
 pub type CrashHook<'a> = &'a (dyn Fn(&str) + Send + Sync);
 
 impl WalletTxProgress {

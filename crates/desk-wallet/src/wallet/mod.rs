@@ -13,7 +13,6 @@
 
 pub mod bitcoin_signer;
 pub mod keeper;
-pub mod kept;
 pub mod vault;
 
 use std::fmt;
