@@ -8,7 +8,7 @@
 //! asset that leaves or enters the wallet is read from what the node reports:
 //! - EVM: one `eth_simulateV1` block with `traceTransfers` (the approval, the call, then a read of the allowance left
 //!   to the entry contract); ERC-20 `Transfer` and `Approval` logs and the node's native-transfer logs (from
-//!   `0xEeee…EeeE`) are compared with the quote in [`assess_evm`].
+//!   `0xEeee…EeeE`) are compared with the quote in [`assess_calls`].
 //! - Tron: a read-only run of the order's call (`triggerconstantcontract`) that must succeed within its fee limit;
 //!   java-tron reports no transfers from it, so what moves is not read there ([`SimulationStatus::Partial`]).
 //!
@@ -135,9 +135,10 @@ fn bounded(moves: &mut Vec<AssetMove>) -> usize {
     more
 }
 
-/// What the quote lets leave the wallet, against which a simulation is read.
+/// What the quote lets leave the wallet, against which a simulation of contract calls (an EVM chain's, or Tron's,
+/// whose contracts run the same machine and logs) is read.
 #[derive(Debug, Clone)]
-pub struct EvmExpectation {
+pub struct CallExpectation {
     /// The chain's slug (for the amounts' texts).
     pub chain: String,
     /// The wallet.
@@ -219,11 +220,11 @@ fn log_amount(data: &Bytes) -> U256 {
         .unwrap_or(U256::ZERO)
 }
 
-/// Reads a simulation of `calls` (the steps still to sign in order, then, for a token input, `allowance(owner,
+/// Reads a simulation of contract `calls` on an EVM chain or Tron (the steps still to sign in order, then, for a token input, `allowance(owner,
 /// entry)`) against what the quote allows. `what` names each step ("approval", "order's transaction").
 /// Returns every move in the person's units, or the surprise that refuses the order.
-pub fn assess_evm(
-    expect: &EvmExpectation,
+pub fn assess_calls(
+    expect: &CallExpectation,
     calls: &[SimCall],
     what: &[&'static str],
     allowance_read: bool,

@@ -74,14 +74,7 @@ fn desk_failure(kind: ErrorKind, message: impl Into<String>) -> Failure {
 
 /// The wallet's address on `chain`'s family.
 fn wallet_address(accounts: &Accounts, chain: &str) -> Option<String> {
-    use gateway_client::address::{ChainFamily, chain_family};
-    let account = match chain_family(chain)? {
-        ChainFamily::Bitcoin => &accounts.bitcoin,
-        ChainFamily::Evm => &accounts.evm,
-        ChainFamily::Tron => &accounts.tron,
-        ChainFamily::Solana => &accounts.solana,
-    };
-    account.as_ref().map(|a| a.address.clone())
+    accounts.for_chain(chain).map(|a| a.address.clone())
 }
 
 /// Asks yes or no on the terminal (standard input when it is not one); `--yes` answers yes.

@@ -41,7 +41,7 @@ use super::{WalletTxProgress, has_unfinished_wallet_tx};
 use crate::chains::erc20::approveCall;
 use crate::chains::evm::{EvmEndpoint, connect, known_gateway_spender, revert_reason};
 use crate::chains::{ChainError, coin_text as native_text, token_text};
-use crate::simulate::{EvmExpectation, SimCall, Simulation};
+use crate::simulate::{CallExpectation, SimCall, Simulation};
 use crate::verify::{Verified, VerifiedPayload};
 use crate::wallet::{Account, Accounts};
 use gateway_client::address::ChainFamily;
@@ -179,7 +179,7 @@ pub async fn plan(
     let mut drafts = Vec::new();
     let mut token_balance = None;
     let mut shortfall = Vec::new();
-    // The allowance to the call's contract the steps leave before the call (see `EvmExpectation::granted`).
+    // The allowance to the call's contract the steps leave before the call (see `CallExpectation::granted`).
     let mut granted = U256::ZERO;
     if !call.token.is_zero() {
         let have = endpoint.token_balance(call.token, owner).await?;
@@ -371,7 +371,7 @@ pub async fn plan(
 
 /// Runs the steps still to sign (`requests`, of `kinds`) in one simulated block on `endpoint`, then reads the
 /// allowance left to the call's contract, and compares what leaves and enters the wallet with the quote
-/// ([`crate::simulate::assess_evm`]). A surprise or a revert refuses the order; an endpoint that cannot simulate
+/// ([`crate::simulate::assess_calls`]). A surprise or a revert refuses the order; an endpoint that cannot simulate
 /// gives [`crate::simulate::SimulationStatus::Unavailable`].
 async fn simulate(
     endpoint: &EvmEndpoint,
@@ -416,7 +416,7 @@ async fn simulate(
     };
     let mut recipients = vec![call.to];
     recipients.extend(crate::verify::calldata::exec_target(&call.data));
-    let expect = EvmExpectation {
+    let expect = CallExpectation {
         chain: endpoint.chain.clone(),
         owner,
         token: call.token,
@@ -435,7 +435,7 @@ async fn simulate(
             _ => "approval",
         })
         .collect();
-    match crate::simulate::assess_evm(&expect, &simulated, &what, token_in) {
+    match crate::simulate::assess_calls(&expect, &simulated, &what, token_in) {
         Ok(simulation) => {
             info!(
                 chain = endpoint.chain,

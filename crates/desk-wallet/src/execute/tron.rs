@@ -35,7 +35,7 @@ use crate::chains::erc20::approveCall;
 use crate::chains::tron::{
     BANDWIDTH_OVERHEAD, Broadcast, TronEndpoint, TronPrices, trc20_text, trx_text,
 };
-use crate::simulate::{EvmExpectation, SimCall, SimLog, Simulation, SimulationStatus};
+use crate::simulate::{CallExpectation, SimCall, SimLog, Simulation, SimulationStatus};
 use crate::verify::{TRON_FEE_LIMIT_CAP_SUN, Verified, VerifiedPayload};
 use crate::wallet::{Account, Accounts};
 use gateway_client::address::ChainFamily;
@@ -441,7 +441,7 @@ fn tron_simulation(
         let body = |account: &[u8; 21]| Address::from_slice(&account[1..]);
         let mut recipients = vec![body(&pay.contract)];
         recipients.extend(crate::verify::calldata::exec_target(&pay.data));
-        let expect = EvmExpectation {
+        let expect = CallExpectation {
             chain: "tron".into(),
             owner: body(owner),
             token: pay.token.as_ref().map_or(Address::ZERO, body),
@@ -458,8 +458,12 @@ fn tron_simulation(
             output: Default::default(),
             logs,
         };
-        return match crate::simulate::assess_evm(&expect, &[call], &["order's transaction"], false)
-        {
+        return match crate::simulate::assess_calls(
+            &expect,
+            &[call],
+            &["order's transaction"],
+            false,
+        ) {
             Ok(simulation) => Ok(Simulation {
                 source,
                 sentence: format!(

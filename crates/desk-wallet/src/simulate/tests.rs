@@ -1,4 +1,4 @@
-//! [`assess_evm`] on simulated logs as an `eth_simulateV1` answer gives them: what the quote allows passes and is said
+//! [`assess_calls`] on simulated logs as an `eth_simulateV1` answer gives them: what the quote allows passes and is said
 //! in the person's units; each surprise refuses with its sentence. (The same against a real node, anvil, with a real
 //! AllowanceHolder-style contract: `tests/flows/production_shape.rs`.)
 
@@ -66,8 +66,8 @@ fn allowance_left(amount: u64) -> SimCall {
     }
 }
 
-fn token_order() -> EvmExpectation {
-    EvmExpectation {
+fn token_order() -> CallExpectation {
+    CallExpectation {
         chain: "bob".into(),
         owner: owner(),
         token: a(WBTC_BOB),
@@ -98,7 +98,7 @@ fn honest() -> Vec<SimCall> {
 
 #[test]
 fn an_honest_token_order_is_said_in_the_persons_units() {
-    let simulation = assess_evm(&token_order(), &honest(), &STEPS, true).unwrap();
+    let simulation = assess_calls(&token_order(), &honest(), &STEPS, true).unwrap();
     assert_eq!(simulation.status, SimulationStatus::Simulated);
     assert_eq!(simulation.moves.len(), 1);
     assert!(simulation.moves[0].leaves);
@@ -115,7 +115,7 @@ fn what_enters_the_wallet_is_said_too() {
     calls[1]
         .logs
         .push(transfer(a(USDT_BOB), target(), owner(), 2_000_000));
-    let simulation = assess_evm(&token_order(), &calls, &STEPS, true).unwrap();
+    let simulation = assess_calls(&token_order(), &calls, &STEPS, true).unwrap();
     assert!(
         simulation
             .sentence
@@ -125,8 +125,8 @@ fn what_enters_the_wallet_is_said_too() {
     );
 }
 
-fn refused(calls: &[SimCall], expect: &EvmExpectation) -> String {
-    match assess_evm(expect, calls, &STEPS, true) {
+fn refused(calls: &[SimCall], expect: &CallExpectation) -> String {
+    match assess_calls(expect, calls, &STEPS, true) {
         Err(Surprise::Leaves(why)) => why,
         other => panic!("not refused for what leaves: {other:?}"),
     }
@@ -201,7 +201,7 @@ fn an_allowance_that_outlives_the_call_is_refused() {
     let mut calls = honest();
     calls.remove(0);
     calls[1] = allowance_left(200_000);
-    assert!(assess_evm(&before, &calls, &["order's transaction"], true).is_ok());
+    assert!(assess_calls(&before, &calls, &["order's transaction"], true).is_ok());
 }
 
 #[test]
@@ -219,7 +219,7 @@ fn native_value_with_a_token_order_is_refused() {
 
 #[test]
 fn a_native_order_lets_only_its_value_leave() {
-    let expect = EvmExpectation {
+    let expect = CallExpectation {
         token: Address::ZERO,
         amount: U256::from(10u64.pow(16)),
         value: U256::from(10u64.pow(16)),
@@ -233,7 +233,7 @@ fn a_native_order_lets_only_its_value_leave() {
             transfer(NATIVE_LOG_ADDRESS, entry(), target(), wei),
         ])]
     };
-    let simulation = assess_evm(
+    let simulation = assess_calls(
         &expect,
         &pay(10u64.pow(16)),
         &["order's transaction"],
@@ -252,7 +252,7 @@ fn a_native_order_lets_only_its_value_leave() {
         .logs
         .push(transfer(NATIVE_LOG_ADDRESS, owner(), target(), 1));
     assert!(matches!(
-        assess_evm(&expect, &more, &["order's transaction"], false),
+        assess_calls(&expect, &more, &["order's transaction"], false),
         Err(Surprise::Leaves(why)) if why.contains("more than the quote's 0.01 ETH")
     ));
 }
@@ -283,7 +283,7 @@ fn a_revert_refuses_and_says_which_step() {
         logs: vec![],
     };
     assert_eq!(
-        assess_evm(&token_order(), &calls, &STEPS, true),
+        assess_calls(&token_order(), &calls, &STEPS, true),
         Err(Surprise::Reverts {
             what: "order's transaction",
             reason: "allowance exceeded".into()
@@ -458,7 +458,7 @@ fn a_flood_of_logs_from_the_gateways_contract_is_said_in_bounded_words() {
     calls[1]
         .logs
         .extend((0..10_000).map(|_| transfer(stranger(), target(), owner(), 1)));
-    let simulation = assess_evm(&token_order(), &calls, &STEPS, true).unwrap();
+    let simulation = assess_calls(&token_order(), &calls, &STEPS, true).unwrap();
     assert_eq!(simulation.moves.len(), MAX_LISTED);
     assert!(
         simulation.sentence.ends_with("; and 9989 more moves."),

@@ -252,6 +252,18 @@ impl Accounts {
         self.evm.as_ref().ok_or_else(|| self.missing("EVM"))
     }
 
+    /// The account that signs on `chain` (by its family: Bitcoin, the EVM chains, Tron or Solana), when the wallet has
+    /// one.
+    pub fn for_chain(&self, chain: &str) -> Option<&Account> {
+        use gateway_client::address::{ChainFamily, chain_family};
+        match chain_family(chain)? {
+            ChainFamily::Bitcoin => self.bitcoin.as_ref(),
+            ChainFamily::Evm => self.evm.as_ref(),
+            ChainFamily::Tron => self.tron.as_ref(),
+            ChainFamily::Solana => self.solana.as_ref(),
+        }
+    }
+
     /// The Tron account, or why there is none.
     pub fn tron(&self) -> Result<&Account, WalletError> {
         self.tron.as_ref().ok_or_else(|| self.missing("Tron"))

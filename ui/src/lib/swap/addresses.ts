@@ -231,3 +231,8 @@ export function checkHandIn(route: "onramp" | "offramp" | "tokenSwap", chain: st
   }
   return { ok: true, text: input, kind: "txHash" };
 }
+
+/** Whether two addresses are the same account: exactly, or as hex addresses (`0x…`) without regard to case. */
+export function sameAccount(a: string, b: string): boolean {
+  return a === b || (a.startsWith("0x") && b.startsWith("0x") && a.toLowerCase() === b.toLowerCase());
+}

@@ -42,8 +42,3 @@ export function stepButton(step: PlannedTx): string {
       return "Sign and send";
   }
 }
-
-/** Whether two addresses are the same account: exactly, or as hex addresses (`0x…`) without regard to case. */
-export function sameAccount(a: string, b: string): boolean {
-  return a === b || (a.startsWith("0x") && b.startsWith("0x") && a.toLowerCase() === b.toLowerCase());
-}
