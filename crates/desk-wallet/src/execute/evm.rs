@@ -33,11 +33,11 @@ use tracing::info;
 use super::ledger::{Ledger, OrderToPay, WalletTx, WalletTxKind, WalletTxState};
 use super::rail::{
     BoxFuture, EndpointCheck, PlannedTx, Reach, StepContext, WalletBalance, WalletPlan, WalletRail,
-    check_sender, confirmed_fee,
+    check_sender, check_signer, confirmed_fee, unpayable,
 };
 pub use super::{CrashHook, ExecError, Executed, Unsimulated};
 use super::{Journaled, journaled, locked};
-use super::{WalletTxProgress, has_unfinished_wallet_tx};
+use super::WalletTxProgress;
 use crate::chains::erc20::approveCall;
 use crate::chains::evm::{EvmEndpoint, connect, known_gateway_spender, revert_reason};
 use crate::chains::{ChainError, coin_text as native_text, token_text};
@@ -697,7 +697,7 @@ pub fn pay_call_on(order: &OrderToPay, sandbox_pins: bool) -> Result<(String, Pa
             known_gateway_spender(chain)
         }
     })
-    .map_err(|why| ExecError::Refusal(format!("{why} Nothing is signed.")))
+    .map_err(unpayable)
 }
 
 /// The EVM chains' rail ([`WalletRail`]).
@@ -790,11 +790,13 @@ impl WalletRail for EvmRail {
                 .keeper
                 .with_seed(crate::wallet::evm_signer)
                 .transpose()?;
-            if let Some(signer) = &signer
-                && !has_unfinished_wallet_tx(order)
-            {
-                check_sender(order, &signer.address().to_checksum(None))?;
-            }
+            check_signer(
+                order,
+                signer
+                    .as_ref()
+                    .map(|s| s.address().to_checksum(None))
+                    .as_deref(),
+            )?;
             let endpoint = connect(&chain, &reach.urls).await?;
             let fee = confirmed_fee::<U256>(context.confirmed.max_fee.as_deref(), "wei")?;
             let accepted = context.confirmed.kind.zip(fee);

@@ -329,6 +329,20 @@ pub(crate) fn check_sender(order: &OrderToPay, wallet: &str) -> Result<(), ExecE
     }
 }
 
+/// Refuses a new signature by `signer` (the wallet's address that signs; `None` while locked) for an order asked for
+/// with another sender; a journaled transaction of the order is finished whoever asked.
+pub(crate) fn check_signer(order: &OrderToPay, signer: Option<&str>) -> Result<(), ExecError> {
+    match signer {
+        Some(signer) if !super::has_unfinished_wallet_tx(order) => check_sender(order, signer),
+        _ => Ok(()),
+    }
+}
+
+/// Why an order carries no payment the wallet can sign, as its refusal.
+pub(crate) fn unpayable(why: String) -> ExecError {
+    ExecError::Refusal(format!("{why} Nothing is signed."))
+}
+
 /// A fee the person confirmed, read as an integer of the chain's smallest unit.
 pub(crate) fn confirmed_fee<T: std::str::FromStr>(
     fee: Option<&str>,

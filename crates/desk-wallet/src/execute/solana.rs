@@ -32,7 +32,7 @@ pub use super::Unsimulated;
 use super::ledger::{Ledger, OrderToPay, WalletTx, WalletTxKind, WalletTxState};
 use super::rail::{
     BoxFuture, EndpointCheck, PlannedTx, Reach, StepContext, WalletBalance, WalletPlan, WalletRail,
-    check_sender, confirmed_fee,
+    check_sender, check_signer, confirmed_fee, unpayable,
 };
 use super::{CrashHook, ExecError, Executed, Journaled, WalletTxProgress, journaled, locked};
 use crate::chains::solana::{SendRefusal, SolanaEndpoint, sol_text, spl_text};
@@ -603,7 +603,7 @@ impl SolanaPlan {
 
 /// The order's Solana transaction, or the refusal saying nothing is signed.
 fn pay_on(order: &OrderToPay) -> Result<SolanaPay, ExecError> {
-    solana_pay_of(order).map_err(|why| ExecError::Refusal(format!("{why} Nothing is signed.")))
+    solana_pay_of(order).map_err(unpayable)
 }
 
 /// An endpoint of Solana checked to be the network's cluster (its genesis hash): the Sandbox's own, or mainnet-beta.
@@ -725,11 +725,7 @@ impl WalletRail for SolanaRail {
             let owner = key
                 .as_ref()
                 .map(|k| Pubkey::new_from_array(k.verifying_key().to_bytes()).to_string());
-            if let Some(owner) = &owner
-                && !super::has_unfinished_wallet_tx(order)
-            {
-                check_sender(order, owner)?;
-            }
+            check_signer(order, owner.as_deref())?;
             let endpoint = endpoint_of(reach).await?;
             let accepted = confirmed_fee::<u64>(context.confirmed.max_fee.as_deref(), "lamports")?;
             let signature = execute(

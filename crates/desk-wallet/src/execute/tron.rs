@@ -28,7 +28,7 @@ use tracing::info;
 use super::ledger::{Ledger, OrderToPay, WalletTx, WalletTxKind, WalletTxState};
 use super::rail::{
     BoxFuture, EndpointCheck, PlannedTx, Reach, StepContext, WalletBalance, WalletPlan, WalletRail,
-    check_sender, confirmed_fee,
+    check_sender, check_signer, confirmed_fee, unpayable,
 };
 use super::{CrashHook, ExecError, Executed, Journaled, WalletTxProgress, journaled, locked};
 use crate::chains::erc20::approveCall;
@@ -768,7 +768,7 @@ pub fn tron_pay_on(order: &OrderToPay, sandbox_pins: bool) -> Result<TronPay, Ex
             .and_then(|c| c.approval_spender)
             .and_then(tron::parse_account)
     };
-    tron_pay_of(order, known).map_err(|why| ExecError::Refusal(format!("{why} Nothing is signed.")))
+    tron_pay_of(order, known).map_err(unpayable)
 }
 
 /// An endpoint of Tron checked to be the network's (its block 0): the Sandbox's stand-in, or Tron's mainnet.
@@ -879,11 +879,7 @@ impl WalletRail for TronRail {
                 let bytes: [u8; 65] = point.as_bytes().try_into().unwrap_or([0; 65]);
                 tron::base58(&tron::account_of_public_key(&bytes))
             });
-            if let Some(owner) = &owner
-                && !super::has_unfinished_wallet_tx(order)
-            {
-                check_sender(order, owner)?;
-            }
+            check_signer(order, owner.as_deref())?;
             let endpoint = endpoint_of(reach).await?;
             let fee = confirmed_fee::<u64>(context.confirmed.max_fee.as_deref(), "sun")?;
             execute_next(
