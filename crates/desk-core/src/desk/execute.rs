@@ -50,8 +50,7 @@ pub(crate) fn endpoints_view(state: &State) -> Vec<ChainEndpointsView> {
     if state.network.sandbox_chains.is_some() {
         return Vec::new();
     }
-    gateway_client::chains::evm_chains()
-        .chain(["solana", "tron"])
+    gateway_client::chains::chains_with_endpoints()
         .map(|chain| {
             let (urls, custom) = endpoints_of(state, chain);
             ChainEndpointsView {
