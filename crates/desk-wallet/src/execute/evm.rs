@@ -30,6 +30,7 @@ use alloy::sol_types::SolCall;
 use gateway_client::wire::NATIVE_TOKEN;
 use tracing::info;
 
+use super::WalletTxProgress;
 use super::ledger::{Ledger, OrderToPay, WalletTx, WalletTxKind, WalletTxState};
 use super::rail::{
     BoxFuture, EndpointCheck, PlannedTx, Reach, StepContext, WalletBalance, WalletPlan, WalletRail,
@@ -37,7 +38,6 @@ use super::rail::{
 };
 pub use super::{CrashHook, ExecError, Executed, Unsimulated};
 use super::{Journaled, journaled, locked};
-use super::WalletTxProgress;
 use crate::chains::erc20::approveCall;
 use crate::chains::evm::{EvmEndpoint, connect, known_gateway_spender, revert_reason};
 use crate::chains::{ChainError, coin_text as native_text, token_text};
