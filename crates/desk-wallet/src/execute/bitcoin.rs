@@ -45,15 +45,12 @@ fn onramp_of(order: &OrderToPay) -> Result<(Verified, OnrampSummary), ExecError>
                 .into(),
         ));
     }
-    let verified: Verified = order
-        .verified
-        .clone()
-        .and_then(|v| serde_json::from_value(v).ok())
-        .ok_or_else(|| {
-            ExecError::Refusal(
-                "This order has no verified payment, so nothing is signed. Discard it and start again.".into(),
-            )
-        })?;
+    let verified: Verified = order.verified().ok_or_else(|| {
+        ExecError::Refusal(
+            "This order has no verified payment, so nothing is signed. Discard it and start again."
+                .into(),
+        )
+    })?;
     let onramp = verified.onramp().cloned().ok_or_else(|| {
         ExecError::Refusal(
             "This order's verified payment is not a Bitcoin payment, so nothing is signed. Discard it and start \

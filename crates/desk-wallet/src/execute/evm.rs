@@ -45,7 +45,7 @@ use crate::simulate::{CallExpectation, SimCall, Simulation};
 use crate::verify::{Verified, VerifiedPayload};
 use crate::wallet::{Account, Accounts};
 use gateway_client::address::ChainFamily;
-use gateway_client::wire::{CreateOrderResponse, RouteKind};
+use gateway_client::wire::RouteKind;
 
 /// The gas the order's call is assumed to need while it cannot be estimated yet (before its approval is mined), in
 /// the check that the native balance covers every step.
@@ -90,17 +90,13 @@ pub fn pay_call_of(
         return Err(refused("This order is not paid with an EVM transaction."));
     }
     let verified: Verified = order
-        .verified
-        .clone()
-        .and_then(|v| serde_json::from_value(v).ok())
+        .verified()
         .ok_or_else(|| refused("This order has no verified transaction."))?;
     let VerifiedPayload::Evm(summary) = &verified.payload else {
         return Err(refused("This order's transaction is not an EVM call."));
     };
     let created = order
-        .created
-        .as_ref()
-        .and_then(|c| CreateOrderResponse::from_value(c).ok())
+        .created()
         .ok_or_else(|| refused("This order's create-order answer is unreadable."))?;
     let tx = created
         .tx()

@@ -93,6 +93,18 @@ pub struct OrderToPay {
     pub wallet_txs: Vec<WalletTx>,
 }
 
+impl OrderToPay {
+    /// What verification kept of the order, when it passed and reads back.
+    pub fn verified(&self) -> Option<crate::verify::Verified> {
+        serde_json::from_value(self.verified.clone()?).ok()
+    }
+
+    /// Create-order's answer, when there is one and it reads back.
+    pub fn created(&self) -> Option<gateway_client::wire::CreateOrderResponse> {
+        gateway_client::wire::CreateOrderResponse::from_value(self.created.as_ref()?).ok()
+    }
+}
+
 /// Why the ledger refused or failed to keep a transaction, in its own words.
 #[derive(Debug, thiserror::Error)]
 #[error(transparent)]

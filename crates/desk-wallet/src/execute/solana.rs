@@ -21,7 +21,7 @@ use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use bincode::Options as _;
 use ed25519_dalek::{Signer as _, SigningKey};
-use gateway_client::wire::{CreateOrderResponse, NATIVE_TOKEN, RouteKind};
+use gateway_client::wire::{NATIVE_TOKEN, RouteKind};
 use serde::{Deserialize, Serialize};
 use solana_pubkey::Pubkey;
 use solana_signature::Signature;
@@ -99,9 +99,7 @@ pub fn solana_pay_of(order: &OrderToPay) -> Result<SolanaPay, String> {
         return Err(refused("This order is not paid with a Solana transaction."));
     }
     let verified: Verified = order
-        .verified
-        .clone()
-        .and_then(|v| serde_json::from_value(v).ok())
+        .verified()
         .ok_or_else(|| refused("This order has no verified transaction."))?;
     let VerifiedPayload::Solana(summary) = &verified.payload else {
         return Err(refused(
@@ -109,9 +107,7 @@ pub fn solana_pay_of(order: &OrderToPay) -> Result<SolanaPay, String> {
         ));
     };
     let created = order
-        .created
-        .as_ref()
-        .and_then(|c| CreateOrderResponse::from_value(c).ok())
+        .created()
         .ok_or_else(|| refused("This order's create-order answer is unreadable."))?;
     let b64 = match created.tx() {
         Some(gateway_client::wire::OrderTx::Tagged(gateway_client::wire::TxData::Solana(tx))) => {

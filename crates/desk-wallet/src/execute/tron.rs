@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 use alloy::primitives::{Address, U256};
 use alloy::sol_types::SolCall;
 use gateway_client::tron::{self, TronCall};
-use gateway_client::wire::{CreateOrderResponse, NATIVE_TOKEN, RouteKind};
+use gateway_client::wire::{NATIVE_TOKEN, RouteKind};
 use prost::Message;
 use tracing::info;
 
@@ -78,17 +78,13 @@ pub fn tron_pay_of(order: &OrderToPay, known_spender: Option<[u8; 21]>) -> Resul
         return Err(refused("This order is not paid with a Tron transaction."));
     }
     let verified: Verified = order
-        .verified
-        .clone()
-        .and_then(|v| serde_json::from_value(v).ok())
+        .verified()
         .ok_or_else(|| refused("This order has no verified transaction."))?;
     let VerifiedPayload::Tron(summary) = &verified.payload else {
         return Err(refused("This order's transaction is not a Tron call."));
     };
     let created = order
-        .created
-        .as_ref()
-        .and_then(|c| CreateOrderResponse::from_value(c).ok())
+        .created()
         .ok_or_else(|| refused("This order's create-order answer is unreadable."))?;
     let Some(gateway_client::wire::OrderTx::Tagged(gateway_client::wire::TxData::Tron(tx))) =
         created.tx()
