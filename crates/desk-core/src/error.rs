@@ -6,7 +6,7 @@
 mod details;
 
 pub use details::{
-    ErrorDetails, FieldDetails, GatewayDetails, GatewayShape, OrderDetails, SwapField,
+    ErrorDetails, FieldDetails, GatewayDetails, NoShape, OrderDetails, ShapeOrNone, SwapField,
 };
 
 use gateway_client::ClientError;

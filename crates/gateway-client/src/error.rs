@@ -160,7 +160,17 @@ impl GatewayErrorBody {
 /// The shapes of an error's `details` (all fields are strings on the wire).
 ///
 /// The shape is recognised by its fields, not by the code, so a code that carries an unexpected shape is still read.
-#[derive(Debug, Clone, PartialEq, Eq)]
+///
+/// Serialized tagged by `shape` (`{ "shape": "minimumActual", "minimum": "10000", "actual": "5000" }`), each shape's
+/// members named as the gateway names them: the form the window receives (desk-core's `GatewayDetails`; its
+/// TypeScript twin, `GatewayShape`, behind the `ts` feature).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(
+    feature = "ts",
+    derive(ts_rs::TS),
+    ts(rename = "GatewayShape", export_to = "GatewayShape.ts")
+)]
+#[serde(tag = "shape", rename_all = "camelCase")]
 pub enum ErrorDetails {
     /// `INSUFFICIENT_AMOUNT`, `INSUFFICIENT_PAYMENT_AMOUNT`.
     ExpectedActual {
@@ -187,6 +197,8 @@ pub enum ErrorDetails {
     /// published service.
     Simulation {
         /// A link to the failed simulation (the gateway uses Tenderly), when it gave one.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
         url: Option<String>,
     },
     /// `NO_ROUTE`, `AFFILIATE_FEES_NOT_SUPPORTED_FOR_ROUTE`.
@@ -246,8 +258,12 @@ pub enum ErrorDetails {
         /// The gateway's explanation.
         message: String,
     },
-    /// An object of no known shape, kept as sent.
-    Other(serde_json::Value),
+    /// An object of no known shape, kept as sent (`{ "shape": "unrecognised", "value": … }`).
+    #[serde(rename = "unrecognised")]
+    Other {
+        /// The details as the gateway sent them.
+        value: serde_json::Value,
+    },
 }
 
 impl ErrorDetails {
@@ -315,7 +331,9 @@ impl ErrorDetails {
                 url: text("simulation_url").or_else(|| text("tenderly_url")),
             }
         } else {
-            Self::Other(value.clone())
+            Self::Other {
+                value: value.clone(),
+            }
         };
         Some(details)
     }
@@ -554,6 +572,34 @@ mod tests {
             Some(ErrorDetails::Simulation {
                 url: Some("https://t".into())
             })
+        );
+    }
+
+    #[test]
+    fn details_serialize_tagged_by_shape_with_the_gateways_member_names() {
+        use serde_json::json;
+        let sent = [
+            json!({"minimum": "10000", "actual": "5000"}),
+            json!({"suggested_bps": "120", "max_bps": "100"}),
+            json!({"limit": "9", "token": "0xt", "chain_id": "60808"}),
+        ];
+        let shapes = ["minimumActual", "maxSlippage", "solverBalance"];
+        for (value, shape) in sent.iter().zip(shapes) {
+            let details = ErrorDetails::from_json(value).unwrap();
+            let mut expected = value.clone();
+            expected["shape"] = json!(shape);
+            assert_eq!(serde_json::to_value(&details).unwrap(), expected);
+        }
+        // A simulation without a link has no `url`; details of no known shape keep what was sent under `value`.
+        assert_eq!(
+            serde_json::to_value(ErrorDetails::from_json(&json!({"tenderly_url": null})).unwrap())
+                .unwrap(),
+            json!({"shape": "simulation"})
+        );
+        assert_eq!(
+            serde_json::to_value(ErrorDetails::from_json(&json!({"brand": "new"})).unwrap())
+                .unwrap(),
+            json!({"shape": "unrecognised", "value": {"brand": "new"}})
         );
     }
 

@@ -111,168 +111,50 @@ pub struct GatewayDetails {
     pub field: Option<SwapField>,
     /// The details, in one of the interface's shapes.
     #[serde(flatten)]
-    pub shape: GatewayShape,
+    pub shape: ShapeOrNone,
     /// The details exactly as the gateway sent them (`null` for none), for the journal and the command line.
     #[serde(skip)]
     #[ts(skip)]
     pub sent: Value,
 }
 
-/// The shapes of the gateway's error details (every amount is a string, in the token's smallest unit, as the gateway
-/// sends it), tagged by `shape`.
+/// The gateway's details as the window reads them: gateway-client's shapes ([`SentDetails`], tagged by `shape`,
+/// every amount a string in the token's smallest unit as the gateway sends it), or `{ shape: "none" }` when the
+/// gateway sent no details but the refusal still names a field. Anything the gateway sent that is not an object (a
+/// string, say) is kept as sent, as an unrecognised shape.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
-#[serde(tag = "shape", rename_all = "camelCase")]
-#[ts(export_to = "GatewayShape.ts")]
-pub enum GatewayShape {
-    /// The gateway sent no details (`null`); the refusal still names a field.
-    None,
-    /// `INSUFFICIENT_AMOUNT`, `INSUFFICIENT_PAYMENT_AMOUNT`.
-    ExpectedActual {
-        /// The amount the gateway expected.
-        expected: String,
-        /// The amount it got.
-        actual: String,
+#[serde(untagged)]
+#[ts(export_to = "ShapeOrNone.ts")]
+pub enum ShapeOrNone {
+    /// The gateway sent no details (`null`).
+    None {
+        /// Always `none`.
+        shape: NoShape,
     },
-    /// `INSUFFICIENT_SWAP_AMOUNT`.
-    RequiredAvailable {
-        /// The amount the swap needs after fees.
-        required: String,
-        /// The amount left after fees.
-        available: String,
-    },
-    /// `UNABLE_TO_COVER_FEES`.
-    FeesExceedAmount {
-        /// The fees.
-        total_fees: String,
-        /// The amount the fees would come out of.
-        available_amount: String,
-    },
-    /// `SIMULATION_FAILED`, `GAS_ESTIMATE_FAILED`.
-    Simulation {
-        /// A link to the failed simulation, when the gateway gave one.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        #[ts(optional)]
-        url: Option<String>,
-    },
-    /// `NO_ROUTE`, `AFFILIATE_FEES_NOT_SUPPORTED_FOR_ROUTE`: the route asked for.
-    Route {
-        /// The source chain's slug.
-        src_chain: String,
-        /// The source token's address.
-        src_token: String,
-        /// The destination chain's slug.
-        dst_chain: String,
-        /// The destination token's address.
-        dst_token: String,
-    },
-    /// `EXCEEDED_LIMIT`: an amount, or a request rate when the gateway is rate limiting.
-    Limit {
-        /// The limit, as the gateway writes it.
-        limit: String,
-    },
-    /// `QUOTE_AMOUNT_TOO_LOW`.
-    MinimumActual {
-        /// The route's minimum amount.
-        minimum: String,
-        /// The amount asked for.
-        actual: String,
-    },
-    /// A maximum that was exceeded (V3).
-    MaximumActual {
-        /// The largest value allowed.
-        max: String,
-        /// The value given.
-        actual: String,
-    },
-    /// `INSUFFICIENT_SOLVER_BALANCE`.
-    SolverBalance {
-        /// The most the solver can deliver now, in `token`'s smallest unit.
-        limit: String,
-        /// The token that lacks liquidity.
-        token: String,
-        /// The chain of `token`, as the gateway writes it (usually its chain id).
-        chain_id: String,
-    },
-    /// `MAX_SLIPPAGE_EXCEEDED`.
-    MaxSlippage {
-        /// A slippage tolerance the gateway would accept, in basis points.
-        suggested_bps: String,
-        /// The largest slippage tolerance it accepts, in basis points.
-        max_bps: String,
-    },
-    /// `NON_COMPLIANT_ADDRESSES`.
-    Addresses {
-        /// The addresses the gateway refuses.
-        addresses: Vec<String>,
-    },
-    /// `SERVICE_UNAVAILABLE`, `UNKNOWN`.
-    Message {
-        /// The gateway's explanation.
-        message: String,
-    },
-    /// Details of no shape the interface describes, kept as sent.
-    Unrecognised {
-        /// The details as the gateway sent them.
-        value: Value,
-    },
+    /// The details, in one of the interface's shapes.
+    Sent(SentDetails),
 }
 
-impl From<SentDetails> for GatewayShape {
-    fn from(details: SentDetails) -> Self {
-        match details {
-            SentDetails::ExpectedActual { expected, actual } => {
-                Self::ExpectedActual { expected, actual }
-            }
-            SentDetails::RequiredAvailable {
-                required,
-                available,
-            } => Self::RequiredAvailable {
-                required,
-                available,
-            },
-            SentDetails::FeesExceedAmount {
-                total_fees,
-                available_amount,
-            } => Self::FeesExceedAmount {
-                total_fees,
-                available_amount,
-            },
-            SentDetails::Simulation { url } => Self::Simulation { url },
-            SentDetails::Route {
-                src_chain,
-                src_token,
-                dst_chain,
-                dst_token,
-            } => Self::Route {
-                src_chain,
-                src_token,
-                dst_chain,
-                dst_token,
-            },
-            SentDetails::Limit { limit } => Self::Limit { limit },
-            SentDetails::MinimumActual { minimum, actual } => {
-                Self::MinimumActual { minimum, actual }
-            }
-            SentDetails::MaximumActual { max, actual } => Self::MaximumActual { max, actual },
-            SentDetails::SolverBalance {
-                limit,
-                token,
-                chain_id,
-            } => Self::SolverBalance {
-                limit,
-                token,
-                chain_id,
-            },
-            SentDetails::MaxSlippage {
-                suggested_bps,
-                max_bps,
-            } => Self::MaxSlippage {
-                suggested_bps,
-                max_bps,
-            },
-            SentDetails::Addresses { addresses } => Self::Addresses { addresses },
-            SentDetails::Message { message } => Self::Message { message },
-            SentDetails::Other(value) => Self::Unrecognised { value },
+/// The tag of details the gateway did not send.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "NoShape.ts")]
+pub enum NoShape {
+    /// No details.
+    None,
+}
+
+impl ShapeOrNone {
+    /// No details sent.
+    pub const NONE: Self = Self::None {
+        shape: NoShape::None,
+    };
+
+    /// The shape, when the gateway sent details.
+    pub fn sent(&self) -> Option<&SentDetails> {
+        match self {
+            Self::Sent(details) => Some(details),
+            Self::None { .. } => None,
         }
     }
 }
@@ -283,15 +165,15 @@ impl GatewayDetails {
     pub fn of(code: &ErrorCode, sent: Option<&Value>) -> Option<Self> {
         let sent = sent.cloned().unwrap_or(Value::Null);
         let shape = match SentDetails::from_json(&sent) {
-            Some(details) => GatewayShape::from(details),
-            None if sent.is_null() => GatewayShape::None,
+            Some(details) => ShapeOrNone::Sent(details),
+            None if sent.is_null() => ShapeOrNone::NONE,
             // Not an object (a string, say): kept as sent.
-            None => GatewayShape::Unrecognised {
+            None => ShapeOrNone::Sent(SentDetails::Other {
                 value: sent.clone(),
-            },
+            }),
         };
-        let field = field_of(code, &shape);
-        if matches!(shape, GatewayShape::None) && field.is_none() {
+        let field = field_of(code, shape.sent());
+        if shape.sent().is_none() && field.is_none() {
             return None;
         }
         Some(Self { field, shape, sent })
@@ -300,7 +182,7 @@ impl GatewayDetails {
 
 /// The swap-form field a gateway refusal is about: by its code, or, for a code this app does not know, by the shape of
 /// its details.
-fn field_of(code: &ErrorCode, shape: &GatewayShape) -> Option<SwapField> {
+fn field_of(code: &ErrorCode, shape: Option<&SentDetails>) -> Option<SwapField> {
     use ErrorCode as C;
     match code {
         C::InsufficientAmount
@@ -310,7 +192,7 @@ fn field_of(code: &ErrorCode, shape: &GatewayShape) -> Option<SwapField> {
         | C::InsufficientSolverBalance => Some(SwapField::Amount),
         // The same code says "too many requests": only a limit that is an amount is about the amount.
         C::ExceededLimit => match shape {
-            GatewayShape::Limit { limit } | GatewayShape::SolverBalance { limit, .. }
+            Some(SentDetails::Limit { limit } | SentDetails::SolverBalance { limit, .. })
                 if !limit.is_empty() && limit.bytes().all(|b| b.is_ascii_digit()) =>
             {
                 Some(SwapField::Amount)
@@ -323,8 +205,8 @@ fn field_of(code: &ErrorCode, shape: &GatewayShape) -> Option<SwapField> {
         C::MissingOwnerAddress => Some(SwapField::Owner),
         C::InvalidDestinationChainId => Some(SwapField::DstToken),
         C::Other(_) | C::Unknown => match shape {
-            GatewayShape::MaxSlippage { .. } => Some(SwapField::Slippage),
-            GatewayShape::MinimumActual { .. } => Some(SwapField::Amount),
+            Some(SentDetails::MaxSlippage { .. }) => Some(SwapField::Slippage),
+            Some(SentDetails::MinimumActual { .. }) => Some(SwapField::Amount),
             _ => None,
         },
         _ => None,
