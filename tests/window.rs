@@ -564,10 +564,19 @@ async fn swap_to_registration(app: &Client, swap: &Swap<'_>, onramp: bool) {
             t.starts_with("bcrt1q")
         })
         .await;
-        wait_text(app, "[data-testid=qr-payment-sandbox-mark]", |t| {
-            t == "Sandbox — simulated, no real money moves"
+        // The order is matched by its OP_RETURN output: the address is for reference only, and no QR code or copy
+        // of it is offered as a way to pay (issue 31).
+        wait_text(app, "[data-testid=deposit-reference-note]", |t| {
+            t.contains("cannot be matched to this order")
         })
         .await;
+        for absent in ["qr-payment", "qr-address", "deposit-address-copy"] {
+            let found = app
+                .find_all(Locator::Css(&format!("[data-testid={absent}]")))
+                .await
+                .unwrap();
+            assert!(found.is_empty(), "{absent} is offered");
+        }
         // Base64 is shown first; the hex view is one choice away.
         click(app, "psbt-format-hex").await;
         let psbt = value_of(app, "psbt-hex").await;

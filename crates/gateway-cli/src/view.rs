@@ -157,17 +157,46 @@ fn tx(tx: &OrderTx) {
     }
 }
 
+/// What an onramp order asks to be paid, in lines. An order matched by its OP_RETURN output names its address for
+/// reference only: a payment to the bare address, without the output, cannot be matched to the order, so the only
+/// way offered is the PSBT, which carries it (or, without one, a new quote that names the sender).
+fn onramp_lines(address: &str, op_return: Option<&str>, psbt: Option<&str>) -> Vec<String> {
+    let data = op_return.filter(|d| !d.is_empty());
+    let mut lines = Vec::new();
+    match data {
+        Some(data) => {
+            lines.push(format!("Deposit address (for reference only): {address}"));
+            lines.push(format!("OP_RETURN data: {data}"));
+            lines.push(
+                "Do not pay this address from another wallet or by QR code: the payment must carry the OP_RETURN \
+                 output, and a payment without it cannot be matched to the order."
+                    .to_owned(),
+            );
+        }
+        None => lines.push(format!("Pay to:         {address}")),
+    }
+    match (psbt, data) {
+        (Some(psbt), _) => lines.push(format!("PSBT to sign:   {psbt}")),
+        (None, Some(_)) => lines.push(
+            "PSBT:           none, so nothing here can pay this order: quote again with --sender (the Bitcoin \
+             address you pay from) and the gateway builds a PSBT that carries the output."
+                .to_owned(),
+        ),
+        (None, None) => lines.push("PSBT:           none (the quote had no sender)".to_owned()),
+    }
+    lines
+}
+
 pub fn created(order: &CreateOrderResponse) {
     println!("Order:          {}", order.order_id());
     match order {
         CreateOrderResponse::Onramp(onramp) => {
-            println!("Pay to:         {}", onramp.address);
-            if let Some(data) = &onramp.op_return_data {
-                println!("OP_RETURN data: {data}");
-            }
-            match &onramp.psbt_hex {
-                Some(psbt) => println!("PSBT to sign:   {psbt}"),
-                None => println!("PSBT:           none (the quote had no sender)"),
+            for line in onramp_lines(
+                &onramp.address,
+                onramp.op_return_data.as_deref(),
+                onramp.psbt_hex.as_deref(),
+            ) {
+                println!("{line}");
             }
         }
         CreateOrderResponse::Offramp(order)
@@ -468,5 +497,36 @@ pub fn lookup(result: &LookupResult) {
         }
         println!("Meaning:   {}", found.explanation.meaning);
         println!("Next step: {}", found.explanation.next_step);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::onramp_lines;
+
+    #[test]
+    fn an_onramp_matched_by_op_return_offers_its_address_for_reference_only() {
+        let lines = onramp_lines("bc1qdeposit", Some("6a20aa"), Some("70736274ff")).join("\n");
+        assert!(lines.contains("Deposit address (for reference only): bc1qdeposit"));
+        assert!(lines.contains("cannot be matched to the order"));
+        assert!(lines.contains("PSBT to sign:   70736274ff"));
+        assert!(!lines.contains("Pay to:"), "{lines}");
+    }
+
+    #[test]
+    fn without_a_psbt_an_op_return_order_says_how_to_get_one() {
+        let lines = onramp_lines("bc1qdeposit", Some("6a20aa"), None).join("\n");
+        assert!(lines.contains("nothing here can pay this order"));
+        assert!(lines.contains("--sender"));
+        assert!(!lines.contains("Pay to:"), "{lines}");
+    }
+
+    #[test]
+    fn without_op_return_data_the_address_is_the_way_to_pay() {
+        let lines = onramp_lines("bc1qdeposit", None, None).join("\n");
+        assert!(lines.contains("Pay to:         bc1qdeposit"));
+        assert!(lines.contains("the quote had no sender"));
+        // An empty string counts as absent, as the verifier reads it.
+        assert!(onramp_lines("bc1qdeposit", Some(""), None)[0].starts_with("Pay to:"));
     }
 }

@@ -357,14 +357,16 @@ describe("the Swap view", () => {
     }
   });
 
-  it("draws the QR codes as inline SVG", async () => {
+  it("draws the QR codes as inline SVG when the payment needs no OP_RETURN data", async () => {
     // The app (Rust) draws them; here a stand-in answers for it.
     const drawn = vi
       .spyOn(deskApi, "qrSvg")
       .mockImplementation(
         async (text) => `<svg xmlns="http://www.w3.org/2000/svg"><title>${text.length}</title></svg>`,
       );
-    const flow = new SwapState(api({ startOrder: async () => onrampOrder() }));
+    const plain = onrampOrder();
+    plain.toPay = { ...plain.toPay!, opReturnHex: null, psbtHex: null, psbt: null };
+    const flow = new SwapState(api({ startOrder: async () => plain }));
     render(flow);
     await settle();
     await fillOnramp();
@@ -375,11 +377,55 @@ describe("the Swap view", () => {
     expect(byId("qr-address")?.querySelector("svg")).not.toBeNull();
     expect(byId("qr-payment")?.querySelector('[role="img"]')?.getAttribute("aria-label")).toMatch(/BIP21/);
     expect(drawn.mock.calls.some(([text]) => text.startsWith("bitcoin:"))).toBe(true);
+    expect(byId("deposit-address-copy")).not.toBeNull();
     // On the Sandbox, the signing step and each QR code's caption say that nothing here is real money.
     expect(text("signing-sandbox-mark")).toBe("Sandbox — simulated, no real money moves");
     expect(text("qr-payment-sandbox-mark")).toBe("Sandbox — simulated, no real money moves");
     expect(text("qr-address-sandbox-mark")).toBe("Sandbox — simulated, no real money moves");
     drawn.mockRestore();
+  });
+
+  it("offers no way to pay that loses the OP_RETURN match: no QR code, the address for reference only", async () => {
+    const drawn = vi.spyOn(deskApi, "qrSvg").mockImplementation(async () => "<svg></svg>");
+    const flow = new SwapState(api({ startOrder: async () => onrampOrder() }));
+    render(flow);
+    await settle();
+    await fillOnramp();
+    await click("swap-get-quote");
+    await click("swap-confirm");
+    await click("confirm-go");
+    await vi.waitFor(() => expect(byId("deposit-reference-note")).not.toBeNull());
+    // The address is shown, labelled for reference, with nothing to copy or scan it by.
+    expect(text("deposit-address")).toBe(DEPOSIT);
+    expect(document.body.textContent).toContain("(for reference only)");
+    expect(byId("deposit-address-copy")).toBeNull();
+    expect(byId("qr-payment")).toBeNull();
+    expect(byId("qr-address")).toBeNull();
+    expect(drawn.mock.calls.some(([t]) => t.startsWith("bitcoin:") || t === DEPOSIT)).toBe(false);
+    // The ways that carry the output are named: the app's wallet and the PSBT.
+    expect(text("deposit-reference-note")).toMatch(/cannot be matched to this order/);
+    expect(text("deposit-reference-note")).toMatch(/app's wallet, or sign the PSBT/);
+    expect(byId("psbt-base64")).not.toBeNull();
+    expect(byId("deposit-no-psbt")).toBeNull();
+    drawn.mockRestore();
+  });
+
+  it("without a PSBT, an order that needs OP_RETURN data says how to get one and offers to start over", async () => {
+    const noPsbt = onrampOrder();
+    noPsbt.toPay = { ...noPsbt.toPay!, psbtHex: null, psbt: null };
+    const flow = new SwapState(api({ startOrder: async () => noPsbt }));
+    render(flow);
+    await settle();
+    await fillOnramp();
+    await click("swap-get-quote");
+    await click("swap-confirm");
+    await click("confirm-go");
+    await vi.waitFor(() => expect(byId("deposit-no-psbt")).not.toBeNull());
+    expect(text("deposit-no-psbt")).toMatch(/names the Bitcoin address you pay from/);
+    expect(byId("qr-payment")).toBeNull();
+    expect(byId("deposit-address-copy")).toBeNull();
+    await click("deposit-start-over");
+    expect(flow.order).toBeNull();
   });
 
   it("shows a question with the minimum in the token's units, and retries", async () => {
