@@ -47,13 +47,34 @@ pub enum NetworkError {
     },
 }
 
+/// Why `url` could not read an address, as the end of a sentence a person can act on ("it does not start with
+/// https://…"), rather than the parser's own words ("relative URL without a base").
+pub fn url_problem(error: url::ParseError) -> String {
+    use url::ParseError as P;
+    match error {
+        P::RelativeUrlWithoutBase => {
+            "it does not start with https:// (write the whole address, such as https://example.com)"
+                .to_owned()
+        }
+        P::EmptyHost => "it has no host after https://".to_owned(),
+        P::InvalidPort => "its port (after the colon) is not a number from 1 to 65535".to_owned(),
+        P::InvalidIpv4Address | P::InvalidIpv6Address => {
+            "its IP address is not a valid one".to_owned()
+        }
+        P::InvalidDomainCharacter | P::IdnaError => {
+            "its host name holds a character a host name cannot have (a space, say)".to_owned()
+        }
+        other => format!("it is not a web address ({other})"),
+    }
+}
+
 /// Checks a custom gateway URL: absolute, http or https, with a host, and no query or credentials.
 pub fn parse_custom_url(text: &str) -> Result<Url, NetworkError> {
     let invalid = |why: &str| NetworkError::BadUrl {
         text: text.to_owned(),
         why: why.to_owned(),
     };
-    let url = Url::parse(text.trim()).map_err(|e| invalid(&e.to_string()))?;
+    let url = Url::parse(text.trim()).map_err(|e| invalid(&url_problem(e)))?;
     if !matches!(url.scheme(), "http" | "https") {
         return Err(invalid("it must start with http:// or https://"));
     }
@@ -218,6 +239,27 @@ mod tests {
             let err = DeskError::from(parse_custom_url(bad).unwrap_err());
             assert_eq!(err.kind, ErrorKind::InvalidInput, "{bad}");
             assert!(err.message.contains("Enter an address"), "{}", err.message);
+        }
+    }
+
+    #[test]
+    fn a_url_the_parser_cannot_read_gets_a_sentence_not_the_parsers_words() {
+        let cases = [
+            ("gw.example.com", "it does not start with https://"),
+            ("", "it does not start with https://"),
+            ("https://", "it has no host"),
+            ("https://gw.example.com:99999", "its port"),
+            (
+                "https://gw example.com",
+                "a character a host name cannot have",
+            ),
+            ("http://[::1", "its IP address"),
+        ];
+        for (text, says) in cases {
+            let message = DeskError::from(parse_custom_url(text).unwrap_err()).message;
+            assert!(message.contains(says), "{text:?}: {message}");
+            assert!(!message.contains("relative URL"), "{text:?}: {message}");
+            assert!(!message.contains("without a base"), "{text:?}: {message}");
         }
     }
 }

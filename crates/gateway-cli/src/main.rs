@@ -332,7 +332,8 @@ fn base_url(network: &str) -> Result<Url, Failure> {
     };
     let url = Url::parse(text).map_err(|e| {
         Failure::Usage(format!(
-            "--network {network:?} is neither production, staging, sandbox nor a URL ({e})"
+            "--network {network:?} is neither production, staging, sandbox nor a URL: {}",
+            desk_core::network::url_problem(e)
         ))
     })?;
     if !matches!(url.scheme(), "http" | "https") {

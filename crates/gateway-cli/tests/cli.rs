@@ -302,6 +302,12 @@ async fn validation_errors_exit_2_and_send_nothing() {
         !text(&out.stderr).contains("too-short"),
         "the key is never printed"
     );
+    // A URL without its scheme gets a sentence, not the parser's "relative URL without a base".
+    let out = run(&["--network", "gw.example.com", "routes"], None);
+    assert_eq!(out.status.code(), Some(2));
+    let said = text(&out.stderr);
+    assert!(said.contains("does not start with https://"), "{said}");
+    assert!(!said.contains("relative URL"), "{said}");
     assert_eq!(seen.requests.load(Ordering::SeqCst), 0, "nothing was sent");
 }
 

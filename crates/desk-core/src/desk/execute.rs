@@ -72,7 +72,7 @@ fn endpoint_url(text: &str) -> Result<String, DeskError> {
             ),
         )
     };
-    let url = url::Url::parse(text.trim()).map_err(|e| bad(&e.to_string()))?;
+    let url = url::Url::parse(text.trim()).map_err(|e| bad(&crate::network::url_problem(e)))?;
     if !matches!(url.scheme(), "http" | "https") {
         return Err(bad(
             "it must start with https:// (or http:// on this computer)",
@@ -376,5 +376,24 @@ impl Desk {
         move |p: WalletTxProgress| {
             let _ = events.send(DeskEvent::WalletTx { progress: p });
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::endpoint_url;
+
+    #[test]
+    fn an_endpoint_without_https_gets_a_sentence() {
+        let message = endpoint_url("rpc.example.com").unwrap_err().message;
+        assert!(
+            message.contains("it does not start with https://"),
+            "{message}"
+        );
+        assert!(!message.contains("relative URL"), "{message}");
+        assert_eq!(
+            endpoint_url(" https://rpc.example.com ").unwrap(),
+            "https://rpc.example.com"
+        );
     }
 }
