@@ -260,6 +260,68 @@ impl Desk {
             .map_err(exec_error)
     }
 
+    /// Refuses, before an order is created, a quote the app's wallet is to pay (its sender is the wallet's account on
+    /// the source chain) but cannot: the amount and the most the network fees of paying can cost, against what the
+    /// wallet holds there ([`crate::execute::rail::shortfall_to_pay`]). The refusal is about the amount and says what
+    /// is missing in numbers. A quote another wallet pays (another sender, none, or the wallet locked) is not the
+    /// app's to check. When the balance cannot be read, no order is made either: the wallet could not pay it then.
+    pub(crate) async fn refuse_unpayable(
+        &self,
+        quote: &gateway_client::wire::Quote,
+    ) -> Result<(), DeskError> {
+        let view = quote.view();
+        let input = view.input_amount();
+        let Some(sender) = view.sender() else {
+            return Ok(());
+        };
+        let Ok(accounts) = self.wallet_accounts().await else {
+            return Ok(());
+        };
+        let Ok(rail) = self.rail(&input.chain).await else {
+            return Ok(());
+        };
+        let Ok(account) = rail.account(&accounts) else {
+            return Ok(());
+        };
+        let owner = account.address.clone();
+        if !gateway_client::address::same_account(rail.family(), &owner, sender) {
+            return Ok(());
+        }
+        let amount: alloy_primitives::U256 = input.amount.parse().map_err(|_| {
+            invalid(
+                "quote",
+                "The quote's amount is not a whole number of the token's smallest unit. Ask for a new quote.",
+            )
+        })?;
+        let reach = self
+            .reach(rail.as_ref(), &input.chain, Some(&owner))
+            .await?;
+        match crate::execute::rail::shortfall_to_pay(
+            rail.as_ref(),
+            &reach,
+            &owner,
+            &input.address,
+            amount,
+        )
+        .await
+        {
+            Ok(None) => Ok(()),
+            Ok(Some(short)) => {
+                info!(chain = %input.chain, "order refused before creation: the wallet cannot pay it");
+                Err(invalid("amount", short))
+            }
+            Err(e) => {
+                let mut error = exec_error(e);
+                error.message = format!(
+                    "The app could not read what your wallet holds on {}, so no order was created: {}",
+                    input.chain,
+                    error.message.trim_end()
+                );
+                Err(error)
+            }
+        }
+    }
+
     /// What a verified order still needs the wallet to sign, each step in words and numbers, simulated on the chain,
     /// and whether the wallet can pay for it. Reads only.
     pub async fn wallet_plan(&self, local_id: i64) -> Result<WalletPlan, DeskError> {

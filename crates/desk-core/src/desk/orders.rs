@@ -92,11 +92,7 @@ impl Desk {
             .and_then(|o| o.get("psbt_hex"))
             .and_then(Value::as_str)
             .ok_or_else(|| {
-                DeskError::new(
-                    ErrorKind::InvalidInput,
-                    "This order has no PSBT: the gateway prepares one only when the quote names a sender. Pay the \
-                     deposit address from your wallet instead.",
-                )
+                DeskError::new(ErrorKind::InvalidInput, crate::execute::bitcoin::NO_PSBT)
             })?;
         alloy_primitives::hex::decode(hex).map_err(|e| {
             DeskError::new(

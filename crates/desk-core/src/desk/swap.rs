@@ -86,6 +86,7 @@ impl Desk {
                 chains.url_for(&source, None).await?;
             }
         }
+        self.refuse_unpayable(&quote).await?;
         let (client, key, checks) = self.client_key_and_policy().await;
         let journal = self.journal()?;
         let flow = flow_on(&client, journal, &key, &checks);

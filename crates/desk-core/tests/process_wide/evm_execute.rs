@@ -400,6 +400,82 @@ async fn too_little_gas_money_and_a_call_that_would_revert_are_told_before_anyth
     desk.shutdown().await;
 }
 
+/// Before Confirm creates an order the wallet is to pay, the amount and the network fees are checked against what it
+/// holds on the source chain: an order it cannot pay is not created, and the refusal, about the amount, says what is
+/// missing in numbers (issue 31). An order another wallet pays is not the app's to check.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_order_the_wallet_cannot_pay_is_not_created_and_the_refusal_says_what_is_missing() {
+    let _turn = TURN.lock().await;
+    let node = bob_node().await;
+    let home = tempfile::tempdir().unwrap();
+    let (desk, accounts) = desk_with_wallet(home.path()).await;
+    let evm = accounts.evm.as_ref().unwrap().address.clone();
+    let btc = accounts.bitcoin.as_ref().unwrap().address.clone();
+    // Funded on first use with 1 WBTC and 10 ETH.
+    desk.wallet_balance("bob", WBTC_BOB).await.unwrap();
+    let before = desk.orders().await.unwrap().len();
+
+    // Two WBTC from a wallet that holds one.
+    let card_2 = card(&desk, &offramp_form(&evm, &btc, "2")).await;
+    let refused = desk.start_order(card_2.raw, None).await.unwrap_err();
+    assert_eq!(refused.kind, ErrorKind::InvalidInput, "{refused:?}");
+    assert_eq!(
+        refused
+            .details
+            .as_ref()
+            .map(|d| d.to_json()["field"].clone()),
+        Some(serde_json::json!("amount"))
+    );
+    for said in [
+        "holds 1 WBTC",
+        "needs 2 WBTC",
+        "1 WBTC short",
+        "No order was created",
+        &evm,
+    ] {
+        assert!(
+            refused.message.contains(said),
+            "{said}: {}",
+            refused.message
+        );
+    }
+
+    // Enough WBTC, but no ETH for the network fees.
+    node.set_native_balance(&evm, U256::from(1_000u64))
+        .await
+        .unwrap();
+    let card_small = card(&desk, &offramp_form(&evm, &btc, "0.001")).await;
+    let refused = desk
+        .start_order(card_small.raw.clone(), None)
+        .await
+        .unwrap_err();
+    assert!(
+        refused
+            .message
+            .contains("for the network fees, which can cost up to")
+            && refused.message.contains("ETH short"),
+        "{}",
+        refused.message
+    );
+    assert_eq!(
+        desk.orders().await.unwrap().len(),
+        before,
+        "no order was created"
+    );
+
+    // Another sender's order is not the app's to check: it is created.
+    let stranger = "0x00000000000000000000000000000000000000aa";
+    let theirs = card(&desk, &offramp_form(stranger, &btc, "2")).await;
+    desk.start_order(theirs.raw, None).await.unwrap();
+
+    // With gas money back, the wallet's own order is created.
+    node.set_native_balance(&evm, U256::from(10u64).pow(U256::from(19u64)))
+        .await
+        .unwrap();
+    verified_order(&desk, &offramp_form(&evm, &btc, "0.001")).await;
+    desk.shutdown().await;
+}
+
 /// Off the Sandbox each EVM chain's endpoints are the public defaults until Settings chooses others; a chosen endpoint
 /// is checked (chain id and latest block) and one of another chain is refused, by the check and before signing.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -231,7 +231,23 @@ async fn shortfalls_other_senders_and_unknown_ids_are_refused() {
     let _node = tron_node().await;
     let home = tempfile::tempdir().unwrap();
     let (desk, accounts) = desk_with_wallet(home.path()).await;
+    // Confirm refuses an order the unlocked wallet cannot pay, with the numbers (issue 31)…
+    let refused = desk
+        .start_order(card(&desk, &swap_form(&accounts, "20000")).await.raw, None)
+        .await
+        .unwrap_err();
+    assert!(
+        refused.message.contains("holds 10000 USDT")
+            && refused.message.contains("needs 20000 USDT")
+            && refused.message.contains("No order was created"),
+        "{}",
+        refused.message
+    );
+    // …but an order made while the wallet was locked is not the app's to check then: its plan tells the shortfall
+    // once the wallet is unlocked, and nothing is signed.
+    desk.wallet_lock().await;
     let local_id = verified_order(&desk, &swap_form(&accounts, "20000")).await;
+    desk.wallet_unlock(common::PASSWORD).await.unwrap();
     let plan = desk.wallet_plan(local_id).await.unwrap();
     let short = plan.shortfall.unwrap();
     assert!(

@@ -19,6 +19,12 @@ use crate::simulate::Simulation;
 use crate::verify::{OnrampSummary, Verified};
 use crate::wallet::{Account, Accounts, bitcoin_signer};
 
+/// Why an onramp without a PSBT cannot be paid by the app: the gateway builds one only for a quote with a sender,
+/// and the order is matched by the OP_RETURN output the PSBT carries (a payment to the bare address is not).
+pub const NO_PSBT: &str = "This order has no PSBT: the gateway prepares one only when the quote names a sender, and \
+     only a transaction that carries the order's OP_RETURN output can pay it. Start over with your sending address \
+     (or the wallet's) as the sender.";
+
 /// Bitcoin's rail ([`WalletRail`]): read and registered through the gateway.
 pub struct BitcoinRail {
     setup: RailSetup,
@@ -69,13 +75,7 @@ fn psbt_of(order: &OrderToPay) -> Result<Vec<u8>, ExecError> {
         .and_then(|c| c.get("onramp"))
         .and_then(|o| o.get("psbt_hex"))
         .and_then(serde_json::Value::as_str)
-        .ok_or_else(|| {
-            ExecError::Refusal(
-                "This order has no PSBT: the gateway prepares one only when the quote names a sender. Pay the \
-                 deposit address from your wallet instead."
-                    .into(),
-            )
-        })?;
+        .ok_or_else(|| ExecError::Refusal(NO_PSBT.into()))?;
     alloy::primitives::hex::decode(hex).map_err(|e| {
         ExecError::Refusal(format!(
             "The gateway's PSBT is not hexadecimal ({e}); do not use this order."
@@ -138,6 +138,8 @@ impl WalletRail for BitcoinRail {
                 source:
                     "what the gateway says a payment from your wallet's address can spend after the network fee"
                         .into(),
+                native: true,
+                fee_reserve: "0".into(),
             })
         })
     }
@@ -150,13 +152,10 @@ impl WalletRail for BitcoinRail {
     ) -> BoxFuture<'a, Result<WalletPlan, ExecError>> {
         Box::pin(async move {
             let (_, onramp) = onramp_of(order)?;
-            let psbt = onramp.psbt.as_ref().ok_or_else(|| {
-                ExecError::Refusal(
-                    "This order has no PSBT: the gateway prepares one only when the quote names a sender. Pay the \
-                     deposit address from your wallet instead."
-                        .into(),
-                )
-            })?;
+            let psbt = onramp
+                .psbt
+                .as_ref()
+                .ok_or_else(|| ExecError::Refusal(NO_PSBT.into()))?;
             let order_id = order.order_id.as_deref().unwrap_or("?");
             Ok(WalletPlan {
                 chain: "bitcoin".into(),

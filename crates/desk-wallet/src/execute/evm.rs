@@ -742,9 +742,9 @@ impl WalletRail for EvmRail {
             let owner = evm_address(owner, "balance")?;
             let endpoint = connect(chain, &reach.urls).await?;
             let native = token.is_empty() || token == NATIVE_TOKEN;
+            let keep = U256::from(PAY_GAS_ASSUMED) * U256::from(endpoint.gas_price().await?);
             let (amount, max) = if native {
                 let have = endpoint.native_balance(owner).await?;
-                let keep = U256::from(PAY_GAS_ASSUMED) * U256::from(endpoint.gas_price().await?);
                 (have, have.saturating_sub(keep))
             } else {
                 let token: Address = token.parse().map_err(|_| ExecError::Invalid {
@@ -754,7 +754,7 @@ impl WalletRail for EvmRail {
                 let have = endpoint.token_balance(token, owner).await?;
                 (have, have)
             };
-            WalletBalance::of(chain, token, native, amount, max, &endpoint.url)
+            WalletBalance::of(chain, token, native, amount, max, keep, &endpoint.url)
         })
     }
 

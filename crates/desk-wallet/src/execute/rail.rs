@@ -110,6 +110,12 @@ pub struct WalletBalance {
     pub symbol: String,
     /// Where the figure comes from, for a person.
     pub source: String,
+    /// The token is the chain's own coin, the one network fees are paid in.
+    pub native: bool,
+    /// The most the network fees of paying an order from this wallet can cost, in the smallest unit of the chain's
+    /// coin (decimal): what Max of the coin keeps back, and what the coin's balance must cover when a token is paid.
+    /// `0` for Bitcoin, whose spendable amount is already net of the fee.
+    pub fee_reserve: String,
 }
 
 impl WalletBalance {
@@ -121,6 +127,7 @@ impl WalletBalance {
         native: bool,
         amount: alloy::primitives::U256,
         max: alloy::primitives::U256,
+        fee_reserve: alloy::primitives::U256,
         url: &str,
     ) -> Result<Self, ExecError> {
         let info = gateway_client::TokenRegistry::builtin()
@@ -149,8 +156,107 @@ impl WalletBalance {
             max_units: units(max),
             symbol: info.symbol.clone(),
             source: format!("read from {chain} ({url})"),
+            native,
+            fee_reserve: fee_reserve.to_string(),
         })
     }
+}
+
+/// `amount` of `token` (`native`: the chain's coin) on `chain` in the token's units with its ticker (`0.5 USDC`), or
+/// in the smallest unit when the app does not know the token.
+fn amount_text(chain: &str, token: &str, native: bool, amount: alloy::primitives::U256) -> String {
+    let token = if native {
+        gateway_client::wire::NATIVE_TOKEN
+    } else {
+        token
+    };
+    match gateway_client::TokenRegistry::builtin().get(chain, token) {
+        Some(info) => format!(
+            "{} {}",
+            gateway_client::amount::format_units(amount, info.decimals),
+            info.symbol
+        ),
+        None => format!("{amount} of the token's smallest unit"),
+    }
+}
+
+/// What the wallet `owner` lacks to pay `amount` of `token` (empty: the chain's coin) on `reach.chain`, network fees
+/// included, as a sentence in numbers; `None` when it can pay. Read before an order is created, so that an order the
+/// wallet cannot pay is not made: the token's balance must cover the amount, and the chain's coin the most the
+/// network fees of paying can cost (with the amount, when the amount is in the coin). Bitcoin's spendable amount is
+/// the gateway's, already net of the fee.
+pub async fn shortfall_to_pay(
+    rail: &dyn WalletRail,
+    reach: &Reach,
+    owner: &str,
+    token: &str,
+    amount: alloy::primitives::U256,
+) -> Result<Option<String>, ExecError> {
+    use alloy::primitives::U256;
+    let number = |text: &str| {
+        text.parse::<U256>().map_err(|_| {
+            ExecError::Unreadable(format!(
+                "The balance read on {} is not a number ({text:?}). Try again later.",
+                place_of(&reach.chain)
+            ))
+        })
+    };
+    let chain = reach.chain.as_str();
+    let asked = rail.balance(reach, owner, token).await?;
+    let have = number(&asked.amount)?;
+    let reserve = number(&asked.fee_reserve)?;
+    let text = |token: &str, native: bool, v: U256| amount_text(chain, token, native, v);
+    let mut short = Vec::new();
+    if asked.native {
+        let need = amount.saturating_add(reserve);
+        if have < need {
+            short.push(if reserve.is_zero() {
+                format!(
+                    "it can pay {} and the order needs {} ({} short)",
+                    text(token, true, have),
+                    text(token, true, amount),
+                    text(token, true, need - have)
+                )
+            } else {
+                format!(
+                    "it holds {} and the order needs {} plus network fees of up to {} ({} short)",
+                    text(token, true, have),
+                    text(token, true, amount),
+                    text(token, true, reserve),
+                    text(token, true, need - have)
+                )
+            });
+        }
+    } else {
+        if have < amount {
+            short.push(format!(
+                "it holds {} and the order needs {} ({} short)",
+                text(token, false, have),
+                text(token, false, amount),
+                text(token, false, amount - have)
+            ));
+        }
+        if !reserve.is_zero() {
+            let coin = rail.balance(reach, owner, "").await?;
+            let coin_have = number(&coin.amount)?;
+            if coin_have < reserve {
+                short.push(format!(
+                    "it holds {} for the network fees, which can cost up to {} ({} short)",
+                    text("", true, coin_have),
+                    text("", true, reserve),
+                    text("", true, reserve - coin_have)
+                ));
+            }
+        }
+    }
+    Ok((!short.is_empty()).then(|| {
+        format!(
+            "This app's wallet cannot pay this order on {}: {}. Add what is missing to {owner}, or lower the amount \
+             and ask for a new quote. No order was created.",
+            place_of(chain),
+            short.join("; and ")
+        )
+    }))
 }
 
 /// The chain's name in the app's sentences: its slug, but Solana and Tron by name.

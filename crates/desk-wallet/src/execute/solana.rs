@@ -667,10 +667,11 @@ impl WalletRail for SolanaRail {
             let native = token.is_empty()
                 || token == NATIVE_TOKEN
                 || token == "11111111111111111111111111111111";
+            // The fee of a transaction and the rent of one token account: what Max of SOL keeps, and what paying a
+            // token needs in SOL.
+            let keep = crate::chains::solana::LAMPORTS_PER_SIGNATURE + TOKEN_ACCOUNT_RENT;
             let (amount, max) = if native {
                 let have = endpoint.balance(&owner).await?;
-                // Max of SOL keeps the fee of a transaction and the rent of one token account.
-                let keep = crate::chains::solana::LAMPORTS_PER_SIGNATURE + TOKEN_ACCOUNT_RENT;
                 (have, have.saturating_sub(keep))
             } else {
                 let mint: Pubkey = token.parse().map_err(|_| ExecError::Invalid {
@@ -686,6 +687,7 @@ impl WalletRail for SolanaRail {
                 native,
                 alloy::primitives::U256::from(amount),
                 alloy::primitives::U256::from(max),
+                alloy::primitives::U256::from(keep),
                 &endpoint.url,
             )
         })

@@ -823,11 +823,11 @@ impl WalletRail for TronRail {
             let owner = tron_account(owner)?;
             let endpoint = endpoint_of(reach).await?;
             let native = token.is_empty() || token == NATIVE_TOKEN;
+            // What an order's call may burn at most (the highest fee limit the app accepts) and its bandwidth:
+            // what Max of TRX keeps, and what paying a token needs in TRX.
+            let keep = TRON_FEE_LIMIT_CAP_SUN + 1_000_000;
             let (amount, max) = if native {
                 let have = endpoint.trx_balance(&owner).await?;
-                // Max of TRX keeps what an order's call may burn at most (the highest fee limit the app accepts)
-                // and its bandwidth.
-                let keep = TRON_FEE_LIMIT_CAP_SUN + 1_000_000;
                 (U256::from(have), U256::from(have.saturating_sub(keep)))
             } else {
                 let token_account =
@@ -838,7 +838,15 @@ impl WalletRail for TronRail {
                 let have = endpoint.token_balance(&token_account, &owner).await?;
                 (have, have)
             };
-            WalletBalance::of("tron", token, native, amount, max, &endpoint.url)
+            WalletBalance::of(
+                "tron",
+                token,
+                native,
+                amount,
+                max,
+                U256::from(keep),
+                &endpoint.url,
+            )
         })
     }
 

@@ -187,6 +187,16 @@ impl QuoteView {
         }
     }
 
+    /// The address that pays, when the quote names one.
+    pub fn sender(&self) -> Option<&str> {
+        match self {
+            Self::Onramp(q) => q.sender.as_deref(),
+            Self::Offramp(q) => q.sender.as_deref(),
+            Self::TokenSwap(q) => q.sender.as_deref(),
+            Self::LayerZero(q) => q.sender.as_deref(),
+        }
+    }
+
     /// The estimated seconds until the order completes, when the gateway gave one.
     pub fn estimated_time_in_secs(&self) -> Option<u64> {
         match self {

@@ -35,4 +35,14 @@ symbol: string,
 /**
  * Where the figure comes from, for a person.
  */
-source: string, };
+source: string, 
+/**
+ * The token is the chain's own coin, the one network fees are paid in.
+ */
+native: boolean, 
+/**
+ * The most the network fees of paying an order from this wallet can cost, in the smallest unit of the chain's
+ * coin (decimal): what Max of the coin keeps back, and what the coin's balance must cover when a token is paid.
+ * `0` for Bitcoin, whose spendable amount is already net of the fee.
+ */
+feeReserve: string, };
