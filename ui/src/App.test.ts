@@ -51,6 +51,7 @@ const ROUTES: RouteView[] = [
       decimals: 6,
     },
     dst: { chain: "bitcoin", address: "native", symbol: "BTC", name: null, decimals: 8 },
+    defaultSlippageBps: 100,
   },
   {
     kind: "offramp",
@@ -62,6 +63,7 @@ const ROUTES: RouteView[] = [
       decimals: null,
     },
     dst: { chain: "fiat", address: "eur", symbol: "EUR", name: null, decimals: 2 },
+    defaultSlippageBps: 100,
   },
 ];
 

@@ -143,6 +143,9 @@ pub struct RouteView {
     pub src: TokenView,
     /// The token received.
     pub dst: TokenView,
+    /// The slippage tolerance the swap form starts with on this route, in bps
+    /// ([`gateway_client::params::default_slippage_bps`]).
+    pub default_slippage_bps: u32,
 }
 
 /// The kind of an order known only from the gateway, from its chains.

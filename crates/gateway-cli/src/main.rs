@@ -164,9 +164,30 @@ pub(crate) struct RouteFlags {
     /// In the smallest unit of the source token (sats, wei, ...)
     #[arg(long)]
     pub amount: String,
-    /// Slippage tolerance in basis points (300 = 3%)
-    #[arg(long, default_value_t = gateway_client::params::DEFAULT_SLIPPAGE_BPS)]
-    pub slippage: u32,
+    /// Slippage tolerance in basis points (100 = 1%); by default the route's: 50 where both tokens hold the same value
+    /// (BTC and WBTC, two dollar stablecoins), 100 otherwise and on every cross-chain token swap
+    #[arg(long)]
+    pub slippage: Option<u32>,
+}
+
+impl RouteFlags {
+    /// The slippage asked for, or the route's default (`gateway_client::params::default_slippage_bps`).
+    pub fn slippage_bps(&self) -> u32 {
+        self.slippage.unwrap_or_else(|| {
+            let registry = gateway_client::TokenRegistry::builtin();
+            let symbol =
+                |chain: &str, token: &str| registry.get(chain, token).map(|t| t.symbol.clone());
+            let (src, dst) = (
+                symbol(&self.src_chain, &self.src_token),
+                symbol(&self.dst_chain, &self.dst_token),
+            );
+            gateway_client::params::default_slippage_bps(
+                gateway_client::wire::RouteKind::between(&self.src_chain, &self.dst_chain),
+                src.as_deref(),
+                dst.as_deref(),
+            )
+        })
+    }
 }
 
 #[derive(Debug, Args)]
@@ -505,7 +526,7 @@ async fn gateway_command(cli: &Cli, base: Url) -> Result<(), Failure> {
                 &args.route.amount,
                 &args.recipient,
             );
-            request.slippage_bps = args.route.slippage;
+            request.slippage_bps = args.route.slippage_bps();
             request.sender = args.sender.clone();
             request.affiliate_id = args.affiliate_id.clone();
             request.owner_address = args.owner.clone();

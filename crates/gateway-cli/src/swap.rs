@@ -280,7 +280,7 @@ async fn swap(desk: &Desk, args: &SwapArgs) -> Result<(), Failure> {
         dst_chain: args.route.dst_chain.clone(),
         dst_token: args.route.dst_token.clone(),
         amount: gateway_client::amount::format_units(amount, decimals),
-        slippage_bps: args.route.slippage,
+        slippage_bps: args.route.slippage_bps(),
         recipient,
         sender: args
             .sender

@@ -107,7 +107,14 @@ fn respond(path: &str, query: &str) -> Response {
             json!({"code": "QUOTE_AMOUNT_TOO_LOW", "error": "amount below minimum",
                    "details": {"minimum": "10000", "actual": "5000"}}),
         ),
-        "/v3/get-quote" => json_response(StatusCode::OK, onramp_quote()),
+        "/v3/get-quote" => {
+            // The quote states the tolerance asked for, as the gateway's do.
+            let mut quote = onramp_quote();
+            if let Some(bps) = query.split('&').find_map(|kv| kv.strip_prefix("slippage=")) {
+                quote["onramp"]["slippage"] = json!(bps);
+            }
+            json_response(StatusCode::OK, quote)
+        }
         "/v3/create-order" => json_response(
             StatusCode::CREATED,
             json!({"onramp": {"order_id": "ord-1", "address": "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq",
@@ -200,11 +207,11 @@ async fn a_quote_is_shown_readably_and_sent_back_exactly_as_received() {
     );
     assert_eq!(out.status.code(), Some(0));
     let printed: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(
-        printed,
-        onramp_quote(),
-        "--json prints the body as received"
-    );
+    // No --slippage: the route's default went out (BTC to WBTC hold the same value: the 50 bps floor), and the stub's
+    // quote states it.
+    let mut as_received = onramp_quote();
+    as_received["onramp"]["slippage"] = json!("50");
+    assert_eq!(printed, as_received, "--json prints the body as received");
 
     let out = gateway_cmd(&base, &["--json", "create-order"], Some(&text(&out.stdout)));
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
@@ -212,14 +219,13 @@ async fn a_quote_is_shown_readably_and_sent_back_exactly_as_received() {
     let (path, body) = bodies.last().unwrap();
     assert_eq!(path, "/v3/create-order");
     assert_eq!(
-        body,
-        &onramp_quote(),
+        body, &as_received,
         "create-order sent the quote exactly, unknown fields included"
     );
     // Key order too: the stub wrote the quote with keys in a non-alphabetical order, and the same bytes came back.
     assert_eq!(
         seen.texts.lock().unwrap().last().unwrap(),
-        &onramp_quote().to_string()
+        &as_received.to_string()
     );
 }
 

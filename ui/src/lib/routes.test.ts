@@ -24,12 +24,12 @@ const MYSTERY_ARB = token("arbitrum", null, "0x1234567890abcdef1234567890abcdef1
 const EUR = token("fiat", "EUR", "eur");
 
 const routes: RouteView[] = [
-  { kind: "tokenSwap", src: WETH_ETH, dst: BTC },
-  { kind: "offramp", src: USDT_TRON, dst: EUR },
-  { kind: "tokenSwap", src: USDC_ETH, dst: USDT_TRON },
-  { kind: "onramp", src: EUR, dst: USDC_ETH },
-  { kind: "tokenSwap", src: MYSTERY_ARB, dst: USDC_ETH },
-  { kind: "tokenSwap", src: USDC_ETH, dst: BTC },
+  { kind: "tokenSwap", src: WETH_ETH, dst: BTC, defaultSlippageBps: 100 },
+  { kind: "offramp", src: USDT_TRON, dst: EUR, defaultSlippageBps: 100 },
+  { kind: "tokenSwap", src: USDC_ETH, dst: USDT_TRON, defaultSlippageBps: 100 },
+  { kind: "onramp", src: EUR, dst: USDC_ETH, defaultSlippageBps: 100 },
+  { kind: "tokenSwap", src: MYSTERY_ARB, dst: USDC_ETH, defaultSlippageBps: 100 },
+  { kind: "tokenSwap", src: USDC_ETH, dst: BTC, defaultSlippageBps: 100 },
 ];
 
 describe("labels", () => {
@@ -95,9 +95,9 @@ describe("groupBySource", () => {
 
   it("sorts chain names case-insensitively", () => {
     const mixed: RouteView[] = [
-      { kind: "tokenSwap", src: token("Solana", "SOL", "so1"), dst: BTC },
-      { kind: "tokenSwap", src: token("avalanche", "AVAX", "av1"), dst: BTC },
-      { kind: "tokenSwap", src: token("Bitcoin", "BTC", "bt1"), dst: USDC_ETH },
+      { kind: "tokenSwap", src: token("Solana", "SOL", "so1"), dst: BTC, defaultSlippageBps: 100 },
+      { kind: "tokenSwap", src: token("avalanche", "AVAX", "av1"), dst: BTC, defaultSlippageBps: 100 },
+      { kind: "tokenSwap", src: token("Bitcoin", "BTC", "bt1"), dst: USDC_ETH, defaultSlippageBps: 100 },
     ];
     expect(groupBySource(mixed).map((g) => g.chain)).toEqual(["avalanche", "Bitcoin", "Solana"]);
   });

@@ -17,4 +17,9 @@ src: TokenView,
 /**
  * The token received.
  */
-dst: TokenView, };
+dst: TokenView, 
+/**
+ * The slippage tolerance the swap form starts with on this route, in bps
+ * ([`gateway_client::params::default_slippage_bps`]).
+ */
+defaultSlippageBps: number, };

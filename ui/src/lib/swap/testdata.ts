@@ -44,11 +44,11 @@ export const USDC_SOL: TokenView = {
 };
 
 export const ROUTES: RouteView[] = [
-  { kind: "onramp", src: BTC, dst: USDC_BASE },
-  { kind: "onramp", src: BTC, dst: WBTC_BOB },
-  { kind: "offramp", src: WBTC_BOB, dst: BTC },
-  { kind: "tokenSwap", src: USDT_TRON, dst: USDC_BASE },
-  { kind: "tokenSwap", src: USDC_SOL, dst: USDC_BASE },
+  { kind: "onramp", src: BTC, dst: USDC_BASE, defaultSlippageBps: 100 },
+  { kind: "onramp", src: BTC, dst: WBTC_BOB, defaultSlippageBps: 50 },
+  { kind: "offramp", src: WBTC_BOB, dst: BTC, defaultSlippageBps: 50 },
+  { kind: "tokenSwap", src: USDT_TRON, dst: USDC_BASE, defaultSlippageBps: 100 },
+  { kind: "tokenSwap", src: USDC_SOL, dst: USDC_BASE, defaultSlippageBps: 100 },
 ];
 
 export const EVM_ADDRESS = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
