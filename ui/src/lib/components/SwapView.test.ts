@@ -225,13 +225,15 @@ describe("the Swap view", () => {
     expect(byId("quote-card")).not.toBeNull();
     expect(text("quote-send")).toBe("0.0025 BTC ≈ $240.10");
     expect(text("quote-receive")).toBe("238.5 USDC ≈ $238.50");
+    // One Bitcoin unit on the card: the send is in BTC, so the fees are too, each with its USD beside.
     expect(allById("quote-fee-line").map((l) => l.textContent?.replace(/\s+/g, " ").trim())).toEqual([
-      "solver fee 1,000 sats ≈ $0.97",
-      "protocol fee 650 sats ≈ $0.63",
+      "solver fee 0.00001 BTC ≈ $0.97",
+      "protocol fee 0.0000065 BTC ≈ $0.63",
     ]);
-    // The app's impact leaves the fees out; the gateway's own figure (fees counted) is shown as such.
+    // One price-impact figure, the app's (fees left out); the gateway's own (-0.66%, fees counted) is not shown.
     expect(text("quote-price-impact")).toContain("0.00% (fees not counted)");
-    expect(text("quote-gateway-impact")).toContain("-0.66%");
+    expect(byId("quote-gateway-impact")).toBeNull();
+    expect(text("quote-card")).not.toContain("-0.66%");
     expect(byId("quote-impact-warning")).toBeNull();
     expect(text("quote-min-receive")).toContain("231.345 USDC");
     expect(text("quote-rate")).toContain("1 BTC = 95,400 USDC");
@@ -300,7 +302,7 @@ describe("the Swap view", () => {
     });
     await click("quote-refresh");
     expect(text("quote-affiliates-requested")).toBe(`${partner}: 0.5% (50 bps)`);
-    expect(text("quote-affiliates-carried")).toBe(`${partner}: 1,250 sats ≈ $1.20`);
+    expect(text("quote-affiliates-carried")).toBe(`${partner}: 0.0000125 BTC ≈ $1.20`);
     expect(byId("quote-affiliate-note")).toBeNull();
 
     requestQuote.mockResolvedValueOnce({

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AmountView } from "../bindings/AmountView";
 import type { TokenView } from "../bindings/TokenView";
-import { groupThousands, rateBothWays, shortDecimal, showAmount, showUnits } from "./display";
+import { bitcoinUnitOf, groupThousands, rateBothWays, shortDecimal, showAmount, showUnits } from "./display";
 import { usdText } from "../usd";
 
 const BTC: TokenView = {
@@ -76,5 +76,22 @@ describe("display", () => {
     expect(rateBothWays(amount(BTC, "0"), amount(USDC, "1"))).toBeNull();
     expect(rateBothWays(amount(UNKNOWN, "5"), amount(USDC, "1"))).toBeNull();
     expect(showAmount(amount(USDC, "240300000")).short).toBe("240.3 USDC");
+  });
+
+  it("shows every Bitcoin amount of one context in one unit", () => {
+    const send = amount(BTC, "250000");
+    const fee = amount(BTC, "1000");
+    // A send in BTC puts the fees in BTC too; a context of small amounts only reads in sats.
+    expect(bitcoinUnitOf([send, fee, amount(USDC, "1")])).toBe("btc");
+    expect(bitcoinUnitOf([amount(BTC, "50000"), fee])).toBe("sats");
+    expect(bitcoinUnitOf([amount(USDC, "1"), null, undefined])).toBe("btc");
+    expect(showAmount(fee, "btc").short).toBe("0.00001 BTC");
+    expect(showAmount(fee, "sats").short).toBe("1,000 sats");
+    expect(showAmount(send, "sats").short).toBe("250,000 sats");
+    // Alone, a small amount still reads in sats; the exact value is the same either way.
+    expect(showAmount(fee).short).toBe("1,000 sats");
+    expect(showAmount(fee, "btc").full).toBe(showAmount(fee, "sats").full);
+    // Other tokens are not touched by the unit.
+    expect(showAmount(amount(USDC, "240300000"), "sats").short).toBe("240.3 USDC");
   });
 });

@@ -41,8 +41,25 @@ export interface ShownAmount {
   full: string;
 }
 
-/** Smallest units of `token` as a person reads them at a glance, and exactly. */
-export function showUnits(units: bigint | string, token: TokenView): ShownAmount {
+/**
+ * How Bitcoin amounts read in one context (a quote card, a step): in `sats` or in `btc`. One context shows every
+ * Bitcoin amount in one unit, so a fee in sats never sits beside a send in BTC.
+ */
+export type BitcoinUnit = "sats" | "btc";
+
+/** The Bitcoin unit of a context holding `views`: sats when every Bitcoin amount in it is small, BTC otherwise. */
+export function bitcoinUnitOf(views: readonly (AmountView | null | undefined)[]): BitcoinUnit {
+  const sats = views
+    .filter((v): v is AmountView => !!v && isBitcoin(v.token) && /^[0-9]+$/.test(v.amount.trim()))
+    .map((v) => BigInt(v.amount.trim()));
+  return sats.length > 0 && sats.every((s) => s < SATS_BELOW) ? "sats" : "btc";
+}
+
+/**
+ * Smallest units of `token` as a person reads them at a glance, and exactly. A Bitcoin amount is in `unit` when one
+ * is given (the context's, [`bitcoinUnitOf`]), else in sats when small.
+ */
+export function showUnits(units: bigint | string, token: TokenView, unit?: BitcoinUnit): ShownAmount {
   const value = typeof units === "bigint" ? units : /^[0-9]+$/.test(units.trim()) ? BigInt(units.trim()) : null;
   const symbol = token.symbol?.trim() || "";
   if (value === null || token.decimals === null || token.decimals === undefined) {
@@ -52,7 +69,7 @@ export function showUnits(units: bigint | string, token: TokenView): ShownAmount
   }
   const exact = formatUnits(value, token.decimals);
   const full = symbol ? `${exact} ${symbol}` : exact;
-  if (isBitcoin(token) && value > 0n && value < SATS_BELOW) {
+  if (isBitcoin(token) && (unit === "sats" || (unit === undefined && value > 0n && value < SATS_BELOW))) {
     return { short: `${groupThousands(value.toString())} sats`, full };
   }
   const short = shortDecimal(exact);
@@ -60,8 +77,8 @@ export function showUnits(units: bigint | string, token: TokenView): ShownAmount
 }
 
 /** An amount of the gateway's as a person reads it at a glance, and exactly. */
-export function showAmount(view: AmountView): ShownAmount {
-  return showUnits(view.amount, view.token);
+export function showAmount(view: AmountView, unit?: BitcoinUnit): ShownAmount {
+  return showUnits(view.amount, view.token, unit);
 }
 
 /** How much of `to` one whole `from` buys at this quote: `1 BTC = 96,120.1 USDC`. Null when it cannot be said. */
