@@ -1524,8 +1524,21 @@ async fn an_onramp_an_offramp_and_swaps_from_solana_and_tron_are_signed_by_the_a
         .await,
     );
     assert!(balance.contains("Balance: 1 WBTC Max"), "{balance}");
-    set_value(&app, "swap-amount", "0.001").await;
+    // Two WBTC from a wallet that holds one: Confirm reads the chain and creates no order, saying what is missing.
+    set_value(&app, "swap-amount", "2").await;
     set_value(&app, "swap-recipient", &bitcoin).await;
+    click(&app, "swap-get-quote").await;
+    css(&app, "[data-testid=quote-card]").await;
+    click(&app, "swap-confirm").await;
+    click(&app, "confirm-go").await;
+    let short = wait_text(&app, "[data-testid=swap-error]", |t| t.contains("short")).await;
+    assert!(
+        short.contains("needs 2 WBTC") && short.contains("No order was created"),
+        "{short}"
+    );
+    screenshot(&app, "wallet-cannot-pay").await;
+    click(&app, "confirm-back").await;
+    set_value(&app, "swap-amount", "0.001").await;
     click(&app, "swap-get-quote").await;
     css(&app, "[data-testid=quote-card]").await;
     click(&app, "swap-confirm").await;

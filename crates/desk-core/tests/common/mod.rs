@@ -204,6 +204,25 @@ pub async fn verified_order(desk: &Desk, form: &SwapForm) -> i64 {
     order.local_id.unwrap()
 }
 
+/// Confirm of `form` is refused before any order is created: the wallet holds `holds` and the order needs `needs`.
+pub async fn refused_as_unpayable(desk: &Desk, form: &SwapForm, holds: &str, needs: &str) {
+    let refused = desk
+        .start_order(card(desk, form).await.raw, None)
+        .await
+        .unwrap_err();
+    for said in [
+        format!("holds {holds}"),
+        format!("needs {needs}"),
+        "No order was created".to_owned(),
+    ] {
+        assert!(
+            refused.message.contains(&said),
+            "{said}: {}",
+            refused.message
+        );
+    }
+}
+
 /// The wallet transactions journaled for order `local_id`.
 pub fn wallet_txs(desk: &Desk, local_id: i64) -> Vec<desk_core::journal::WalletTx> {
     desk.order_view(local_id)

@@ -4,6 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { flushSync, mount, unmount } from "svelte";
 import { deskApi, type DeskApi } from "../ipc";
+import type { OrderView } from "../bindings/OrderView";
 import type { Verified } from "../bindings/Verified";
 import type { QuoteResult } from "../bindings/QuoteResult";
 import type { SettingsView } from "../bindings/SettingsView";
@@ -73,6 +74,18 @@ async function fillOnramp() {
   type("swap-amount", "0.0025");
   type("swap-recipient", EVM_ADDRESS);
   await settle();
+}
+
+/** The onramp's signing step, with `order` as what desk-core starts. */
+async function signingStepOf(order: OrderView): Promise<SwapState> {
+  const flow = new SwapState(api({ startOrder: async () => order }));
+  render(flow);
+  await settle();
+  await fillOnramp();
+  await click("swap-get-quote");
+  await click("swap-confirm");
+  await click("confirm-go");
+  return flow;
 }
 
 beforeEach(() => {
@@ -389,13 +402,7 @@ describe("the Swap view", () => {
 
   it("offers no way to pay that loses the OP_RETURN match: no QR code, the address for reference only", async () => {
     const drawn = vi.spyOn(deskApi, "qrSvg").mockImplementation(async () => "<svg></svg>");
-    const flow = new SwapState(api({ startOrder: async () => onrampOrder() }));
-    render(flow);
-    await settle();
-    await fillOnramp();
-    await click("swap-get-quote");
-    await click("swap-confirm");
-    await click("confirm-go");
+    await signingStepOf(onrampOrder());
     await vi.waitFor(() => expect(byId("deposit-reference-note")).not.toBeNull());
     // The address is shown, labelled for reference, with nothing to copy or scan it by.
     expect(text("deposit-address")).toBe(DEPOSIT);
@@ -415,13 +422,7 @@ describe("the Swap view", () => {
   it("without a PSBT, an order that needs OP_RETURN data says how to get one and offers to start over", async () => {
     const noPsbt = onrampOrder();
     noPsbt.toPay = { ...noPsbt.toPay!, psbtHex: null, psbt: null };
-    const flow = new SwapState(api({ startOrder: async () => noPsbt }));
-    render(flow);
-    await settle();
-    await fillOnramp();
-    await click("swap-get-quote");
-    await click("swap-confirm");
-    await click("confirm-go");
+    const flow = await signingStepOf(noPsbt);
     await vi.waitFor(() => expect(byId("deposit-no-psbt")).not.toBeNull());
     expect(text("deposit-no-psbt")).toMatch(/names the Bitcoin address you pay from/);
     expect(byId("qr-payment")).toBeNull();
