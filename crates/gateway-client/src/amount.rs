@@ -195,6 +195,26 @@ pub fn format_units(amount: U256, decimals: u8) -> String {
     }
 }
 
+/// Base units as a decimal of at most `significant` significant digits, **rounded up**: the figure a person reads for a
+/// most, such as a network fee's ("at most 0.00051 ETH" for 500000003500000 wei), which must never understate. An
+/// amount with no more digits than that is written exactly.
+pub fn format_units_up(amount: U256, decimals: u8, significant: usize) -> String {
+    let digits = amount.to_string();
+    let significant = significant.max(1);
+    if digits.len() <= significant {
+        return format_units(amount, decimals);
+    }
+    let dropped = digits.len() - significant;
+    let scale = U256::from(10u8).pow(U256::from(dropped));
+    let kept = amount / scale;
+    let kept = if amount % scale == U256::ZERO {
+        kept
+    } else {
+        kept + U256::from(1u8)
+    };
+    format_units(kept.saturating_mul(scale), decimals)
+}
+
 /// [`format_units`] followed by the token's symbol: "0.001 BTC".
 pub fn format_with_symbol(amount: U256, decimals: u8, symbol: &str) -> String {
     let number = format_units(amount, decimals);
@@ -263,6 +283,23 @@ fn looks_like_exponent(input: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_most_is_rounded_up_to_its_significant_digits_and_never_understated() {
+        let u = |v: u128| U256::from(v);
+        assert_eq!(format_units_up(u(500_000_003_500_000), 18, 2), "0.00051");
+        assert_eq!(format_units_up(u(500_000_000_000_000), 18, 2), "0.0005");
+        assert_eq!(format_units_up(u(691_999_999_999_999), 18, 3), "0.000692");
+        assert_eq!(format_units_up(u(999_999), 6, 2), "1");
+        assert_eq!(format_units_up(u(12), 6, 2), "0.000012");
+        assert_eq!(format_units_up(u(0), 18, 2), "0");
+        // Never less than the exact value.
+        for v in [1u128, 19, 101, 123_456_789, 10u128.pow(18) + 1] {
+            let shown = parse_units(&format_units_up(u(v), 18, 2), 18).unwrap();
+            assert!(shown >= u(v), "{v}");
+        }
+    }
+
     use super::*;
 
     fn u(n: u64) -> U256 {

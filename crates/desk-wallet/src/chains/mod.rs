@@ -61,6 +61,20 @@ pub(crate) fn coin_text(chain: &str, amount: U256) -> String {
     )
 }
 
+/// The most a network fee of `amount` of `chain`'s coin can cost, as a person reads it: three significant digits,
+/// rounded up so that the figure never understates (`0.000501 ETH`, not `0.000500000003500000 ETH`). The exact value
+/// stays in the smallest unit beside it (what a confirmation accepts).
+pub(crate) fn coin_most_text(chain: &str, amount: U256) -> String {
+    match TokenRegistry::builtin().get(chain, NATIVE_TOKEN) {
+        Some(info) => format!(
+            "{} {}",
+            gateway_client::amount::format_units_up(amount, info.decimals, 3),
+            info.symbol
+        ),
+        None => coin_text(chain, amount),
+    }
+}
+
 /// `amount` of the ERC-20 (or TRC-20) `token` as a person reads it.
 pub(crate) fn token_text(chain: &str, token: Address, amount: U256) -> String {
     amount_text(

@@ -40,7 +40,7 @@ pub use super::{CrashHook, ExecError, Executed, Unsimulated};
 use super::{Journaled, journaled, locked};
 use crate::chains::erc20::approveCall;
 use crate::chains::evm::{EvmEndpoint, connect, known_gateway_spender, revert_reason};
-use crate::chains::{ChainError, coin_text as native_text, token_text};
+use crate::chains::{ChainError, coin_most_text, coin_text as native_text, token_text};
 use crate::simulate::{CallExpectation, SimCall, Simulation};
 use crate::verify::{Verified, VerifiedPayload};
 use crate::wallet::{Account, Accounts};
@@ -311,8 +311,8 @@ pub async fn plan(
             value: draft.value.to_string(),
             gas_limit: gas,
             max_fee: cost.to_string(),
-            max_fee_text: native_text(chain, cost),
-            fee_sentence: format!("Network fee at most {}.", native_text(chain, cost)),
+            max_fee_text: coin_most_text(chain, cost),
+            fee_sentence: format!("Network fee at most {}.", coin_most_text(chain, cost)),
             rent_text: None,
             fee_needs_acceptance: false,
         });

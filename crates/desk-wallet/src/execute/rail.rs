@@ -164,7 +164,14 @@ impl WalletBalance {
 
 /// `amount` of `token` (`native`: the chain's coin) on `chain` in the token's units with its ticker (`0.5 USDC`), or
 /// in the smallest unit when the app does not know the token.
-fn amount_text(chain: &str, token: &str, native: bool, amount: alloy::primitives::U256) -> String {
+/// With `up`, a most or a shortfall: three significant digits rounded up, so the figure never understates.
+fn amount_text(
+    chain: &str,
+    token: &str,
+    native: bool,
+    amount: alloy::primitives::U256,
+    up: bool,
+) -> String {
     let token = if native {
         gateway_client::wire::NATIVE_TOKEN
     } else {
@@ -173,7 +180,11 @@ fn amount_text(chain: &str, token: &str, native: bool, amount: alloy::primitives
     match gateway_client::TokenRegistry::builtin().get(chain, token) {
         Some(info) => format!(
             "{} {}",
-            gateway_client::amount::format_units(amount, info.decimals),
+            if up {
+                gateway_client::amount::format_units_up(amount, info.decimals, 3)
+            } else {
+                gateway_client::amount::format_units(amount, info.decimals)
+            },
             info.symbol
         ),
         None => format!("{amount} of the token's smallest unit"),
@@ -205,7 +216,8 @@ pub async fn shortfall_to_pay(
     let asked = rail.balance(reach, owner, token).await?;
     let have = number(&asked.amount)?;
     let reserve = number(&asked.fee_reserve)?;
-    let text = |token: &str, native: bool, v: U256| amount_text(chain, token, native, v);
+    let text = |token: &str, native: bool, v: U256| amount_text(chain, token, native, v, false);
+    let most = |token: &str, native: bool, v: U256| amount_text(chain, token, native, v, true);
     let mut short = Vec::new();
     if asked.native {
         let need = amount.saturating_add(reserve);
@@ -215,15 +227,15 @@ pub async fn shortfall_to_pay(
                     "it can pay {} and the order needs {} ({} short)",
                     text(token, true, have),
                     text(token, true, amount),
-                    text(token, true, need - have)
+                    most(token, true, need - have)
                 )
             } else {
                 format!(
                     "it holds {} and the order needs {} plus network fees of up to {} ({} short)",
                     text(token, true, have),
                     text(token, true, amount),
-                    text(token, true, reserve),
-                    text(token, true, need - have)
+                    most(token, true, reserve),
+                    most(token, true, need - have)
                 )
             });
         }
@@ -233,7 +245,7 @@ pub async fn shortfall_to_pay(
                 "it holds {} and the order needs {} ({} short)",
                 text(token, false, have),
                 text(token, false, amount),
-                text(token, false, amount - have)
+                most(token, false, amount - have)
             ));
         }
         if !reserve.is_zero() {
@@ -243,8 +255,8 @@ pub async fn shortfall_to_pay(
                 short.push(format!(
                     "it holds {} for the network fees, which can cost up to {} ({} short)",
                     text("", true, coin_have),
-                    text("", true, reserve),
-                    text("", true, reserve - coin_have)
+                    most("", true, reserve),
+                    most("", true, reserve - coin_have)
                 ));
             }
         }

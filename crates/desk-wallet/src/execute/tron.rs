@@ -371,8 +371,11 @@ pub async fn plan(
             value: draft.call.call_value.to_string(),
             gas_limit: draft.energy,
             max_fee: most.to_string(),
-            max_fee_text: trx_text(most),
-            fee_sentence: format!("Network fee at most {}.", trx_text(most)),
+            max_fee_text: crate::chains::coin_most_text("tron", U256::from(most)),
+            fee_sentence: format!(
+                "Network fee at most {}.",
+                crate::chains::coin_most_text("tron", U256::from(most))
+            ),
             rent_text: None,
             fee_needs_acceptance: false,
         });
