@@ -141,6 +141,24 @@ describe("the Swap view", () => {
     expect(byId("swap-slippage-100")?.getAttribute("aria-pressed")).toBe("true");
   });
 
+  it("flags a mistyped EIP-55 checksum in an address as it is typed, and takes the address in lower case", async () => {
+    render(new SwapState(api()));
+    await settle();
+    await fillOnramp();
+    // EVM_ADDRESS with one capital made small.
+    type("swap-recipient", EVM_ADDRESS.replace("aAeb", "aaeb"));
+    expect(document.getElementById("swap-recipient-error")?.textContent).toBe(
+      "This EVM address's capital letters do not match its checksum (EIP-55): one character may be mistyped. Copy it again from its source.",
+    );
+    expect(byId("swap-recipient")?.getAttribute("aria-invalid")).toBe("true");
+    type("swap-owner", "0xfB6916095cA1df60bB79Ce92cE3Ea74c37c5d359");
+    expect(document.getElementById("swap-owner-error")?.textContent).toMatch(/checksum \(EIP-55\)/);
+    type("swap-recipient", EVM_ADDRESS.toLowerCase());
+    type("swap-owner", "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359");
+    expect(document.getElementById("swap-recipient-error")).toBeNull();
+    expect(document.getElementById("swap-owner-error")).toBeNull();
+  });
+
   it("shows the loss the app computed and fee lines that do not add up on the card", async () => {
     const check = {
       loss: { bps: 120, percent: "1.20", basis: "usd" },
