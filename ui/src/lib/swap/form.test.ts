@@ -180,6 +180,10 @@ describe("checkFields and toSwapForm", () => {
       recipient: EVM_ADDRESS,
     });
     expect(checkFields(sol, choices(ROUTES, sol), rules(sol), true).sender).toMatch(/address you send from/);
+    // A field the locked wallet would fill says that unlocking it is the other way.
+    expect(checkFields(sol, choices(ROUTES, sol), rules(sol), true, ["sender"]).sender).toBe(
+      "Unlock the wallet to use its address, or enter the address you send from.",
+    );
   });
 
   it("compares forms and maps the app's field names", () => {

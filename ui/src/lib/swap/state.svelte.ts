@@ -7,6 +7,8 @@ import type { Question } from "../bindings/Question";
 import type { QuoteCard } from "../bindings/QuoteCard";
 import type { RouteView } from "../bindings/RouteView";
 import type { SwapForm } from "../bindings/SwapForm";
+import type { Accounts } from "../bindings/WalletAccounts";
+import type { WalletView } from "../bindings/WalletView";
 import { orderDetailsOf } from "../error-details";
 import { deskApi, toDeskError, type DeskApi } from "../ipc";
 import { checkAddress, checkHandIn } from "./addresses";
@@ -36,6 +38,7 @@ import {
   saveLearned,
   type Learned,
 } from "./slippage-limits";
+import { lockedFill, waitingForWallet, walletFill, type AddressField } from "./wallet-defaults";
 
 /** Where the person is: filling the form and reading the card, confirming, or signing and handing in. */
 export type SwapStep = "form" | "confirm" | "execute";
@@ -78,6 +81,14 @@ export class SwapState {
   /** A field the app's own check refused (invalid_input with details.field), with its message. */
   serverField = $state<{ field: FieldName; message: string } | null>(null);
 
+  // The app's wallet, whose addresses fill the address fields (see wallet-defaults and useWallet).
+  /** The wallet is locked: its addresses are not used until it is unlocked, and the form says so. */
+  walletLocked = $state(false);
+  /** The wallet's addresses when it was last unlocked, to tell them from typed ones while it is locked. */
+  knownAccounts = $state.raw<Accounts | null>(null);
+  /** Get quote was chosen since the wallet locked: the fields waiting for it say so. */
+  #askedWhileLocked = $state(false);
+
   // The quote.
   step = $state<SwapStep>("form");
   quoting = $state(false);
@@ -119,6 +130,10 @@ export class SwapState {
 
   picked = $derived(choices(this.routes ?? [], this.fields));
   rules = $derived(fieldRules(this.picked.route?.kind ?? null, this.fields.srcChain, this.apiVersion));
+  /** The empty address fields that wait for the locked wallet (no "Enter …" for them until Get quote). */
+  walletWaiting = $derived<AddressField[]>(
+    this.walletLocked ? waitingForWallet(this.fields, this.rules, this.knownAccounts) : [],
+  );
   /** The slippage tolerance the chosen route takes (documented floors, then what the gateway said). */
   slippageLimits = $derived(
     limitsFor(
@@ -128,7 +143,10 @@ export class SwapState {
   );
   /** Problems of the fields as typed (required ones only after the first Get quote). */
   errors = $derived.by((): FieldErrors => {
-    const errors = checkFields(this.fields, this.picked, this.rules, this.submitted);
+    const waiting = this.walletWaiting;
+    const errors = checkFields(this.fields, this.picked, this.rules, this.submitted, waiting);
+    // A field the locked wallet would fill is not the person's omission until they ask for a quote again.
+    if (!this.#askedWhileLocked) for (const field of waiting) delete errors[field];
     const bps = slippageBps(this.fields);
     if (!errors.slippage && bps !== null && this.picked.route) {
       const outside = outsideLimits(bps, this.slippageLimits);
@@ -315,6 +333,36 @@ export class SwapState {
     if (this.serverField?.field === "srcToken" || this.serverField?.field === "dstToken") this.serverField = null;
   }
 
+  /**
+   * Follows the app's wallet (the form calls this whenever the wallet, the chains or an address field change).
+   * Unlocked, its addresses fill the address fields (never over what the person typed). Locked, the form keeps
+   * everything, the addresses it filled included while the chains still fit them; one that no longer fits is emptied,
+   * not refilled, and the empty fields it would fill wait for it without an error.
+   */
+  useWallet(view: WalletView | null): void {
+    if (view === null) return;
+    const locked = view.state === "locked";
+    if (locked !== this.walletLocked) {
+      this.walletLocked = locked;
+      this.#askedWhileLocked = false;
+    }
+    if (view.state === "unlocked" && view.accounts) {
+      this.knownAccounts = view.accounts;
+      this.#patchAddresses(walletFill(this.fields, this.rules, view.accounts));
+    } else if (locked && this.knownAccounts) {
+      this.#patchAddresses(lockedFill(this.fields, this.rules, this.knownAccounts));
+    } else if (view.state === "none") {
+      this.knownAccounts = null;
+    }
+  }
+
+  #patchAddresses(patch: Partial<Record<AddressField, string>>): void {
+    const fields = Object.keys(patch) as AddressField[];
+    if (fields.length === 0) return;
+    Object.assign(this.fields, patch);
+    if (this.serverField && (fields as FieldName[]).includes(this.serverField.field)) this.serverField = null;
+  }
+
   choosePreset(bps: number): void {
     this.fields.slippagePreset = bps;
     this.fields.slippageCustom = "";
@@ -362,6 +410,7 @@ export class SwapState {
   /** Get quote: checks the whole form, then asks. Returns the first field in error, if any. */
   async submit(): Promise<FieldName | null> {
     this.submitted = true;
+    if (this.walletLocked) this.#askedWhileLocked = true;
     this.notice = null;
     const order: FieldName[] = ["srcToken", "dstToken", "amount", "slippage", "recipient", "sender", "owner", "refund"];
     const first = order.find((f) => this.errors[f] !== undefined) ?? null;

@@ -399,3 +399,67 @@ describe("SwapState: an order opened from the Orders view", () => {
     expect(s.order?.stage).toBe("registered");
   });
 });
+
+describe("SwapState: the app's wallet locking", () => {
+  const ACCOUNTS = {
+    bitcoin: { address: BTC_ADDRESS, path: "m/84'/0'/0'/0/0" },
+    evm: { address: EVM_ADDRESS, path: "m/44'/60'/0'/0/0" },
+  };
+
+  it("keeps the form and the card, flags nothing untouched, and fills again once unlocked", async () => {
+    const { s } = setup();
+    await ready(s);
+    s.useWallet({ state: "unlocked", idleLockSecs: 300, accounts: ACCOUNTS });
+    s.chooseSrcChain("bitcoin");
+    s.chooseDstChain("bob");
+    s.useWallet({ state: "unlocked", idleLockSecs: 300, accounts: ACCOUNTS });
+    s.fields.amount = "0.0025";
+    expect(s.fields.recipient).toBe(EVM_ADDRESS);
+    expect(s.fields.sender).toBe(BTC_ADDRESS);
+    expect(await s.submit()).toBeNull();
+    expect(s.card).not.toBeNull();
+
+    s.useWallet({ state: "locked", idleLockSecs: 300 });
+    expect(s.walletLocked).toBe(true);
+    expect(s.fields.amount).toBe("0.0025");
+    expect(s.fields.recipient).toBe(EVM_ADDRESS);
+    expect(s.cardOutdated).toBe(false);
+    expect(s.errors).toEqual({});
+
+    // The chains turn: the wallet's addresses that no longer fit go, and the empty fields wait without an error
+    // (Get quote was chosen before the lock).
+    s.flip();
+    s.useWallet({ state: "locked", idleLockSecs: 300 });
+    expect(s.fields.recipient).toBe("");
+    expect(s.fields.sender).toBe("");
+    expect(s.walletWaiting).toEqual(["recipient", "sender"]);
+    expect(s.errors).toEqual({});
+    expect(await s.submit()).toBe("recipient");
+    expect(s.errors.recipient).toBe(
+      "Unlock the wallet to use its address, or enter the address that receives the tokens.",
+    );
+
+    s.useWallet({ state: "unlocked", idleLockSecs: 300, accounts: ACCOUNTS });
+    expect(s.walletLocked).toBe(false);
+    expect(s.fields.recipient).toBe(BTC_ADDRESS);
+    expect(s.fields.sender).toBe(EVM_ADDRESS);
+    expect(s.errors).toEqual({});
+  });
+
+  it("keeps what the person typed through a lock, and forgets a removed wallet's addresses", async () => {
+    const { s } = setup();
+    await ready(s);
+    s.useWallet({ state: "locked", idleLockSecs: 300 });
+    fillOnramp(s);
+    s.fields.recipient = "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359";
+    s.useWallet({ state: "locked", idleLockSecs: 300 });
+    expect(s.walletWaiting).toEqual(["sender", "owner", "refund"]);
+    s.useWallet({ state: "unlocked", idleLockSecs: 300, accounts: ACCOUNTS });
+    expect(s.fields.recipient).toBe("0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359");
+    expect(s.fields.sender).toBe(BTC_ADDRESS);
+    expect(s.knownAccounts).toEqual(ACCOUNTS);
+    s.useWallet({ state: "none", idleLockSecs: 300 });
+    expect(s.knownAccounts).toBeNull();
+    expect(s.walletLocked).toBe(false);
+  });
+});
