@@ -39,6 +39,8 @@ import {
   type Learned,
 } from "./slippage-limits";
 import { lockedFill, waitingForWallet, walletFill, type AddressField } from "./wallet-defaults";
+import { routeChoice as windowRouteChoice, type RouteChoice } from "./chosen-route.svelte";
+import { tokenOnChain } from "../routes";
 
 /** Where the person is: filling the form and reading the card, confirming, or signing and handing in. */
 export type SwapStep = "form" | "confirm" | "execute";
@@ -78,6 +80,8 @@ export class SwapState {
   fields = $state<FormFields>(emptyFields());
   /** Set by the first Get quote: from then on, empty required fields are reported too. */
   submitted = $state(false);
+  /** A route chosen in Routes was just put in the form: the amount field is to take the focus (the form does it). */
+  focusAmount = $state(false);
   /** A field the app's own check refused (invalid_input with details.field), with its message. */
   serverField = $state<{ field: FieldName; message: string } | null>(null);
 
@@ -180,12 +184,15 @@ export class SwapState {
 
   #api: DeskApi;
   #clock: () => number;
+  #choice: RouteChoice;
   #latestRoutes = 0;
   #latestQuote = 0;
 
-  constructor(api: DeskApi = deskApi, clock: () => number = () => Date.now()) {
+  /** `choice`: where a route chosen in the Routes view waits (the window's by default). */
+  constructor(api: DeskApi = deskApi, clock: () => number = () => Date.now(), choice: RouteChoice = windowRouteChoice) {
     this.#api = api;
     this.#clock = clock;
+    this.#choice = choice;
     this.now = clock();
   }
 
@@ -256,6 +263,7 @@ export class SwapState {
     if (key === null) return;
     if (key === this.networkKey) {
       if (this.routes === null && !this.routesLoading) void this.loadRoutes();
+      else if (this.routes !== null && !this.routesLoading) this.#takeChosenRoute();
       return;
     }
     const had = this.networkKey !== null;
@@ -279,12 +287,46 @@ export class SwapState {
       this.routes = routes;
       this.clearError("routes");
       this.#normalize();
+      this.#takeChosenRoute();
     } catch (err) {
       if (id !== this.#latestRoutes) return;
       this.#fail("routes", err);
     } finally {
       if (id === this.#latestRoutes) this.routesLoading = false;
     }
+  }
+
+  /**
+   * Puts a route chosen in the Routes view in the form, once this network's routes are here: its source and
+   * destination chain and token, the amount empty (to be typed), the search cleared; the addresses and slippage stay.
+   * A quote or question of another route goes; a swap at its signing step is put away (its order is in Orders).
+   */
+  #takeChosenRoute(): void {
+    if (this.routes === null || this.#choice.route === null) return;
+    const route = this.#choice.take();
+    if (!route) return;
+    const putAway = this.step === "execute" && this.order !== null;
+    this.#clearFlow();
+    this.submitted = false;
+    const f = this.fields;
+    f.query = "";
+    f.srcChain = route.src.chain;
+    f.srcToken = route.src.address;
+    f.dstChain = route.dst.chain;
+    f.dstToken = route.dst.address;
+    f.amount = "";
+    this.#normalize();
+    const offered = this.picked.route !== null;
+    const said = [
+      putAway
+        ? "The swap in progress was put away for the route you chose. Its order is in Orders, with its next step."
+        : "",
+      offered
+        ? ""
+        : `This network does not offer ${tokenOnChain(route.src)} → ${tokenOnChain(route.dst)} now. Choose a route here.`,
+    ].filter((s) => s !== "");
+    this.notice = said.length > 0 ? said.join(" ") : null;
+    if (offered) this.focusAmount = true;
   }
 
   // Choosing chains and tokens. Each keeps the later choices that still make sense and fills in a choice that

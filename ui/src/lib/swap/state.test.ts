@@ -4,9 +4,11 @@ import type { QuoteResult } from "../bindings/QuoteResult";
 import type { SwapForm } from "../bindings/SwapForm";
 import { stubApi } from "../testing";
 import { REFRESH_SECS, SwapState } from "./state.svelte";
+import { RouteChoice } from "./chosen-route.svelte";
 import {
   BTC,
   BTC_ADDRESS,
+  USDT_TRON,
   EVM_ADDRESS,
   ROUTES,
   USDC_BASE,
@@ -461,5 +463,63 @@ describe("SwapState: the app's wallet locking", () => {
     s.useWallet({ state: "none", idleLockSecs: 300 });
     expect(s.knownAccounts).toBeNull();
     expect(s.walletLocked).toBe(false);
+  });
+});
+
+describe("SwapState: a route chosen in the Routes view", () => {
+  function withChoice() {
+    const choice = new RouteChoice();
+    const api = stubApi({ listRoutes: vi.fn(async () => ROUTES) });
+    return { choice, api, s: new SwapState(api, () => 0, choice) };
+  }
+
+  it("waits for the network's routes, then chooses its tokens with the amount empty", async () => {
+    const { choice, s } = withChoice();
+    // Chosen before the swap form exists (its routes are not even asked for).
+    choice.choose(ROUTES[3]);
+    expect(s.routes).toBeNull();
+    s.fields.amount = "12";
+    s.fields.query = "btc";
+    s.useNetwork("sandbox|v3", "Sandbox", "v3");
+    expect(s.fields.srcChain).toBe("");
+    await flush();
+    expect(choice.route).toBeNull();
+    expect(s.fields).toMatchObject({
+      srcChain: "tron",
+      srcToken: USDT_TRON.address,
+      dstChain: "base",
+      dstToken: USDC_BASE.address,
+      amount: "",
+      query: "",
+    });
+    expect(s.picked.route?.kind).toBe("tokenSwap");
+    expect(s.focusAmount).toBe(true);
+    expect(s.notice).toBeNull();
+  });
+
+  it("takes it at once when the routes are here, dropping another route's quote and putting a swap in progress away", async () => {
+    const { choice, s } = withChoice();
+    await ready(s);
+    fillOnramp(s);
+    s.fields.recipient = EVM_ADDRESS;
+    s.openOrder(onrampOrder());
+    expect(s.step).toBe("execute");
+    choice.choose(ROUTES[2]);
+    s.useNetwork("sandbox|v3", "Sandbox", "v3");
+    expect(s.step).toBe("form");
+    expect(s.order).toBeNull();
+    expect(s.fields.srcChain).toBe("bob");
+    expect(s.fields.dstToken).toBe(BTC.address);
+    expect(s.notice).toMatch(/put away for the route you chose\. Its order is in Orders/);
+  });
+
+  it("says when the network does not offer the route", async () => {
+    const { choice, s } = withChoice();
+    await ready(s);
+    choice.choose({ src: { ...USDT_TRON, chain: "ethereum" }, dst: BTC });
+    s.useNetwork("sandbox|v3", "Sandbox", "v3");
+    expect(s.fields.srcChain).toBe("");
+    expect(s.notice).toBe("This network does not offer USDT on ethereum → BTC on bitcoin now. Choose a route here.");
+    expect(s.focusAmount).toBe(false);
   });
 });
