@@ -58,7 +58,7 @@ export const VIEWS: readonly ViewInfo[] = [
     label: "Settings",
     built: true,
     summary:
-      "Your API key (kept in the system keychain), the API version, your watched addresses, your affiliate entries and the theme.",
+      "Grouped under Network (the gateway, API version, API key kept in the system keychain, Bitcoin network), Wallet and signing (blind signing, chain endpoints), Partner (affiliate entries, watched addresses) and Advanced (theme, the Sandbox, where files are kept).",
   },
 ];
 
