@@ -86,7 +86,7 @@ export class SwapState {
   serverField = $state<{ field: FieldName; message: string } | null>(null);
 
   // The app's wallet, whose addresses fill the address fields (see wallet-defaults and useWallet).
-  /** The wallet is locked: its addresses are not used until it is unlocked, and the form says so. */
+  /** The wallet is locked: it fills no address field until it is unlocked, and the form says so. */
   walletLocked = $state(false);
   /** The wallet's addresses when it was last unlocked, to tell them from typed ones while it is locked. */
   knownAccounts = $state.raw<Accounts | null>(null);
