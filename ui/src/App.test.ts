@@ -101,6 +101,8 @@ beforeEach(async () => {
     return settings(choice.kind, [], choice.customUrl ?? null);
   };
   document.body.innerHTML = '<div id="app"></div>';
+  // A first start: no view remembered from a previous one.
+  localStorage.clear();
 });
 
 afterEach(async () => {
@@ -115,17 +117,23 @@ async function start() {
   const { default: App } = await import("./App.svelte");
   app = svelte.mount(App, { target: document.getElementById("app")! });
   await settle();
+  await loaded("the first view");
+}
+
+/** Waits until the view shown has finished loading (views other than Routes load on first opening). */
+async function loaded(what: string) {
+  for (let i = 0; i < 500 && byId("view-loading"); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    await settle();
+  }
+  expect(byId("view-loading"), `${what} finished loading`).toBeNull();
 }
 
 /** Opens a view from the sidebar and waits until it is shown (views other than Routes load on first opening). */
 async function open(id: string) {
   (byId(`nav-${id}`) as HTMLButtonElement).click();
   await settle();
-  for (let i = 0; i < 200 && byId("view-loading"); i++) {
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    await settle();
-  }
-  expect(byId("view-loading"), `${id} finished loading`).toBeNull();
+  await loaded(id);
 }
 
 function choose(value: string) {
@@ -134,8 +142,10 @@ function choose(value: string) {
   select.dispatchEvent(new Event("change", { bubbles: true }));
 }
 
-describe("the window", () => {
-  it("shows the header, the sidebar in order and the Routes view by default", async () => {
+// The first start reads the Swap view's file, which the first test of a run transforms: minutes on a busy machine
+// would be too long, seconds are not.
+describe("the window", { timeout: 20_000 }, () => {
+  it("shows the header, the sidebar in order and the Swap view on a first start", async () => {
     await start();
     expect(text("current-network")).toBe("Sandbox");
     expect(text("current-network-url")).toBe("https://sandbox.example · API v2");
@@ -149,9 +159,9 @@ describe("the window", () => {
       "nav-support",
       "nav-settings",
     ]);
-    expect(byId("nav-routes")?.getAttribute("aria-current")).toBe("page");
-    expect(byId("nav-swap")?.hasAttribute("aria-current")).toBe(false);
-    expect(byId("view-routes")).not.toBeNull();
+    expect(byId("nav-swap")?.getAttribute("aria-current")).toBe("page");
+    expect(byId("nav-routes")?.hasAttribute("aria-current")).toBe(false);
+    expect(byId("view-swap")).not.toBeNull();
     const select = byId("network-select") as HTMLSelectElement;
     expect([...select.options].map((o) => [o.value, o.text])).toEqual([
       ["production", "Production"],
@@ -161,6 +171,60 @@ describe("the window", () => {
     ]);
     expect(select.value).toBe("sandbox");
     expect(document.querySelector('label[for="network-select"]')?.textContent).toBe("Network");
+  });
+
+  it("opens on the view the person left, and on Swap when what was kept is not a view", async () => {
+    await start();
+    await open("settings");
+    expect(localStorage.getItem("gateway-desk.view.v1")).toBe("settings");
+    // The app is started again.
+    svelte.unmount(app!);
+    app = null;
+    vi.resetModules();
+    document.body.innerHTML = '<div id="app"></div>';
+    await start();
+    expect(byId("nav-settings")?.getAttribute("aria-current")).toBe("page");
+    expect(byId("settings-view")).not.toBeNull();
+    // A value this version does not know (an older view's name, a damaged entry) falls back to Swap.
+    svelte.unmount(app!);
+    app = null;
+    vi.resetModules();
+    document.body.innerHTML = '<div id="app"></div>';
+    localStorage.setItem("gateway-desk.view.v1", "dashboard");
+    await start();
+    expect(byId("nav-swap")?.getAttribute("aria-current")).toBe("page");
+    expect(byId("view-swap")).not.toBeNull();
+  });
+
+  it("opens Swap from a route's row with its tokens chosen and the amount empty, before Swap was ever opened", async () => {
+    localStorage.setItem("gateway-desk.view.v1", "routes");
+    await start();
+    expect(byId("view-routes")).not.toBeNull();
+    // One button per row, numbered in the order shown, each naming its route.
+    expect(allById("route-row").map((_, i) => byId(`route-swap-${i}`)?.tagName)).toEqual(["BUTTON", "BUTTON"]);
+    const button = byId("route-swap-1") as HTMLButtonElement;
+    expect(button.getAttribute("aria-label")).toBe(
+      "Swap USDC on ethereum to BTC on bitcoin: open Swap with this route",
+    );
+    button.click();
+    await settle();
+    await loaded("swap");
+    await settle();
+    expect(byId("nav-swap")?.getAttribute("aria-current")).toBe("page");
+    expect((byId("swap-src-chain") as HTMLSelectElement).value).toBe("ethereum");
+    expect((byId("swap-src-token") as HTMLSelectElement).value).toBe(ROUTES[0].src.address);
+    expect((byId("swap-dst-chain") as HTMLSelectElement).value).toBe("bitcoin");
+    expect((byId("swap-dst-token") as HTMLSelectElement).value).toBe("native");
+    expect((byId("swap-amount") as HTMLInputElement).value).toBe("");
+    expect(document.activeElement?.id).toBe("swap-amount");
+    expect(text("swap-route-kind")).toBe("Token swap");
+    // Another route, from Routes again: the form follows it.
+    await open("routes");
+    (byId("route-swap-0") as HTMLButtonElement).click();
+    await settle();
+    await loaded("swap");
+    expect((byId("swap-src-chain") as HTMLSelectElement).value).toBe("arbitrum");
+    expect((byId("swap-dst-chain") as HTMLSelectElement).value).toBe("fiat");
   });
 
   it("tells the app once that its first view is painted with the routes", async () => {
@@ -177,6 +241,7 @@ describe("the window", () => {
 
   it("lists routes grouped by source chain, with count and filter", async () => {
     await start();
+    await open("routes");
     expect(invoke).toHaveBeenCalledWith("list_routes", undefined);
     expect(allById("route-group").map((g) => g.querySelector("h2")?.textContent)).toEqual(["arbitrum", "ethereum"]);
     const rows = allById("route-row").map((r) => r.textContent?.replace(/\s+/g, " ").trim());
@@ -198,6 +263,7 @@ describe("the window", () => {
     let release: (routes: RouteView[]) => void = () => {};
     handlers.list_routes = () => new Promise((resolve) => (release = resolve));
     await start();
+    await open("routes");
     expect(byId("routes-loading")).not.toBeNull();
     release(ROUTES);
     await settle();
@@ -207,6 +273,7 @@ describe("the window", () => {
 
   it("switches network at once and reloads routes", async () => {
     await start();
+    await open("routes");
     const before = invoke.mock.calls.filter(([c]) => c === "list_routes").length;
     choose("production");
     flushSync();
@@ -260,6 +327,7 @@ describe("the window", () => {
   it("shows a routes error without raw JSON", async () => {
     handlers.list_routes = async () => Promise.reject({ weird: true });
     await start();
+    await open("routes");
     expect(text("error")).toMatch(/restart the app\.$/);
     expect(text("error")).not.toContain("{");
   });

@@ -1,22 +1,22 @@
-// Views loaded when first opened: each is read once and kept, a failed read is tried again, Routes (the first view)
-// is the only view the window loads with it, and the window's entry does not import a view loaded on demand.
+// Views loaded when first opened: each is read once and kept, a failed read is tried again, Routes is the only view
+// the window loads with it, and the window's entry does not import a view loaded on demand.
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { DEFAULT_VIEW, VIEWS } from "./views";
+import { VIEWS } from "./views";
 import { VIEW_LOADERS, forgetLoadedViews, loadView, loadedView, type ViewModule } from "./lazy-views";
 import OpenedView from "./components/testdata/OpenedView.svelte";
 
 afterEach(() => forgetLoadedViews());
 
 describe("views loaded on demand", () => {
-  it("are every view but the first, which comes with the window", () => {
+  it("are every view but Routes, which comes with the window", () => {
     const onDemand = Object.keys(VIEW_LOADERS).sort();
     expect(onDemand).toEqual(
       VIEWS.map((v) => v.id)
-        .filter((id) => id !== DEFAULT_VIEW)
+        .filter((id) => id !== "routes")
         .sort(),
     );
-    expect(onDemand).not.toContain(DEFAULT_VIEW);
+    expect(onDemand).not.toContain("routes");
   });
 
   it("are not imported by the window's entry, which would put them back in the first file", () => {

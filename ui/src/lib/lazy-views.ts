@@ -1,7 +1,8 @@
 // The views a person has not opened yet are not loaded with the window: each is its own file of the bundle (with
 // what only it uses: Swap's logo set, Partner's chart, Support's viewers), read the first time its view opens and
-// kept after. Only Routes, the first view, comes with the window. What the window does not load costs the web
-// process nothing at rest (docs/MEASURED.md: the figure per change).
+// kept after. Only Routes, the smallest, comes with the window; the first view (Swap on a first start, else the view
+// the person left) is read as the window opens. What the window does not load costs the web process nothing at rest
+// (docs/MEASURED.md: the figure per change).
 
 import type { Component } from "svelte";
 import type { ViewId } from "./views";

@@ -5,7 +5,7 @@ import type { NetworkChoice } from "./bindings/NetworkChoice";
 import type { SettingsView } from "./bindings/SettingsView";
 import { deskApi, toDeskError, type DeskApi } from "./ipc";
 import { networkKey } from "./networks";
-import { DEFAULT_VIEW, type ViewId } from "./views";
+import { DEFAULT_VIEW, firstView, rememberView, type ViewId } from "./views";
 
 export type ErrorSource = "settings" | "network" | "routes";
 
@@ -20,6 +20,7 @@ export class DeskState {
   /** Replaced whole with each answer of the Rust side: raw, not a deep proxy. */
   settings = $state.raw<SettingsView | null>(null);
   settingsStatus = $state<SettingsStatus>("loading");
+  /** Swap on a first start, then the view the person was on when they left (remembered in the window's storage). */
   activeView = $state<ViewId>(DEFAULT_VIEW);
   /** True while select_network is running. */
   switching = $state(false);
@@ -38,13 +39,19 @@ export class DeskState {
   });
 
   #api: DeskApi;
+  #storage: Pick<Storage, "getItem" | "setItem"> | null | undefined;
 
-  constructor(api: DeskApi = deskApi) {
+  /** `storage`: where the view shown is remembered (the window's when not given; null for nowhere). */
+  constructor(api: DeskApi = deskApi, storage?: Pick<Storage, "getItem" | "setItem"> | null) {
     this.#api = api;
+    this.#storage = storage;
+    // An undefined storage lets firstView and rememberView use the window's.
+    this.activeView = firstView(storage);
   }
 
   showView(id: ViewId): void {
     this.activeView = id;
+    rememberView(id, this.#storage);
   }
 
   showError(source: ErrorSource, err: unknown): void {

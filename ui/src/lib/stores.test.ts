@@ -27,8 +27,28 @@ function api(overrides: Partial<DeskApi> = {}): DeskApi {
 }
 
 describe("DeskState", () => {
-  it("starts on the Routes view", () => {
-    expect(new DeskState(api()).activeView).toBe("routes");
+  it("starts on the Swap view, then on the view the person left", () => {
+    const kept = new Map<string, string>();
+    const storage = { getItem: (k: string) => kept.get(k) ?? null, setItem: (k: string, v: string) => kept.set(k, v) };
+    const first = new DeskState(api(), storage);
+    expect(first.activeView).toBe("swap");
+    first.showView("orders");
+    expect(kept.get("gateway-desk.view.v1")).toBe("orders");
+    expect(new DeskState(api(), storage).activeView).toBe("orders");
+    // Without a storage (or one that refuses), every start is a first one.
+    expect(new DeskState(api(), null).activeView).toBe("swap");
+    const refusing = {
+      getItem: () => {
+        throw new Error("SecurityError");
+      },
+      setItem: () => {
+        throw new Error("QuotaExceededError");
+      },
+    };
+    const desk = new DeskState(api(), refusing);
+    expect(desk.activeView).toBe("swap");
+    desk.showView("wallet");
+    expect(desk.activeView).toBe("wallet");
   });
 
   it("loads settings and their notices", async () => {

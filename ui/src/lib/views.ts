@@ -37,7 +37,7 @@ export const VIEWS: readonly ViewInfo[] = [
     id: "routes",
     label: "Routes",
     built: true,
-    summary: "Every route the current network offers, grouped by source chain.",
+    summary: "Every route the current network offers, grouped by source chain; each opens Swap with its tokens chosen.",
   },
   {
     id: "partner",
@@ -58,11 +58,50 @@ export const VIEWS: readonly ViewInfo[] = [
     label: "Settings",
     built: true,
     summary:
-      "Your API key (kept in the system keychain), the API version, your watched addresses, your affiliate entries and the theme.",
+      "Grouped under Network (the gateway, API version, API key kept in the system keychain, Bitcoin network), Wallet and signing (blind signing, chain endpoints), Partner (affiliate entries, watched addresses) and Advanced (theme, the Sandbox, where files are kept).",
   },
 ];
 
-export const DEFAULT_VIEW: ViewId = "routes";
+/** The view of a first start: Swap, what the app is for. */
+export const DEFAULT_VIEW: ViewId = "swap";
+
+/** Where the view the person was on is kept between starts (the window's storage; not a secret). */
+export const VIEW_STORAGE_KEY = "gateway-desk.view.v1";
+
+export function isViewId(value: unknown): value is ViewId {
+  return VIEWS.some((v) => v.id === value);
+}
+
+/** The window's storage, or null where there is none (or reading it is refused). */
+function windowStorage(): Storage | null {
+  try {
+    return globalThis.localStorage ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The view to open with: the one the person was on when they left, else Swap (a first start, a storage that cannot be
+ * read, or a stored value that is not a view of this version).
+ */
+export function firstView(storage: Pick<Storage, "getItem"> | null = windowStorage()): ViewId {
+  try {
+    const saved = storage?.getItem(VIEW_STORAGE_KEY);
+    return isViewId(saved) ? saved : DEFAULT_VIEW;
+  } catch {
+    return DEFAULT_VIEW;
+  }
+}
+
+/** Remembers the view shown, for the next start. */
+export function rememberView(id: ViewId, storage: Pick<Storage, "setItem"> | null = windowStorage()): void {
+  try {
+    storage?.setItem(VIEW_STORAGE_KEY, id);
+  } catch {
+    // A full or unavailable storage only means the next start opens on Swap.
+  }
+}
 
 export function viewInfo(id: ViewId): ViewInfo {
   const found = VIEWS.find((v) => v.id === id);

@@ -68,6 +68,69 @@ describe("the Settings view", () => {
     expect(byId("settings-error")).toBeNull();
   });
 
+  it("groups every setting under Network, Wallet and signing, Partner and Advanced", async () => {
+    desk.settings = settings({
+      network: {
+        kind: "sandbox",
+        label: "Sandbox",
+        baseUrl: "http://127.0.0.1:1",
+        apiVersion: "v3",
+        ...chainFacts("sandbox"),
+      },
+      chainEndpoints: [{ chain: "ethereum", urls: ["https://a.example"], custom: false }],
+    });
+    start(stubApi());
+    const groups = ["network", "wallet", "partner", "advanced"].map((g) => byId(`settings-group-${g}`)!);
+    expect(groups.map((g) => g.querySelector("h2")?.textContent)).toEqual([
+      "Network",
+      "Wallet and signing",
+      "Partner",
+      "Advanced",
+    ]);
+    expect(groups.map((g) => g.getAttribute("aria-labelledby"))).toEqual(groups.map((g) => g.querySelector("h2")?.id));
+    const inGroup: Record<string, string[]> = {
+      network: [
+        "settings-network-current",
+        "settings-network-custom",
+        "api-version-select",
+        "api-key-input",
+        "bitcoin-network-select",
+      ],
+      wallet: ["settings-open-wallet", "blind-signing", "chain-endpoints"],
+      partner: ["affiliate-add", "affiliates-save", "watched-list", "watch-input"],
+      advanced: ["theme-dark", "sandbox-production-shape", "settings-path", "journal-path"],
+    };
+    for (const [group, ids] of Object.entries(inGroup)) {
+      for (const id of ids) {
+        expect(byId(id)?.closest("[data-testid^=settings-group-]")?.getAttribute("data-testid"), id).toBe(
+          `settings-group-${group}`,
+        );
+      }
+    }
+    // One outline: the view's h1, a group's h2, a section's h3.
+    const view = byId("settings-view")!;
+    expect([...view.querySelectorAll("h1, h2, h3")].map((h) => `${h.tagName} ${h.textContent?.trim()}`)).toEqual([
+      "H1 Settings",
+      "H2 Network",
+      "H3 Gateway",
+      "H3 API version",
+      "H3 API key",
+      "H3 Bitcoin network",
+      "H2 Wallet and signing",
+      "H3 The app's wallet",
+      "H3 Checks before signing",
+      "H3 Chain endpoints",
+      "H2 Partner",
+      "H3 Affiliates (partner)",
+      "H3 Watched addresses",
+      "H2 Advanced",
+      "H3 Sandbox",
+      "H3 Where things are kept",
+    ]);
+    await click("settings-open-wallet");
+    expect(desk.activeView).toBe("wallet");
+  });
+
   it("shows a stored key masked", () => {
     desk.settings = settings({ apiKey: "01…ef" });
     start(stubApi());

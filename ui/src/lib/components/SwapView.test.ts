@@ -26,6 +26,7 @@ import {
   onrampCard,
   onrampOrder,
   SENDER_BTC,
+  WBTC_BOB,
 } from "../swap/testdata";
 
 const SETTINGS: SettingsView = {
@@ -152,6 +153,24 @@ describe("the Swap view", () => {
     await click("swap-slippage-100");
     expect(byId("swap-slippage-warning")).toBeNull();
     expect(byId("swap-slippage-100")?.getAttribute("aria-pressed")).toBe("true");
+  });
+
+  it("flags a mistyped EIP-55 checksum in an address as it is typed, and takes the address in lower case", async () => {
+    render(new SwapState(api()));
+    await settle();
+    await fillOnramp();
+    // EVM_ADDRESS with one capital made small.
+    type("swap-recipient", EVM_ADDRESS.replace("aAeb", "aaeb"));
+    expect(document.getElementById("swap-recipient-error")?.textContent).toBe(
+      "This EVM address's capital letters do not match its checksum (EIP-55): one character may be mistyped. Copy it again from its source.",
+    );
+    expect(byId("swap-recipient")?.getAttribute("aria-invalid")).toBe("true");
+    type("swap-owner", "0xfB6916095cA1df60bB79Ce92cE3Ea74c37c5d359");
+    expect(document.getElementById("swap-owner-error")?.textContent).toMatch(/checksum \(EIP-55\)/);
+    type("swap-recipient", EVM_ADDRESS.toLowerCase());
+    type("swap-owner", "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359");
+    expect(document.getElementById("swap-recipient-error")).toBeNull();
+    expect(document.getElementById("swap-owner-error")).toBeNull();
   });
 
   it("shows the loss the app computed and fee lines that do not add up on the card", async () => {
@@ -789,6 +808,98 @@ describe("the Swap view", () => {
     await settle();
     expect(byId<HTMLButtonElement>("swap-flip")!.disabled).toBe(true);
     expect(byId("swap-flip")?.getAttribute("title")).toBe("The gateway offers no route back");
+  });
+
+  it("keeps the form when the wallet locks: what was typed stays, untouched fields show no error, a line says so", async () => {
+    const unlocked = {
+      state: "unlocked" as const,
+      idleLockSecs: 300,
+      accounts: {
+        bitcoin: { address: SENDER_BTC, path: "m/84'/0'/0'/0/0" },
+        evm: { address: EVM_ADDRESS, path: "m/44'/60'/0'/0/0" },
+      },
+    };
+    wallet.view = unlocked;
+    const flow = new SwapState(api());
+    render(flow);
+    await settle();
+    choose("swap-src-chain", "bitcoin");
+    choose("swap-dst-chain", "bob");
+    type("swap-amount", "0.0025");
+    type("swap-slippage-custom", "75");
+    await settle();
+    await click("swap-get-quote");
+    expect(byId("quote-card")).not.toBeNull();
+    expect(byId("swap-wallet-locked")).toBeNull();
+    const formErrors = () => [...document.querySelectorAll("form .error")].map((e) => e.textContent?.trim());
+
+    // The wallet locks by itself (idle) while the quote is read.
+    wallet.view = { state: "locked", idleLockSecs: 300 };
+    flushSync();
+    await settle();
+    expect(text("swap-wallet-locked")).toContain("Wallet locked: unlock to use its addresses");
+    expect(byId("swap-wallet-locked")?.getAttribute("role")).toBe("status");
+    expect(byId<HTMLInputElement>("swap-amount")!.value).toBe("0.0025");
+    expect(byId<HTMLInputElement>("swap-slippage-custom")!.value).toBe("75");
+    expect(byId<HTMLSelectElement>("swap-src-chain")!.value).toBe("bitcoin");
+    expect(byId<HTMLSelectElement>("swap-dst-token")!.value).toBe(WBTC_BOB.address);
+    // The addresses it filled are public and stay: the quote still answers the form.
+    expect(byId<HTMLInputElement>("swap-recipient")!.value).toBe(EVM_ADDRESS);
+    expect(byId("quote-outdated")).toBeNull();
+    expect(text("swap-addresses-summary")).toContain("To your wallet 0x5aAe…eAed");
+    expect(formErrors()).toEqual([]);
+
+    // Turned around while locked: the wallet's addresses no longer fit the chains and wait for it, without an error.
+    await click("swap-flip");
+    await settle();
+    expect(byId<HTMLSelectElement>("swap-src-chain")!.value).toBe("bob");
+    expect(byId<HTMLInputElement>("swap-amount")!.value).toBe("0.0025");
+    expect(byId<HTMLInputElement>("swap-recipient")!.value).toBe("");
+    expect(byId<HTMLInputElement>("swap-sender")!.value).toBe("");
+    expect(byId<HTMLInputElement>("swap-owner")!.value).toBe(EVM_ADDRESS);
+    expect(formErrors()).toEqual([]);
+    expect(text("swap-wallet-locked")).toContain("Wallet locked: unlock to use its addresses");
+
+    // Asking for a quote says what the empty recipient needs.
+    await click("swap-get-quote");
+    expect(document.getElementById("swap-recipient-error")?.textContent).toBe(
+      "Unlock the wallet to use its address, or enter the address that receives the tokens.",
+    );
+
+    // Unlocked again: its addresses fill the fields for the new direction, and the line goes.
+    wallet.view = unlocked;
+    flushSync();
+    await settle();
+    expect(byId<HTMLInputElement>("swap-recipient")!.value).toBe(SENDER_BTC);
+    expect(byId<HTMLInputElement>("swap-sender")!.value).toBe(EVM_ADDRESS);
+    expect(byId("swap-wallet-locked")).toBeNull();
+    expect(formErrors()).toEqual([]);
+  });
+
+  it("offers to unlock the wallet from the locked line, and keeps what the person typed through the lock", async () => {
+    wallet.view = { state: "locked", idleLockSecs: 300 };
+    render(new SwapState(api()));
+    await settle();
+    choose("swap-src-chain", "bitcoin");
+    choose("swap-dst-chain", "base");
+    type("swap-amount", "0.0025");
+    type("swap-recipient", "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359");
+    await settle();
+    expect(text("swap-wallet-locked")).toContain("Wallet locked: unlock to use its addresses");
+    expect([...document.querySelectorAll("form .error")]).toEqual([]);
+    await click("swap-wallet-unlock");
+    expect(desk.activeView).toBe("wallet");
+    // Unlocked elsewhere: what the person typed stays; the wallet fills only what was left empty.
+    wallet.view = {
+      state: "unlocked",
+      idleLockSecs: 300,
+      accounts: { bitcoin: { address: SENDER_BTC, path: "m/84'/0'/0'/0/0" }, evm: { address: EVM_ADDRESS, path: "" } },
+    };
+    flushSync();
+    await settle();
+    expect(byId<HTMLInputElement>("swap-recipient")!.value).toBe("0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359");
+    expect(byId<HTMLInputElement>("swap-sender")!.value).toBe(SENDER_BTC);
+    expect(byId("swap-wallet-locked")).toBeNull();
   });
 
   it("learns a route's slippage limit from the gateway and keeps its presets within it; the question clears on edit", async () => {

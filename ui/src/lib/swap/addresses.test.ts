@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { bytesToBase64, chainFamily, checkAddress, checkHandIn, guessFamily, psbtHexToBase64 } from "./addresses";
+import {
+  EIP55_MISMATCH,
+  bytesToBase64,
+  chainFamily,
+  checkAddress,
+  checkHandIn,
+  evmChecksumWrong,
+  guessFamily,
+  psbtHexToBase64,
+  toChecksumAddress,
+} from "./addresses";
 
 const EVM = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
 const BECH32 = "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq";
@@ -41,6 +51,39 @@ describe("checkAddress", () => {
     expect(checkAddress("bob", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAe")).toMatch(/this one has 39/);
     expect(checkAddress("bob", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeZ")).toMatch(/“Z” is not one/);
     expect(checkAddress("bob", "")).toBe("Enter an EVM address.");
+  });
+
+  it("flags an EVM address whose capital letters do not match its EIP-55 checksum, as typed", () => {
+    // EIP-55's own test vectors.
+    const vectors = [
+      "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+      "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359",
+      "0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB",
+      "0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb",
+    ];
+    for (const good of vectors) {
+      expect(toChecksumAddress(good.toLowerCase()), good).toBe(good);
+      expect(checkAddress("base", good), good).toBeNull();
+      // No checksum in one case only: taken as typed.
+      expect(checkAddress("base", good.toLowerCase()), good).toBeNull();
+      expect(checkAddress("base", `0x${good.slice(2).toUpperCase()}`), good).toBeNull();
+      // Any one letter in the other case breaks the checksum.
+      const letters = [...good.slice(2)].flatMap((c, i) => (/[a-f]/i.test(c) ? [i + 2] : []));
+      expect(letters.length).toBeGreaterThan(5);
+      for (const at of letters) {
+        const c = good[at];
+        const flipped =
+          good.slice(0, at) + (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()) + good.slice(at + 1);
+        expect(evmChecksumWrong(flipped), flipped).toBe(true);
+        expect(checkAddress("bob", flipped), flipped).toBe(EIP55_MISMATCH);
+      }
+    }
+    expect(EIP55_MISMATCH).toBe(
+      "This EVM address's capital letters do not match its checksum (EIP-55): one character may be mistyped. Copy it again from its source.",
+    );
+    // Shape problems are said first; and the owner (always EVM) is checked the same way.
+    expect(checkAddress("bob", "0x5AAeb6053F3E94C9b9A09f33669435E7Ef1BeAe")).toMatch(/this one has 39/);
+    expect(checkAddress("ethereum", "0x5AAeb6053F3E94C9b9A09f33669435E7Ef1BeAed")).toBe(EIP55_MISMATCH);
   });
 
   it("says what is wrong with a Bitcoin address", () => {

@@ -1,7 +1,10 @@
-// Address and transaction-id format checks for the Swap view, as the person types. These are rough, early
-// checks (shape and alphabet only: no checksums); the app checks every address strictly again before anything
-// is sent (gateway-client's address.rs and txhash.rs), and its message is shown if it disagrees.
+// Address and transaction-id format checks for the Swap view, as the person types. These are early checks (shape
+// and alphabet, and an EVM address's EIP-55 checksum when its letters are mixed case); the app checks every address
+// strictly again before anything is sent (gateway-client's address.rs and txhash.rs), and its message is shown if it
+// disagrees.
 
+import { keccak_256 } from "@noble/hashes/sha3.js";
+import { utf8ToBytes } from "@noble/hashes/utils.js";
 import { CHAIN_FAMILIES, type ChainFamily } from "../bindings/facts";
 
 /** The family of each chain and the EVM chains come from Rust's one table of chains, generated into the bindings. */
@@ -66,6 +69,35 @@ export function guessFamily(address: string): ChainFamily | null {
   return null;
 }
 
+/** What is said of an EVM address whose mixed-case letters do not match its EIP-55 checksum. */
+export const EIP55_MISMATCH =
+  "This EVM address's capital letters do not match its checksum (EIP-55): one character may be mistyped. Copy it again from its source.";
+
+/**
+ * The EIP-55 form of an EVM address (`0x` + 40 hexadecimal characters): each letter is a capital where the same
+ * position of the keccak-256 hash of the lowercase hex is 8 or more.
+ */
+export function toChecksumAddress(address: string): string {
+  const hex = address.slice(2).toLowerCase();
+  const hash = keccak_256(utf8ToBytes(hex));
+  let out = "0x";
+  for (let i = 0; i < hex.length; i++) {
+    const nibble = i % 2 === 0 ? hash[i >> 1] >> 4 : hash[i >> 1] & 0x0f;
+    out += nibble >= 8 ? hex[i].toUpperCase() : hex[i];
+  }
+  return out;
+}
+
+/**
+ * True when an EVM address's case carries a checksum that does not match (EIP-55). All lowercase or all uppercase
+ * hex carries none, and is taken as it is.
+ */
+export function evmChecksumWrong(address: string): boolean {
+  const hex = address.slice(2);
+  if (hex === hex.toLowerCase() || hex === hex.toUpperCase()) return false;
+  return toChecksumAddress(address) !== address;
+}
+
 function checkEvm(a: string): string | null {
   if (!a.startsWith("0x")) {
     return /^[0-9a-fA-F]{40}$/.test(a)
@@ -76,6 +108,7 @@ function checkEvm(a: string): string | null {
   const bad = [...hex].find((c) => !/[0-9a-fA-F]/.test(c));
   if (bad !== undefined) return `An EVM address has only hexadecimal characters after 0x; “${bad}” is not one.`;
   if (hex.length !== 40) return `An EVM address has 40 hexadecimal characters after 0x; this one has ${hex.length}.`;
+  if (evmChecksumWrong(a)) return EIP55_MISMATCH;
   return null;
 }
 

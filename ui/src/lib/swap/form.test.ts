@@ -136,6 +136,30 @@ describe("checkFields and toSwapForm", () => {
     expect(toSwapForm(f, choices(ROUTES, f), rules(f))).toBeNull();
   });
 
+  it("flags a wrong EIP-55 checksum in the recipient, the sender and the owner as typed", () => {
+    // One letter of a checksummed address in the other case.
+    const flip = (a: string) => a.replace("aAeb", "aaeb");
+    const off = fields({
+      srcChain: "bob",
+      srcToken: WBTC_BOB.address,
+      dstChain: "bitcoin",
+      dstToken: BTC.address,
+      amount: "0.01",
+      recipient: BTC_ADDRESS,
+      sender: flip(EVM_ADDRESS),
+      owner: flip(EVM_ADDRESS),
+    });
+    const wrong = checkFields(off, choices(ROUTES, off), rules(off), false);
+    expect(wrong.sender).toMatch(/capital letters do not match its checksum \(EIP-55\)/);
+    expect(wrong.owner).toMatch(/Copy it again from its source/);
+    expect(toSwapForm(off, choices(ROUTES, off), rules(off))).toBeNull();
+    const on = { ...onramp, recipient: flip(EVM_ADDRESS) };
+    expect(checkFields(on, choices(ROUTES, on), rules(on), false).recipient).toMatch(/checksum \(EIP-55\)/);
+    // The same address in lower case carries no checksum, and is taken.
+    const lower = { ...onramp, recipient: EVM_ADDRESS.toLowerCase() };
+    expect(checkFields(lower, choices(ROUTES, lower), rules(lower), true)).toEqual({});
+  });
+
   it("requires the owner for offramps (V3) and the sender for Solana sources", () => {
     const off = fields({
       srcChain: "bob",
@@ -156,6 +180,10 @@ describe("checkFields and toSwapForm", () => {
       recipient: EVM_ADDRESS,
     });
     expect(checkFields(sol, choices(ROUTES, sol), rules(sol), true).sender).toMatch(/address you send from/);
+    // A field the locked wallet would fill says that unlocking it is the other way.
+    expect(checkFields(sol, choices(ROUTES, sol), rules(sol), true, ["sender"]).sender).toBe(
+      "Unlock the wallet to use its address, or enter the address you send from.",
+    );
   });
 
   it("compares forms and maps the app's field names", () => {

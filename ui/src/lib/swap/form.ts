@@ -200,9 +200,16 @@ export function slippageBps(fields: FormFields): number | null {
 
 /**
  * Checks every field as typed. Empty optional fields are fine; empty required ones are reported only when
- * `submitting` (so a fresh form is not covered in red).
+ * `submitting` (so a fresh form is not covered in red). `waiting`: address fields the app's wallet would fill but
+ * cannot while locked; empty and required, they say so.
  */
-export function checkFields(fields: FormFields, picked: Choices, rules: FieldRules, submitting: boolean): FieldErrors {
+export function checkFields(
+  fields: FormFields,
+  picked: Choices,
+  rules: FieldRules,
+  submitting: boolean,
+  waiting: readonly FieldName[] = [],
+): FieldErrors {
   const errors: FieldErrors = {};
   if (!picked.src) {
     if (submitting) errors.srcToken = "Choose the chain and token you send.";
@@ -221,7 +228,11 @@ export function checkFields(fields: FormFields, picked: Choices, rules: FieldRul
   }
   const address = (name: FieldName, chain: string | null, text: string, required: boolean, what: string) => {
     if (text.trim() === "") {
-      if (required && submitting) errors[name] = `Enter ${what}.`;
+      if (required && submitting) {
+        errors[name] = waiting.includes(name)
+          ? `Unlock the wallet to use its address, or enter ${what}.`
+          : `Enter ${what}.`;
+      }
       return;
     }
     if (chain === null) return;

@@ -7,6 +7,8 @@ import type { Question } from "../bindings/Question";
 import type { QuoteCard } from "../bindings/QuoteCard";
 import type { RouteView } from "../bindings/RouteView";
 import type { SwapForm } from "../bindings/SwapForm";
+import type { Accounts } from "../bindings/WalletAccounts";
+import type { WalletView } from "../bindings/WalletView";
 import { orderDetailsOf } from "../error-details";
 import { deskApi, toDeskError, type DeskApi } from "../ipc";
 import { checkAddress, checkHandIn } from "./addresses";
@@ -36,6 +38,9 @@ import {
   saveLearned,
   type Learned,
 } from "./slippage-limits";
+import { lockedFill, waitingForWallet, walletFill, type AddressField } from "./wallet-defaults";
+import { routeChoice as windowRouteChoice, type RouteChoice } from "./chosen-route.svelte";
+import { tokenOnChain } from "../routes";
 
 /** Where the person is: filling the form and reading the card, confirming, or signing and handing in. */
 export type SwapStep = "form" | "confirm" | "execute";
@@ -75,8 +80,18 @@ export class SwapState {
   fields = $state<FormFields>(emptyFields());
   /** Set by the first Get quote: from then on, empty required fields are reported too. */
   submitted = $state(false);
+  /** A route chosen in Routes was just put in the form: the amount field is to take the focus (the form does it). */
+  focusAmount = $state(false);
   /** A field the app's own check refused (invalid_input with details.field), with its message. */
   serverField = $state<{ field: FieldName; message: string } | null>(null);
+
+  // The app's wallet, whose addresses fill the address fields (see wallet-defaults and useWallet).
+  /** The wallet is locked: it fills no address field until it is unlocked, and the form says so. */
+  walletLocked = $state(false);
+  /** The wallet's addresses when it was last unlocked, to tell them from typed ones while it is locked. */
+  knownAccounts = $state.raw<Accounts | null>(null);
+  /** Get quote was chosen since the wallet locked: the fields waiting for it say so. */
+  #askedWhileLocked = $state(false);
 
   // The quote.
   step = $state<SwapStep>("form");
@@ -119,6 +134,10 @@ export class SwapState {
 
   picked = $derived(choices(this.routes ?? [], this.fields));
   rules = $derived(fieldRules(this.picked.route?.kind ?? null, this.fields.srcChain, this.apiVersion));
+  /** The empty address fields that wait for the locked wallet (no "Enter …" for them until Get quote). */
+  walletWaiting = $derived<AddressField[]>(
+    this.walletLocked ? waitingForWallet(this.fields, this.rules, this.knownAccounts) : [],
+  );
   /** The slippage tolerance the chosen route takes (documented floors, then what the gateway said). */
   slippageLimits = $derived(
     limitsFor(
@@ -128,7 +147,10 @@ export class SwapState {
   );
   /** Problems of the fields as typed (required ones only after the first Get quote). */
   errors = $derived.by((): FieldErrors => {
-    const errors = checkFields(this.fields, this.picked, this.rules, this.submitted);
+    const waiting = this.walletWaiting;
+    const errors = checkFields(this.fields, this.picked, this.rules, this.submitted, waiting);
+    // A field the locked wallet would fill is not the person's omission until they ask for a quote again.
+    if (!this.#askedWhileLocked) for (const field of waiting) delete errors[field];
     const bps = slippageBps(this.fields);
     if (!errors.slippage && bps !== null && this.picked.route) {
       const outside = outsideLimits(bps, this.slippageLimits);
@@ -162,12 +184,15 @@ export class SwapState {
 
   #api: DeskApi;
   #clock: () => number;
+  #choice: RouteChoice;
   #latestRoutes = 0;
   #latestQuote = 0;
 
-  constructor(api: DeskApi = deskApi, clock: () => number = () => Date.now()) {
+  /** `choice`: where a route chosen in the Routes view waits (the window's by default). */
+  constructor(api: DeskApi = deskApi, clock: () => number = () => Date.now(), choice: RouteChoice = windowRouteChoice) {
     this.#api = api;
     this.#clock = clock;
+    this.#choice = choice;
     this.now = clock();
   }
 
@@ -238,6 +263,7 @@ export class SwapState {
     if (key === null) return;
     if (key === this.networkKey) {
       if (this.routes === null && !this.routesLoading) void this.loadRoutes();
+      else if (this.routes !== null && !this.routesLoading) this.#takeChosenRoute();
       return;
     }
     const had = this.networkKey !== null;
@@ -261,12 +287,46 @@ export class SwapState {
       this.routes = routes;
       this.clearError("routes");
       this.#normalize();
+      this.#takeChosenRoute();
     } catch (err) {
       if (id !== this.#latestRoutes) return;
       this.#fail("routes", err);
     } finally {
       if (id === this.#latestRoutes) this.routesLoading = false;
     }
+  }
+
+  /**
+   * Puts a route chosen in the Routes view in the form, once this network's routes are here: its source and
+   * destination chain and token, the amount empty (to be typed), the search cleared; the addresses and slippage stay.
+   * A quote or question of another route goes; a swap at its signing step is put away (its order is in Orders).
+   */
+  #takeChosenRoute(): void {
+    if (this.routes === null || this.#choice.route === null) return;
+    const route = this.#choice.take();
+    if (!route) return;
+    const putAway = this.step === "execute" && this.order !== null;
+    this.#clearFlow();
+    this.submitted = false;
+    const f = this.fields;
+    f.query = "";
+    f.srcChain = route.src.chain;
+    f.srcToken = route.src.address;
+    f.dstChain = route.dst.chain;
+    f.dstToken = route.dst.address;
+    f.amount = "";
+    this.#normalize();
+    const offered = this.picked.route !== null;
+    const said = [
+      putAway
+        ? "The swap in progress was put away for the route you chose. Its order is in Orders, with its next step."
+        : "",
+      offered
+        ? ""
+        : `This network does not offer ${tokenOnChain(route.src)} → ${tokenOnChain(route.dst)} now. Choose a route here.`,
+    ].filter((s) => s !== "");
+    this.notice = said.length > 0 ? said.join(" ") : null;
+    if (offered) this.focusAmount = true;
   }
 
   // Choosing chains and tokens. Each keeps the later choices that still make sense and fills in a choice that
@@ -313,6 +373,36 @@ export class SwapState {
       if (shown.length === 1) f.dstToken = shown[0].address;
     }
     if (this.serverField?.field === "srcToken" || this.serverField?.field === "dstToken") this.serverField = null;
+  }
+
+  /**
+   * Follows the app's wallet (the form calls this whenever the wallet, the chains or an address field change).
+   * Unlocked, its addresses fill the address fields (never over what the person typed). Locked, the form keeps
+   * everything, the addresses it filled included while the chains still fit them; one that no longer fits is emptied,
+   * not refilled, and the empty fields it would fill wait for it without an error.
+   */
+  useWallet(view: WalletView | null): void {
+    if (view === null) return;
+    const locked = view.state === "locked";
+    if (locked !== this.walletLocked) {
+      this.walletLocked = locked;
+      this.#askedWhileLocked = false;
+    }
+    if (view.state === "unlocked" && view.accounts) {
+      this.knownAccounts = view.accounts;
+      this.#patchAddresses(walletFill(this.fields, this.rules, view.accounts));
+    } else if (locked && this.knownAccounts) {
+      this.#patchAddresses(lockedFill(this.fields, this.rules, this.knownAccounts));
+    } else if (view.state === "none") {
+      this.knownAccounts = null;
+    }
+  }
+
+  #patchAddresses(patch: Partial<Record<AddressField, string>>): void {
+    const fields = Object.keys(patch) as AddressField[];
+    if (fields.length === 0) return;
+    Object.assign(this.fields, patch);
+    if (this.serverField && (fields as FieldName[]).includes(this.serverField.field)) this.serverField = null;
   }
 
   choosePreset(bps: number): void {
@@ -362,6 +452,7 @@ export class SwapState {
   /** Get quote: checks the whole form, then asks. Returns the first field in error, if any. */
   async submit(): Promise<FieldName | null> {
     this.submitted = true;
+    if (this.walletLocked) this.#askedWhileLocked = true;
     this.notice = null;
     const order: FieldName[] = ["srcToken", "dstToken", "amount", "slippage", "recipient", "sender", "owner", "refund"];
     const first = order.find((f) => this.errors[f] !== undefined) ?? null;

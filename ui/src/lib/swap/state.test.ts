@@ -4,9 +4,11 @@ import type { QuoteResult } from "../bindings/QuoteResult";
 import type { SwapForm } from "../bindings/SwapForm";
 import { stubApi } from "../testing";
 import { REFRESH_SECS, SwapState } from "./state.svelte";
+import { RouteChoice } from "./chosen-route.svelte";
 import {
   BTC,
   BTC_ADDRESS,
+  USDT_TRON,
   EVM_ADDRESS,
   ROUTES,
   USDC_BASE,
@@ -397,5 +399,127 @@ describe("SwapState: an order opened from the Orders view", () => {
     await s.handIn();
     expect(handIn).toHaveBeenCalledWith(onrampOrder().localId, "ab".repeat(32));
     expect(s.order?.stage).toBe("registered");
+  });
+});
+
+describe("SwapState: the app's wallet locking", () => {
+  const ACCOUNTS = {
+    bitcoin: { address: BTC_ADDRESS, path: "m/84'/0'/0'/0/0" },
+    evm: { address: EVM_ADDRESS, path: "m/44'/60'/0'/0/0" },
+  };
+
+  it("keeps the form and the card, flags nothing untouched, and fills again once unlocked", async () => {
+    const { s } = setup();
+    await ready(s);
+    s.useWallet({ state: "unlocked", idleLockSecs: 300, accounts: ACCOUNTS });
+    s.chooseSrcChain("bitcoin");
+    s.chooseDstChain("bob");
+    s.useWallet({ state: "unlocked", idleLockSecs: 300, accounts: ACCOUNTS });
+    s.fields.amount = "0.0025";
+    expect(s.fields.recipient).toBe(EVM_ADDRESS);
+    expect(s.fields.sender).toBe(BTC_ADDRESS);
+    expect(await s.submit()).toBeNull();
+    expect(s.card).not.toBeNull();
+
+    s.useWallet({ state: "locked", idleLockSecs: 300 });
+    expect(s.walletLocked).toBe(true);
+    expect(s.fields.amount).toBe("0.0025");
+    expect(s.fields.recipient).toBe(EVM_ADDRESS);
+    expect(s.cardOutdated).toBe(false);
+    expect(s.errors).toEqual({});
+
+    // The chains turn: the wallet's addresses that no longer fit go, and the empty fields wait without an error
+    // (Get quote was chosen before the lock).
+    s.flip();
+    s.useWallet({ state: "locked", idleLockSecs: 300 });
+    expect(s.fields.recipient).toBe("");
+    expect(s.fields.sender).toBe("");
+    expect(s.walletWaiting).toEqual(["recipient", "sender"]);
+    expect(s.errors).toEqual({});
+    expect(await s.submit()).toBe("recipient");
+    expect(s.errors.recipient).toBe(
+      "Unlock the wallet to use its address, or enter the address that receives the tokens.",
+    );
+
+    s.useWallet({ state: "unlocked", idleLockSecs: 300, accounts: ACCOUNTS });
+    expect(s.walletLocked).toBe(false);
+    expect(s.fields.recipient).toBe(BTC_ADDRESS);
+    expect(s.fields.sender).toBe(EVM_ADDRESS);
+    expect(s.errors).toEqual({});
+  });
+
+  it("keeps what the person typed through a lock, and forgets a removed wallet's addresses", async () => {
+    const { s } = setup();
+    await ready(s);
+    s.useWallet({ state: "locked", idleLockSecs: 300 });
+    fillOnramp(s);
+    s.fields.recipient = "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359";
+    s.useWallet({ state: "locked", idleLockSecs: 300 });
+    expect(s.walletWaiting).toEqual(["sender", "owner", "refund"]);
+    s.useWallet({ state: "unlocked", idleLockSecs: 300, accounts: ACCOUNTS });
+    expect(s.fields.recipient).toBe("0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359");
+    expect(s.fields.sender).toBe(BTC_ADDRESS);
+    expect(s.knownAccounts).toEqual(ACCOUNTS);
+    s.useWallet({ state: "none", idleLockSecs: 300 });
+    expect(s.knownAccounts).toBeNull();
+    expect(s.walletLocked).toBe(false);
+  });
+});
+
+describe("SwapState: a route chosen in the Routes view", () => {
+  function withChoice() {
+    const choice = new RouteChoice();
+    const api = stubApi({ listRoutes: vi.fn(async () => ROUTES) });
+    return { choice, api, s: new SwapState(api, () => 0, choice) };
+  }
+
+  it("waits for the network's routes, then chooses its tokens with the amount empty", async () => {
+    const { choice, s } = withChoice();
+    // Chosen before the swap form exists (its routes are not even asked for).
+    choice.choose(ROUTES[3]);
+    expect(s.routes).toBeNull();
+    s.fields.amount = "12";
+    s.fields.query = "btc";
+    s.useNetwork("sandbox|v3", "Sandbox", "v3");
+    expect(s.fields.srcChain).toBe("");
+    await flush();
+    expect(choice.route).toBeNull();
+    expect(s.fields).toMatchObject({
+      srcChain: "tron",
+      srcToken: USDT_TRON.address,
+      dstChain: "base",
+      dstToken: USDC_BASE.address,
+      amount: "",
+      query: "",
+    });
+    expect(s.picked.route?.kind).toBe("tokenSwap");
+    expect(s.focusAmount).toBe(true);
+    expect(s.notice).toBeNull();
+  });
+
+  it("takes it at once when the routes are here, dropping another route's quote and putting a swap in progress away", async () => {
+    const { choice, s } = withChoice();
+    await ready(s);
+    fillOnramp(s);
+    s.fields.recipient = EVM_ADDRESS;
+    s.openOrder(onrampOrder());
+    expect(s.step).toBe("execute");
+    choice.choose(ROUTES[2]);
+    s.useNetwork("sandbox|v3", "Sandbox", "v3");
+    expect(s.step).toBe("form");
+    expect(s.order).toBeNull();
+    expect(s.fields.srcChain).toBe("bob");
+    expect(s.fields.dstToken).toBe(BTC.address);
+    expect(s.notice).toMatch(/put away for the route you chose\. Its order is in Orders/);
+  });
+
+  it("says when the network does not offer the route", async () => {
+    const { choice, s } = withChoice();
+    await ready(s);
+    choice.choose({ src: { ...USDT_TRON, chain: "ethereum" }, dst: BTC });
+    s.useNetwork("sandbox|v3", "Sandbox", "v3");
+    expect(s.fields.srcChain).toBe("");
+    expect(s.notice).toBe("This network does not offer USDT on ethereum → BTC on bitcoin now. Choose a route here.");
+    expect(s.focusAmount).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Accounts } from "../bindings/WalletAccounts";
 import { emptyFields, fieldRules, type FormFields } from "./form";
-import { walletAddressFor, walletFill } from "./wallet-defaults";
+import { lockedFill, waitingForWallet, walletAddressFor, walletFill } from "./wallet-defaults";
 
 const ACCOUNTS = {
   bitcoin: { address: "bcrt1qwallet", path: "m/84'/1'/0'/0/0" },
@@ -68,5 +68,40 @@ describe("the swap form's addresses from the wallet", () => {
       owner: ACCOUNTS.evm.address,
     });
     expect(walletFill(settled, fieldRules("offramp", "bob", "v3"), ACCOUNTS)).toEqual({});
+  });
+
+  it("while locked, keeps its addresses where the chains fit them, empties the others and fills nothing", () => {
+    const onramp = fields({
+      srcChain: "bitcoin",
+      dstChain: "bob",
+      recipient: ACCOUNTS.evm.address,
+      sender: "bcrt1qwallet",
+      owner: ACCOUNTS.evm.address,
+      refund: "bcrt1qwallet",
+    });
+    expect(lockedFill(onramp, fieldRules("onramp", "bitcoin", "v3"), ACCOUNTS)).toEqual({});
+    // Turned around: the recipient and the sender no longer fit, the refund no longer applies; the owner stays.
+    const turned = { ...onramp, srcChain: "bob", dstChain: "bitcoin" };
+    expect(lockedFill(turned, fieldRules("offramp", "bob", "v3"), ACCOUNTS)).toEqual({
+      recipient: "",
+      sender: "",
+      refund: "",
+    });
+    // What the person typed is never touched, and an empty field is not filled.
+    const typed = fields({ srcChain: "bob", dstChain: "bitcoin", recipient: "bc1qtyped", sender: "" });
+    expect(lockedFill(typed, fieldRules("offramp", "bob", "v3"), ACCOUNTS)).toEqual({});
+  });
+
+  it("names the empty fields that wait for the locked wallet", () => {
+    const turned = fields({ srcChain: "bob", dstChain: "bitcoin", owner: ACCOUNTS.evm.address });
+    const rules = fieldRules("offramp", "bob", "v3");
+    expect(waitingForWallet(turned, rules, ACCOUNTS)).toEqual(["recipient", "sender"]);
+    // A wallet of one imported EVM key would not fill a Bitcoin recipient.
+    expect(waitingForWallet(turned, rules, { evm: ACCOUNTS.evm })).toEqual(["sender"]);
+    // Not unlocked since the app started: every field the chains give a family.
+    expect(
+      waitingForWallet(fields({ srcChain: "bitcoin", dstChain: "bob" }), fieldRules("onramp", "bitcoin", "v3"), null),
+    ).toEqual(["recipient", "sender", "owner", "refund"]);
+    expect(waitingForWallet(fields(), fieldRules(null, "", "v2"), null)).toEqual([]);
   });
 });

@@ -1,6 +1,8 @@
 // The swap form's addresses taken from the app's wallet by default: the recipient on the destination chain, the
 // sender on the source chain, the EVM owner and the Bitcoin refund address (V3). A field the person typed something
 // else into is left alone; a field holding one of the wallet's addresses follows the chains as they change.
+// While the wallet is locked its addresses are not used: a field it filled keeps its address as long as the chains
+// still fit it, is emptied (never refilled) when they change, and the empty fields it would fill wait for it.
 import type { Accounts } from "../bindings/WalletAccounts";
 import { chainFamily } from "./addresses";
 import type { FieldRules, FormFields } from "./form";
@@ -11,7 +13,9 @@ export function walletAddressFor(chain: string, accounts: Accounts): string | nu
   return family === null ? null : (accounts[family]?.address ?? null);
 }
 
-type AddressField = "recipient" | "sender" | "owner" | "refund";
+export type AddressField = "recipient" | "sender" | "owner" | "refund";
+
+export const ADDRESS_FIELDS: readonly AddressField[] = ["recipient", "sender", "owner", "refund"];
 
 /** The changes that fill the form's address fields from the wallet; empty when nothing changes. */
 export function walletFill(
@@ -40,4 +44,37 @@ export function walletFill(
     if (current !== next) patch[field] = next;
   }
   return patch;
+}
+
+/**
+ * The changes while the wallet is locked, given the addresses it had when last unlocked (`known`): a field holding
+ * one of them that the chains no longer fit is emptied (a wrong family's address would only be an error the person
+ * did not cause); nothing is filled. Empty when nothing changes.
+ */
+export function lockedFill(
+  fields: FormFields,
+  rules: FieldRules,
+  known: Accounts,
+): Partial<Pick<FormFields, AddressField>> {
+  const patch: Partial<Pick<FormFields, AddressField>> = {};
+  // walletFill changes a filled field only when it holds one of the wallet's addresses.
+  for (const field of Object.keys(walletFill(fields, rules, known)) as AddressField[]) {
+    if (fields[field].trim() !== "") patch[field] = "";
+  }
+  return patch;
+}
+
+/**
+ * The empty address fields that the wallet would fill once unlocked: with the addresses it had when last unlocked
+ * (`known`), exactly those; without them (not unlocked since the app started), every field the chains give a family.
+ */
+export function waitingForWallet(fields: FormFields, rules: FieldRules, known: Accounts | null): AddressField[] {
+  const every: Accounts = {
+    bitcoin: { address: "bitcoin", path: "" },
+    evm: { address: "evm", path: "" },
+    tron: { address: "tron", path: "" },
+    solana: { address: "solana", path: "" },
+  };
+  const patch = walletFill(fields, rules, known ?? every);
+  return ADDRESS_FIELDS.filter((field) => fields[field].trim() === "" && (patch[field] ?? "") !== "");
 }
