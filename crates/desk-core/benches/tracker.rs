@@ -333,6 +333,7 @@ async fn run(measured: usize) -> Value {
                 addresses: order.addresses.clone(),
                 registered_at,
                 last_seen: None,
+                expected: None,
             })
             .await
             .unwrap();
@@ -368,6 +369,7 @@ async fn run(measured: usize) -> Value {
                         addresses: orders[i].addresses.clone(),
                         registered_at: Some(SystemTime::now()),
                         last_seen: None,
+                        expected: None,
                     })
                     .await
                     .unwrap();

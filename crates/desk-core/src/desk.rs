@@ -36,12 +36,12 @@ use ts_rs::TS;
 use crate::api::{NetworkChoice, RouteView, SettingsView};
 use crate::error::{DeskError, ErrorKind};
 use crate::flow::{Flow, FlowError, Question, QuoteOutcome};
-use crate::journal::{Journal, JournalOrder, Stage};
+use crate::journal::{Journal, JournalEvent, JournalOrder, Stage};
 use crate::network::{ActiveNetwork, parse_custom_url};
 use crate::paths::AppPaths;
 use crate::secrets;
 use crate::settings::{NetworkKind, Settings, Theme};
-use crate::tracker::{Timing, TrackedOrder, Tracker, TrackerEvent, TrackerHandle};
+use crate::tracker::{Expected, Timing, TrackedOrder, Tracker, TrackerEvent, TrackerHandle};
 use crate::verify::VerifyPolicy;
 use crate::views::{OrderView, QuoteCard};
 use crate::wallet::keeper::{DEFAULT_IDLE, Keeper};
@@ -361,7 +361,9 @@ fn flow_on<'a>(
 }
 
 /// The tracker's view of a journaled order, when the gateway knows it (it has an order id) and it is not finished.
-fn tracked(order: &JournalOrder) -> Option<TrackedOrder> {
+/// A registered order whose quote gave an estimate is expected to end that long after its registration (`events`:
+/// its log, which says when).
+fn tracked(order: &JournalOrder, events: &[JournalEvent]) -> Option<TrackedOrder> {
     let order_id = order.order_id.clone()?;
     if matches!(
         order.stage,
@@ -369,11 +371,26 @@ fn tracked(order: &JournalOrder) -> Option<TrackedOrder> {
     ) {
         return None;
     }
+    let registered = order.stage == Stage::Registered;
+    let expected = if registered {
+        gateway_client::wire::Quote::from_json(order.quote.clone())
+            .ok()
+            .and_then(|q| q.view().estimated_time_in_secs())
+            .map(|secs| Expected {
+                since: unix_to_system(
+                    crate::journal::registered_at(events).unwrap_or(order.updated_at),
+                ),
+                estimate: Duration::from_secs(secs),
+            })
+    } else {
+        None
+    };
     Some(TrackedOrder {
         order_id,
         addresses: order.addresses.clone(),
-        registered_at: (order.stage == Stage::Registered).then(|| unix_to_system(order.updated_at)),
+        registered_at: registered.then(|| unix_to_system(order.updated_at)),
         last_seen: order.status.clone(),
+        expected,
     })
 }
 

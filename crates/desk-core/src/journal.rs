@@ -83,7 +83,7 @@ pub use crate::execute::ledger::{WalletTx, WalletTxKind, WalletTxState};
 pub use order::{HandedIn, JournalEvent, JournalOrder};
 pub use policy::{
     ABANDONABLE, abandon_refusal, abandoned_by_person_reason, gateway_payment, is_acknowledged,
-    may_abandon,
+    may_abandon, registered_at,
 };
 pub use stage::{NextStep, Stage};
 

@@ -10,6 +10,9 @@
 //!   interval up to [`Timing::slow_max`]; an address whose listed orders are all finished waits `slow_max`;
 //! - for [`Timing::fast_window`] after a registration, the order (or the address covering it) is read every
 //!   [`Timing::fast`] until the gateway shows something new about it;
+//! - near the quote's estimate of an order ([`schedule::near_window`]: from a quarter of the estimate before it until
+//!   the estimate again after it, 5 to 30 min), the order (or the address covering it) is read at least every [`Timing::near`], so
+//!   that its ending is noticed within that time; before the window the wait never runs past its opening;
 //! - a finished order (success, failed, refunded) is not read again;
 //! - a new address, a new order, a registration and [`TrackerHandle::refresh_now`] make a read due at once.
 //!
@@ -23,6 +26,7 @@
 //! tracked orders and for every order a watched address lists. The tracker keeps nothing on disk: the caller passes
 //! each order's last seen JSON to [`TrackerHandle::track`] so that a restart does not report old news.
 
+pub mod schedule;
 mod state;
 
 use std::sync::Arc;
@@ -57,6 +61,18 @@ pub struct TrackedOrder {
     pub registered_at: Option<SystemTime>,
     /// The order's JSON as last seen (by an earlier run), so that only real changes are published.
     pub last_seen: Option<Value>,
+    /// When the quote expects the order to end: read at least every [`Timing::near`] around then. `None` without an
+    /// estimate, or before the order's transaction is registered.
+    pub expected: Option<Expected>,
+}
+
+/// When an order is expected to end: its clock's start and the quote's estimate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Expected {
+    /// When the order's clock started (its registration).
+    pub since: SystemTime,
+    /// The quote's estimate of how long the order takes from then.
+    pub estimate: Duration,
 }
 
 /// How an order's new state was read.
@@ -118,6 +134,9 @@ pub struct Timing {
     pub fast_window: Duration,
     /// The interval after a change (default 15 s, as the official client polls).
     pub normal: Duration,
+    /// The longest interval near an order's estimate ([`schedule::near_window`]; default 10 s): how soon an ending
+    /// is noticed then.
+    pub near: Duration,
     /// The longest interval; each unchanged read doubles the interval up to this (default 60 s).
     pub slow_max: Duration,
     /// The first wait after a failed read; it doubles with each failure in a row (default 15 s).
@@ -132,6 +151,7 @@ impl Default for Timing {
             fast: Duration::from_secs(5),
             fast_window: Duration::from_secs(120),
             normal: Duration::from_secs(15),
+            near: Duration::from_secs(10),
             slow_max: Duration::from_secs(60),
             error_base: Duration::from_secs(15),
             error_max: Duration::from_secs(300),
@@ -148,6 +168,7 @@ impl Timing {
             fast: scale(self.fast),
             fast_window: scale(self.fast_window),
             normal: scale(self.normal),
+            near: scale(self.near),
             slow_max: scale(self.slow_max),
             error_base: scale(self.error_base),
             error_max: scale(self.error_max),

@@ -37,6 +37,8 @@ impl fmt::Display for ChainFamily {
 pub struct Chain {
     /// The gateway's slug (`bitcoin`, `bob`, `tron`, …), lower case.
     pub slug: &'static str,
+    /// The chain's name as a person reads it (`Bitcoin`, `BOB`, `BNB Smart Chain`): receipts and sentences say it.
+    pub name: &'static str,
     /// Which addresses and transactions it has.
     pub family: ChainFamily,
     /// The chain id: EIP-155 on EVM chains; Tron 728126428 (its mainnet id as EVM tooling reports it, `0x2b6653dc`);
@@ -62,6 +64,7 @@ const GATEWAY_BOB: Option<&str> = Some("0x8fd545b348e84deb145f0179a00c671f0b9519
 
 const fn evm(
     slug: &'static str,
+    name: &'static str,
     chain_id: u64,
     explorer_tx: Option<&'static str>,
     public_rpcs: &'static [&'static str],
@@ -69,6 +72,7 @@ const fn evm(
 ) -> Chain {
     Chain {
         slug,
+        name,
         family: ChainFamily::Evm,
         chain_id: Some(chain_id),
         explorer_tx,
@@ -81,6 +85,7 @@ const fn evm(
 pub const CHAINS: &[Chain] = &[
     Chain {
         slug: "bitcoin",
+        name: "Bitcoin",
         family: ChainFamily::Bitcoin,
         chain_id: None,
         explorer_tx: Some("https://mempool.space/tx/"),
@@ -89,6 +94,7 @@ pub const CHAINS: &[Chain] = &[
     },
     evm(
         "bob",
+        "BOB",
         60808,
         Some("https://explorer.gobob.xyz/tx/"),
         &[
@@ -99,6 +105,7 @@ pub const CHAINS: &[Chain] = &[
     ),
     evm(
         "ethereum",
+        "Ethereum",
         1,
         Some("https://etherscan.io/tx/"),
         &[
@@ -109,6 +116,7 @@ pub const CHAINS: &[Chain] = &[
     ),
     evm(
         "base",
+        "Base",
         8453,
         Some("https://basescan.org/tx/"),
         &[
@@ -119,6 +127,7 @@ pub const CHAINS: &[Chain] = &[
     ),
     evm(
         "bsc",
+        "BNB Smart Chain",
         56,
         Some("https://bscscan.com/tx/"),
         &[
@@ -129,6 +138,7 @@ pub const CHAINS: &[Chain] = &[
     ),
     evm(
         "arbitrum",
+        "Arbitrum",
         42161,
         Some("https://arbiscan.io/tx/"),
         &[
@@ -139,6 +149,7 @@ pub const CHAINS: &[Chain] = &[
     ),
     evm(
         "avalanche",
+        "Avalanche",
         43114,
         None,
         &[
@@ -149,6 +160,7 @@ pub const CHAINS: &[Chain] = &[
     ),
     evm(
         "bera",
+        "Berachain",
         80094,
         None,
         &[
@@ -159,6 +171,7 @@ pub const CHAINS: &[Chain] = &[
     ),
     evm(
         "sei",
+        "Sei",
         1329,
         None,
         &[
@@ -169,6 +182,7 @@ pub const CHAINS: &[Chain] = &[
     ),
     evm(
         "soneium",
+        "Soneium",
         1868,
         None,
         &["https://rpc.soneium.org", "https://soneium.drpc.org"],
@@ -176,6 +190,7 @@ pub const CHAINS: &[Chain] = &[
     ),
     evm(
         "sonic",
+        "Sonic",
         146,
         None,
         &[
@@ -186,6 +201,7 @@ pub const CHAINS: &[Chain] = &[
     ),
     evm(
         "unichain",
+        "Unichain",
         130,
         None,
         &[
@@ -196,6 +212,7 @@ pub const CHAINS: &[Chain] = &[
     ),
     evm(
         "optimism",
+        "Optimism",
         10,
         Some("https://optimistic.etherscan.io/tx/"),
         &[
@@ -206,6 +223,7 @@ pub const CHAINS: &[Chain] = &[
     ),
     evm(
         "plasma",
+        "Plasma",
         9745,
         None,
         &["https://rpc.plasma.to", "https://plasma.drpc.org"],
@@ -213,6 +231,7 @@ pub const CHAINS: &[Chain] = &[
     ),
     evm(
         "polygon",
+        "Polygon",
         137,
         Some("https://polygonscan.com/tx/"),
         &[
@@ -223,6 +242,7 @@ pub const CHAINS: &[Chain] = &[
     ),
     evm(
         "hyperevm",
+        "HyperEVM",
         999,
         None,
         &[
@@ -233,6 +253,7 @@ pub const CHAINS: &[Chain] = &[
     ),
     evm(
         "bob-sepolia",
+        "BOB Sepolia",
         808813,
         None,
         &[
@@ -243,6 +264,7 @@ pub const CHAINS: &[Chain] = &[
     ),
     evm(
         "sepolia",
+        "Sepolia",
         11155111,
         None,
         &[
@@ -253,6 +275,7 @@ pub const CHAINS: &[Chain] = &[
     ),
     evm(
         "swellchain",
+        "Swellchain",
         1923,
         None,
         &[
@@ -263,6 +286,7 @@ pub const CHAINS: &[Chain] = &[
     ),
     evm(
         "telos",
+        "Telos",
         40,
         None,
         &["https://rpc.telos.net", "https://telos.drpc.org"],
@@ -270,6 +294,7 @@ pub const CHAINS: &[Chain] = &[
     ),
     Chain {
         slug: "tron",
+        name: "Tron",
         family: ChainFamily::Tron,
         chain_id: Some(728126428),
         explorer_tx: Some("https://tronscan.org/#/transaction/"),
@@ -279,6 +304,7 @@ pub const CHAINS: &[Chain] = &[
     },
     Chain {
         slug: "solana",
+        name: "Solana",
         family: ChainFamily::Solana,
         chain_id: Some(792703809),
         explorer_tx: Some("https://solscan.io/tx/"),
@@ -294,6 +320,11 @@ pub const CHAINS: &[Chain] = &[
 pub fn chain(slug: &str) -> Option<&'static Chain> {
     let slug = slug.trim();
     CHAINS.iter().find(|c| c.slug.eq_ignore_ascii_case(slug))
+}
+
+/// The name of chain `slug` as a person reads it ([`Chain::name`]); an unknown chain is named by its slug as written.
+pub fn chain_name(slug: &str) -> &str {
+    chain(slug).map_or(slug, |c| c.name)
 }
 
 /// The chain id of `slug` ([`Chain::chain_id`]), or `None` for Bitcoin and unknown chains.
@@ -357,6 +388,22 @@ mod tests {
         assert_eq!(chain_id("bitcoin"), None);
         assert_eq!(chain_id("BOB"), Some(60808));
         assert_eq!(chains_with_endpoints().count(), 21);
+    }
+
+    #[test]
+    fn every_chain_has_a_name_a_person_reads_and_unknown_ones_keep_their_slug() {
+        for c in CHAINS {
+            assert!(!c.name.trim().is_empty(), "{}", c.slug);
+            assert!(
+                CHAINS.iter().filter(|o| o.name == c.name).count() == 1,
+                "{}",
+                c.name
+            );
+        }
+        assert_eq!(chain_name("bitcoin"), "Bitcoin");
+        assert_eq!(chain_name(" BOB "), "BOB");
+        assert_eq!(chain_name("bsc"), "BNB Smart Chain");
+        assert_eq!(chain_name("mystery"), "mystery");
     }
 
     #[test]

@@ -100,9 +100,33 @@ pub fn duration_text(seconds: u64) -> String {
     }
 }
 
+/// A time that has passed, in seconds, to the second under an hour: `45 s`, `6 min 12 s`, `10 min`, `1 h 2 min`.
+/// [`duration_text`] rounds an estimate to the minute; this says how long something took.
+pub fn elapsed_text(seconds: u64) -> String {
+    let (minutes, secs) = (seconds / 60, seconds % 60);
+    match (minutes, secs) {
+        (0, _) => format!("{secs} s"),
+        (1..=59, 0) => format!("{minutes} min"),
+        (1..=59, _) => format!("{minutes} min {secs} s"),
+        _ => format!("{} h {} min", minutes / 60, minutes % 60),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn elapsed_times_are_told_to_the_second_under_an_hour() {
+        assert_eq!(elapsed_text(0), "0 s");
+        assert_eq!(elapsed_text(59), "59 s");
+        assert_eq!(elapsed_text(60), "1 min");
+        assert_eq!(elapsed_text(372), "6 min 12 s");
+        assert_eq!(elapsed_text(3599), "59 min 59 s");
+        assert_eq!(elapsed_text(3600), "1 h 0 min");
+        assert_eq!(elapsed_text(3725), "1 h 2 min");
+        assert_eq!(elapsed_text(u64::MAX), "5124095576030431 h 0 min");
+    }
 
     #[test]
     fn an_absurd_duration_does_not_overflow() {

@@ -22,7 +22,8 @@ impl Desk {
         }
         if let Some(journal) = &self.journal {
             for (order, _) in journal.unfinished(Some(&key)).unwrap_or_default() {
-                if let Some(tracked) = tracked(&order) {
+                let events = journal.events(order.local_id).unwrap_or_default();
+                if let Some(tracked) = tracked(&order, &events) {
                     let _ = tracker.track(tracked).await;
                 }
             }
@@ -265,7 +266,13 @@ impl Desk {
     }
 
     pub(crate) async fn track(&self, order: &JournalOrder) {
-        if let (Some(tracked), Some(watch)) = (tracked(order), &self.state.lock().await.watch) {
+        let events = match &self.journal {
+            Some(journal) => journal.events(order.local_id).unwrap_or_default(),
+            None => Vec::new(),
+        };
+        if let (Some(tracked), Some(watch)) =
+            (tracked(order, &events), &self.state.lock().await.watch)
+        {
             let _ = watch.tracker.track(tracked).await;
         }
     }

@@ -161,3 +161,12 @@ pub fn abandoned_by_person_reason(order: &JournalOrder) -> String {
 pub fn is_acknowledged(events: &[JournalEvent]) -> bool {
     events.iter().any(|e| e.kind == "acknowledged")
 }
+
+/// When the gateway first answered the order's registration, in unix seconds (the order's timeline says
+/// "Transaction registered" then, and its estimate counts from then); `None` before.
+pub fn registered_at(events: &[JournalEvent]) -> Option<i64> {
+    events
+        .iter()
+        .find(|e| e.kind == "registerAnswered")
+        .map(|e| e.at)
+}

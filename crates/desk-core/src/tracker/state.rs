@@ -8,7 +8,7 @@ use gateway_client::ClientError;
 use gateway_client::wire::{OrderInfo, OrderStatus};
 use serde_json::Value;
 
-use super::{Timing, TrackedOrder, TrackerEvent, Via};
+use super::{Timing, TrackedOrder, TrackerEvent, Via, schedule};
 
 /// One read the tracker makes next.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -67,6 +67,35 @@ struct OrderState {
     failures: u32,
     /// A listing of one of its addresses was read for it; if that did not cover it, it is read directly.
     listing_tried: bool,
+    /// When the quote expects it to end, as the tracker's clock has it.
+    expected: Option<Expecting>,
+}
+
+/// An order's expected ending on the tracker's clock: its age when it was tracked, and the estimate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Expecting {
+    /// When the age was taken.
+    at: Instant,
+    /// How long after its start the order was then.
+    age_then: Duration,
+    estimate: Duration,
+}
+
+impl Expecting {
+    fn of(expected: super::Expected, now: Instant) -> Self {
+        Self {
+            at: now,
+            age_then: SystemTime::now()
+                .duration_since(expected.since)
+                .unwrap_or_default(),
+            estimate: expected.estimate,
+        }
+    }
+
+    fn age(&self, now: Instant) -> Duration {
+        self.age_then
+            .saturating_add(now.saturating_duration_since(self.at))
+    }
 }
 
 /// A pause of every read: after a transient failure, or as long as a 429 asked.
@@ -183,6 +212,16 @@ impl State {
         !order.terminal && order.fast_until.is_some_and(|t| t > now)
     }
 
+    /// `wait` shortened for an unfinished order near its estimate ([`schedule::wait`]).
+    fn paced(timing: &Timing, order: &OrderState, wait: Duration, now: Instant) -> Duration {
+        match &order.expected {
+            Some(e) if !order.terminal => {
+                schedule::wait(wait, timing.near, e.age(now), Some(e.estimate))
+            }
+            _ => wait,
+        }
+    }
+
     /// The next read, or how long to sleep. Addresses come before single orders, so that a listing due now covers
     /// what it can before any get-order; an uncovered order with a watched address first asks for that address's
     /// listing (once), and is read on its own only if the listing does not hold it.
@@ -268,7 +307,9 @@ impl State {
             addresses,
             registered_at,
             last_seen,
+            expected,
         } = tracked;
+        let expected = expected.map(|e| Expecting::of(e, now));
         let order_id = order_id.trim().to_owned();
         if order_id.is_empty() {
             return Vec::new();
@@ -328,6 +369,7 @@ impl State {
                     order.calm = normal;
                     order.listing_tried = false;
                 }
+                order.expected = expected;
                 fresh
             }
             None => {
@@ -342,11 +384,23 @@ impl State {
                         calm: normal,
                         failures: 0,
                         listing_tried: false,
+                        expected,
                     },
                 );
                 false
             }
         };
+        // An order now near its estimate is read within the near pace, itself or through the listing covering it.
+        let timing = self.timing;
+        let order = self.orders.get_mut(&order_id).expect("inserted above");
+        if let Some(soon) = now.checked_add(Self::paced(&timing, order, Duration::MAX, now)) {
+            order.due = order.due.min(soon);
+            if let Some(key) = self.covering(&order_id).map(str::to_owned)
+                && let Some(address) = self.addresses.get_mut(&key)
+            {
+                address.due = address.due.min(soon);
+            }
+        }
         // A registration makes the listing that already covers the order due now: the gateway may show it at once.
         if fresh_registration
             && !terminal
@@ -515,14 +569,12 @@ impl State {
                 order.listing_tried = true;
             }
         }
+        let timing = self.timing;
         let fast = self
             .orders
             .iter()
             .any(|(id, o)| ids.contains(id) && Self::is_fast(o, now));
-        let timing = self.timing;
         let entry = self.addresses.get_mut(key).expect("checked");
-        let count = ids.len();
-        entry.listed = ids;
         entry.failures = 0;
         entry.calm = if changed {
             timing.normal
@@ -540,6 +592,15 @@ impl State {
         if fast {
             wait = wait.min(timing.fast);
         }
+        // The listed orders near their estimates pace the listing that covers them.
+        let wait = self
+            .orders
+            .iter()
+            .filter(|(id, _)| ids.contains(*id))
+            .fold(wait, |wait, (_, o)| Self::paced(&timing, o, wait, now));
+        let entry = self.addresses.get_mut(key).expect("checked");
+        let count = ids.len();
+        entry.listed = ids;
         entry.due = now + wait;
         if entry.listed_count != Some(count) {
             entry.listed_count = Some(count);
@@ -592,7 +653,7 @@ impl State {
         } else {
             order.calm
         };
-        order.due = now + wait;
+        order.due = now + Self::paced(&timing, order, wait, now);
         changed.into_iter().collect()
     }
 
@@ -699,6 +760,7 @@ mod tests {
             addresses: addresses.iter().map(|a| a.to_string()).collect(),
             registered_at: None,
             last_seen: None,
+            expected: None,
         }
     }
 
@@ -948,6 +1010,126 @@ mod tests {
         old.registered_at = Some(SystemTime::now() - Duration::from_secs(3600));
         state.track(old, now);
         assert!(state.orders["o2"].fast_until.is_none());
+    }
+
+    /// `id` tracked under `addresses`, registered `age` ago with a 10 min estimate.
+    fn expecting(id: &str, addresses: &[&str], age: Duration) -> TrackedOrder {
+        TrackedOrder {
+            expected: Some(super::super::Expected {
+                since: SystemTime::now() - age,
+                estimate: Duration::from_secs(600),
+            }),
+            ..tracked(id, addresses)
+        }
+    }
+
+    #[test]
+    fn near_its_estimate_an_order_is_read_at_the_near_pace_and_far_from_it_calmly() {
+        let t = timing();
+        let minute = Duration::from_secs(60);
+        // Read on its own (no watched address), 9 min after its registration: inside the window (7.5 to 20 min).
+        let mut state = State::new(t);
+        let now = Instant::now();
+        state.track(expecting("o1", &[B], 9 * minute), now);
+        let job = read_key(&mut state, now);
+        assert_eq!(job, Job::Order("o1".into()));
+        state.finish(&job, Outcome::Order(Ok(pending("o1"))), now);
+        assert_eq!(
+            due_in(&mut state, now),
+            t.near,
+            "a change: 15 s, but near: 10 s"
+        );
+        let mut waits = Vec::new();
+        let mut at = now;
+        for _ in 0..4 {
+            at += t.near;
+            state.finish(&job, Outcome::Order(Ok(pending("o1"))), at);
+            waits.push(due_in(&mut state, at).as_secs());
+        }
+        assert_eq!(
+            waits,
+            [10, 10, 10, 10],
+            "unchanged reads do not slow down near the estimate"
+        );
+        assert_eq!(
+            state.next_check("o1", at),
+            Some(t.near),
+            "the window is told the same"
+        );
+        // Past the window (20 min after the registration), the calm schedule comes back: 60 s.
+        let late = at + 11 * minute;
+        state.finish(&job, Outcome::Order(Ok(pending("o1"))), late);
+        assert_eq!(due_in(&mut state, late), t.slow_max);
+
+        // Far before the window (1 min after the registration): the calm pace, but not past the window's opening.
+        let mut state = State::new(t);
+        state.track(expecting("o2", &[B], minute), now);
+        let job = read_key(&mut state, now);
+        state.finish(&job, Outcome::Order(Ok(pending("o2"))), now);
+        assert_eq!(due_in(&mut state, now), t.normal);
+        let mut at = now;
+        let mut waits = Vec::new();
+        while at < now + 8 * minute {
+            at += state.orders["o2"].due - at;
+            state.finish(&job, Outcome::Order(Ok(pending("o2"))), at);
+            waits.push(due_in(&mut state, at).as_secs());
+        }
+        // 1 min 15 s, 1 min 45 s, 2 min 45 s, … then up to 7 min 30 s and every 10 s from there.
+        assert_eq!(&waits[..5], [30, 60, 60, 60, 60]);
+        assert!(waits.ends_with(&[10, 10]), "{waits:?}");
+        assert!(waits.iter().all(|w| *w <= 60), "{waits:?}");
+
+        // Through a watched address's listing: the listing is paced by the order it covers.
+        let mut state = State::new(t);
+        state.watch(A, now);
+        let key = address_key(A);
+        state.track(expecting("o3", &[A], 9 * minute), now);
+        state.track(tracked("o4", &[A]), now);
+        let listing_job = Job::Address(key.clone());
+        assert_eq!(read_key(&mut state, now), listing_job);
+        state.finish(
+            &listing_job,
+            listing(vec![pending("o3"), pending("o4")]),
+            now,
+        );
+        assert_eq!(due_in(&mut state, now), t.near);
+        state.finish(
+            &listing_job,
+            listing(vec![pending("o3"), pending("o4")]),
+            now + t.near,
+        );
+        assert_eq!(
+            due_in(&mut state, now + t.near),
+            t.near,
+            "unchanged, still near"
+        );
+        // Once the order ended, the listing slows down as before.
+        state.finish(
+            &listing_job,
+            listing(vec![done("o3"), pending("o4")]),
+            now + t.near,
+        );
+        state.finish(
+            &listing_job,
+            listing(vec![done("o3"), pending("o4")]),
+            now + t.near * 2,
+        );
+        assert_eq!(due_in(&mut state, now + t.near * 2), t.normal * 2);
+    }
+
+    #[test]
+    fn an_order_tracked_again_near_its_estimate_is_read_within_the_near_pace() {
+        let t = timing();
+        let mut state = State::new(t);
+        let now = Instant::now();
+        state.track(tracked("o1", &[B]), now);
+        let job = read_key(&mut state, now);
+        state.finish(&job, Outcome::Order(Ok(pending("o1"))), now);
+        assert_eq!(due_in(&mut state, now), t.normal);
+        // The app learns the estimate (a restart, a registration seen late): no wait longer than the near pace.
+        let later = now + Duration::from_secs(1);
+        state.track(expecting("o1", &[B], Duration::from_secs(600)), later);
+        assert_eq!(due_in(&mut state, later), t.near);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! beside) and the journal; the TypeScript twins are generated.
 //!
 //! The quote card is in `quote_card`; the order view in `order`, with what an order asks to pay or sign in `to_sign`
-//! and how it ended in `outcome`; what both show of an amount or a token is here.
+//! and how it ended in `outcome` and `receipt`; what both show of an amount or a token is here.
 
 use gateway_client::TokenRegistry;
 use gateway_client::display::amount_text;
@@ -18,6 +18,7 @@ pub(crate) mod fixtures;
 mod order;
 mod outcome;
 mod quote_card;
+mod receipt;
 mod to_sign;
 
 pub use gateway_client::wire::status_text;
@@ -27,6 +28,7 @@ pub use order::{
 };
 pub use outcome::{AttentionAction, ExecutionPhase, Outcome};
 pub use quote_card::{AffiliateView, FeeLine, ImpactView, LARGE_IMPACT_BPS, QuoteCard};
+pub use receipt::{ReceiptKind, ReceiptLine, ReceiptView};
 pub use to_sign::{CallToSign, ContractCall, DepositToPay, SolanaCall, TronCall};
 
 /// An amount of a token: smallest units (exact, as a string), the same for a person, and its USD value.

@@ -180,6 +180,11 @@ pub struct OrderView {
     pub abandon_question: Option<String>,
     /// What a failed or refunded order means for the person; absent for every other order (and an abandoned one).
     pub outcome: Option<Outcome>,
+    /// The receipt of an order that ended (completed, refunded, failed): what arrived or came back, how long it took,
+    /// and [`Self::outcome`] as its explanation; absent for every other order (and an abandoned one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub receipt: Option<super::ReceiptView>,
 }
 
 /// A block explorer's page for transaction `hash` on `chain`; `None` for the Sandbox (its transactions exist only
@@ -294,6 +299,7 @@ impl OrderView {
             attention: None,
             abandon_question: None,
             outcome: None,
+            receipt: None,
         }
     }
 
@@ -532,7 +538,7 @@ impl OrderView {
     }
 
     /// The view with what is read from its facts filled in: what to pay or sign, the execution phase, whether it
-    /// is finished, its attention action, the abandon question and the outcome.
+    /// is finished, its attention action, the abandon question, the outcome and the receipt.
     pub(super) fn settled(mut self) -> Self {
         let facts = to_sign::OrderFacts {
             route: self.route,
@@ -550,6 +556,7 @@ impl OrderView {
         self.attention = outcome::attention_action(&self);
         self.abandon_question = outcome::abandon_question(&self);
         self.outcome = outcome::outcome_of(&self);
+        self.receipt = super::receipt::receipt_of(&self);
         self
     }
 }

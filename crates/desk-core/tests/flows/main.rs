@@ -18,5 +18,6 @@ mod mutations;
 mod network_check;
 mod no_dead_ends;
 mod partner;
+mod receipt;
 mod support_lookup;
 mod tracker;

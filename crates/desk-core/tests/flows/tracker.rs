@@ -173,6 +173,7 @@ fn tracked(order_id: &str, owner: &str) -> TrackedOrder {
         addresses: vec![owner.to_owned()],
         registered_at: None,
         last_seen: None,
+        expected: None,
     }
 }
 
@@ -563,6 +564,88 @@ async fn new_addresses_new_orders_and_refresh_now_are_read_at_once() {
         .await;
     assert_eq!(gateway.requests.listings(&a), 2);
     assert_eq!(gateway.requests.reads_of(&later), 2);
+    tracker.shutdown().await;
+}
+
+#[tokio::test]
+async fn near_its_estimate_an_ending_is_noticed_without_a_refresh_and_far_from_it_nothing_is_read()
+{
+    let gateway = Gateway::start().await;
+    let (a, b) = (owner(0xa9), owner(0xba));
+    let near = gateway.swap(&a, "50000123").await;
+    gateway.register(&near, 9).await;
+    let far = gateway.swap(&b, "50000123").await;
+    gateway.register(&far, 10).await;
+
+    // Nothing is read again by itself for 25 minutes, except near an order's estimate, where it is read every 20 ms.
+    let timing = Timing {
+        near: Duration::from_millis(20),
+        ..glacial()
+    };
+    let (tracker, rx) = Tracker::spawn(gateway.tracker_client(ApiVersion::V3), timing);
+    let mut events = Events::new(rx);
+    let estimate = Duration::from_secs(SWAP_SECS);
+    // The app registered one 2 min ago with a 2 min estimate (its window: from 1 min to 7 min after the
+    // registration), the other just now with an hour's (its window opens in 45 min).
+    tracker
+        .track(TrackedOrder {
+            expected: Some(desk_core::tracker::Expected {
+                since: std::time::SystemTime::now() - estimate,
+                estimate,
+            }),
+            ..tracked(&near, &a)
+        })
+        .await
+        .unwrap();
+    tracker
+        .track(TrackedOrder {
+            expected: Some(desk_core::tracker::Expected {
+                since: std::time::SystemTime::now(),
+                estimate: Duration::from_secs(3600),
+            }),
+            ..tracked(&far, &b)
+        })
+        .await
+        .unwrap();
+    let (n, f) = (near.clone(), far.clone());
+    events
+        .wait("both orders read once", move |seen| {
+            [&n, &f].iter().all(|id| {
+                seen.iter().any(
+                    |e| matches!(e, TrackerEvent::OrderChanged { order_id, .. } if order_id == *id),
+                )
+            })
+        })
+        .await;
+    // The one near its estimate is read again and again with nothing new; the other waits for its window.
+    let n = near.clone();
+    gateway
+        .requests
+        .wait("rereads of the order near its estimate", move |r| {
+            r.reads_of(&n) >= 3
+        })
+        .await;
+    assert!(tracker.next_check(&near).await.unwrap().unwrap() <= timing.near);
+    assert!(tracker.next_check(&far).await.unwrap().unwrap() > timing.near);
+
+    // The gateway ends both; no refresh is asked for. The one near its estimate is noticed.
+    gateway.sim.clock().advance(SWAP_SECS);
+    let n = near.clone();
+    events
+        .wait("the ending near the estimate, unasked", move |seen| {
+            seen.iter().any(|e| matches!(e, TrackerEvent::OrderChanged { order_id, order, .. } if *order_id == n && order.status.is_terminal()))
+        })
+        .await;
+    assert_eq!(
+        gateway.requests.reads_of(&far),
+        1,
+        "far from its estimate: not read again"
+    );
+    assert_eq!(
+        tracker.next_check(&near).await.unwrap(),
+        None,
+        "ended: not read again"
+    );
     tracker.shutdown().await;
 }
 

@@ -7,6 +7,7 @@ import type { ExecutionPhase } from "./ExecutionPhase";
 import type { HandedIn } from "./HandedIn";
 import type { NextStepView } from "./NextStepView";
 import type { Outcome } from "./Outcome";
+import type { ReceiptView } from "./ReceiptView";
 import type { RouteKind } from "./RouteKind";
 import type { Stage } from "./Stage";
 import type { TimelineEntry } from "./TimelineEntry";
@@ -169,4 +170,9 @@ abandonQuestion: string | null,
 /**
  * What a failed or refunded order means for the person; absent for every other order (and an abandoned one).
  */
-outcome: Outcome | null, };
+outcome: Outcome | null, 
+/**
+ * The receipt of an order that ended (completed, refunded, failed): what arrived or came back, how long it took,
+ * and [`Self::outcome`] as its explanation; absent for every other order (and an abandoned one).
+ */
+receipt?: ReceiptView, };

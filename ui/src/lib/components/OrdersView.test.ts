@@ -7,7 +7,7 @@ import type { DeskEvent } from "../bindings/DeskEvent";
 import type { OrderView } from "../bindings/OrderView";
 import type { SettingsView } from "../bindings/SettingsView";
 import type { DeskApi } from "../ipc";
-import { own, watched } from "../orders/fixtures";
+import { RECEIPTS, own, watched } from "../orders/fixtures";
 import { OrdersState } from "../orders/state.svelte";
 import { desk } from "../stores.svelte";
 import { stubApi, chainFacts } from "../testing";
@@ -528,6 +528,47 @@ describe("the Orders view", () => {
     expect(byId("order-refunded")).toBeNull();
     expect(text(byId("order-deposit-address"))).toContain("bc1qexampleaddress");
     expect(text(byId("order-last-error"))).toContain("The first registration timed out.");
+  });
+
+  it("shows an ended order's receipt in its details, in place of the separate transfers", async () => {
+    const done = own(1, {
+      stage: "finished",
+      status: "success",
+      statusText: "Completed",
+      finished: true,
+      received: [RECEIPTS.arrived.lines[0].transfer],
+      receipt: RECEIPTS.arrived,
+    });
+    const refunded = own(5, {
+      stage: "finished",
+      status: "refunded",
+      statusText: "Refunded",
+      finished: true,
+      acknowledged: true,
+      refunded: [RECEIPTS.refunded.lines[0].transfer],
+      outcome: RECEIPTS.refunded.explanation,
+      receipt: RECEIPTS.refunded,
+    });
+    start(stubApi({ listOrders: vi.fn(async () => [refunded, done]) }));
+    await settle();
+    const rows = allById("order-row");
+    for (const row of rows) (byId("order-toggle", row) as HTMLButtonElement).click();
+    flushSync();
+    const [refundRow, doneRow] = rows;
+
+    const receipt = byId("receipt", doneRow)!;
+    expect(text(byId("receipt-amount", receipt))).toBe("24.91 USDT on BOB ($24.91)");
+    expect(byId("receipt-tx-link", receipt)?.getAttribute("href")).toContain("https://explorer.gobob.xyz/tx/0x");
+    expect(text(byId("receipt-took", receipt))).toBe("Took 6 min 12 s, estimate 10 min");
+    expect(doneRow.textContent).toContain("Receipt: Completed");
+    expect(byId("order-received", doneRow)).toBeNull();
+
+    // The refund's explanation is the one Orders gives, under its own test ids, once.
+    const explanation = byId("receipt-explanation", refundRow)!;
+    expect(text(byId("order-outcome-happened", explanation))).toBe(RECEIPTS.refunded.explanation.happened);
+    expect(allById("order-outcome", refundRow)).toHaveLength(1);
+    expect(text(byId("receipt-amount", refundRow))).toBe("0.0025 BTC on Bitcoin");
+    expect(byId("order-refunded", refundRow)).toBeNull();
   });
 
   it("copies the order id", async () => {
