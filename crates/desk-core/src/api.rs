@@ -144,7 +144,7 @@ pub struct RouteView {
     /// The token received.
     pub dst: TokenView,
     /// The slippage tolerance the swap form starts with on this route, in bps
-    /// ([`gateway_client::params::default_slippage_bps`]).
+    /// ([`RouteKind::default_slippage_bps`]).
     pub default_slippage_bps: u32,
 }
 

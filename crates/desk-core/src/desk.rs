@@ -514,11 +514,8 @@ fn route_view(registry: &TokenRegistry, route: &RouteInfo) -> RouteView {
     let kind = route.kind();
     let src = token_view(registry, &route.src_chain, &route.src_token);
     let dst = token_view(registry, &route.dst_chain, &route.dst_token);
-    let default_slippage_bps = gateway_client::params::default_slippage_bps(
-        kind,
-        src.symbol.as_deref(),
-        dst.symbol.as_deref(),
-    );
+    let default_slippage_bps =
+        kind.default_slippage_bps(src.symbol.as_deref(), dst.symbol.as_deref());
     RouteView {
         kind,
         src,

@@ -171,7 +171,7 @@ pub(crate) struct RouteFlags {
 }
 
 impl RouteFlags {
-    /// The slippage asked for, or the route's default (`gateway_client::params::default_slippage_bps`).
+    /// The slippage asked for, or the route's default (`RouteKind::default_slippage_bps`).
     pub fn slippage_bps(&self) -> u32 {
         self.slippage.unwrap_or_else(|| {
             let registry = gateway_client::TokenRegistry::builtin();
@@ -181,11 +181,8 @@ impl RouteFlags {
                 symbol(&self.src_chain, &self.src_token),
                 symbol(&self.dst_chain, &self.dst_token),
             );
-            gateway_client::params::default_slippage_bps(
-                gateway_client::wire::RouteKind::between(&self.src_chain, &self.dst_chain),
-                src.as_deref(),
-                dst.as_deref(),
-            )
+            gateway_client::wire::RouteKind::between(&self.src_chain, &self.dst_chain)
+                .default_slippage_bps(src.as_deref(), dst.as_deref())
         })
     }
 }

@@ -115,6 +115,25 @@ pub enum RouteKind {
 }
 
 impl RouteKind {
+    /// The slippage tolerance a route of this kind starts with, in bps, from its tokens' tickers: the documented
+    /// floor of the kind where both sides hold one [`Peg`](crate::params::Peg) (0.5 %, or 1 % for a cross-chain
+    /// token swap), and 1 % where one side's price can move against the other while the order settles (a Bitcoin
+    /// leg takes minutes to confirm); never the official client's 3 % for everything.
+    pub fn default_slippage_bps(self, src_symbol: Option<&str>, dst_symbol: Option<&str>) -> u32 {
+        use crate::params::{
+            DOCUMENTED_MIN_SLIPPAGE_BPS, DOCUMENTED_MIN_TOKEN_SWAP_SLIPPAGE_BPS, peg_of,
+        };
+        let floor = match self {
+            Self::TokenSwap => DOCUMENTED_MIN_TOKEN_SWAP_SLIPPAGE_BPS,
+            _ => DOCUMENTED_MIN_SLIPPAGE_BPS,
+        };
+        let same = match (src_symbol.and_then(peg_of), dst_symbol.and_then(peg_of)) {
+            (Some(a), Some(b)) => a == b,
+            _ => false,
+        };
+        if same { floor } else { floor.max(100) }
+    }
+
     /// The kind of order between two chains: from Bitcoin an onramp, to Bitcoin an offramp, otherwise a token swap.
     pub fn between(src_chain: &str, dst_chain: &str) -> Self {
         if src_chain == "bitcoin" {
@@ -235,6 +254,31 @@ pub(crate) fn json_kind(value: &Value) -> &'static str {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_route_of_one_peg_starts_at_its_floor_and_other_routes_at_one_percent() {
+        use crate::params::{DEFAULT_SLIPPAGE_BPS, Peg, peg_of};
+        use RouteKind::{Offramp, Onramp, TokenSwap};
+        let d = |k: RouteKind, a, b| k.default_slippage_bps(a, b);
+        assert_eq!(d(Onramp, Some("BTC"), Some("WBTC")), 50);
+        assert_eq!(d(Offramp, Some("cbBTC"), Some("BTC")), 50);
+        assert_eq!(d(Onramp, Some("BTC"), Some("USDC")), 100);
+        assert_eq!(d(Offramp, Some("USDT"), Some("BTC")), 100);
+        assert_eq!(d(TokenSwap, Some("USDC"), Some("USDT")), 100);
+        assert_eq!(d(TokenSwap, Some("USDC.e"), Some("USD₮0")), 100);
+        assert_eq!(d(TokenSwap, Some("WETH"), Some("USDC")), 100);
+        // Unknown tokens and drifting wrappers are not assumed pegged.
+        assert_eq!(d(Onramp, Some("BTC"), None), 100);
+        assert_eq!(d(Onramp, Some("BTC"), Some("SolvBTC.JUP")), 100);
+        assert_eq!(d(Onramp, Some("BTC"), Some("HybridBTC.pendle")), 100);
+        for never in [Onramp, Offramp, TokenSwap] {
+            assert_ne!(d(never, Some("BTC"), Some("ETH")), DEFAULT_SLIPPAGE_BPS);
+        }
+        assert_eq!(peg_of("sFRAX"), None);
+        assert_eq!(peg_of("wstETH"), None);
+        assert_eq!(peg_of("DAI"), Some(Peg::Dollar));
+        assert_eq!(peg_of("tBTC"), Some(Peg::Bitcoin));
+    }
+
     use super::*;
     use serde_json::json;
 
