@@ -252,7 +252,8 @@ describe("the Swap view", () => {
     await settle();
 
     expect(requestQuote).toHaveBeenCalledWith(
-      expect.objectContaining({ srcChain: "bitcoin", dstChain: "base", amount: "0.0025", slippageBps: 300 }),
+      // The route's default slippage (desk-core's: BTC to USDC, 1%), not one figure for every route.
+      expect.objectContaining({ srcChain: "bitcoin", dstChain: "base", amount: "0.0025", slippageBps: 100 }),
     );
     expect(byId("quote-card")).not.toBeNull();
     expect(text("quote-send")).toBe("0.0025 BTC ≈ $240.10");
@@ -268,6 +269,8 @@ describe("the Swap view", () => {
     expect(text("quote-card")).not.toContain("-0.66%");
     expect(byId("quote-impact-warning")).toBeNull();
     expect(text("quote-min-receive")).toContain("231.345 USDC");
+    // Beside the slippage too: what it means in the token.
+    expect(text("swap-min-receive")).toBe("Minimum received at this tolerance: 231.345 USDC");
     expect(text("quote-rate")).toContain("1 BTC = 95,400 USDC");
     expect(text("quote-rate")).toContain("1 USDC = 0.0000104821 BTC");
     expect(byId("quote-receive")?.getAttribute("title")).toBe("238.5 USDC");
@@ -922,6 +925,8 @@ describe("the Swap view", () => {
     render(new SwapState(api({ requestQuote })));
     await settle();
     await fillOnramp();
+    // The person asks for 3% rather than the route's default.
+    await click("swap-slippage-300");
     await click("swap-get-quote");
     expect(text("question")).toContain("at most 1.00% slippage");
     // 3% is now known to be too much for this route: the preset is off, and the chosen one is flagged beside the field.

@@ -373,6 +373,22 @@ export class SwapState {
       if (shown.length === 1) f.dstToken = shown[0].address;
     }
     if (this.serverField?.field === "srcToken" || this.serverField?.field === "dstToken") this.serverField = null;
+    this.#followRouteSlippage();
+  }
+
+  /** The person chose a slippage (a preset or a value of their own): the route's default no longer replaces it. */
+  #slippageChosen = false;
+
+  /**
+   * Until the person chooses a slippage, the form's is the chosen route's default (desk-core's, from its tokens: the
+   * documented floor where both hold one value, 1 % otherwise), never one figure for every route.
+   */
+  #followRouteSlippage(): void {
+    if (this.#slippageChosen) return;
+    const route = choices(this.routes ?? [], { ...this.fields, query: "" }).route;
+    if (!route) return;
+    this.fields.slippagePreset = route.defaultSlippageBps;
+    this.fields.slippageCustom = "";
   }
 
   /**
@@ -406,6 +422,7 @@ export class SwapState {
   }
 
   choosePreset(bps: number): void {
+    this.#slippageChosen = true;
     this.fields.slippagePreset = bps;
     this.fields.slippageCustom = "";
     this.edited("slippage");
@@ -413,6 +430,7 @@ export class SwapState {
 
   /** Typing a custom slippage switches from the presets to it. */
   setCustomSlippage(text: string): void {
+    this.#slippageChosen = true;
     this.fields.slippageCustom = text;
     this.fields.slippagePreset = null;
     this.edited("slippage");

@@ -54,9 +54,28 @@ const ONRAMP_FORM: SwapForm = {
   dstChain: "base",
   dstToken: USDC_BASE.address,
   amount: "0.0025",
-  slippageBps: 300,
+  // The route's default (BTC to USDC: 1%), which the form takes until the person chooses one.
+  slippageBps: 100,
   recipient: EVM_ADDRESS,
 };
+
+describe("SwapState: the route's slippage", () => {
+  it("follows the chosen route's default until the person chooses a slippage", async () => {
+    const { s } = setup();
+    await ready(s);
+    s.chooseSrcChain("bitcoin");
+    s.chooseDstChain("bob");
+    // BTC to WBTC hold one value: the 0.5% floor.
+    expect(s.fields.slippagePreset).toBe(50);
+    s.chooseDstChain("base");
+    // BTC to USDC: 1%.
+    expect(s.fields.slippagePreset).toBe(100);
+    // Chosen by the person, it stays whatever the route.
+    s.choosePreset(300);
+    s.chooseDstChain("bob");
+    expect(s.fields.slippagePreset).toBe(300);
+  });
+});
 
 describe("SwapState: choosing the route", () => {
   it("loads the routes of the network once, and fills in choices that have one option", async () => {
