@@ -304,7 +304,11 @@ async fn the_window_switches_networks_and_reads_the_sandbox_routes() {
     css(&app, "[data-testid=view-swap]").await;
     let chosen = wait_text(&app, "[data-testid=swap-src-chain]", |t| !t.is_empty()).await;
     assert!(!chosen.is_empty());
-    assert_eq!(value_of(&app, "swap-src-chain").await, "tron", "the filtered route's source");
+    assert_eq!(
+        value_of(&app, "swap-src-chain").await,
+        "tron",
+        "the filtered route's source"
+    );
     assert!(!value_of(&app, "swap-dst-token").await.is_empty());
     assert_eq!(value_of(&app, "swap-amount").await, "");
 
@@ -1471,6 +1475,36 @@ async fn an_onramp_an_offramp_and_swaps_from_solana_and_tron_are_signed_by_the_a
     let max = value_of(&app, "swap-amount").await;
     assert!(balance.contains(&format!("{max} BTC")), "{balance} / {max}");
     set_value(&app, "swap-amount", "0.0025").await;
+    // BTC to WBTC hold one value: the route's default slippage is the 0.5 % floor (issue 31).
+    assert_eq!(pressed(&app, "swap-slippage-50").await, "true");
+
+    // The wallet locks (here on Lock now): the form says so where the addresses are, keeps what was typed, and
+    // flags no field the person never touched; unlocking is one click away (issue 31).
+    show(&app, "wallet").await;
+    click(&app, "wallet-lock").await;
+    css(&app, "[data-testid=wallet-locked]").await;
+    show(&app, "swap").await;
+    wait_text(&app, "[data-testid=swap-wallet-locked]", |t| {
+        t.contains("Wallet locked: unlock to use its addresses")
+    })
+    .await;
+    assert_eq!(value_of(&app, "swap-amount").await, "0.0025");
+    let flagged = app
+        .find_all(Locator::Css("[data-testid=view-swap] p.error"))
+        .await
+        .unwrap();
+    assert!(
+        flagged.is_empty(),
+        "no field is flagged while the wallet is locked"
+    );
+    screenshot(&app, "swap-wallet-locked").await;
+    click(&app, "swap-wallet-unlock").await;
+    set_value(&app, "wallet-unlock-password", "a long app password").await;
+    click(&app, "wallet-unlock").await;
+    css(&app, "[data-testid=wallet-unlocked]").await;
+    show(&app, "swap").await;
+    assert_eq!(value_of(&app, "swap-amount").await, "0.0025");
+    assert_eq!(value_of(&app, "swap-sender").await, bitcoin);
     // The wallet's own addresses are folded into one line, so at 1100×720 the whole card, Get quote and the quote's
     // figures beside it are seen without scrolling.
     let folded = wait_text(&app, "[data-testid=swap-addresses-summary]", |t| {
@@ -1760,6 +1794,98 @@ const SIDEWAYS: &str = "const out = [];\n\
       }\n\
     }\n\
     return out;";
+
+/// The `aria-pressed` of the element with `testid` (a preset button), or "" when it has none.
+async fn pressed(app: &Client, testid: &str) -> String {
+    css(app, &format!("[data-testid={testid}]"))
+        .await
+        .attr("aria-pressed")
+        .await
+        .unwrap()
+        .unwrap_or_default()
+}
+
+/// Issue 31 at both window sizes: the route's own default slippage, an EVM address whose capital letters break its
+/// checksum flagged as it is typed, a custom URL without https:// told in a sentence, and Settings grouped under its
+/// four headings.
+#[tokio::test]
+#[ignore = "needs the release app, Xvfb and WebKitWebDriver: run by `cargo xtask test`"]
+async fn typing_is_checked_as_typed_the_slippage_follows_the_route_and_settings_are_grouped() {
+    let driver = Driver::start();
+    let app = driver.open_app().await;
+    wait_text(&app, "[data-testid=current-network]", |t| t == "Sandbox").await;
+    for (width, height) in [(1100, 720), (900, 600)] {
+        resize(&app, width, height).await;
+        show(&app, "swap").await;
+        // USDT from BOB to Ethereum, a cross-chain token swap: its 1 % floor; WBTC to BTC: 0.5 %.
+        set_value(&app, "swap-src-chain", "bob").await;
+        set_value(&app, "swap-src-token", USDT_BOB).await;
+        set_value(&app, "swap-dst-chain", "ethereum").await;
+        set_value(&app, "swap-dst-token", USDT_ETH).await;
+        assert_eq!(pressed(&app, "swap-slippage-100").await, "true");
+        set_value(&app, "swap-src-token", WBTC_BOB).await;
+        set_value(&app, "swap-dst-chain", "bitcoin").await;
+        set_value(&app, "swap-dst-token", NATIVE).await;
+        assert_eq!(pressed(&app, "swap-slippage-50").await, "true");
+        // One capital letter of a checksummed address flipped: flagged before any quote is asked for.
+        set_value(
+            &app,
+            "swap-owner",
+            "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD",
+        )
+        .await;
+        let said = wait_text(&app, "#swap-owner-error", |t| t.contains("checksum")).await;
+        assert!(said.contains("EIP-55"), "{said}");
+        set_value(&app, "swap-owner", EVM).await;
+        wait_gone(&app, "#swap-owner-error").await;
+        screenshot(&app, &format!("swap-{width}x{height}")).await;
+
+        show(&app, "settings").await;
+        let mut tops = Vec::new();
+        for group in ["network", "wallet", "partner", "advanced"] {
+            let heading = css(&app, &format!("[data-testid=settings-group-{group}] h2")).await;
+            tops.push(heading.rectangle().await.unwrap().1);
+        }
+        assert!(
+            tops.windows(2).all(|w| w[0] < w[1]),
+            "the groups in order: {tops:?}"
+        );
+        css(&app, "[data-testid=settings-network-custom]")
+            .await
+            .click()
+            .await
+            .unwrap();
+        set_value(&app, "settings-custom-url-input", "gw.example.com").await;
+        click(&app, "settings-custom-url-apply").await;
+        let reason = wait_text(&app, "[data-testid=settings-custom-url-reason]", |t| {
+            !t.is_empty()
+        })
+        .await;
+        assert!(reason.contains("does not start with https://"), "{reason}");
+        assert!(!reason.contains("relative URL"), "{reason}");
+        screenshot(&app, &format!("settings-{width}x{height}")).await;
+        css(&app, "[data-testid=settings-network-sandbox]")
+            .await
+            .click()
+            .await
+            .unwrap();
+        wait_text(&app, "[data-testid=current-network]", |t| t == "Sandbox").await;
+    }
+}
+
+/// Waits until nothing matches `selector`.
+async fn wait_gone(app: &Client, selector: &str) {
+    let started = Instant::now();
+    while !app
+        .find_all(Locator::Css(selector))
+        .await
+        .unwrap()
+        .is_empty()
+    {
+        assert!(started.elapsed() < WAIT, "{selector} is still shown");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
 
 async fn resize(app: &Client, width: u32, height: u32) {
     app.set_window_size(width, height).await.unwrap();
