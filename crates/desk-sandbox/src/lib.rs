@@ -9,10 +9,11 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::net::{Ipv4Addr, SocketAddr};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use desk_core::sandbox::{
-    BoxFuture, LocalChains, LocalGateway, RunningGateway, SandboxError, SandboxStart,
+    BoxFuture, ClockMoved, LocalChains, LocalClock, LocalGateway, RunningGateway, SandboxError,
+    SandboxStart,
 };
 use gateway_client::ApiKey;
 use gateway_client::address::BitcoinNetwork;
@@ -42,14 +43,18 @@ impl LocalGateway for EmbeddedSandbox {
     ) -> BoxFuture<'_, Result<Box<dyn RunningGateway>, SandboxError>> {
         Box::pin(async move {
             let chains = SandboxChains::default();
-            let running = sandbox_sim(
+            let sim = sandbox_sim(
                 how.state_file.as_deref(),
                 how.admin,
                 how.api_key.as_ref(),
                 chains.sim_chains.clone(),
                 how.production_shape,
-            )
-            .spawn(SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
+            );
+            // The chains deliver what the gateway's finished orders owe there when they start.
+            let _ = chains.sim.set(sim.clone());
+            let running = sim
+                .clone()
+                .spawn(SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
             .await
             .map_err(|e| {
                 SandboxError(
@@ -61,6 +66,7 @@ impl LocalGateway for EmbeddedSandbox {
             let base_url = Url::parse(&running.base_url()).expect("a socket address makes a URL");
             Ok(Box::new(Running {
                 sim: Some(running),
+                gateway: sim,
                 base_url,
                 chains: Arc::new(chains),
             }) as Box<dyn RunningGateway>)
@@ -72,6 +78,8 @@ impl LocalGateway for EmbeddedSandbox {
 #[derive(Debug)]
 struct Running {
     sim: Option<RunningSim>,
+    /// The gateway itself (its clock and book), shared with the server.
+    gateway: Sim,
     base_url: Url,
     chains: Arc<SandboxChains>,
 }
@@ -85,6 +93,25 @@ impl RunningGateway for Running {
         self.chains.clone()
     }
 
+    fn clock(&self) -> BoxFuture<'static, Result<LocalClock, SandboxError>> {
+        let sim = self.gateway.clone();
+        Box::pin(async move { Ok(local_clock(sim.clock_reading())) })
+    }
+
+    fn advance_clock(&self, secs: u64) -> BoxFuture<'static, Result<ClockMoved, SandboxError>> {
+        let sim = self.gateway.clone();
+        Box::pin(async move {
+            let moved = sim.advance_clock(secs).await;
+            Ok(ClockMoved {
+                moved_secs: moved.moved_secs,
+                finished: count(moved.finished),
+                expired: count(moved.expired),
+                delivered: count(moved.delivered),
+                after: local_clock(moved.after),
+            })
+        })
+    }
+
     fn stop(mut self: Box<Self>) -> BoxFuture<'static, ()> {
         let sim = self.sim.take();
         Box::pin(async move {
@@ -92,6 +119,21 @@ impl RunningGateway for Running {
                 let _ = sim.shutdown().await;
             }
         })
+    }
+}
+
+fn count(n: usize) -> u64 {
+    u64::try_from(n).unwrap_or(u64::MAX)
+}
+
+fn local_clock(reading: gateway_sim::ClockReading) -> LocalClock {
+    LocalClock {
+        now: reading.now,
+        advanced_secs: reading.advanced_secs,
+        pending: count(reading.pending),
+        finish_in_secs: reading.finish_in_secs,
+        awaiting_payment: count(reading.awaiting_payment),
+        undelivered: count(reading.undelivered),
     }
 }
 
@@ -120,6 +162,8 @@ pub struct SandboxChains {
     tron: Arc<tokio::sync::Mutex<Option<Arc<TronNode>>>>,
     funded: Arc<std::sync::Mutex<BTreeSet<(String, String)>>>,
     sim_chains: EvmChains,
+    /// The gateway whose finished orders' outputs are delivered on these chains (set once it is made).
+    sim: Arc<OnceLock<Sim>>,
 }
 
 /// The URL [`SANDBOX_EVM_NODES_ENV`] names for `chain`, if any.
@@ -249,8 +293,17 @@ impl SandboxChains {
     }
 
     /// The URL of `chain`'s node (an EVM chain, `solana` or `tron`), started on first use; with `owner`, that address
-    /// funded on it once.
+    /// funded on it once. Then what the gateway's finished orders owe on the chain is delivered there (after the
+    /// funding, which sets a native balance rather than adding to it), so a balance read next shows it.
     pub async fn url_for(&self, chain: &str, owner: Option<&str>) -> Result<String, SandboxError> {
+        let url = self.started_url(chain, owner).await?;
+        if let Some(sim) = self.sim.get() {
+            sim.deliver_owed().await;
+        }
+        Ok(url)
+    }
+
+    async fn started_url(&self, chain: &str, owner: Option<&str>) -> Result<String, SandboxError> {
         Ok(match (chain, owner) {
             ("solana", Some(owner)) => self.funded_solana(owner).await?.url().to_owned(),
             ("solana", None) => self.solana_node().await?.url().to_owned(),
