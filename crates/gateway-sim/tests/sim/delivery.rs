@@ -308,3 +308,97 @@ async fn tokens_are_minted_on_the_chain_once_it_has_a_node_and_only_once() {
     );
     running.shutdown().await.unwrap();
 }
+
+/// The payment of an order settled on Solana or Tron, made on that chain's node: SPL tokens in the receiver's
+/// associated token account (made when it does not exist), TRC-20 tokens to the receiver's account; each exactly the
+/// amount, added to what it held.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn spl_and_trc20_payments_are_minted_on_the_solana_and_tron_nodes() {
+    use gateway_sim::delivery::deliver;
+    use gateway_sim::orders::Delivery;
+    use gateway_sim::solana_node::SolanaNode;
+    use gateway_sim::tron_node::TronNode;
+    use solana_pubkey::Pubkey;
+    use std::str::FromStr;
+
+    const USDC_SOL: &str = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v";
+    const USDT_TRON: &str = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
+    let payment = |chain: &str, token: &str, to: &str, amount: &str| Delivery {
+        order_id: format!("order-on-{chain}"),
+        kind: DeliveryKind::Output,
+        chain: chain.into(),
+        token: token.into(),
+        to: to.into(),
+        amount: amount.into(),
+        tx_hash: "unused".into(),
+    };
+
+    // Solana: a new receiver's token account is made and credited, then credited again.
+    let solana = SolanaNode::start().await.unwrap();
+    let to = support::SOL_ADDR;
+    let account = gateway_sim::payload::solana::associated_token_account(
+        &Pubkey::from_str(to).unwrap(),
+        &Pubkey::from_str(USDC_SOL).unwrap(),
+    );
+    let held = |answer: serde_json::Value| -> u64 {
+        answer["value"]["amount"].as_str().unwrap().parse().unwrap()
+    };
+    deliver(solana.url(), &payment("solana", USDC_SOL, to, "24750000"))
+        .await
+        .unwrap();
+    let balance = solana
+        .rpc("getTokenAccountBalance", json!([account.to_string()]))
+        .await
+        .unwrap();
+    assert_eq!(held(balance), 24_750_000);
+    deliver(solana.url(), &payment("solana", USDC_SOL, to, "250000"))
+        .await
+        .unwrap();
+    let balance = solana
+        .rpc("getTokenAccountBalance", json!([account.to_string()]))
+        .await
+        .unwrap();
+    assert_eq!(held(balance), 25_000_000);
+
+    // Tron: the TRC-20 test token's balanceOf, read-only through the stand-in's HTTP API.
+    let tron = TronNode::start().await.unwrap();
+    let to = support::TRON_ADDR;
+    let account = gateway_client::tron::parse_account(to).unwrap();
+    let balance_of = || async {
+        let mut data = alloy_primitives::hex::decode("70a08231").unwrap();
+        data.extend_from_slice(&[0u8; 12]);
+        data.extend_from_slice(&account[1..]);
+        let answer = tron
+            .post(
+                "/wallet/triggerconstantcontract",
+                json!({
+                    "owner_address": to,
+                    "contract_address": USDT_TRON,
+                    "data": alloy_primitives::hex::encode(data),
+                    "call_value": 0,
+                    "visible": true,
+                }),
+            )
+            .await
+            .unwrap();
+        U256::from_str_radix(answer["constant_result"][0].as_str().unwrap(), 16).unwrap()
+    };
+    assert_eq!(balance_of().await, U256::ZERO);
+    deliver(tron.url(), &payment("tron", USDT_TRON, to, "49500000"))
+        .await
+        .unwrap();
+    assert_eq!(balance_of().await, U256::from(49_500_000u64));
+
+    // An amount the chain's calls cannot carry is refused, and nothing moves.
+    let too_much = deliver(
+        tron.url(),
+        &payment("tron", USDT_TRON, to, "18446744073709551616"),
+    )
+    .await
+    .unwrap_err();
+    assert!(
+        too_much.to_string().contains("cannot be delivered on tron"),
+        "{too_much}"
+    );
+    assert_eq!(balance_of().await, U256::from(49_500_000u64));
+}
