@@ -410,3 +410,65 @@ pub async fn open_desk(
 ) -> Result<desk_core::Desk, desk_core::DeskError> {
     open_desk_with(paths, desk_core::DeskOptions::default()).await
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gateway_client::wire::RegisterTx;
+    use gateway_client::{ApiVersion, Client, ClientConfig, QuoteRequest};
+
+    const USDT_BOB: &str = "0x05D032ac25d322df992303dCa074EE7392C117b9";
+    const USDT_ETH: &str = "0xdac17f958d2ee523a2206206994597c13d831ec7";
+    const EVM: &str = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
+    const OWNER: &str = "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359";
+
+    /// A token swap to Ethereum that finishes while the Sandbox's Ethereum node has not started: its output waits,
+    /// and arrives when the app first reaches that chain (which starts its node), once.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn an_output_owed_on_a_chain_not_started_arrives_when_the_app_reaches_it() {
+        let running = EmbeddedSandbox
+            .start(SandboxStart::default())
+            .await
+            .unwrap();
+        let mut config = ClientConfig::new(running.base_url());
+        config.version = ApiVersion::V3;
+        let client = Client::new(config).unwrap();
+        let mut request =
+            QuoteRequest::new(("bob", USDT_BOB), ("ethereum", USDT_ETH), "50000123", EVM);
+        request.slippage_bps = 100;
+        request.owner_address = Some(OWNER.into());
+        let quote = client.get_quote(&request).await.unwrap().value;
+        let output = quote.view().output_amount().amount.clone();
+        let id = client
+            .create_order(&quote)
+            .await
+            .unwrap()
+            .value
+            .order_id()
+            .to_owned();
+        // BOB's node has not started either: the hash is checked by its shape.
+        let hash = format!("0x{}", "ab".repeat(32));
+        client
+            .register_tx(&RegisterTx::token_swap(&id, hash, "bob"))
+            .await
+            .unwrap();
+
+        let clock = running.clock().await.unwrap();
+        assert_eq!(clock.pending, 1);
+        let moved = running.advance_clock(clock.finish_in_secs).await.unwrap();
+        assert_eq!(
+            (moved.finished, moved.delivered, moved.after.undelivered),
+            (1, 0, 1)
+        );
+
+        let url = running.chains().url_for("ethereum", None).await.unwrap();
+        let node = EvmNode::attach("ethereum", &url).await.unwrap();
+        let held = || async { node.token_balance(USDT_ETH, EVM).await.unwrap().to_string() };
+        assert_eq!(held().await, output);
+        assert_eq!(running.clock().await.unwrap().undelivered, 0);
+        running.chains().url_for("ethereum", None).await.unwrap();
+        running.advance_clock(600).await.unwrap();
+        assert_eq!(held().await, output, "once");
+        running.stop().await;
+    }
+}
