@@ -38,6 +38,7 @@ pub fn args_types() -> Vec<ArgsType> {
         args_type::<commands::AbandonOrderArgs>(),
         args_type::<commands::AcknowledgeOrderArgs>(),
         args_type::<commands::OrderNextCheckArgs>(),
+        args_type::<commands::SandboxAdvanceArgs>(),
         args_type::<commands::WatchAddressArgs>(),
         args_type::<commands::UnwatchAddressArgs>(),
         args_type::<commands::SetApiKeyArgs>(),

@@ -7,6 +7,7 @@
 //! sends: the window cannot send a shape Rust would refuse without `npm run check` failing (see `args_bindings.rs`).
 
 use desk_core::api::{NetworkChoice, RouteView, SettingsView};
+use desk_core::desk::SandboxClockView;
 use desk_core::files;
 use desk_core::partner::{Dashboard, DashboardQuery};
 use desk_core::settings::{AffiliateEntry, Theme};
@@ -204,6 +205,38 @@ pub async fn list_orders(desk: State<'_, Desk>) -> Result<Vec<OrderView>, DeskEr
 pub async fn refresh_orders(desk: State<'_, Desk>) -> Result<(), DeskError> {
     desk.refresh_now().await;
     Ok(())
+}
+
+/// The Sandbox's clock and its paid orders under way; refused off the Sandbox.
+#[tauri::command]
+pub async fn sandbox_clock(desk: State<'_, Desk>) -> Result<SandboxClockView, DeskError> {
+    desk.sandbox_clock().await
+}
+
+/// The arguments of the `sandbox_advance` command.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(export_to = "args/"))]
+pub struct SandboxAdvanceArgs {
+    /// How far to move the Sandbox's clock on, seconds.
+    #[cfg_attr(test, ts(type = "number"))]
+    secs: u64,
+}
+
+/// Moves the Sandbox's clock on by `secs`: its orders reach their endings, their outputs arrive on its chains, and
+/// the orders are read again; refused off the Sandbox.
+#[tauri::command]
+pub async fn sandbox_advance(
+    desk: State<'_, Desk>,
+    args: SandboxAdvanceArgs,
+) -> Result<SandboxClockView, DeskError> {
+    desk.sandbox_advance(args.secs).await
+}
+
+/// Moves the Sandbox's clock on exactly as far as its paid orders under way need to finish; refused off the Sandbox.
+#[tauri::command]
+pub async fn sandbox_finish_pending(desk: State<'_, Desk>) -> Result<SandboxClockView, DeskError> {
+    desk.sandbox_finish_pending().await
 }
 
 /// The arguments of the `order_next_check` command.

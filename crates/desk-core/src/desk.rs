@@ -10,12 +10,14 @@ mod errors;
 mod execute;
 mod orders;
 mod partner;
+mod sandbox_clock;
 mod settings;
 mod support;
 mod swap;
 mod wallet;
 
 pub use execute::default_endpoints;
+pub use sandbox_clock::{MAX_ADVANCE_SECS, SandboxClockView};
 pub use wallet::{NewPhrase, WalletBalance, WalletState, WalletView};
 
 use std::collections::{BTreeMap, HashMap};

@@ -205,6 +205,11 @@ impl ActiveNetwork {
         }
     }
 
+    /// The local gateway, when this is the Sandbox (its clock is moved through it).
+    pub fn sandbox_gateway(&self) -> Option<&dyn RunningGateway> {
+        self.sandbox.as_deref()
+    }
+
     /// Stops the embedded gateway, if this is the Sandbox.
     pub async fn close(&mut self) {
         if let Some(sim) = self.sandbox.take() {

@@ -52,8 +52,47 @@ pub trait RunningGateway: Send + Sync + fmt::Debug {
     fn base_url(&self) -> Url;
     /// Its local chains, which it checks registered transactions on.
     fn chains(&self) -> Arc<dyn LocalChains>;
+    /// Its clock, and what the orders under way need to end.
+    fn clock(&self) -> BoxFuture<'static, Result<LocalClock, SandboxError>>;
+    /// Moves its clock on by `secs` seconds (kept across restarts; never back): orders reach their endings, and what
+    /// the finished ones pay out arrives on its local chains. Says what happened.
+    fn advance_clock(&self, secs: u64) -> BoxFuture<'static, Result<ClockMoved, SandboxError>>;
     /// Stops it and waits until it has.
     fn stop(self: Box<Self>) -> BoxFuture<'static, ()>;
+}
+
+/// A local gateway's clock, and its orders under way.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LocalClock {
+    /// Its time, unix seconds.
+    pub now: u64,
+    /// How far it has been moved on in all, seconds.
+    pub advanced_secs: u64,
+    /// Orders paid (their transaction registered) that have not reached their ending.
+    pub pending: u64,
+    /// How far the clock must move for every one of them to end, seconds (0 when none is pending): the latest end
+    /// among them, as the gateway computes it.
+    pub finish_in_secs: u64,
+    /// Orders still waiting for their payment; moving the clock past their window expires them.
+    pub awaiting_payment: u64,
+    /// Outputs and refunds of finished orders owed on a local chain whose node has not started yet (delivered when
+    /// it starts).
+    pub undelivered: u64,
+}
+
+/// What moving a local gateway's clock did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ClockMoved {
+    /// How far it moved, seconds.
+    pub moved_secs: u64,
+    /// Paid orders that reached their ending on the way (success, failed or refunded).
+    pub finished: u64,
+    /// Unpaid orders whose window passed on the way.
+    pub expired: u64,
+    /// Outputs and refunds that arrived on a local chain (a Bitcoin payout in its ledger) right after.
+    pub delivered: u64,
+    /// The clock afterwards.
+    pub after: LocalClock,
 }
 
 /// The local chains behind a local gateway: a node per chain, started when first used.

@@ -9,10 +9,11 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::net::{Ipv4Addr, SocketAddr};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use desk_core::sandbox::{
-    BoxFuture, LocalChains, LocalGateway, RunningGateway, SandboxError, SandboxStart,
+    BoxFuture, ClockMoved, LocalChains, LocalClock, LocalGateway, RunningGateway, SandboxError,
+    SandboxStart,
 };
 use gateway_client::ApiKey;
 use gateway_client::address::BitcoinNetwork;
@@ -42,14 +43,18 @@ impl LocalGateway for EmbeddedSandbox {
     ) -> BoxFuture<'_, Result<Box<dyn RunningGateway>, SandboxError>> {
         Box::pin(async move {
             let chains = SandboxChains::default();
-            let running = sandbox_sim(
+            let sim = sandbox_sim(
                 how.state_file.as_deref(),
                 how.admin,
                 how.api_key.as_ref(),
                 chains.sim_chains.clone(),
                 how.production_shape,
-            )
-            .spawn(SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
+            );
+            // The chains deliver what the gateway's finished orders owe there when they start.
+            let _ = chains.sim.set(sim.clone());
+            let running = sim
+                .clone()
+                .spawn(SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
             .await
             .map_err(|e| {
                 SandboxError(
@@ -61,6 +66,7 @@ impl LocalGateway for EmbeddedSandbox {
             let base_url = Url::parse(&running.base_url()).expect("a socket address makes a URL");
             Ok(Box::new(Running {
                 sim: Some(running),
+                gateway: sim,
                 base_url,
                 chains: Arc::new(chains),
             }) as Box<dyn RunningGateway>)
@@ -72,6 +78,8 @@ impl LocalGateway for EmbeddedSandbox {
 #[derive(Debug)]
 struct Running {
     sim: Option<RunningSim>,
+    /// The gateway itself (its clock and book), shared with the server.
+    gateway: Sim,
     base_url: Url,
     chains: Arc<SandboxChains>,
 }
@@ -85,6 +93,25 @@ impl RunningGateway for Running {
         self.chains.clone()
     }
 
+    fn clock(&self) -> BoxFuture<'static, Result<LocalClock, SandboxError>> {
+        let sim = self.gateway.clone();
+        Box::pin(async move { Ok(local_clock(sim.clock_reading())) })
+    }
+
+    fn advance_clock(&self, secs: u64) -> BoxFuture<'static, Result<ClockMoved, SandboxError>> {
+        let sim = self.gateway.clone();
+        Box::pin(async move {
+            let moved = sim.advance_clock(secs).await;
+            Ok(ClockMoved {
+                moved_secs: moved.moved_secs,
+                finished: count(moved.finished),
+                expired: count(moved.expired),
+                delivered: count(moved.delivered),
+                after: local_clock(moved.after),
+            })
+        })
+    }
+
     fn stop(mut self: Box<Self>) -> BoxFuture<'static, ()> {
         let sim = self.sim.take();
         Box::pin(async move {
@@ -92,6 +119,21 @@ impl RunningGateway for Running {
                 let _ = sim.shutdown().await;
             }
         })
+    }
+}
+
+fn count(n: usize) -> u64 {
+    u64::try_from(n).unwrap_or(u64::MAX)
+}
+
+fn local_clock(reading: gateway_sim::ClockReading) -> LocalClock {
+    LocalClock {
+        now: reading.now,
+        advanced_secs: reading.advanced_secs,
+        pending: count(reading.pending),
+        finish_in_secs: reading.finish_in_secs,
+        awaiting_payment: count(reading.awaiting_payment),
+        undelivered: count(reading.undelivered),
     }
 }
 
@@ -120,6 +162,8 @@ pub struct SandboxChains {
     tron: Arc<tokio::sync::Mutex<Option<Arc<TronNode>>>>,
     funded: Arc<std::sync::Mutex<BTreeSet<(String, String)>>>,
     sim_chains: EvmChains,
+    /// The gateway whose finished orders' outputs are delivered on these chains (set once it is made).
+    sim: Arc<OnceLock<Sim>>,
 }
 
 /// The URL [`SANDBOX_EVM_NODES_ENV`] names for `chain`, if any.
@@ -249,8 +293,17 @@ impl SandboxChains {
     }
 
     /// The URL of `chain`'s node (an EVM chain, `solana` or `tron`), started on first use; with `owner`, that address
-    /// funded on it once.
+    /// funded on it once. Then what the gateway's finished orders owe on the chain is delivered there (after the
+    /// funding, which sets a native balance rather than adding to it), so a balance read next shows it.
     pub async fn url_for(&self, chain: &str, owner: Option<&str>) -> Result<String, SandboxError> {
+        let url = self.started_url(chain, owner).await?;
+        if let Some(sim) = self.sim.get() {
+            sim.deliver_owed().await;
+        }
+        Ok(url)
+    }
+
+    async fn started_url(&self, chain: &str, owner: Option<&str>) -> Result<String, SandboxError> {
         Ok(match (chain, owner) {
             ("solana", Some(owner)) => self.funded_solana(owner).await?.url().to_owned(),
             ("solana", None) => self.solana_node().await?.url().to_owned(),
@@ -356,4 +409,66 @@ pub async fn open_desk(
     paths: desk_core::AppPaths,
 ) -> Result<desk_core::Desk, desk_core::DeskError> {
     open_desk_with(paths, desk_core::DeskOptions::default()).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gateway_client::wire::RegisterTx;
+    use gateway_client::{ApiVersion, Client, ClientConfig, QuoteRequest};
+
+    const USDT_BOB: &str = "0x05D032ac25d322df992303dCa074EE7392C117b9";
+    const USDT_ETH: &str = "0xdac17f958d2ee523a2206206994597c13d831ec7";
+    const EVM: &str = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
+    const OWNER: &str = "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359";
+
+    /// A token swap to Ethereum that finishes while the Sandbox's Ethereum node has not started: its output waits,
+    /// and arrives when the app first reaches that chain (which starts its node), once.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn an_output_owed_on_a_chain_not_started_arrives_when_the_app_reaches_it() {
+        let running = EmbeddedSandbox
+            .start(SandboxStart::default())
+            .await
+            .unwrap();
+        let mut config = ClientConfig::new(running.base_url());
+        config.version = ApiVersion::V3;
+        let client = Client::new(config).unwrap();
+        let mut request =
+            QuoteRequest::new(("bob", USDT_BOB), ("ethereum", USDT_ETH), "50000123", EVM);
+        request.slippage_bps = 100;
+        request.owner_address = Some(OWNER.into());
+        let quote = client.get_quote(&request).await.unwrap().value;
+        let output = quote.view().output_amount().amount.clone();
+        let id = client
+            .create_order(&quote)
+            .await
+            .unwrap()
+            .value
+            .order_id()
+            .to_owned();
+        // BOB's node has not started either: the hash is checked by its shape.
+        let hash = format!("0x{}", "ab".repeat(32));
+        client
+            .register_tx(&RegisterTx::token_swap(&id, hash, "bob"))
+            .await
+            .unwrap();
+
+        let clock = running.clock().await.unwrap();
+        assert_eq!(clock.pending, 1);
+        let moved = running.advance_clock(clock.finish_in_secs).await.unwrap();
+        assert_eq!(
+            (moved.finished, moved.delivered, moved.after.undelivered),
+            (1, 0, 1)
+        );
+
+        let url = running.chains().url_for("ethereum", None).await.unwrap();
+        let node = EvmNode::attach("ethereum", &url).await.unwrap();
+        let held = || async { node.token_balance(USDT_ETH, EVM).await.unwrap().to_string() };
+        assert_eq!(held().await, output);
+        assert_eq!(running.clock().await.unwrap().undelivered, 0);
+        running.chains().url_for("ethereum", None).await.unwrap();
+        running.advance_clock(600).await.unwrap();
+        assert_eq!(held().await, output, "once");
+        running.stop().await;
+    }
 }

@@ -15,18 +15,21 @@
 //!   A legacy script (P2PKH, P2SH) needs the whole previous transaction (`non_witness_utxo`), whose txid must be the
 //!   outpoint's: that transaction (version 2, locktime 0) spends `(sha256d("gateway-sim funding" || script), 0)` with
 //!   an empty script and pays the coin in output 0. After an onramp transaction that spends a coin is registered, its
-//!   change output is that script's next coin (the order book keeps this ledger; see `Book::coin`).
+//!   change output is that script's next coin (the order book keeps this ledger; see `Book::coins`). A payment the
+//!   gateway makes to a script (an offramp's payout, an onramp's refund) is one more coin of that script
+//!   ([`payout_coin`]), so a script can hold several.
 //! - **Fees** are [`FEE_RATE_SAT_PER_VB`] (the offramp quotes' `fastestFeeRate` too) times the transaction's virtual
 //!   size, the inputs' signatures estimated by script type ([`deposit_fee_sats`]).
-//! - **Max spendable** ([`max_spendable`]): the coin less the fee of a deposit that spends it all (no change).
+//! - **Max spendable** ([`max_spendable`], [`max_spendable_all`]): the coins less the fee of a deposit that spends
+//!   them all (no change).
 //!
 //! # The PSBT (version 0)
 //!
-//! Unsigned transaction version 2, locktime 0, one input spending the sender's coin with sequence `0xfffffffd`
-//! (replaceable), sighash type left unset (so `SIGHASH_ALL`). Outputs, in order: `[0]` the deposit address, exactly
+//! Unsigned transaction version 2, locktime 0, one input per coin of the sender (all of them, in the ledger's order:
+//! most scripts hold one) with sequence `0xfffffffd` (replaceable), sighash type left unset (so `SIGHASH_ALL`). Outputs, in order: `[0]` the deposit address, exactly
 //! `amount_sats`; `[1]` `OP_RETURN` with the 32-byte commitment (value 0); `[2]` the change back to the sender's own
-//! script: the coin less the amount and the fee, left out when it would be below [`DUST_SATS`] (then the fee takes
-//! it). A coin too small for the amount and the fee is refused ([`PayloadError::InsufficientFunds`]).
+//! script: the coins less the amount and the fee, left out when it would be below [`DUST_SATS`] (then the fee takes
+//! it). Coins too small for the amount and the fee are refused ([`PayloadError::InsufficientFunds`]).
 
 use std::str::FromStr;
 
@@ -139,6 +142,15 @@ fn satisfaction_weight(script: &bitcoin::Script) -> u64 {
 /// The fee, in sats, of a deposit spending one coin of `sender_script`: outputs to a P2WPKH deposit address, the
 /// 32-byte OP_RETURN and (`with_change`) change back to `sender_script`, at [`FEE_RATE_SAT_PER_VB`].
 pub fn deposit_fee_sats(sender_script: &bitcoin::Script, with_change: bool) -> u64 {
+    deposit_fee_sats_spending(sender_script, 1, with_change)
+}
+
+/// [`deposit_fee_sats`] for a deposit spending `inputs` coins of `sender_script` (at least one).
+pub fn deposit_fee_sats_spending(
+    sender_script: &bitcoin::Script,
+    inputs: usize,
+    with_change: bool,
+) -> u64 {
     let mut outputs = vec![
         TxOut {
             value: Amount::ZERO,
@@ -155,28 +167,33 @@ pub fn deposit_fee_sats(sender_script: &bitcoin::Script, with_change: bool) -> u
             script_pubkey: sender_script.to_owned(),
         });
     }
-    fee_of(&unsigned_tx(OutPoint::null(), outputs), sender_script)
+    let spent = vec![OutPoint::null(); inputs.max(1)];
+    fee_of(&unsigned_tx(&spent, outputs), sender_script)
 }
 
-/// The fee of the unsigned one-input transaction `tx` once its input (spending `sender_script`) is signed.
+/// The fee of the unsigned transaction `tx`, each of whose inputs spends `sender_script`, once they are signed.
 fn fee_of(tx: &Transaction, sender_script: &bitcoin::Script) -> u64 {
+    let inputs = u64::try_from(tx.input.len()).unwrap_or(u64::MAX);
     let weight = tx
         .weight()
         .to_wu()
-        .saturating_add(satisfaction_weight(sender_script));
+        .saturating_add(satisfaction_weight(sender_script).saturating_mul(inputs));
     weight.div_ceil(4).saturating_mul(FEE_RATE_SAT_PER_VB)
 }
 
-fn unsigned_tx(spent: OutPoint, output: Vec<TxOut>) -> Transaction {
+fn unsigned_tx(spent: &[OutPoint], output: Vec<TxOut>) -> Transaction {
     Transaction {
         version: Version::TWO,
         lock_time: LockTime::ZERO,
-        input: vec![TxIn {
-            previous_output: spent,
-            script_sig: ScriptBuf::new(),
-            sequence: Sequence::ENABLE_RBF_NO_LOCKTIME,
-            witness: Witness::new(),
-        }],
+        input: spent
+            .iter()
+            .map(|outpoint| TxIn {
+                previous_output: *outpoint,
+                script_sig: ScriptBuf::new(),
+                sequence: Sequence::ENABLE_RBF_NO_LOCKTIME,
+                witness: Witness::new(),
+            })
+            .collect(),
         output,
     }
 }
@@ -184,8 +201,56 @@ fn unsigned_tx(spent: OutPoint, output: Vec<TxOut>) -> Transaction {
 /// The most a deposit from `coin` (of `sender_script`) can pay: the coin less the fee of spending it all, 0 when the
 /// coin cannot even pay the fee.
 pub fn max_spendable(coin: &Coin, sender_script: &bitcoin::Script) -> u64 {
-    coin.value
-        .saturating_sub(deposit_fee_sats(sender_script, false))
+    max_spendable_all(std::slice::from_ref(coin), sender_script)
+}
+
+/// The most a deposit spending all of `coins` (of `sender_script`) can pay: their sum less the fee of spending them
+/// all, 0 when there are none or they cannot even pay the fee.
+pub fn max_spendable_all(coins: &[Coin], sender_script: &bitcoin::Script) -> u64 {
+    if coins.is_empty() {
+        return 0;
+    }
+    total_sats(coins).saturating_sub(deposit_fee_sats_spending(sender_script, coins.len(), false))
+}
+
+fn total_sats(coins: &[Coin]) -> u64 {
+    coins
+        .iter()
+        .fold(0u64, |sum, coin| sum.saturating_add(coin.value))
+}
+
+/// The coin a payment of `value` sats to `script` makes, for the transaction whose id is `txid` (an offramp's payout
+/// or an onramp's refund, as the order shows it): output 0 of that transaction. A legacy script's coin must carry its
+/// whole previous transaction, whose id is then its own (one input spending `(txid, 0)`), so such a coin's outpoint is
+/// that transaction's, not `txid`.
+pub fn payout_coin(script: &bitcoin::Script, value: u64, txid: Txid) -> Coin {
+    let paid = OutPoint::new(txid, 0);
+    if script.is_witness_program() {
+        return Coin {
+            outpoint: paid,
+            value,
+            previous_tx: None,
+        };
+    }
+    let previous = Transaction {
+        version: Version::TWO,
+        lock_time: LockTime::ZERO,
+        input: vec![TxIn {
+            previous_output: paid,
+            script_sig: ScriptBuf::new(),
+            sequence: Sequence::ENABLE_RBF_NO_LOCKTIME,
+            witness: Witness::new(),
+        }],
+        output: vec![TxOut {
+            value: Amount::from_sat(value),
+            script_pubkey: script.to_owned(),
+        }],
+    };
+    Coin {
+        outpoint: OutPoint::new(previous.compute_txid(), 0),
+        value,
+        previous_tx: Some(previous),
+    }
 }
 
 /// What create-order returns for an onramp.
@@ -288,7 +353,7 @@ pub fn onramp_payload(
         network,
         amount_sats,
         sender,
-        initial_coin,
+        |script| vec![initial_coin(script)],
     )
 }
 
@@ -296,7 +361,8 @@ pub fn onramp_payload(
 ///
 /// `secret` is the sim's 32-byte secret, `order_id` the order's id, `quote_digest` the digest naming the quote,
 /// `amount_sats` what the user must pay (1 sat up to 21 million BTC). `sender`, when given, must be a Bitcoin address
-/// valid for `network`; then the payload carries a PSBT spending `coin_of(sender's script)` (see the module docs).
+/// valid for `network`; then the payload carries a PSBT spending all of `coins_of(sender's script)`, the coins the
+/// sender holds now (see the module docs).
 pub fn onramp_payload_from(
     secret: &[u8; 32],
     order_id: &str,
@@ -304,7 +370,7 @@ pub fn onramp_payload_from(
     network: Network,
     amount_sats: u64,
     sender: Option<&str>,
-    coin_of: impl Fn(&bitcoin::Script) -> Coin,
+    coins_of: impl Fn(&bitcoin::Script) -> Vec<Coin>,
 ) -> Result<OnrampPayload, PayloadError> {
     let max = Amount::MAX_MONEY.to_sat();
     if amount_sats == 0 || amount_sats > max {
@@ -320,9 +386,9 @@ pub fn onramp_payload_from(
         None => None,
         Some(sender) => {
             let sender_script = parse_address(sender, network, "sender")?.script_pubkey();
-            let coin = coin_of(&sender_script);
+            let coins = coins_of(&sender_script);
             Some(
-                build_psbt(&coin, &deposit, &commitment, amount_sats, sender_script)?
+                build_psbt(&coins, &deposit, &commitment, amount_sats, sender_script)?
                     .serialize_hex(),
             )
         }
@@ -351,9 +417,9 @@ fn parse_address(
         .map_err(|_| invalid(format!("not an address of the {network} network")))
 }
 
-/// The PSBT paying `deposit` and the commitment from the sender's `coin`, with the change back to it.
+/// The PSBT paying `deposit` and the commitment from the sender's `coins` (all of them), with the change back to it.
 fn build_psbt(
-    coin: &Coin,
+    coins: &[Coin],
     deposit: &Address,
     commitment: &[u8; 32],
     amount_sats: u64,
@@ -369,14 +435,18 @@ fn build_psbt(
             script_pubkey: ScriptBuf::new_op_return(commitment),
         },
     ];
-    let fee_without_change = fee_of(&unsigned_tx(coin.outpoint, outputs.clone()), &sender_script);
+    let spent: Vec<OutPoint> = coins.iter().map(|coin| coin.outpoint).collect();
+    let total = total_sats(coins);
+    let fee_without_change = fee_of(&unsigned_tx(&spent, outputs.clone()), &sender_script);
     let short = || PayloadError::InsufficientFunds {
-        balance: coin.value,
-        spendable: max_spendable(coin, &sender_script),
+        balance: total,
+        spendable: max_spendable_all(coins, &sender_script),
         needed: amount_sats.saturating_add(fee_without_change),
     };
-    let left = coin
-        .value
+    if coins.is_empty() {
+        return Err(short());
+    }
+    let left = total
         .checked_sub(amount_sats)
         .and_then(|left| left.checked_sub(fee_without_change))
         .ok_or_else(short)?;
@@ -385,23 +455,25 @@ fn build_psbt(
         value: Amount::ZERO,
         script_pubkey: sender_script.clone(),
     });
-    let fee_with_change = fee_of(&unsigned_tx(coin.outpoint, with_change), &sender_script);
-    let change = (coin.value - amount_sats).saturating_sub(fee_with_change);
+    let fee_with_change = fee_of(&unsigned_tx(&spent, with_change), &sender_script);
+    let change = (total - amount_sats).saturating_sub(fee_with_change);
     if left > 0 && change >= DUST_SATS {
         outputs.push(TxOut {
             value: Amount::from_sat(change),
             script_pubkey: sender_script.clone(),
         });
     }
-    let mut psbt = Psbt::from_unsigned_tx(unsigned_tx(coin.outpoint, outputs))
-        .expect("the transaction is unsigned");
-    match &coin.previous_tx {
-        Some(tx) => psbt.inputs[0].non_witness_utxo = Some(tx.clone()),
-        None => {
-            psbt.inputs[0].witness_utxo = Some(TxOut {
-                value: Amount::from_sat(coin.value),
-                script_pubkey: sender_script,
-            })
+    let mut psbt =
+        Psbt::from_unsigned_tx(unsigned_tx(&spent, outputs)).expect("the transaction is unsigned");
+    for (input, coin) in psbt.inputs.iter_mut().zip(coins) {
+        match &coin.previous_tx {
+            Some(tx) => input.non_witness_utxo = Some(tx.clone()),
+            None => {
+                input.witness_utxo = Some(TxOut {
+                    value: Amount::from_sat(coin.value),
+                    script_pubkey: sender_script.clone(),
+                })
+            }
         }
     }
     Ok(psbt)
@@ -770,6 +842,93 @@ mod tests {
         // A spent coin spends nothing.
         let spent = Coin { value: 0, ..coin };
         assert_eq!(max_spendable(&spent, &script), 0);
+        assert_eq!(max_spendable_all(&[], &script), 0);
+    }
+
+    /// A sender that was paid by the gateway holds two coins: the deposit spends both (one input each, signed by the
+    /// same key), the fee pays for both inputs, and the most it can pay is their sum less that fee.
+    #[test]
+    fn a_sender_with_two_coins_spends_both() {
+        let script = wallet().script_pubkey();
+        let first = initial_coin(&script);
+        let paid_txid: Txid = "aa".repeat(32).parse().unwrap();
+        let payout = payout_coin(&script, 300_000, paid_txid);
+        assert_eq!(payout.outpoint, OutPoint::new(paid_txid, 0));
+        let coins = vec![first.clone(), payout.clone()];
+        let max = max_spendable_all(&coins, &script);
+        assert_eq!(
+            max,
+            first.value + 300_000 - deposit_fee_sats_spending(&script, 2, false)
+        );
+        assert!(deposit_fee_sats_spending(&script, 2, false) > deposit_fee_sats(&script, false));
+        let sender = wallet().address(Network::Bitcoin);
+        let pay = |amount: u64| {
+            onramp_payload_from(
+                &SECRET,
+                ORDER,
+                &DIGEST,
+                Network::Bitcoin,
+                amount,
+                Some(&sender),
+                |_| coins.clone(),
+            )
+        };
+        // More than the first coin alone holds: payable only with both.
+        let amount = first.value + 100_000;
+        let psbt = psbt_of(&pay(amount).unwrap());
+        let spent: Vec<OutPoint> = psbt
+            .unsigned_tx
+            .input
+            .iter()
+            .map(|i| i.previous_output)
+            .collect();
+        assert_eq!(spent, vec![first.outpoint, payout.outpoint]);
+        assert_eq!(
+            psbt.fee().unwrap().to_sat(),
+            deposit_fee_sats_spending(&script, 2, true)
+        );
+        assert_eq!(
+            psbt.unsigned_tx.output[2].value.to_sat(),
+            first.value + 300_000 - amount - deposit_fee_sats_spending(&script, 2, true)
+        );
+        let signed = wallet().sign_psbt(&psbt_of(&pay(amount).unwrap()).serialize_hex());
+        assert!(signed.is_ok(), "{signed:?}");
+        // All of it, and no more.
+        assert_eq!(psbt_of(&pay(max).unwrap()).unsigned_tx.output.len(), 2);
+        assert!(matches!(
+            pay(max + 1).unwrap_err(),
+            PayloadError::InsufficientFunds { balance, spendable, .. }
+                if balance == first.value + 300_000 && spendable == max
+        ));
+        // No coin at all: refused, nothing to spend.
+        let none = onramp_payload_from(
+            &SECRET,
+            ORDER,
+            &DIGEST,
+            Network::Bitcoin,
+            1_000,
+            Some(&sender),
+            |_| Vec::new(),
+        )
+        .unwrap_err();
+        assert!(matches!(
+            none,
+            PayloadError::InsufficientFunds {
+                balance: 0,
+                spendable: 0,
+                ..
+            }
+        ));
+        // A legacy script's payout carries its previous transaction, whose output 0 is the coin.
+        let legacy = ScriptBuf::new_p2pkh(&bitcoin::PubkeyHash::all_zeros());
+        let coin = payout_coin(&legacy, 5_000, paid_txid);
+        let previous = coin.previous_tx.as_ref().unwrap();
+        assert_eq!(coin.outpoint.txid, previous.compute_txid());
+        assert_eq!(
+            previous.input[0].previous_output,
+            OutPoint::new(paid_txid, 0)
+        );
+        assert_eq!(previous.output[0].script_pubkey, legacy);
     }
 
     #[test]

@@ -30,8 +30,8 @@ pub use ::bitcoin::Network;
 
 pub use self::bitcoin::{
     BitcoinTxError, Coin, DUST_SATS, FEE_RATE_SAT_PER_VB, OnrampPayload, check_onramp_tx,
-    deposit_address, deposit_fee_sats, initial_coin, max_spendable, onramp_payload,
-    onramp_payload_from, order_commitment,
+    deposit_address, deposit_fee_sats, deposit_fee_sats_spending, initial_coin, max_spendable,
+    max_spendable_all, onramp_payload, onramp_payload_from, order_commitment, payout_coin,
 };
 pub use self::evm::{
     CallPayload, IGatewaySim, TRON_FEE_LIMIT_SUN, chain_id, offramp_call, order_id_hash,
@@ -68,12 +68,12 @@ pub enum PayloadError {
         /// The limit it broke.
         reason: String,
     },
-    /// The sender's coin cannot pay the amount and the fee.
+    /// The sender's coins cannot pay the amount and the fee.
     #[error(
-        "the sender's coin holds {balance} sats, {spendable} spendable after the fee; this deposit needs {needed}"
+        "the sender's coins hold {balance} sats, {spendable} spendable after the fee; this deposit needs {needed}"
     )]
     InsufficientFunds {
-        /// The coin's value, in sats.
+        /// The coins' value, in sats.
         balance: u64,
         /// What a deposit could pay from it (see [`max_spendable`]).
         spendable: u64,

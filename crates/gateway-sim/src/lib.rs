@@ -9,6 +9,7 @@ pub mod access;
 pub mod admin_client;
 pub mod catalogue;
 pub mod clock;
+pub mod delivery;
 pub mod evm_check;
 pub mod evm_node;
 pub mod faults;
@@ -27,5 +28,5 @@ pub mod tamper;
 pub mod tron_node;
 
 pub use catalogue::Catalogue;
-pub use server::{RunningSim, Sim, SimConfig, SimError};
+pub use server::{ClockMoved, ClockReading, Delivered, RunningSim, Sim, SimConfig, SimError};
 pub use signing::{QuoteSigner, SignatureError};

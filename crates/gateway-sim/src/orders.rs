@@ -17,6 +17,16 @@
 //! | ending `failed`, from *r* + T/2 | `failed`; the reservation is released |
 //! | ending `refunded`, from *r* + T | `refunded` with `refunded_tokens` (the input, back on the source chain); released |
 //!
+//! # Delivery
+//!
+//! When an order settles with `success` its output is owed to the recipient on the destination chain; when it settles
+//! `refunded`, its input is owed back on the source chain (to the onramp's refund address or sender; to an offramp's
+//! or token swap's owner, else its sender). A failed order moves nothing (the published status has no refund there).
+//! A Bitcoin payment is made at once in the ledger below: a coin of the recipient's script worth the amount. Another
+//! chain's is kept as owed until that chain has a node, then minted there ([`crate::delivery`]) and moved to
+//! `delivered`. Settling happens once per order, so each order is delivered at most once; both lists are in the state
+//! file.
+//!
 //! T is the quote's `estimatedTimeInSecs`. The ending is chosen by the last three digits of the input amount in
 //! smallest units: `…404` fails, `…808` is refunded, anything else succeeds ([`Ending::for_amount`]).
 //!
@@ -30,9 +40,11 @@
 //!
 //! The book and its records are here; what the book does is in one file per idea: `create` (create-order), `register`
 //! (register-tx), `lookup` (its indexes, get-order and get-orders), `liquidity` (the pools and settling), `issued`
-//! (the quotes it remembers), `ledger` (the simulated Bitcoin chain's coins) and `state` (the state file).
+//! (the quotes it remembers), `ledger` (the simulated Bitcoin chain's coins), `delivery` (what settled orders owe
+//! and what was delivered) and `state` (the state file).
 
 mod create;
+mod delivery;
 mod issued;
 mod ledger;
 mod liquidity;
@@ -56,6 +68,7 @@ use crate::pricing;
 use crate::quote::QuoteError;
 use crate::signing::{QUOTE_TTL_SECS, QuoteSigner};
 
+pub use delivery::{Delivery, DeliveryKind, Pending, Settled};
 pub use state::{Restored, StateError, StateFile};
 
 /// Seconds an order waits for its transaction before it expires.
@@ -158,6 +171,14 @@ pub struct Order {
     pub settled: bool,
     /// The create-order answer, as sent (so a repeated read is the same).
     pub created: Value,
+    /// Who receives the output on the destination chain: the quote's recipient. `None` for orders kept before it was
+    /// (their output is not delivered on the local chains).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recipient: Option<String>,
+    /// Who gets the input back if the order is refunded: an onramp's refund address or else its sender; an offramp's
+    /// or token swap's owner or else its sender. `None`: nobody to refund to is known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refund_to: Option<String>,
 }
 
 /// Where an order is at a given time.
@@ -201,7 +222,7 @@ impl Order {
     }
 
     /// When the order next becomes terminal (the liquidity is settled then).
-    fn settles_at(&self) -> u64 {
+    pub fn settles_at(&self) -> u64 {
         match &self.registration {
             None => self.created_at + REGISTRATION_WINDOW_SECS,
             Some(reg) if self.ending == Ending::Failed => reg.at + self.estimated_secs / 2,
@@ -343,6 +364,21 @@ pub struct Book {
     /// Outpoints (`txid:vout`) spent by registered onramp transactions.
     #[serde(default)]
     spent: BTreeSet<String>,
+    /// Coins the gateway paid to a script besides its ledger coin (an offramp's payout, an onramp's refund), by script
+    /// hex, oldest first; pruned once spent.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    received: BTreeMap<String, Vec<LedgerCoin>>,
+    /// Outputs and refunds owed on a chain other than Bitcoin, by chain slug, then order id: delivered when that
+    /// chain has a node.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    owed: BTreeMap<String, BTreeMap<String, Delivery>>,
+    /// Outputs and refunds delivered, by order id (Bitcoin's into the ledger, the others' minted on their node).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    delivered: BTreeMap<String, Delivery>,
+    /// How far the gateway's clock had been moved on, seconds: restored at start, so that an order that ended stays
+    /// ended after a restart.
+    #[serde(default)]
+    clock_offset: u64,
     #[serde(skip)]
     index: Index,
 }

@@ -1,12 +1,16 @@
 //! The HTTP service: an axum router over the simulated gateway's state.
 
+mod settling;
+
+pub use settling::{ClockMoved, ClockReading, Delivered};
+
 use std::collections::HashMap;
 use std::io;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use alloy_primitives::U256;
 use axum::body::Bytes;
@@ -88,6 +92,10 @@ pub struct Sim {
     faults: Faults,
     tamper: TamperSwitch,
     config: Arc<SimConfig>,
+    /// Delivery passes take turns ([`Sim::deliver_owed`]), so that no delivery is made twice.
+    delivering: Arc<tokio::sync::Mutex<()>>,
+    /// Chains whose node last refused a delivery, and when.
+    failed: Arc<Mutex<HashMap<String, Instant>>>,
 }
 
 impl Default for Sim {
@@ -139,10 +147,13 @@ impl Sim {
                 (signer, book)
             }
         };
+        // The clock where it was left: an order that ended before a restart stays ended.
+        let clock = Clock::new();
+        clock.advance(book.clock_offset());
         Ok(Self {
             catalogue: Arc::default(),
             signer: Arc::new(signer),
-            clock: Clock::new(),
+            clock,
             book: Arc::new(Mutex::new(book)),
             state,
             generation: Arc::default(),
@@ -150,6 +161,8 @@ impl Sim {
             faults: Faults::default(),
             tamper: TamperSwitch::default(),
             config: Arc::new(config),
+            delivering: Arc::default(),
+            failed: Arc::default(),
         })
     }
 
@@ -224,6 +237,18 @@ impl Sim {
             (generation, StateFile::snapshot(&self.signer, &book))
         });
         (result, snapshot)
+    }
+
+    /// Runs a change of the book that may do nothing (`f` says whether it changed anything); a snapshot to write only
+    /// when it did.
+    fn change_if(&self, f: impl FnOnce(&mut Book) -> bool) -> (bool, Option<(u64, Vec<u8>)>) {
+        let mut book = self.lock();
+        let changed = f(&mut book);
+        let snapshot = self.state.as_ref().filter(|_| changed).map(|_| {
+            let generation = self.generation.fetch_add(1, Ordering::Relaxed) + 1;
+            (generation, StateFile::snapshot(&self.signer, &book))
+        });
+        (changed, snapshot)
     }
 
     /// Writes a snapshot to the state file (off the async threads). A failed write is logged; the gateway keeps
@@ -696,6 +721,7 @@ async fn get_order(
     let Some(version) = parse_version(&version) else {
         return StatusCode::NOT_FOUND.into_response();
     };
+    sim.deliver_owed().await;
     let now = sim.clock.now();
     match sim.lock().get_order(&id, version, now) {
         Some(order) => Json(order).into_response(),
@@ -715,6 +741,7 @@ async fn get_orders(
         Ok(Query(params)) => params,
         Err(rejection) => return invalid_request(rejection.body_text()),
     };
+    sim.deliver_owed().await;
     let now = sim.clock.now();
     let result = sim.lock().get_orders(
         &sim.signer,
@@ -731,7 +758,11 @@ async fn get_orders(
 }
 
 async fn admin_clock(State(sim): State<Sim>) -> Json<Value> {
-    Json(json!({"now": sim.clock.now(), "advancedSecs": sim.clock.offset()}))
+    let reading = sim.clock_reading();
+    Json(
+        json!({"now": reading.now, "advancedSecs": reading.advanced_secs,
+        "pending": reading.pending, "finishInSecs": reading.finish_in_secs}),
+    )
 }
 
 #[derive(Deserialize)]
@@ -742,9 +773,10 @@ struct Advance {
 async fn admin_advance(State(sim): State<Sim>, body: Bytes) -> Response {
     match serde_json::from_slice::<Advance>(&body) {
         Ok(Advance { secs }) => {
-            let now = sim.clock.advance(secs);
-            info!(secs, now, "clock advanced");
-            Json(json!({"now": now, "advancedSecs": sim.clock.offset()})).into_response()
+            let moved = sim.advance_clock(secs).await;
+            Json(json!({"now": moved.after.now, "advancedSecs": moved.after.advanced_secs,
+                "finished": moved.finished, "expired": moved.expired, "delivered": moved.delivered}))
+            .into_response()
         }
         Err(e) => (
             StatusCode::BAD_REQUEST,
@@ -892,6 +924,8 @@ async fn get_max_spendable(
             "address: {address:?} is not a Bitcoin address this gateway can read"
         ));
     };
+    // What ended by now is settled first: a Bitcoin payout is a coin of the recipient from then on.
+    sim.deliver_owed().await;
     let sats = sim.lock().max_spendable(&script);
     Json(json!({
         "userAddress": address,

@@ -21,6 +21,7 @@ import type { QuoteDiff } from "./bindings/QuoteDiff";
 import type { QuoteResult } from "./bindings/QuoteResult";
 import type { ReproduceSource } from "./bindings/ReproduceSource";
 import type { RouteView } from "./bindings/RouteView";
+import type { SandboxClockView } from "./bindings/SandboxClockView";
 import type { SettingsView } from "./bindings/SettingsView";
 import type { SwapForm } from "./bindings/SwapForm";
 import type { Theme } from "./bindings/Theme";
@@ -50,6 +51,7 @@ import type { ReproduceQuoteArgs } from "./bindings/args/ReproduceQuoteArgs";
 import type { RequestQuoteArgs } from "./bindings/args/RequestQuoteArgs";
 import type { ResumeOrderArgs } from "./bindings/args/ResumeOrderArgs";
 import type { RevealPathArgs } from "./bindings/args/RevealPathArgs";
+import type { SandboxAdvanceArgs } from "./bindings/args/SandboxAdvanceArgs";
 import type { SaveBundleArgs } from "./bindings/args/SaveBundleArgs";
 import type { SaveDashboardCsvArgs } from "./bindings/args/SaveDashboardCsvArgs";
 import type { SavePsbtArgs } from "./bindings/args/SavePsbtArgs";
@@ -240,6 +242,21 @@ export function refreshOrders(): Promise<void> {
 /** Seconds until the app next reads the gateway's order; null when it does not follow it. */
 export function orderNextCheck(orderId: string): Promise<number | null> {
   return call<number | null, OrderNextCheckArgs>("order_next_check", { orderId });
+}
+
+/** The Sandbox's clock and its paid orders under way (refused off the Sandbox). */
+export function sandboxClock(): Promise<SandboxClockView> {
+  return call<SandboxClockView>("sandbox_clock");
+}
+
+/** Moves the Sandbox's clock on by `secs`: its orders reach their endings and their outputs arrive on its chains. */
+export function sandboxAdvance(secs: number): Promise<SandboxClockView> {
+  return call<SandboxClockView, SandboxAdvanceArgs>("sandbox_advance", { secs });
+}
+
+/** Moves the Sandbox's clock on exactly as far as its paid orders under way need to finish. */
+export function sandboxFinishPending(): Promise<SandboxClockView> {
+  return call<SandboxClockView>("sandbox_finish_pending");
 }
 
 /** Follows the orders of an address on the current network. */
@@ -480,6 +497,9 @@ export interface DeskApi {
   listOrders(): Promise<OrderView[]>;
   refreshOrders(): Promise<void>;
   orderNextCheck(orderId: string): Promise<number | null>;
+  sandboxClock(): Promise<SandboxClockView>;
+  sandboxAdvance(secs: number): Promise<SandboxClockView>;
+  sandboxFinishPending(): Promise<SandboxClockView>;
   watchAddress(address: string): Promise<SettingsView>;
   unwatchAddress(address: string): Promise<SettingsView>;
   setApiKey(key: string): Promise<SettingsView>;
@@ -539,6 +559,9 @@ export const deskApi: DeskApi = {
   listOrders,
   refreshOrders,
   orderNextCheck,
+  sandboxClock,
+  sandboxAdvance,
+  sandboxFinishPending,
   watchAddress,
   unwatchAddress,
   setApiKey,

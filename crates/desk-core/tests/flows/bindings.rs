@@ -38,6 +38,8 @@ fn generate(dir: &Path) {
     desk_core::api::EndpointCheck::export_all(&cfg).unwrap();
     desk_core::wallet::KeyFamily::export_all(&cfg).unwrap();
     desk_core::execute::rail::WalletPlan::export_all(&cfg).unwrap();
+    // The Sandbox's clock, moved on from the window.
+    desk_core::desk::SandboxClockView::export_all(&cfg).unwrap();
     // An onramp's PSBT for a wallet of the person's own: text forms and the animated QR code.
     desk_core::psbt_export::PsbtExport::export_all(&cfg).unwrap();
     // Partner: affiliate entries and the dashboard.

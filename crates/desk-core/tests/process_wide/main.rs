@@ -9,6 +9,7 @@ mod common;
 
 mod evm_execute;
 mod production_shape;
+mod sandbox_clock;
 mod solana_execute;
 mod support_bundle;
 mod tron_execute;

@@ -37,7 +37,7 @@ impl Book {
 
         // Genuine, unexpired, unused. `digest` names this issue of the quote: an onramp's material and its signed
         // nonce; another route's material (each issue allows one order).
-        let (digest, kept_owner) = if route == RouteKind::Onramp {
+        let (digest, kept_owner, kept_refund) = if route == RouteKind::Onramp {
             let signed = ctx
                 .signer
                 .verify_signed_quote(&quote_value, now, QUOTE_TTL_SECS)
@@ -48,7 +48,11 @@ impl Book {
                     ),
                     other => err("INVALID_ORDER_ARGS", format!("the quote was refused: {other}; ask for a new quote and send it back unchanged")),
                 })?;
-            (format!("{material}:{}", signed.nonce), signed.kept.owner)
+            (
+                format!("{material}:{}", signed.nonce),
+                signed.kept.owner,
+                signed.kept.refund,
+            )
         } else {
             let issued = self.issued.get(&material).ok_or_else(|| {
                 err(
@@ -64,7 +68,7 @@ impl Book {
                     ),
                 ));
             }
-            (material, issued.owners.front().cloned().flatten())
+            (material, issued.owners.front().cloned().flatten(), None)
         };
         let unused = self.issued.get(&digest).map_or(0, |i| i.unused);
         let duplicate = if route == RouteKind::Onramp {
@@ -92,6 +96,16 @@ impl Book {
             .filter(|_| route == RouteKind::Offramp)
             .map(str::to_owned)
             .or(kept_owner);
+        // A refund goes back to an onramp's refund address (else its sender), or to the owner, the refund claimant,
+        // of an offramp or token swap (else its sender).
+        let refund_to = match route {
+            RouteKind::Onramp => kept_refund
+                .or_else(|| opt_text(&quote, "refundAddress").map(str::to_owned))
+                .or_else(|| sender.map(str::to_owned)),
+            RouteKind::Offramp | RouteKind::TokenSwap => {
+                owner.clone().or_else(|| sender.map(str::to_owned))
+            }
+        };
         // The timeline follows the route, not the quote's `estimatedTimeInSecs` (a display value a client may drop).
         let estimated_secs = match route {
             RouteKind::Onramp => quote::ONRAMP_SECS,
@@ -124,7 +138,7 @@ impl Book {
                     ctx.network,
                     sats,
                     sender,
-                    |script| self.coin(script),
+                    |script| self.coins(script),
                 )
                 .map_err(|e| match e {
                     payload::PayloadError::InsufficientFunds { spendable, needed, .. } => err(
@@ -210,6 +224,8 @@ impl Book {
             registration: None,
             settled: false,
             created: created.clone(),
+            recipient: Some(recipient.to_owned()),
+            refund_to,
         };
         self.pool_mut(ctx.catalogue, &dst_chain, &dst_token)
             .reserved += output;

@@ -4,7 +4,7 @@
 use alloy_primitives::U256;
 use serde_json::Value;
 
-use super::{Book, DEFAULT_POOL_USD, Ending, Pool, amount_of, insufficient, pool_key};
+use super::{Book, DEFAULT_POOL_USD, Ending, Pool, Settled, amount_of, insufficient, pool_key};
 use crate::catalogue::Catalogue;
 use crate::pricing;
 use crate::quote::QuoteError;
@@ -47,8 +47,10 @@ impl Book {
         self.pool_mut(catalogue, chain, token).balance = balance;
     }
 
-    /// Pays out or releases the reservations of orders that have reached an ending by `now`.
-    pub fn settle(&mut self, now: u64) {
+    /// Pays out or releases the reservations of orders that have reached an ending by `now`, and records what each
+    /// owes ([`Book::owe`]: a Bitcoin payment is made in the ledger at once). Says how many settled.
+    pub fn settle(&mut self, now: u64) -> Settled {
+        let mut settled = Settled::default();
         while let Some(&(at, i)) = self.index.open.first() {
             if at > now {
                 break;
@@ -67,7 +69,14 @@ impl Book {
                 pool.balance = pool.balance.saturating_sub(amount);
             }
             self.orders[i].settled = true;
+            if self.orders[i].registration.is_some() {
+                settled.finished += 1;
+            } else {
+                settled.expired += 1;
+            }
+            self.owe(i);
         }
+        settled
     }
 
     /// Checks that a quote's output can be delivered (get-quote's liquidity check).

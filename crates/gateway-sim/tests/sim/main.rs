@@ -6,6 +6,7 @@ mod support;
 mod access;
 mod cli;
 mod conformance;
+mod delivery;
 mod evm_node;
 mod orders;
 mod quotes;

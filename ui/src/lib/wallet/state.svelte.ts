@@ -48,6 +48,8 @@ export class WalletStore {
   #api: DeskApi;
   /** Counts balance reads, so that a late answer to an earlier one is dropped. */
   #balanceRead = 0;
+  /** The chain and token of the latest balance read, read again by `refreshBalance`. */
+  #balanceOf: { chain: string; token: string } | null = null;
   #connection: Promise<() => void> | null = null;
 
   constructor(api: DeskApi = deskApi) {
@@ -76,6 +78,7 @@ export class WalletStore {
   async loadBalance(chain: string, token = ""): Promise<void> {
     // Only the newest read counts: an earlier token's balance arriving late must not show beside this one.
     const asked = ++this.#balanceRead;
+    this.#balanceOf = { chain, token };
     this.balance = null;
     this.balanceError = null;
     if (!this.unlocked) return;
@@ -87,6 +90,11 @@ export class WalletStore {
       if (asked !== this.#balanceRead) return;
       this.balanceError = toDeskError(err).message;
     }
+  }
+
+  /** Reads the latest balance shown again (the Sandbox's clock moved, and a finished order paid the wallet). */
+  async refreshBalance(): Promise<void> {
+    if (this.#balanceOf) await this.loadBalance(this.#balanceOf.chain, this.#balanceOf.token);
   }
 
   async load(): Promise<void> {
