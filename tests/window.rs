@@ -1545,7 +1545,23 @@ async fn an_onramp_an_offramp_and_swaps_from_solana_and_tron_are_signed_by_the_a
     click(&app, "wallet-sign-button").await;
     css(&app, "[data-testid=registered]").await;
 
-    advance_sandbox(&app, 700).await;
+    // The Sandbox's clock is moved from the window (issue 31): the order ends, and the Sign step becomes its receipt.
+    click(&app, "sandbox-clock-finish").await;
+    let moved = wait_text(&app, "[data-testid=sandbox-clock-status]", |t| {
+        !t.is_empty()
+    })
+    .await;
+    assert!(moved.contains("Moved"), "{moved}");
+    let arrived = wait_text(&app, "[data-testid=receipt-arrived]", |t| {
+        t.contains("WBTC")
+    })
+    .await;
+    assert!(
+        arrived.contains("BOB") || arrived.contains("bob"),
+        "{arrived}"
+    );
+    css(&app, "[data-testid=receipt-took]").await;
+    screenshot(&app, "swap-receipt").await;
     wait_all_completed(&app, 1).await;
 
     // An offramp from BOB paid by the same wallet on the Sandbox's local BOB chain (anvil, started by the app and
@@ -1571,7 +1587,11 @@ async fn an_onramp_an_offramp_and_swaps_from_solana_and_tron_are_signed_by_the_a
         })
         .await,
     );
-    assert!(balance.contains("Balance: 1 WBTC Max"), "{balance}");
+    // The onramp's WBTC really arrived on the Sandbox's BOB chain (issue 31): more than the 1 WBTC it was funded with.
+    assert!(
+        balance.starts_with("Balance: 1.") && balance.contains("WBTC Max"),
+        "{balance}"
+    );
     // Two WBTC from a wallet that holds one: Confirm reads the chain and creates no order, saying what is missing.
     set_value(&app, "swap-amount", "2").await;
     set_value(&app, "swap-recipient", &bitcoin).await;

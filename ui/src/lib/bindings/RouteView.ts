@@ -20,6 +20,6 @@ src: TokenView,
 dst: TokenView, 
 /**
  * The slippage tolerance the swap form starts with on this route, in bps
- * ([`gateway_client::params::default_slippage_bps`]).
+ * ([`RouteKind::default_slippage_bps`]).
  */
 defaultSlippageBps: number, };
