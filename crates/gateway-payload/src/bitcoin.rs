@@ -90,19 +90,25 @@ pub fn initial_coin(script: &bitcoin::Script) -> Coin {
     let mut tag = FUNDING_TAG.to_vec();
     tag.extend_from_slice(script.as_bytes());
     let funding = OutPoint::new(Txid::from_raw_hash(sha256d::Hash::hash(&tag)), 0);
+    coin_from(script, value, funding)
+}
+
+/// The coin of `value` sats to `script` that `outpoint` pays: that outpoint for a SegWit or Taproot script; for a
+/// legacy script, whose coin must carry its whole previous transaction, output 0 of an invented transaction with one
+/// input spending `outpoint` (so the coin's outpoint is that transaction's).
+fn coin_from(script: &bitcoin::Script, value: u64, outpoint: OutPoint) -> Coin {
     if script.is_witness_program() {
         return Coin {
-            outpoint: funding,
+            outpoint,
             value,
             previous_tx: None,
         };
     }
-    // A legacy script's coin is output 0 of an invented previous transaction, given whole.
     let previous = Transaction {
         version: Version::TWO,
         lock_time: LockTime::ZERO,
         input: vec![TxIn {
-            previous_output: funding,
+            previous_output: outpoint,
             script_sig: ScriptBuf::new(),
             sequence: Sequence::ENABLE_RBF_NO_LOCKTIME,
             witness: Witness::new(),
@@ -224,33 +230,7 @@ fn total_sats(coins: &[Coin]) -> u64 {
 /// whole previous transaction, whose id is then its own (one input spending `(txid, 0)`), so such a coin's outpoint is
 /// that transaction's, not `txid`.
 pub fn payout_coin(script: &bitcoin::Script, value: u64, txid: Txid) -> Coin {
-    let paid = OutPoint::new(txid, 0);
-    if script.is_witness_program() {
-        return Coin {
-            outpoint: paid,
-            value,
-            previous_tx: None,
-        };
-    }
-    let previous = Transaction {
-        version: Version::TWO,
-        lock_time: LockTime::ZERO,
-        input: vec![TxIn {
-            previous_output: paid,
-            script_sig: ScriptBuf::new(),
-            sequence: Sequence::ENABLE_RBF_NO_LOCKTIME,
-            witness: Witness::new(),
-        }],
-        output: vec![TxOut {
-            value: Amount::from_sat(value),
-            script_pubkey: script.to_owned(),
-        }],
-    };
-    Coin {
-        outpoint: OutPoint::new(previous.compute_txid(), 0),
-        value,
-        previous_tx: Some(previous),
-    }
+    coin_from(script, value, OutPoint::new(txid, 0))
 }
 
 /// What create-order returns for an onramp.
