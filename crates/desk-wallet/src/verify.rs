@@ -71,8 +71,8 @@ use gateway_client::wire::{CreateOrderResponse, OrderTx, Quote, QuoteView, TxDat
 pub use calldata::{DecodedCall, EXEC_SELECTOR, EntryCall};
 use error::first_sentence;
 pub use error::{TxSubject, VerifyError};
-pub use onramp::check_signed_onramp_tx;
-pub use policy::{GatewayContracts, VerifyPolicy};
+pub use onramp::{check_signed_onramp_tx, wallet_deposit_vsize};
+pub use policy::{GatewayContracts, SANDBOX_FEE_RATE_SAT_VB, VerifyPolicy};
 use source::QuotedSource;
 pub use summary::{
     EvmCallSummary, OnrampSummary, OutputKind, PsbtInputSummary, PsbtOutputSummary, PsbtSummary,

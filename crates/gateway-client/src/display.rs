@@ -112,6 +112,19 @@ pub fn elapsed_text(seconds: u64) -> String {
     }
 }
 
+/// A whole number with its thousands grouped as a person writes it: `500,000`.
+pub fn grouped(number: impl std::fmt::Display) -> String {
+    let digits = number.to_string();
+    let mut grouped = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            grouped.push(',');
+        }
+        grouped.push(digit);
+    }
+    grouped
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,6 +4,8 @@
 
 use std::fmt;
 
+use alloy_primitives::U256;
+
 /// Micro-dollars in one dollar.
 const MICRO: u128 = 1_000_000;
 
@@ -49,6 +51,23 @@ impl Usd {
         format!("{}.{:02}", self.0 / MICRO, (self.0 % MICRO) / 10_000)
     }
 
+    /// Dollars and cents, rounded **up** to the cent: `"2.41"`, the USD beside a most (a network fee's), which must
+    /// never understate.
+    pub fn cents_up_text(self) -> String {
+        let cents = self.0.div_ceil(10_000);
+        format!("{}.{:02}", cents / 100, cents % 100)
+    }
+
+    /// The value of `part` smallest units of a token of which `whole` are worth `self` (a quote's own price), rounded
+    /// up to the micro-dollar; `None` when `whole` is zero or the figures are beyond reason.
+    pub fn share_up(self, whole: U256, part: U256) -> Option<Self> {
+        if whole.is_zero() {
+            return None;
+        }
+        let micros = part.checked_mul(U256::from(self.0))?.div_ceil(whole);
+        u128::try_from(micros).ok().map(Self)
+    }
+
     /// All six decimals: `"0.123456"` (the CSV's earnings, so that its column adds up exactly).
     pub fn exact_text(self) -> String {
         format!("{}.{:06}", self.0 / MICRO, self.0 % MICRO)
@@ -56,15 +75,11 @@ impl Usd {
 
     /// As a person writes dollars, rounded down to the cent, thousands grouped: `$1,234.56` (the window's format).
     pub fn grouped_text(self) -> String {
-        let whole = (self.0 / MICRO).to_string();
-        let mut grouped = String::with_capacity(whole.len() + whole.len() / 3);
-        for (i, digit) in whole.chars().enumerate() {
-            if i > 0 && (whole.len() - i).is_multiple_of(3) {
-                grouped.push(',');
-            }
-            grouped.push(digit);
-        }
-        format!("${grouped}.{:02}", (self.0 % MICRO) / 10_000)
+        format!(
+            "${}.{:02}",
+            crate::display::grouped(self.0 / MICRO),
+            (self.0 % MICRO) / 10_000
+        )
     }
 
     /// `bps` basis points of this value, rounded down to the micro-dollar.
@@ -91,6 +106,33 @@ mod tests {
 
     fn parse(text: &str) -> Option<u128> {
         Usd::parse(text).map(Usd::micros)
+    }
+
+    #[test]
+    fn a_share_of_a_priced_amount_is_rounded_up_and_never_understates() {
+        let u = |v: u128| U256::from(v);
+        let share = |usd: &str, whole: u128, part: U256| {
+            Usd::parse(usd)
+                .unwrap()
+                .share_up(u(whole), part)
+                .map(Usd::cents_up_text)
+        };
+        // 1 ETH at $3,000.00: 0.00082 ETH is $2.46.
+        assert_eq!(
+            share("3000.00", 10u128.pow(18), u(820_000_000_000_000)).as_deref(),
+            Some("2.46")
+        );
+        // A third of a cent shows as a cent: never less than the value.
+        assert_eq!(share("1", 300, u(1)).as_deref(), Some("0.01"));
+        assert_eq!(
+            share("96.125", 250_000, u(250_000)).as_deref(),
+            Some("96.13")
+        );
+        assert_eq!(share("96.12", 250_000, u(0)).as_deref(), Some("0.00"));
+        assert_eq!(share("1", 0, u(1)), None);
+        assert_eq!(share("1", 1, U256::MAX), None, "beyond reason");
+        assert_eq!(Usd::from_micros(1_990_001).cents_up_text(), "2.00");
+        assert_eq!(Usd::from_micros(1_990_000).cents_up_text(), "1.99");
     }
 
     #[test]

@@ -18,6 +18,23 @@ use crate::journal::WalletTxKind;
 use crate::views::OrderView;
 use crate::wallet;
 
+/// Writes USD beside each step's most fee, at the order's quote's own price of the chain's coin, where it gives one.
+fn price_fees(plan: &mut WalletPlan, quote: &serde_json::Value) {
+    let Ok(quote) = gateway_client::wire::Quote::from_json(quote.clone()) else {
+        return;
+    };
+    for step in &mut plan.steps {
+        step.max_fee_usd = step
+            .max_fee
+            .parse()
+            .ok()
+            .and_then(|fee| crate::views::coin_usd_up(quote.view(), &plan.chain, fee));
+    }
+}
+
+/// How long the quote card waits for the source chain's fee figures off the Sandbox.
+pub const OWN_FEE_WAIT: std::time::Duration = std::time::Duration::from_secs(4);
+
 /// Public JSON-RPC endpoints of the EVM chains the gateway routes and of Solana, tried in order (failing over); each
 /// must answer the chain's id (Solana: mainnet-beta's genesis hash) before anything is signed. Never probed beyond
 /// this list.
@@ -322,6 +339,120 @@ impl Desk {
         }
     }
 
+    /// The person's own network fee of paying `quote` on its source chain, read now, with the total cost beside the
+    /// gateway's fees (`total_fees_usd`): the quote card's line. Off the Sandbox the reading waits at most
+    /// [`OWN_FEE_WAIT`]; a reading that fails or is late leaves the card without the figure, saying why.
+    pub(crate) async fn own_fee(
+        &self,
+        quote: &gateway_client::wire::Quote,
+        total_fees_usd: Option<&str>,
+    ) -> crate::views::OwnFeeView {
+        let sandbox = self.state.lock().await.network.sandbox_gateway().is_some();
+        let reading = if sandbox {
+            self.read_own_fee(quote, true).await
+        } else {
+            tokio::time::timeout(OWN_FEE_WAIT, self.read_own_fee(quote, false))
+                .await
+                .unwrap_or_else(|_| {
+                    Err(format!(
+                        "The source chain did not answer within {} seconds. The Sign step reads it again before \
+                         anything is signed.",
+                        OWN_FEE_WAIT.as_secs()
+                    ))
+                })
+        };
+        crate::views::own_fee_view(quote.view(), total_fees_usd, reading)
+    }
+
+    async fn read_own_fee(
+        &self,
+        quote: &gateway_client::wire::Quote,
+        sandbox: bool,
+    ) -> Result<crate::views::OwnFeeReading, String> {
+        use crate::views::{OwnFeeKind, OwnFeeReading};
+        let view = quote.view();
+        let chain = view.input_amount().chain.as_str();
+        if view.route() == crate::api::RouteKind::Onramp {
+            let vsize = crate::verify::wallet_deposit_vsize();
+            let (rate, source) = if sandbox {
+                (
+                    crate::verify::SANDBOX_FEE_RATE_SAT_VB,
+                    "the Sandbox's fee rate".to_owned(),
+                )
+            } else {
+                let source = {
+                    let state = self.state.lock().await;
+                    state.settings.fee_source(state.network.kind)
+                };
+                let source = source.ok_or_else(|| {
+                    "This network has no Bitcoin fee source to read the rate from (Settings, Advanced). The \
+                     gateway's PSBT states its fee at the Sign step."
+                        .to_owned()
+                })?;
+                let rate = crate::fees::fastest_fee(&source).await.map_err(|why| {
+                    format!("The Bitcoin fee rate could not be read: {why}. The gateway's PSBT states its fee at the Sign step.")
+                })?;
+                (rate, format!("the network's fast rate now ({source})"))
+            };
+            return Ok(OwnFeeReading {
+                kind: OwnFeeKind::About,
+                amount: alloy_primitives::U256::from(vsize.saturating_mul(rate)),
+                basis: format!(
+                    "About {vsize} vB, a payment from one coin of your wallet with the order's OP_RETURN and change, \
+                     at {rate} sat/vB, {source}. The gateway's PSBT sets the exact fee, shown at the Sign step."
+                ),
+            });
+        }
+        let fail = |e: DeskError| e.message;
+        let rail = self.rail(chain).await.map_err(fail)?;
+        let ours = match self.wallet_accounts().await {
+            Ok(accounts) => rail.account(&accounts).ok().map(|a| a.address.clone()),
+            Err(_) => None,
+        };
+        let owner = match (view.sender(), ours) {
+            (Some(sender), Some(ours))
+                if gateway_client::address::same_account(rail.family(), sender, &ours) =>
+            {
+                ours
+            }
+            // The Sandbox's chains are the app's own, run for its wallet: another wallet's fee is not read there
+            // (reading would start a chain no one pays on).
+            (Some(sender), _) if sandbox => {
+                return Err(format!(
+                    "Paid from {sender}, not from this app's wallet: that wallet sets its own network fee. The \
+                     Sign step shows the transaction it signs."
+                ));
+            }
+            (Some(sender), _) => sender.to_owned(),
+            (None, Some(ours)) => ours,
+            (None, None) => {
+                return Err(
+                    "Read once the sender is known: unlock the wallet, or type the address that pays.".to_owned(),
+                );
+            }
+        };
+        let reach = self
+            .reach(rail.as_ref(), chain, Some(&owner))
+            .await
+            .map_err(fail)?;
+        let balance = rail
+            .balance(&reach, &owner, "")
+            .await
+            .map_err(|e| exec_error(e).message)?;
+        let amount = balance
+            .fee_reserve
+            .parse()
+            .map_err(|_| "The chain's fee figures are not numbers.".to_owned())?;
+        Ok(OwnFeeReading {
+            kind: OwnFeeKind::AtMost,
+            amount,
+            basis: format!(
+                "The most paying it can cost: {}. The Sign step reads it again, exactly, before anything is signed.",
+                balance.fee_basis
+            ),
+        })
+    }
+
     /// What a verified order still needs the wallet to sign, each step in words and numbers, simulated on the chain,
     /// and whether the wallet can pay for it. Reads only.
     pub async fn wallet_plan(&self, local_id: i64) -> Result<WalletPlan, DeskError> {
@@ -329,7 +460,12 @@ impl Desk {
         let (chain, rail) = self.rail_of(&order).await?;
         let owner = self.owner_on(rail.as_ref()).await?;
         let reach = self.reach(rail.as_ref(), &chain, Some(&owner)).await?;
-        rail.plan(&reach, &owner, &order).await.map_err(exec_error)
+        let mut plan = rail
+            .plan(&reach, &owner, &order)
+            .await
+            .map_err(exec_error)?;
+        price_fees(&mut plan, &order.quote);
+        Ok(plan)
     }
 
     /// Signs and sends the next wallet step of a verified order — only the step the person confirmed (`kind`) and

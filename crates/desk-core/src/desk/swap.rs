@@ -46,6 +46,7 @@ impl Desk {
             QuoteOutcome::Quote(quote, check) => {
                 let mut card = QuoteCard::new(&quote);
                 card.check = Some(check);
+                card.own_fee = Some(self.own_fee(&quote, card.total_fees_usd.as_deref()).await);
                 card.affiliates_requested = applied.entries;
                 card.affiliate_note = applied.note;
                 Ok(QuoteResult::Quote {

@@ -17,6 +17,7 @@ use crate::api::TokenView;
 pub(crate) mod fixtures;
 mod order;
 mod outcome;
+mod own_fee;
 mod quote_card;
 mod receipt;
 mod to_sign;
@@ -27,6 +28,9 @@ pub use order::{
     NextStepView, OrderView, TimelineEntry, TransferView, explorer_url, is_explorer_url,
 };
 pub use outcome::{AttentionAction, ExecutionPhase, Outcome};
+pub use own_fee::{
+    OwnFeeKind, OwnFeeReading, OwnFeeView, coin_price, coin_up_text, coin_usd_up, own_fee_view,
+};
 pub use quote_card::{AffiliateView, FeeLine, ImpactView, LARGE_IMPACT_BPS, QuoteCard};
 pub use receipt::{ReceiptKind, ReceiptLine, ReceiptView};
 pub use to_sign::{CallToSign, ContractCall, DepositToPay, SolanaCall, TronCall};

@@ -547,6 +547,7 @@ impl OrderView {
             order_id: self.order_id.as_deref(),
             deposit_address: self.deposit_address.as_deref(),
             send_units: &self.send.amount,
+            send_usd: self.send.usd.as_deref(),
             send_chain: &self.send.token.chain,
         };
         self.to_pay = to_sign::deposit_to_pay(&facts);

@@ -112,6 +112,11 @@ pub struct QuoteCard {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub estimated_text: Option<String>,
+    /// The person's own network fee on the source chain and the total cost, read from the chain when the quote was
+    /// shown (absent on a card built without reading, such as support's comparison).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub own_fee: Option<super::OwnFeeView>,
     /// The slippage tolerance the quote states, in basis points (0 when it states none).
     pub slippage_bps: u32,
     /// The address that receives the output.
@@ -289,6 +294,7 @@ impl QuoteCard {
             price_impact_usd: text("priceImpactUsd"),
             estimated_secs: view.estimated_time_in_secs(),
             estimated_text: view.estimated_time_in_secs().map(duration_text),
+            own_fee: None,
             slippage_bps,
             recipient: view.recipient().to_owned(),
             sender: text("sender"),

@@ -29,6 +29,10 @@ pub struct DepositToPay {
     pub psbt_hex: Option<String>,
     /// What verification found in the PSBT.
     pub psbt: Option<PsbtSummary>,
+    /// The PSBT's network fee in BTC (`0.00002352 BTC`).
+    pub fee_text: Option<String>,
+    /// The same in USD at the quote's own BTC price, rounded up to the cent (`"2.26"`), when the quote priced it.
+    pub fee_usd: Option<String>,
     /// The verified sentence ("Pays … to … with OP_RETURN …").
     pub sentence: Option<String>,
 }
@@ -148,6 +152,8 @@ pub(super) struct OrderFacts<'a> {
     pub deposit_address: Option<&'a str>,
     /// What is paid in, in smallest units.
     pub send_units: &'a str,
+    /// Its USD value, when the quote gave one (the price of the PSBT's fee).
+    pub send_usd: Option<&'a str>,
     /// The chain paid from.
     pub send_chain: &'a str,
 }
@@ -166,6 +172,7 @@ pub(super) fn deposit_to_pay(order: &OrderFacts<'_>) -> Option<DepositToPay> {
         .map(|s| s.address.clone())
         .or_else(|| field("address"))
         .or_else(|| order.deposit_address.map(str::to_owned))?;
+    let psbt = summary.and_then(|s| s.psbt.as_ref());
     let send_units = (!order.send_units.is_empty()
         && order.send_units.bytes().all(|b| b.is_ascii_digit()))
     .then(|| order.send_units.to_owned());
@@ -182,7 +189,20 @@ pub(super) fn deposit_to_pay(order: &OrderFacts<'_>) -> Option<DepositToPay> {
             None => field("op_return_data"),
         },
         psbt_hex: field("psbt_hex"),
-        psbt: summary.and_then(|s| s.psbt.clone()),
+        fee_text: psbt.map(|p| {
+            gateway_client::amount::format_with_symbol(
+                alloy_primitives::U256::from(p.fee_sats),
+                8,
+                "BTC",
+            )
+        }),
+        fee_usd: psbt.and_then(|p| {
+            let usd = gateway_client::usd::Usd::parse(order.send_usd?)?;
+            let whole: alloy_primitives::U256 = order.send_units.parse().ok()?;
+            usd.share_up(whole, alloy_primitives::U256::from(p.fee_sats))
+                .map(gateway_client::usd::Usd::cents_up_text)
+        }),
+        psbt: psbt.cloned(),
         sentence: order.verified.map(|v| v.sentence.clone()),
     })
 }
@@ -352,6 +372,17 @@ mod tests {
         assert_eq!(deposit.psbt_hex.as_deref(), Some(PSBT_HEX));
         assert!(deposit.sentence.unwrap().starts_with("Pays 0.00250000 BTC"));
         assert_eq!(deposit.psbt.unwrap().fee_sats, 1000);
+        // The fee in BTC, and in USD at the send's own price (0.0025 BTC for $96.12: 1,000 sats are $0.3845, up).
+        assert_eq!(deposit.fee_text.as_deref(), Some("0.00001 BTC"));
+        assert_eq!(deposit.fee_usd.as_deref(), Some("0.39"));
+        let unpriced = onramp(|view| view.send.usd = None);
+        assert_eq!(unpriced.to_pay.unwrap().fee_usd, None);
+        // At the quote's own price (0.0025 BTC for $240.00): 1,000 sats are $0.96.
+        let priced = onramp(|view| {
+            view.send.amount = "250000".into();
+            view.send.usd = Some("240.00".into());
+        });
+        assert_eq!(priced.to_pay.unwrap().fee_usd.as_deref(), Some("0.96"));
         assert_eq!(view.to_sign, None);
     }
 
@@ -372,6 +403,8 @@ mod tests {
                 op_return_hex: None,
                 psbt_hex: None,
                 psbt: None,
+                fee_text: None,
+                fee_usd: None,
                 sentence: None,
             })
         );

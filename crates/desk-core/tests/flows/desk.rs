@@ -262,8 +262,28 @@ mod flow {
         assert!(card.receive.text.ends_with("WBTC"), "{}", card.receive.text);
         assert_eq!(card.fee_lines.len(), 5);
         assert!(card.total_fees_usd.is_some());
+        // The person's own Bitcoin fee: a one-coin deposit's size at the Sandbox's rate, priced at the send's own
+        // BTC price, and the total cost beside the gateway's fees.
+        let own = card.own_fee.as_ref().expect("the card's own fee");
+        assert_eq!(own.kind, Some(desk_core::views::OwnFeeKind::About));
+        assert_eq!(own.amount.as_deref(), Some("2352"), "196 vB at 12 sat/vB");
+        assert_eq!(own.text.as_deref(), Some("0.0000236 BTC"), "rounded up");
+        assert!(own.usd.is_some(), "the onramp's BTC is priced: {own:?}");
+        assert!(own.total_usd.is_some(), "{own:?}");
+        assert!(
+            own.total_text.starts_with("About $") && own.total_text.contains("in all"),
+            "{}",
+            own.total_text
+        );
 
         let order = desk.start_order(card.raw.clone(), None).await.unwrap();
+        // The Sign step's fee in BTC, with its USD at the same price.
+        let deposit = order.to_pay.as_ref().unwrap();
+        assert!(
+            deposit.fee_text.as_deref().unwrap().ends_with(" BTC"),
+            "{deposit:?}"
+        );
+        assert!(deposit.fee_usd.is_some(), "{deposit:?}");
         assert_eq!(order.stage, Some(Stage::Verified));
         let verified = order.verified.clone().unwrap();
         assert!(verified.sentence.contains("0.0025"), "{verified:?}");

@@ -445,6 +445,24 @@ async fn an_order_the_wallet_cannot_pay_is_not_created_and_the_refusal_says_what
         .await
         .unwrap();
     let card_small = card(&desk, &offramp_form(&evm, &btc, "0.001")).await;
+    // The card counts the person's own network fee, read from the chain: the same most the refusal counts.
+    let own = card_small.own_fee.as_ref().expect("the card's own fee");
+    let reserve = desk.wallet_balance("bob", NATIVE_TOKEN).await.unwrap();
+    assert_eq!(
+        own.kind,
+        Some(desk_core::views::OwnFeeKind::AtMost),
+        "{own:?}"
+    );
+    assert_eq!(own.amount.as_deref(), Some(reserve.fee_reserve.as_str()));
+    assert!(own.text.as_deref().unwrap().ends_with(" ETH"), "{own:?}");
+    assert!(own.basis.contains("500,000 gas"), "{}", own.basis);
+    // A WBTC offramp prices no ETH: no USD is made up, and the total says why it is not added up.
+    assert_eq!(own.usd, None);
+    assert!(
+        own.total_text.contains("no USD price for ETH"),
+        "{}",
+        own.total_text
+    );
     let refused = desk
         .start_order(card_small.raw.clone(), None)
         .await

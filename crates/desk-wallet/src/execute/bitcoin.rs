@@ -140,6 +140,7 @@ impl WalletRail for BitcoinRail {
                         .into(),
                 native: true,
                 fee_reserve: "0".into(),
+                fee_basis: "the gateway's spendable amount, already net of the network fee".into(),
             })
         })
     }
@@ -180,6 +181,7 @@ impl WalletRail for BitcoinRail {
                     gas_limit: None,
                     max_fee: psbt.fee_sats.to_string(),
                     max_fee_text: btc_text(psbt.fee_sats),
+                    max_fee_usd: None,
                     fee_sentence: format!(
                         "Network fee {} ({} of the amount).",
                         btc_text(psbt.fee_sats),

@@ -33,8 +33,8 @@ use tracing::info;
 use super::WalletTxProgress;
 use super::ledger::{Ledger, OrderToPay, WalletTx, WalletTxKind, WalletTxState};
 use super::rail::{
-    BoxFuture, EndpointCheck, PlannedTx, Reach, StepContext, WalletBalance, WalletPlan, WalletRail,
-    check_sender, check_signer, confirmed_fee, unpayable,
+    BoxFuture, EndpointCheck, FeeReserve, PlannedTx, Reach, StepContext, WalletBalance, WalletPlan,
+    WalletRail, check_sender, check_signer, confirmed_fee, unpayable,
 };
 pub use super::{CrashHook, ExecError, Executed, Unsimulated};
 use super::{Journaled, journaled, locked};
@@ -312,6 +312,7 @@ pub async fn plan(
             gas_limit: gas,
             max_fee: cost.to_string(),
             max_fee_text: coin_most_text(chain, cost),
+            max_fee_usd: None,
             fee_sentence: format!("Network fee at most {}.", coin_most_text(chain, cost)),
             rent_text: None,
             fee_needs_acceptance: false,
@@ -742,7 +743,13 @@ impl WalletRail for EvmRail {
             let owner = evm_address(owner, "balance")?;
             let endpoint = connect(chain, &reach.urls).await?;
             let native = token.is_empty() || token == NATIVE_TOKEN;
-            let keep = U256::from(PAY_GAS_ASSUMED) * U256::from(endpoint.gas_price().await?);
+            let gas_price = endpoint.gas_price().await?;
+            let keep = U256::from(PAY_GAS_ASSUMED) * U256::from(gas_price);
+            let basis = format!(
+                "{} gas, the most the app lets an order's call use, at {} gwei, the chain's gas price now",
+                gateway_client::display::grouped(PAY_GAS_ASSUMED),
+                gateway_client::amount::format_units_up(U256::from(gas_price), 9, 3)
+            );
             let (amount, max) = if native {
                 let have = endpoint.native_balance(owner).await?;
                 (have, have.saturating_sub(keep))
@@ -754,7 +761,18 @@ impl WalletRail for EvmRail {
                 let have = endpoint.token_balance(token, owner).await?;
                 (have, have)
             };
-            WalletBalance::of(chain, token, native, amount, max, keep, &endpoint.url)
+            WalletBalance::of(
+                chain,
+                token,
+                native,
+                amount,
+                max,
+                FeeReserve {
+                    amount: keep,
+                    basis,
+                },
+                &endpoint.url,
+            )
         })
     }
 

@@ -40,6 +40,10 @@ pub struct PlannedTx {
     pub max_fee: String,
     /// The same most in the chain's coin, as a person reads it.
     pub max_fee_text: String,
+    /// The same most in USD, rounded up to the cent, at the order's quote's own price of the chain's coin (desk-core
+    /// fills it in when the quote priced the coin).
+    #[serde(default)]
+    pub max_fee_usd: Option<String>,
     /// The fee as the confirmation says it: `Network fee at most 0.00082 ETH.`
     pub fee_sentence: String,
     /// Rent a new account the transaction creates may lock, as text (Solana's token accounts; `None` elsewhere).
@@ -116,6 +120,16 @@ pub struct WalletBalance {
     /// coin (decimal): what Max of the coin keeps back, and what the coin's balance must cover when a token is paid.
     /// `0` for Bitcoin, whose spendable amount is already net of the fee.
     pub fee_reserve: String,
+    /// How `fee_reserve` is counted, in words: `500,000 gas at 1.5 gwei, the chain's gas price now`.
+    pub fee_basis: String,
+}
+
+/// The most the network fees of paying an order can cost on a chain, and how it is counted in words.
+pub(crate) struct FeeReserve {
+    /// In the smallest unit of the chain's coin.
+    pub amount: alloy::primitives::U256,
+    /// `500,000 gas … at 1.5 gwei, the chain's gas price now`.
+    pub basis: String,
 }
 
 impl WalletBalance {
@@ -127,7 +141,7 @@ impl WalletBalance {
         native: bool,
         amount: alloy::primitives::U256,
         max: alloy::primitives::U256,
-        fee_reserve: alloy::primitives::U256,
+        reserve: FeeReserve,
         url: &str,
     ) -> Result<Self, ExecError> {
         let info = gateway_client::TokenRegistry::builtin()
@@ -157,7 +171,8 @@ impl WalletBalance {
             symbol: info.symbol.clone(),
             source: format!("read from {chain} ({url})"),
             native,
-            fee_reserve: fee_reserve.to_string(),
+            fee_reserve: reserve.amount.to_string(),
+            fee_basis: reserve.basis,
         })
     }
 }

@@ -31,8 +31,8 @@ use tracing::info;
 pub use super::Unsimulated;
 use super::ledger::{Ledger, OrderToPay, WalletTx, WalletTxKind, WalletTxState};
 use super::rail::{
-    BoxFuture, EndpointCheck, PlannedTx, Reach, StepContext, WalletBalance, WalletPlan, WalletRail,
-    check_sender, check_signer, confirmed_fee, unpayable,
+    BoxFuture, EndpointCheck, FeeReserve, PlannedTx, Reach, StepContext, WalletBalance, WalletPlan,
+    WalletRail, check_sender, check_signer, confirmed_fee, unpayable,
 };
 use super::{CrashHook, ExecError, Executed, Journaled, WalletTxProgress, journaled, locked};
 use crate::chains::solana::{SendRefusal, SolanaEndpoint, sol_text, spl_text};
@@ -585,6 +585,7 @@ impl SolanaPlan {
                 max_fee: self.fee_lamports,
                 fee_sentence: format!("Network fee {}.", self.fee_text),
                 max_fee_text: self.fee_text,
+                max_fee_usd: None,
                 rent_text: self.rent_text,
                 fee_needs_acceptance: false,
             }],
@@ -687,7 +688,10 @@ impl WalletRail for SolanaRail {
                 native,
                 alloy::primitives::U256::from(amount),
                 alloy::primitives::U256::from(max),
-                alloy::primitives::U256::from(keep),
+                FeeReserve {
+                    amount: alloy::primitives::U256::from(keep),
+                    basis: "one signature's fee and the rent of one new token account".into(),
+                },
                 &endpoint.url,
             )
         })

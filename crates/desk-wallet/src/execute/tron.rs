@@ -27,8 +27,8 @@ use tracing::info;
 
 use super::ledger::{Ledger, OrderToPay, WalletTx, WalletTxKind, WalletTxState};
 use super::rail::{
-    BoxFuture, EndpointCheck, PlannedTx, Reach, StepContext, WalletBalance, WalletPlan, WalletRail,
-    check_sender, check_signer, confirmed_fee, unpayable,
+    BoxFuture, EndpointCheck, FeeReserve, PlannedTx, Reach, StepContext, WalletBalance, WalletPlan,
+    WalletRail, check_sender, check_signer, confirmed_fee, unpayable,
 };
 use super::{CrashHook, ExecError, Executed, Journaled, WalletTxProgress, journaled, locked};
 use crate::chains::erc20::approveCall;
@@ -372,6 +372,7 @@ pub async fn plan(
             gas_limit: draft.energy,
             max_fee: most.to_string(),
             max_fee_text: crate::chains::coin_most_text("tron", U256::from(most)),
+            max_fee_usd: None,
             fee_sentence: format!(
                 "Network fee at most {}.",
                 crate::chains::coin_most_text("tron", U256::from(most))
@@ -847,7 +848,13 @@ impl WalletRail for TronRail {
                 native,
                 amount,
                 max,
-                U256::from(keep),
+                FeeReserve {
+                    amount: U256::from(keep),
+                    basis: format!(
+                        "the {} fee limit, the most an order's call may burn, and 1 TRX of bandwidth",
+                        crate::chains::coin_text("tron", U256::from(TRON_FEE_LIMIT_CAP_SUN))
+                    ),
+                },
                 &endpoint.url,
             )
         })

@@ -561,6 +561,22 @@ fn add_sats(total: u64, value: u64) -> Result<u64, VerifyError> {
         })
 }
 
+/// The signed size in vbytes of a deposit paid from one coin of this app's wallet (P2WPKH): to a deposit address of
+/// the largest common kind (P2TR), with the order's 32-byte OP_RETURN and change back to the wallet. What the quote
+/// card counts before the gateway builds the PSBT (more coins spent cost more: 68 vB each).
+pub fn wallet_deposit_vsize() -> u64 {
+    use bitcoin::hashes::Hash as _;
+    // A P2WSH script is as long as a P2TR one (34 bytes) and needs no key to write.
+    let p2tr = ScriptBuf::new_p2wsh(&bitcoin::WScriptHash::from_byte_array([0; 32]));
+    let op_return = ScriptBuf::new_op_return([0u8; 32]);
+    let p2wpkh = ScriptBuf::new_p2wpkh(&bitcoin::WPubkeyHash::from_byte_array([0; 20]));
+    predict_weight(
+        [InputWeightPrediction::P2WPKH_MAX],
+        [p2tr.len(), op_return.len(), p2wpkh.len()],
+    )
+    .to_vbytes_ceil()
+}
+
 /// The signed size in vbytes, when every input spends `sender_script` of a type whose signature size is known.
 fn vsize_estimate(sender_script: &Script, tx: &Transaction) -> Option<u32> {
     let prediction = if sender_script.is_p2wpkh() {

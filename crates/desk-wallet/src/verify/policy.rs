@@ -41,6 +41,9 @@ pub struct VerifyPolicy {
     pub simulated: bool,
 }
 
+/// The Sandbox's own fast fee rate in sat/vB (`gateway_sim`'s): what its PSBTs pay.
+pub const SANDBOX_FEE_RATE_SAT_VB: u64 = gateway_payload::bitcoin::FEE_RATE_SAT_PER_VB;
+
 impl VerifyPolicy {
     /// The strict policy of the real service (Production, Staging, a custom URL): each chain's published entry
     /// contract pinned ([`GatewayContracts::Published`]), calls must decode, fees are capped at
@@ -71,8 +74,7 @@ impl VerifyPolicy {
             bitcoin,
             contracts: GatewayContracts::Sandbox,
             blind_signing: false,
-            max_fee_rate_sat_vb: gateway_payload::bitcoin::FEE_RATE_SAT_PER_VB
-                .saturating_mul(FEE_RATE_HEADROOM),
+            max_fee_rate_sat_vb: SANDBOX_FEE_RATE_SAT_VB.saturating_mul(FEE_RATE_HEADROOM),
             simulated: true,
         }
     }

@@ -2262,3 +2262,20 @@ fn off_the_sandbox_a_solana_instruction_of_no_known_layout_is_labelled_not_decod
     };
     assert!(summary.gateway_decoded);
 }
+
+#[test]
+fn the_quote_cards_deposit_size_covers_what_the_sandbox_builds_for_one_coin() {
+    use bitcoin::hashes::Hash as _;
+    let vsize = super::wallet_deposit_vsize();
+    // One P2WPKH input (68 vB), a 34-byte deposit script (43), the OP_RETURN (43), change (31) and the frame (10.5).
+    assert_eq!(vsize, 196);
+    // The Sandbox's PSBT from one coin of a P2WPKH wallet, at its rate, pays no more than this size at that rate (its
+    // deposit address is P2WPKH, 12 vB smaller than the P2TR counted here).
+    let wallet = ScriptBuf::new_p2wpkh(&bitcoin::WPubkeyHash::from_byte_array([7; 20]));
+    let fee = gateway_payload::bitcoin::deposit_fee_sats(&wallet, true);
+    assert!(fee <= vsize * super::SANDBOX_FEE_RATE_SAT_VB, "{fee}");
+    assert!(
+        fee >= (vsize - 12) * super::SANDBOX_FEE_RATE_SAT_VB,
+        "{fee}"
+    );
+}

@@ -30,6 +30,14 @@ psbtHex: string | null,
  */
 psbt: PsbtSummary | null, 
 /**
+ * The PSBT's network fee in BTC (`0.00002352 BTC`).
+ */
+feeText: string | null, 
+/**
+ * The same in USD at the quote's own BTC price, rounded up to the cent (`"2.26"`), when the quote priced it.
+ */
+feeUsd: string | null, 
+/**
  * The verified sentence ("Pays … to … with OP_RETURN …").
  */
 sentence: string | null, };

@@ -36,6 +36,11 @@ maxFee: string,
  */
 maxFeeText: string, 
 /**
+ * The same most in USD, rounded up to the cent, at the order's quote's own price of the chain's coin (desk-core
+ * fills it in when the quote priced the coin).
+ */
+maxFeeUsd: string | null, 
+/**
  * The fee as the confirmation says it: `Network fee at most 0.00082 ETH.`
  */
 feeSentence: string, 

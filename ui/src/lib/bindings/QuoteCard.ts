@@ -4,6 +4,7 @@ import type { AffiliateView } from "./AffiliateView";
 import type { AmountView } from "./AmountView";
 import type { FeeLine } from "./FeeLine";
 import type { ImpactView } from "./ImpactView";
+import type { OwnFeeView } from "./OwnFeeView";
 import type { QuoteCheck } from "./QuoteCheck";
 import type { RouteKind } from "./RouteKind";
 import type { JsonValue } from "./serde_json/JsonValue";
@@ -70,6 +71,11 @@ estimatedSecs?: number,
  * `about 10 minutes`.
  */
 estimatedText?: string, 
+/**
+ * The person's own network fee on the source chain and the total cost, read from the chain when the quote was
+ * shown (absent on a card built without reading, such as support's comparison).
+ */
+ownFee?: OwnFeeView, 
 /**
  * The slippage tolerance the quote states, in basis points (0 when it states none).
  */

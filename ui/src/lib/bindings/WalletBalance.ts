@@ -45,4 +45,8 @@ native: boolean,
  * coin (decimal): what Max of the coin keeps back, and what the coin's balance must cover when a token is paid.
  * `0` for Bitcoin, whose spendable amount is already net of the fee.
  */
-feeReserve: string, };
+feeReserve: string, 
+/**
+ * How `fee_reserve` is counted, in words: `500,000 gas at 1.5 gwei, the chain's gas price now`.
+ */
+feeBasis: string, };

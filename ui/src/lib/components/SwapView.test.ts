@@ -199,14 +199,17 @@ describe("the Swap view", () => {
     verified.payload.psbt.feeSharePercent = "3.00";
     verified.payload.psbt.feeNeedsConfirmation = true;
     const toPay =
-      order.toPay && verified.payload.type === "onramp" ? { ...order.toPay, psbt: verified.payload.psbt } : null;
+      order.toPay && verified.payload.type === "onramp"
+        ? { ...order.toPay, psbt: verified.payload.psbt, feeText: "0.000075 BTC", feeUsd: "7.21" }
+        : null;
     render(new SwapState(api({ startOrder: async () => onrampOrder({ verified, toPay }) })));
     await settle();
     await fillOnramp();
     await click("swap-get-quote");
     await click("swap-confirm");
     await click("confirm-go");
-    expect(text("psbt-fee-warning")).toContain("a network fee of 7500 sats, 3.00 % of the 250000 sats");
+    // In BTC with its USD at the quote's price, never in sats (the sats are on hover).
+    expect(text("psbt-fee-warning")).toContain("a network fee of 0.000075 BTC (≈ $7.21), 3.00 % of the 0.00250000 BTC");
     expect(byId("psbt-base64")).toBeNull();
     await click("psbt-accept-fee");
     expect(byId("psbt-base64")).not.toBeNull();
@@ -257,6 +260,13 @@ describe("the Swap view", () => {
     );
     expect(byId("quote-card")).not.toBeNull();
     expect(text("quote-send")).toBe("0.0025 BTC ≈ $240.10");
+    // The person's own network fee beside the gateway's, with USD, and the total cost (issue 31).
+    expect(text("quote-own-fee-amount")).toBe("about 0.00002352 BTC ≈ $2.26");
+    expect(text("quote-own-fee-basis")).toContain("About 196 vB");
+    expect(text("quote-total-cost")).toBe(
+      "Total cost. About $3.86 in all: the gateway's fees ($1.60) and your network fee on Bitcoin (about $2.26).",
+    );
+    expect(byId("quote-own-network-fee")).toBeNull();
     expect(text("quote-receive")).toBe("238.5 USDC ≈ $238.50");
     // One Bitcoin unit on the card: the send is in BTC, so the fees are too, each with its USD beside.
     expect(allById("quote-fee-line").map((l) => l.textContent?.replace(/\s+/g, " ").trim())).toEqual([
@@ -290,7 +300,8 @@ describe("the Swap view", () => {
     expect(startOrder).toHaveBeenCalledWith(onrampCard().raw, null);
     expect(byId("step-indicator")?.querySelector('[aria-current="step"]')?.textContent).toContain("Sign");
     expect(text("deposit-address")).toBe(DEPOSIT);
-    expect(text("deposit-amount")).toBe("0.00250000 BTC (250000 sats)");
+    expect(text("deposit-amount")).toBe("0.00250000 BTC");
+    expect(byId("deposit-amount")?.querySelector("[title]")?.getAttribute("title")).toBe("250000 sats");
     expect(text("op-return")).toBe(OP_RETURN);
     expect(text("verified-sentence")).toContain(`Pays 0.00250000 BTC to ${DEPOSIT}`);
     await click("psbt-format-hex");

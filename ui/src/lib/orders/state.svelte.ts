@@ -59,6 +59,11 @@ export class OrdersState {
    * Partner dashboard) know when to read theirs again.
    */
   revision = $state(0);
+  /**
+   * The latest state the app reported of each of its own orders (by local id), kept even before the list is first
+   * read: the Swap view's Sign step follows its order by it when Orders was never opened.
+   */
+  reported = $state.raw<Record<number, OrderView>>({});
 
   readonly filtered = $derived(this.list ? filterOrders(this.list, this.filter) : []);
   readonly current = $derived(paginate(this.filtered, this.page, PAGE_SIZE));
@@ -109,6 +114,7 @@ export class OrdersState {
       this.page = 1;
       this.busy = {};
       this.actionErrors = {};
+      this.reported = {};
       this.#clearReadFailed();
     }
     return this.load();
@@ -191,6 +197,12 @@ export class OrdersState {
   put(order: OrderView): void {
     if (this.#queue) this.#queue.push(order);
     if (this.list) this.list = mergeOrder(this.list, order);
+    if (order.localId !== undefined) this.reported = { ...this.reported, [order.localId]: order };
+  }
+
+  /** One of the app's own orders as last listed or reported, if it was. */
+  latest(localId: number): OrderView | undefined {
+    return this.list?.find((o) => o.localId === localId) ?? this.reported[localId];
   }
 
   handleEvent(event: DeskEvent): void {

@@ -104,6 +104,22 @@ describe("OrdersState", () => {
     state.disconnect();
   });
 
+  it("keeps each own order's latest report before the list was read, and forgets them on a network change", async () => {
+    const { state, emit } = setup();
+    await state.connect();
+    emit({ type: "orderChanged", order: own(7) });
+    emit({ type: "orderChanged", order: own(7, { statusText: "Completed", status: "success" }) });
+    expect(state.list).toBeNull();
+    expect(state.latest(7)?.statusText).toBe("Completed");
+    expect(state.latest(8)).toBeUndefined();
+    await state.show("sandbox");
+    expect(state.latest(7)).toBeUndefined();
+    await state.show("sandbox");
+    emit({ type: "orderChanged", order: own(7, { statusText: "Refunded" }) });
+    expect(state.latest(7)?.statusText).toBe("Refunded");
+    state.disconnect();
+  });
+
   it("subscribes once and can stop", async () => {
     const { state, subscribe, unsubscribe } = setup();
     await state.connect();

@@ -82,6 +82,19 @@ export function onrampCard(over: Partial<QuoteCard> = {}): QuoteCard {
     minReceive: { token: USDC_BASE, amount: "231345000", text: "231.345 USDC" },
     estimatedSecs: 600,
     estimatedText: "about 10 minutes",
+    // As desk-core reads it (crates/desk-core/src/views/own_fee.rs): 196 vB at the Sandbox's 12 sat/vB, priced at
+    // the send's own $240.10 for 0.0025 BTC.
+    ownFee: {
+      place: "Bitcoin",
+      kind: "about",
+      text: "0.0000236 BTC",
+      amount: "2352",
+      usd: "2.26",
+      basis:
+        "About 196 vB, a payment from one coin of your wallet with the order's OP_RETURN and change, at 12 sat/vB, the Sandbox's fee rate. The gateway's PSBT sets the exact fee, shown at the Sign step.",
+      totalUsd: "3.86",
+      totalText: "About $3.86 in all: the gateway's fees ($1.60) and your network fee on Bitcoin (about $2.26).",
+    },
     slippageBps: 300,
     recipient: EVM_ADDRESS,
     sender: SENDER_BTC,
@@ -167,6 +180,9 @@ export function onrampOrder(over: Partial<OrderView> = {}): OrderView {
       opReturnHex: OP_RETURN,
       psbtHex: PSBT_HEX,
       psbt: ONRAMP_VERIFIED.payload.type === "onramp" ? ONRAMP_VERIFIED.payload.psbt : null,
+      // 1,000 sats at the send's $240.10 for 250,000 sats: $0.9604, rounded up.
+      feeText: "0.00001 BTC",
+      feeUsd: "0.97",
       sentence: ONRAMP_VERIFIED.sentence,
     },
     toSign: null,

@@ -21,6 +21,8 @@ const deposit: DepositToPay = {
   amountSats: "250000",
   opReturnHex: "6a20aa",
   psbtHex: PSBT_HEX,
+  feeText: "0.000018 BTC",
+  feeUsd: "1.73",
   sentence: null,
   psbt: {
     unsignedTxid: "00",

@@ -41,6 +41,7 @@ function plan(overrides: Partial<WalletPlan> = {}, step: Partial<PlannedTx> = {}
         gasLimit: null,
         maxFee: "5000",
         maxFeeText: "0.000005 SOL",
+        maxFeeUsd: null,
         feeSentence: "Network fee 0.000005 SOL.",
         rentText: null,
         feeNeedsAcceptance: false,

@@ -33,9 +33,23 @@ const APPROVE: PlannedTx = {
   gasLimit: 346000,
   maxFee: "692000000000000",
   maxFeeText: "0.000692 ETH",
+  maxFeeUsd: null,
   feeSentence: "Network fee at most 0.000692 ETH.",
   rentText: null,
   feeNeedsAcceptance: false,
+};
+/** What the order sends, as desk-core writes it from the quote. */
+const SEND = {
+  token: {
+    chain: "bob",
+    address: "0x03C7054BCB39f7b2e5B2c7AcB37583e32D70Cfa3",
+    symbol: "WBTC",
+    name: null,
+    decimals: 8,
+  },
+  amount: "100000",
+  text: "0.001 WBTC",
+  usd: "96.12",
 };
 const PAY: PlannedTx = {
   kind: "pay",
@@ -45,6 +59,7 @@ const PAY: PlannedTx = {
   gasLimit: null,
   maxFee: "1000000000000000",
   maxFeeText: "0.001 ETH",
+  maxFeeUsd: "3.01",
   feeSentence: "Network fee at most 0.001 ETH.",
   rentText: null,
   feeNeedsAcceptance: false,
@@ -98,11 +113,18 @@ async function start(
         localId: 1,
         stage: plans.length > 0 ? "verified" : "registered",
         execution: plans.length > 0 ? "sign" : "registered",
+        send: SEND,
       }) as unknown as OrderView,
   );
   const api = stubApi({ walletStatus: async () => walletView, walletPlan, walletStep, ...overrides });
   const flow = new SwapState(api);
-  flow.order = { localId: 1, stage: "verified", execution: "sign", route: "offramp" } as unknown as OrderView;
+  flow.order = {
+    localId: 1,
+    stage: "verified",
+    execution: "sign",
+    route: "offramp",
+    send: SEND,
+  } as unknown as OrderView;
   const store = new WalletStore(api);
   store.connect(async () => () => {});
   const signer = new WalletPlanSigner(api);
@@ -133,10 +155,17 @@ describe("paying an order from an EVM chain or Tron with the app's wallet", () =
     expect(text("plan-sign-balances")).toBe(`Your wallet ${EVM} holds 10 ETH and 1 WBTC on bob.`);
     expect(byId("plan-sign-steps")?.querySelectorAll("li").length).toBe(2);
     expect(text("plan-sign-sentence")).toBe(`${APPROVE.sentence} Network fee at most 0.000692 ETH.`);
+    // The approval moves nothing: its summary is its fee alone, without USD where the quote priced no ETH.
+    expect(text("plan-sign-summary")).toBe("network fee at most 0.000692 ETH");
     expect(text("plan-sign-button")).toBe("Sign: approve");
     await click("plan-sign-button");
     expect(walletStep).toHaveBeenCalledWith(1, "approve", "692000000000000", false);
     expect(text("plan-sign-sentence")).toBe(`${PAY.sentence} Network fee at most 0.001 ETH.`);
+    // The payment: what leaves the wallet and the fee, each with USD beside it, the exact fee on hover.
+    expect(text("plan-sign-summary")).toBe("−0.001 WBTC (≈ $96.12) · network fee at most 0.001 ETH (≈ $3.01)");
+    expect(byId("plan-sign-summary")?.querySelector("[title]")?.getAttribute("title")).toBe(
+      "1000000000000000 of the chain's smallest unit",
+    );
     expect(byId("plan-sign-steps")).toBeNull();
     expect(text("plan-sign-button")).toBe("Sign and send");
     await click("plan-sign-button");

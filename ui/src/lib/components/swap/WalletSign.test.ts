@@ -27,6 +27,8 @@ function deposit(spender: string, feeNeedsConfirmation = false): DepositToPay {
     amountSats: "250000",
     opReturnHex: "6a20aa",
     psbtHex: "70736274ff",
+    feeText: "0.000018 BTC",
+    feeUsd: null,
     sentence: null,
     psbt: {
       unsignedTxid: "00",
@@ -68,8 +70,10 @@ describe("signing with the app's wallet", () => {
   it("says what the signature does, then asks desk-core to sign the order", async () => {
     const { walletStep } = await start(UNLOCKED, deposit(OURS));
     expect(text("wallet-sign-sentence")).toBe(
-      "Send 0.0025 BTC from your wallet bcrt1qours to the gateway's address bcrt1qgateway for order ord-1, network fee 1800 sats (0.000018 BTC), with the order's OP_RETURN data. Change comes back to the same address.",
+      "Send 0.0025 BTC from your wallet bcrt1qours to the gateway's address bcrt1qgateway for order ord-1, network fee 0.000018 BTC, with the order's OP_RETURN data. Change comes back to the same address.",
     );
+    // The summary: what leaves the wallet and the fee, in BTC (the sats on hover); no USD where the quote gave none.
+    expect(text("wallet-sign-summary")).toBe("−0.0025 BTC · network fee 0.000018 BTC");
     await click("wallet-sign-button");
     expect(walletStep).toHaveBeenCalledWith(1, "pay", null);
   });
