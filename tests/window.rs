@@ -1537,7 +1537,26 @@ async fn an_onramp_an_offramp_and_swaps_from_solana_and_tron_are_signed_by_the_a
         "the wallet's swap at 1100×720",
     )
     .await;
+    // What the swap costs the person, all in (issue 31): their own Bitcoin fee beside the gateway's, with USD, and
+    // the total; no figure cut off in its box, at 1100×720 and at 900×600.
+    let own_fee = text_of(&app, "[data-testid=quote-own-fee-amount]")
+        .await
+        .unwrap();
+    assert!(
+        own_fee.starts_with("about ") && own_fee.contains("≈ $"),
+        "{own_fee}"
+    );
+    let total = text_of(&app, "[data-testid=quote-total-cost]").await.unwrap();
+    assert!(
+        total.starts_with("Total cost. About $") && total.contains("in all"),
+        "{total}"
+    );
+    nothing_cut(&app, "the wallet's quote at 1100×720").await;
     screenshot(&app, "swap-wallet-1100x720").await;
+    resize(&app, 900, 600).await;
+    nothing_cut(&app, "the wallet's quote at 900×600").await;
+    screenshot(&app, "swap-wallet-900x600").await;
+    resize(&app, 1100, 720).await;
     click(&app, "swap-confirm").await;
     click(&app, "confirm-go").await;
 
@@ -1547,19 +1566,45 @@ async fn an_onramp_an_offramp_and_swaps_from_solana_and_tron_are_signed_by_the_a
     })
     .await;
     assert!(sentence.contains(&bitcoin), "{sentence}");
-    assert!(sentence.contains("network fee"), "{sentence}");
+    assert!(sentence.contains("network fee 0.0000"), "{sentence}");
+    assert!(!sentence.contains("sats"), "no smallest units: {sentence}");
+    // Above it, what leaves the wallet and the fee, each in BTC with USD beside (issue 31).
+    let summary = text_of(&app, "[data-testid=wallet-sign-summary]")
+        .await
+        .unwrap();
+    assert!(
+        summary.starts_with("−0.0025 BTC (≈ $") && summary.contains("· network fee 0.0000"),
+        "{summary}"
+    );
+    assert_eq!(summary.matches("≈ $").count(), 2, "{summary}");
+    nothing_cut(&app, "the wallet's Sign step at 1100×720").await;
     screenshot(&app, "wallet-sign").await;
+    resize(&app, 900, 600).await;
+    nothing_cut(&app, "the wallet's Sign step at 900×600").await;
+    resize(&app, 1100, 720).await;
     click(&app, "wallet-sign-button").await;
     css(&app, "[data-testid=registered]").await;
 
-    // The Sandbox's clock is moved from the window (issue 31), which says what it moved.
+    // The Sandbox's clock is moved from the window (issue 31), which says what it moved; the order ends, and the
+    // Sign step becomes its receipt without Orders ever being opened: what arrived, on which chain, how long it took.
     click(&app, "sandbox-clock-finish").await;
     let moved = wait_text(&app, "[data-testid=sandbox-clock-status]", |t| {
         t.starts_with("Moved")
     })
     .await;
-    assert!(moved.contains("finished"), "{moved}");
-    advance_sandbox(&app, 700).await;
+    assert!(moved.contains("1 order finished"), "{moved}");
+    let arrived = wait_text(&app, "[data-testid=receipt-arrived]", |t| {
+        t.contains("WBTC")
+    })
+    .await;
+    assert!(arrived.contains("BOB"), "{arrived}");
+    let took = text_of(&app, "[data-testid=receipt-took]").await.unwrap();
+    assert!(took.contains("estimate"), "{took}");
+    nothing_cut(&app, "the receipt at 1100×720").await;
+    screenshot(&app, "swap-receipt").await;
+    resize(&app, 900, 600).await;
+    nothing_cut(&app, "the receipt at 900×600").await;
+    resize(&app, 1100, 720).await;
     wait_all_completed(&app, 1).await;
 
     // An offramp from BOB paid by the same wallet on the Sandbox's local BOB chain (anvil, started by the app and
@@ -1585,8 +1630,9 @@ async fn an_onramp_an_offramp_and_swaps_from_solana_and_tron_are_signed_by_the_a
         })
         .await,
     );
+    // The onramp's WBTC really arrived on the Sandbox's BOB chain (issue 31): more than the 1 WBTC it was funded with.
     assert!(
-        balance.starts_with("Balance: 1") && balance.contains("WBTC Max"),
+        balance.starts_with("Balance: 1.00") && balance.contains("WBTC Max"),
         "{balance}"
     );
     // Two WBTC from a wallet that holds one: Confirm reads the chain and creates no order, saying what is missing.
@@ -1613,6 +1659,13 @@ async fn an_onramp_an_offramp_and_swaps_from_solana_and_tron_are_signed_by_the_a
     })
     .await;
     assert!(approve.contains("Network fee at most"), "{approve}");
+    // The approval moves no token: its summary is its fee, in ETH to three digits, never in wei (issue 31).
+    let fee = text_of(&app, "[data-testid=plan-sign-summary]").await.unwrap();
+    assert!(fee.starts_with("network fee at most 0.") && fee.contains(" ETH"), "{fee}");
+    nothing_cut(&app, "the approval at 1100×720").await;
+    resize(&app, 900, 600).await;
+    nothing_cut(&app, "the approval at 900×600").await;
+    resize(&app, 1100, 720).await;
     // The chain's own run of the approval and the call, before the button: exactly the quote's input leaves.
     let simulated = wait_text(&app, "[data-testid=plan-sign-simulation-sentence]", |t| {
         t.starts_with("−0.001 WBTC to ")
@@ -1941,6 +1994,23 @@ async fn in_view_from_top(app: &Client, testids: &[&str], what: &str) {
             "{testid} is in view without scrolling ({what}: {bottom} > {height})"
         );
     }
+}
+
+/// No figure in the window is cut off in its box (issue 31): every amount, fee, receipt line and summary shows its
+/// whole text at the window's size (its box is as wide as its text, or it wraps).
+async fn nothing_cut(app: &Client, what: &str) {
+    let cut = app
+        .execute(
+            "const boxes = document.querySelectorAll(\
+               '[data-testid^=quote-], [data-testid^=receipt-], [data-testid$=-summary], .fee-amount, dd, .amount');\n\
+             return Array.from(boxes)\n\
+               .filter((e) => e.offsetParent !== null && e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1)\n\
+               .map((e) => `${e.dataset.testid ?? e.className}: ${e.textContent.trim().slice(0, 80)}`);",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(cut, json!([]), "figures cut off in their box ({what})");
 }
 
 async fn bottom_of(app: &Client, testid: &str) -> (f64, f64) {

@@ -138,12 +138,12 @@ describe("the Partner view", () => {
     const volumeAxis = [...byId("partner-chart-volume-axis", chart)!.querySelectorAll("text")].map(
       (t) => t.textContent,
     );
-    expect(volumeAxis).toEqual(["$0", "$2k", "$4k", "$6k", "$8k", "Volume"]);
+    expect(volumeAxis).toEqual(["$0.00", "$2,000.00", "$4,000.00", "$6,000.00", "$8,000.00", "Volume"]);
     const earningsAxis = [...byId("partner-chart-earnings-axis", chart)!.querySelectorAll("text")].map(
       (t) => t.textContent,
     );
     expect(earningsAxis.at(-1)).toBe("Earnings");
-    expect(earningsAxis[0]).toBe("$0");
+    expect(earningsAxis[0]).toBe("$0.00");
     expect(text("partner-basis")).toContain("Volume and earnings count completed orders only");
   });
 

@@ -93,11 +93,25 @@ describe("the chart", () => {
     const s = niceScale(123_456_789);
     expect(s.max).toBeGreaterThanOrEqual(123_456_789);
     expect(s.max / s.step).toBeLessThanOrEqual(5);
-    expect(axisText(0)).toBe("$0");
+    // The window's one USD format on the axes too, never "$1.5k" (issue 31).
+    expect(axisText(0)).toBe("$0.00");
     expect(axisText(25)).toBe("$0.25");
-    expect(axisText(25_000)).toBe("$250");
-    expect(axisText(150_000)).toBe("$1.5k");
-    expect(axisText(200_000_000)).toBe("$2M");
+    expect(axisText(25_000)).toBe("$250.00");
+    expect(axisText(150_000)).toBe("$1,500.00");
+    expect(axisText(200_000_000)).toBe("$2,000,000.00");
+  });
+
+  it("leaves each axis the room its widest label needs", () => {
+    // The fixture's volume axis tops at "$8,000.00" (9 characters: 12 + 63 = 75 px); its earnings' "$30.00" keeps 64.
+    const small = chartLayout(dashboard().chart);
+    expect(small.plot.x).toBe(75);
+    expect(small.plot.x + small.plot.width).toBe(small.width - 64);
+    const big = chartLayout([
+      { bucket: "2026-W47", volumeUsd: "2000000.00", earningsExactUsd: "10.00", earningsEstimatedUsd: "0" },
+    ]);
+    // "$2,000,000.00" is 13 characters: 12 + 7 × 13 = 103 px on the left; the earnings' "$10.00" keeps 64.
+    expect(big.plot.x).toBe(103);
+    expect(big.plot.x + big.plot.width).toBe(big.width - 64);
   });
 
   it("draws one bar group per bucket, taller for more volume, earnings stacked on the right axis", () => {
@@ -117,9 +131,9 @@ describe("the chart", () => {
     expect(w45.estimated.height).toBe(0);
     expect(w47.estimated.height).toBeGreaterThan(0);
     // The axes: $0 at the bottom, the top above the largest value.
-    expect(layout.volumeTicks[0]).toEqual({ y: bottom, text: "$0" });
-    expect(layout.volumeTicks.at(-1)?.text).toBe("$8k");
-    expect(layout.earningsTicks.at(-1)?.text).toBe("$30");
+    expect(layout.volumeTicks[0]).toEqual({ y: bottom, text: "$0.00" });
+    expect(layout.volumeTicks.at(-1)?.text).toBe("$8,000.00");
+    expect(layout.earningsTicks.at(-1)?.text).toBe("$30.00");
     expect(w47.title).toBe("2026-W47: volume $6,000.07; earnings $25.00 exact, $3.00 estimated");
     expect(w45.label).toBe("W45");
     expect(layout.height).toBe(CHART_HEIGHT);

@@ -42,7 +42,7 @@ export function periodNoun(period: Period, count = 1): string {
   return count === 1 ? period : `${period}s`;
 }
 
-import { usdCents, usdSumText, usdText } from "../usd";
+import { centsText, usdCents, usdSumText, usdText } from "../usd";
 
 /** The window's one USD formatter and its exact sums (`../usd`), as the Partner view uses them. */
 export { centsText, usdCents, usdSumText, usdText } from "../usd";
@@ -99,17 +99,14 @@ export function niceScale(maxCents: number, ticks = 4): Scale {
   return { max: whole * Math.ceil(maxCents / whole), step: whole };
 }
 
-/** An axis label: whole dollars compacted (`$0`, `$250`, `$1.5k`, `$2M`), cents only below $10. */
+/** An axis label: the one USD format of the window (`$0.00`, `$2,500.00`), from whole cents, exactly. */
 export function axisText(cents: number): string {
-  const dollars = cents / 100;
-  if (dollars >= 1_000_000) return `$${trimNumber(dollars / 1_000_000)}M`;
-  if (dollars >= 1_000) return `$${trimNumber(dollars / 1_000)}k`;
-  if (dollars >= 10 || Number.isInteger(dollars)) return `$${trimNumber(dollars)}`;
-  return `$${dollars.toFixed(2)}`;
+  return centsText(BigInt(Math.round(cents)));
 }
 
-function trimNumber(n: number): string {
-  return String(Math.round(n * 100) / 100);
+/** Room for an axis's labels beside the plot: about 7 px a character of its widest label at 11 px, at least 64. */
+function axisRoom(scale: Scale): number {
+  return Math.max(64, 12 + 7 * axisText(scale.max).length);
 }
 
 export interface ChartBarLayout {
@@ -150,7 +147,7 @@ export interface ChartLayout {
 
 export const CHART_WIDTH = 720;
 export const CHART_HEIGHT = 260;
-const MARGIN = { top: 14, right: 60, bottom: 30, left: 64 };
+const MARGIN = { top: 14, bottom: 30 };
 /** At most this many bucket labels under the chart, so they never overlap. */
 export const MAX_LABELS = 8;
 
@@ -172,17 +169,20 @@ function ticksOf(scale: Scale, plot: Rect): Tick[] {
  * small earnings stay visible next to large volumes.
  */
 export function chartLayout(bars: readonly ChartBar[], width = CHART_WIDTH, height = CHART_HEIGHT): ChartLayout {
-  const plot: Rect = {
-    x: MARGIN.left,
-    y: MARGIN.top,
-    width: width - MARGIN.left - MARGIN.right,
-    height: height - MARGIN.top - MARGIN.bottom,
-  };
   const volumes = bars.map((b) => cents(b.volumeUsd));
   const exacts = bars.map((b) => cents(b.earningsExactUsd));
   const estimates = bars.map((b) => cents(b.earningsEstimatedUsd));
   const volumeScale = niceScale(Math.max(0, ...volumes));
   const earningsScale = niceScale(Math.max(0, ...exacts.map((e, i) => e + estimates[i])));
+  // Each axis's labels in full ("$250,000.00"), so the plot leaves them the room they need.
+  const leftRoom = axisRoom(volumeScale);
+  const rightRoom = axisRoom(earningsScale);
+  const plot: Rect = {
+    x: leftRoom,
+    y: MARGIN.top,
+    width: width - leftRoom - rightRoom,
+    height: height - MARGIN.top - MARGIN.bottom,
+  };
   const slot = bars.length > 0 ? plot.width / bars.length : plot.width;
   const volumeWidth = Math.min(40, slot * 0.5);
   const earningsWidth = Math.min(18, slot * 0.25);
