@@ -107,7 +107,13 @@ describe("the chart", () => {
     expect(small.plot.x).toBe(75);
     expect(small.plot.x + small.plot.width).toBe(small.width - 64);
     const big = chartLayout([
-      { bucket: "2026-W47", volumeUsd: "2000000.00", earningsExactUsd: "10.00", earningsEstimatedUsd: "0" },
+      {
+        bucket: "2026-W47",
+        start: 1_763_337_600,
+        volumeUsd: "2000000.00",
+        earningsExactUsd: "10.00",
+        earningsEstimatedUsd: "0",
+      },
     ]);
     // "$2,000,000.00" is 13 characters: 12 + 7 × 13 = 103 px on the left; the earnings' "$10.00" keeps 64.
     expect(big.plot.x).toBe(103);
