@@ -1539,14 +1539,20 @@ async fn an_onramp_an_offramp_and_swaps_from_solana_and_tron_are_signed_by_the_a
     .await;
     // What the swap costs the person, all in (issue 31): their own Bitcoin fee beside the gateway's, with USD, and
     // the total; no figure cut off in its box, at 1100×720 and at 900×600.
-    let own_fee = text_of(&app, "[data-testid=quote-own-fee-amount]")
-        .await
-        .unwrap();
+    let own_fee = one_line(
+        &text_of(&app, "[data-testid=quote-own-fee-amount]")
+            .await
+            .unwrap(),
+    );
     assert!(
         own_fee.starts_with("about ") && own_fee.contains("≈ $"),
         "{own_fee}"
     );
-    let total = text_of(&app, "[data-testid=quote-total-cost]").await.unwrap();
+    let total = one_line(
+        &text_of(&app, "[data-testid=quote-total-cost]")
+            .await
+            .unwrap(),
+    );
     assert!(
         total.starts_with("Total cost. About $") && total.contains("in all"),
         "{total}"
@@ -1569,9 +1575,11 @@ async fn an_onramp_an_offramp_and_swaps_from_solana_and_tron_are_signed_by_the_a
     assert!(sentence.contains("network fee 0.0000"), "{sentence}");
     assert!(!sentence.contains("sats"), "no smallest units: {sentence}");
     // Above it, what leaves the wallet and the fee, each in BTC with USD beside (issue 31).
-    let summary = text_of(&app, "[data-testid=wallet-sign-summary]")
-        .await
-        .unwrap();
+    let summary = one_line(
+        &text_of(&app, "[data-testid=wallet-sign-summary]")
+            .await
+            .unwrap(),
+    );
     assert!(
         summary.starts_with("−0.0025 BTC (≈ $") && summary.contains("· network fee 0.0000"),
         "{summary}"
@@ -1660,8 +1668,15 @@ async fn an_onramp_an_offramp_and_swaps_from_solana_and_tron_are_signed_by_the_a
     .await;
     assert!(approve.contains("Network fee at most"), "{approve}");
     // The approval moves no token: its summary is its fee, in ETH to three digits, never in wei (issue 31).
-    let fee = text_of(&app, "[data-testid=plan-sign-summary]").await.unwrap();
-    assert!(fee.starts_with("network fee at most 0.") && fee.contains(" ETH"), "{fee}");
+    let fee = one_line(
+        &text_of(&app, "[data-testid=plan-sign-summary]")
+            .await
+            .unwrap(),
+    );
+    assert!(
+        fee.starts_with("network fee at most 0.") && fee.contains(" ETH"),
+        "{fee}"
+    );
     nothing_cut(&app, "the approval at 1100×720").await;
     resize(&app, 900, 600).await;
     nothing_cut(&app, "the approval at 900×600").await;
