@@ -499,11 +499,29 @@ async fn show(client: &Client, view: &str) {
 }
 
 /// A screenshot of the window into `$GATEWAY_DESK_SCREENSHOTS/<name>.png`, when that folder is given.
+/// With `GATEWAY_DESK_SCREENSHOTS` set, a picture of the window as the X display shows it (ImageMagick's `import`, the
+/// window at the display's top left as Xvfb places it): WebKitWebDriver's own screenshot command hung after the first
+/// picture of a session here, so the picture is not asked of WebDriver.
 async fn screenshot(client: &Client, name: &str) {
     if let Some(dir) = std::env::var_os("GATEWAY_DESK_SCREENSHOTS") {
-        let png = client.screenshot().await.unwrap();
         std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(Path::new(&dir).join(format!("{name}.png")), png).unwrap();
+        let path = Path::new(&dir).join(format!("{name}.png"));
+        let size = client
+            .execute("return [window.outerWidth, window.outerHeight];", vec![])
+            .await
+            .unwrap();
+        let (width, height) = (size[0].as_u64().unwrap(), size[1].as_u64().unwrap());
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let taken = Command::new("import")
+            .args(["-window", "root", "-crop"])
+            .arg(format!("{width}x{height}+0+0"))
+            .arg("+repage")
+            .arg(&path)
+            .status();
+        assert!(
+            taken.is_ok_and(|s| s.success()),
+            "ImageMagick's import could not picture the window for {name}"
+        );
     }
 }
 
@@ -2011,16 +2029,22 @@ async fn in_view_from_top(app: &Client, testids: &[&str], what: &str) {
     }
 }
 
+/// The boxes that hold figures: the quote card's, the receipt's, the summaries of the Sign step, the form's received
+/// amount, fee amounts, facts and amounts.
+const FIGURES: &str = "[data-testid^=quote-], [data-testid^=receipt-], [data-testid$=-summary], \
+                       [data-testid=swap-receive-amount], .fee-amount, dd, .amount";
+
 /// No figure in the window is cut off in its box (issue 31): every amount, fee, receipt line and summary shows its
 /// whole text at the window's size (its box is as wide as its text, or it wraps).
 async fn nothing_cut(app: &Client, what: &str) {
     let cut = app
         .execute(
-            "const boxes = document.querySelectorAll(\
-               '[data-testid^=quote-], [data-testid^=receipt-], [data-testid$=-summary], .fee-amount, dd, .amount');\n\
-             return Array.from(boxes)\n\
-               .filter((e) => e.offsetParent !== null && e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1)\n\
-               .map((e) => `${e.dataset.testid ?? e.className}: ${e.textContent.trim().slice(0, 80)}`);",
+            &format!(
+                "const boxes = document.querySelectorAll('{FIGURES}');\n\
+                 return Array.from(boxes)\n\
+                   .filter((e) => e.offsetParent !== null && e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1)\n\
+                   .map((e) => `${{e.dataset.testid ?? e.className}}: ${{e.textContent.trim().slice(0, 80)}}`);"
+            ),
             vec![],
         )
         .await

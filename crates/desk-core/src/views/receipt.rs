@@ -150,7 +150,18 @@ pub(super) fn receipt_of(order: &OrderView) -> Option<ReceiptView> {
         lines_label: (!lines.is_empty() && !lines_label.is_empty()).then(|| lines_label.to_owned()),
         lines,
         unreported,
-        took: took_secs.map(|secs| took_text(secs, order.estimated_secs)),
+        took: took_secs.map(|secs| {
+            let text = took_text(secs, order.estimated_secs);
+            // The Sandbox's clock may have been moved on ("Finish pending orders now"): its orders end in less time
+            // than the real service's, and the receipt must not suggest otherwise.
+            if order.network == "sandbox" && order.estimated_secs.is_some_and(|e| secs < e) {
+                format!(
+                    "{text}. Sandbox time: its clock can be moved on; a real order takes its time."
+                )
+            } else {
+                text
+            }
+        }),
         took_secs,
         explanation: order.outcome.clone(),
     })
@@ -183,6 +194,8 @@ mod tests {
         change: impl FnOnce(&mut OrderView),
     ) -> OrderView {
         let mut view = own(local_id);
+        // On a real network: the Sandbox's receipts say their clock can be moved on (tested apart).
+        view.network = "production".into();
         view.stage = Some(Stage::Finished);
         view.next_step = None;
         view.status = Some(status.into());
@@ -319,6 +332,23 @@ mod tests {
                 .starts_with("The gateway returned 0.0025 BTC on bitcoin (transaction 3f2a…c9d0)."),
             "{}",
             explanation.r#where
+        );
+    }
+
+    #[test]
+    fn a_sandbox_order_faster_than_its_estimate_says_the_sandbox_clock_can_be_moved() {
+        let view = ended(1, "failed", 0, |view| view.network = "sandbox".into());
+        assert_eq!(
+            view.receipt.unwrap().took.as_deref(),
+            Some(
+                "Took 0 s, estimate 10 min. Sandbox time: its clock can be moved on; a real order takes its time."
+            )
+        );
+        // As long as its estimate or longer: nothing to explain.
+        let view = ended(2, "failed", 600, |view| view.network = "sandbox".into());
+        assert_eq!(
+            view.receipt.unwrap().took.as_deref(),
+            Some("Took 10 min, estimate 10 min")
         );
     }
 

@@ -318,7 +318,7 @@ mod tests {
         view.deposit_address = Some(DEPOSIT.into());
         view.verified = verified(json!({
             "orderId": ORDER_ID,
-            "sentence": format!("Pays 0.00250000 BTC to {DEPOSIT} with OP_RETURN e3b0…b855, fee 1000 sats"),
+            "sentence": format!("Pays 0.00250000 BTC to {DEPOSIT} with OP_RETURN e3b0…b855, fee 0.00001000 BTC"),
             "payload": {
                 "type": "onramp", "address": DEPOSIT, "amountSats": "250000", "opReturnHex": OP_RETURN,
                 "psbt": {

@@ -123,7 +123,7 @@ pub(super) fn sentence(summary: &OnrampSummary) -> String {
     } else {
         text.push_str(", no change");
     }
-    text.push_str(&format!(", fee {} sats", psbt.fee_sats));
+    text.push_str(&format!(", fee {}", btc_text(psbt.fee_sats)));
     if let Some(vsize) = psbt.vsize_estimate.filter(|&v| v > 0) {
         let tenths = (u128::from(psbt.fee_sats) * 10 + u128::from(vsize) / 2) / u128::from(vsize);
         text.push_str(&format!(" (about {}.{} sat/vB)", tenths / 10, tenths % 10));

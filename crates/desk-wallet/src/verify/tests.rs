@@ -197,11 +197,11 @@ fn verify_genuine_onramp_psbt_passes() {
     assert!((180..=190).contains(&vsize), "{vsize}");
     assert!(
         sentence.starts_with(&format!(
-            "Pays 0.00250000 BTC to {} with OP_RETURN {}…, change {} BTC back to you, fee {} sats (about",
+            "Pays 0.00250000 BTC to {} with OP_RETURN {}…, change {} BTC back to you, fee {} BTC (about",
             p.address,
             &p.op_return_data[..8],
             btc(change_sats()),
-            fee_sats()
+            btc(fee_sats())
         )),
         "{sentence}"
     );

@@ -130,7 +130,7 @@ export function offrampCard(over: Partial<QuoteCard> = {}): QuoteCard {
 
 const ONRAMP_VERIFIED: Verified = {
   orderId: ORDER_ID,
-  sentence: `Pays 0.00250000 BTC to ${DEPOSIT} with OP_RETURN e3b0…b855, change 0.0001 BTC back to you, fee 1000 sats`,
+  sentence: `Pays 0.00250000 BTC to ${DEPOSIT} with OP_RETURN e3b0…b855, change 0.0001 BTC back to you, fee 0.00001000 BTC`,
   payload: {
     type: "onramp",
     address: DEPOSIT,
