@@ -300,6 +300,7 @@ async fn the_window_switches_networks_and_reads_the_sandbox_routes() {
         assert!(row.text().await.unwrap().to_lowercase().contains("tron"));
     }
     // A route opens Swap with its tokens chosen and the amount left to type.
+    at_both_sizes(&app, &["route-swap-0"], "a route's Swap button").await;
     click(&app, "route-swap-0").await;
     css(&app, "[data-testid=view-swap]").await;
     let started = Instant::now();
@@ -620,6 +621,12 @@ async fn swap_to_registration(app: &Client, swap: &Swap<'_>, onramp: bool) {
                 .unwrap();
             assert!(found.is_empty(), "{absent} is offered");
         }
+        at_both_sizes(
+            app,
+            &["deposit-address", "deposit-reference-note"],
+            "the deposit for reference only",
+        )
+        .await;
         // Base64 is shown first; the hex view is one choice away.
         click(app, "psbt-format-hex").await;
         let psbt = value_of(app, "psbt-hex").await;
@@ -1502,6 +1509,7 @@ async fn an_onramp_an_offramp_and_swaps_from_solana_and_tron_are_signed_by_the_a
     set_value(&app, "swap-amount", "0.0025").await;
     // BTC to WBTC hold one value: the route's default slippage is the 0.5 % floor (issue 31).
     assert_eq!(pressed(&app, "swap-slippage-50").await, "true");
+    at_both_sizes(&app, &["swap-slippage-50"], "the route's default slippage").await;
 
     // The wallet locks (here on Lock now): the form says so where the addresses are, keeps what was typed, and
     // flags no field the person never touched; unlocking is one click away (issue 31).
@@ -1522,6 +1530,12 @@ async fn an_onramp_an_offramp_and_swaps_from_solana_and_tron_are_signed_by_the_a
         flagged.is_empty(),
         "no field is flagged while the wallet is locked"
     );
+    at_both_sizes(
+        &app,
+        &["swap-wallet-locked", "swap-wallet-unlock", "swap-amount"],
+        "the locked wallet's line",
+    )
+    .await;
     screenshot(&app, "swap-wallet-locked").await;
     click(&app, "swap-wallet-unlock").await;
     set_value(&app, "wallet-unlock-password", "a long app password").await;
@@ -1576,6 +1590,16 @@ async fn an_onramp_an_offramp_and_swaps_from_solana_and_tron_are_signed_by_the_a
         "{total}"
     );
     nothing_cut(&app, "the wallet's quote at 1100×720").await;
+    at_both_sizes(
+        &app,
+        &[
+            "quote-own-fee-amount",
+            "quote-total-cost",
+            "swap-min-receive",
+        ],
+        "the own fee, the total cost and the minimum received",
+    )
+    .await;
     screenshot(&app, "swap-wallet-1100x720").await;
     resize(&app, 900, 600).await;
     nothing_cut(&app, "the wallet's quote at 900×600").await;
@@ -1619,6 +1643,12 @@ async fn an_onramp_an_offramp_and_swaps_from_solana_and_tron_are_signed_by_the_a
     })
     .await;
     assert!(moved.contains("1 order finished"), "{moved}");
+    at_both_sizes(
+        &app,
+        &["sandbox-clock-finish", "sandbox-clock-status"],
+        "the Sandbox's clock",
+    )
+    .await;
     let arrived = wait_text(&app, "[data-testid=receipt-arrived]", |t| {
         t.contains("WBTC")
     })
@@ -1673,6 +1703,12 @@ async fn an_onramp_an_offramp_and_swaps_from_solana_and_tron_are_signed_by_the_a
         short.contains("needs 2 WBTC") && short.contains("No order was created"),
         "{short}"
     );
+    at_both_sizes(
+        &app,
+        &["swap-error"],
+        "the refusal of an order the wallet cannot pay",
+    )
+    .await;
     screenshot(&app, "wallet-cannot-pay").await;
     click(&app, "confirm-back").await;
     set_value(&app, "swap-amount", "0.001").await;
@@ -2026,6 +2062,31 @@ async fn in_view_from_top(app: &Client, testids: &[&str], what: &str) {
             bottom <= height,
             "{testid} is in view without scrolling ({what}: {bottom} > {height})"
         );
+    }
+}
+
+/// Each of `testids` is shown at 900×600 and at 1100×720, and no figure is cut off at either (issue 31 checks every
+/// point at both sizes); the window is then given back its size.
+async fn at_both_sizes(app: &Client, testids: &[&str], what: &str) {
+    let before = app.get_window_size().await.unwrap();
+    for (width, height) in [(900, 600), (1100, 720)] {
+        resize(app, width, height).await;
+        for testid in testids {
+            let shown = css(app, &format!("[data-testid={testid}]"))
+                .await
+                .is_displayed()
+                .await
+                .unwrap();
+            assert!(shown, "{testid} is shown at {width}×{height} ({what})");
+        }
+        nothing_cut(app, &format!("{what} at {width}×{height}")).await;
+    }
+    let (width, height) = (
+        u32::try_from(before.0).unwrap(),
+        u32::try_from(before.1).unwrap(),
+    );
+    if (width, height) != (1100, 720) {
+        resize(app, width, height).await;
     }
 }
 

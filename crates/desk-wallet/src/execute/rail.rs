@@ -286,13 +286,9 @@ pub async fn shortfall_to_pay(
     }))
 }
 
-/// The chain's name in the app's sentences: its slug, but Solana and Tron by name.
+/// The chain's name in the app's sentences, as a person reads it (`BOB`, `Solana`), from the one table of chains.
 pub(crate) fn place_of(chain: &str) -> &str {
-    match chain {
-        "solana" => "Solana",
-        "tron" => "Tron",
-        other => other,
-    }
+    gateway_client::chains::chain_name(chain)
 }
 
 /// What an endpoint answered when checked.
