@@ -714,7 +714,8 @@ async fn a_hostile_sandbox_is_refused_in_the_window_and_the_checked_call_says_wh
     let decoded = wait_text(&app, "[data-testid=tx-decoded]", |t| !t.is_empty()).await;
     assert!(
         decoded.contains("swapCrossChain")
-            && decoded.contains("takes 50000000 of")
+            && decoded.contains("takes 50 USDT (token")
+            && !decoded.contains("50000000")
             && decoded.contains(USDT_BOB)
             && decoded.contains(EVM)
             && decoded.contains("on ethereum")

@@ -228,10 +228,14 @@ pub(super) fn evm_sentence(summary: &EvmCallSummary) -> String {
         "Calls {} on {}, sending {}, with {} bytes of data{}. {}",
         summary.to,
         summary.chain,
-        value_clause(&summary.value, &summary.value_text, "wei"),
+        value_clause(&summary.value, &summary.value_text),
         summary.data_bytes,
         selector_clause(summary.selector.as_deref()),
-        decoded_clause(summary.decoded.as_ref(), summary.entry.as_ref()),
+        decoded_clause(
+            &summary.chain,
+            summary.decoded.as_ref(),
+            summary.entry.as_ref()
+        ),
     )
 }
 
@@ -240,26 +244,38 @@ pub(super) fn tron_sentence(summary: &TronCallSummary) -> String {
     format!(
         "Calls {} on Tron, sending {}, with {} bytes of data{}; it may burn up to {} in fees. {}",
         summary.to,
-        value_clause(&summary.value, &summary.value_text, "sun"),
+        value_clause(&summary.value, &summary.value_text),
         summary.data_bytes,
         selector_clause(summary.selector.as_deref()),
         summary.fee_limit_text,
-        decoded_clause(summary.decoded.as_ref(), summary.entry.as_ref()),
+        decoded_clause("tron", summary.decoded.as_ref(), summary.entry.as_ref()),
     )
 }
 
-/// What the decoding checked, or what it did not (blind signing).
+/// `amount` (smallest units) of `token` on `chain` in the token's units (`50 USDT`); in smallest units only when the
+/// app does not know the token.
+fn token_units(chain: &str, token: &str, amount: &str) -> String {
+    gateway_client::display::amount_text(
+        gateway_client::TokenRegistry::builtin(),
+        chain,
+        token,
+        amount,
+    )
+}
+
+/// What the decoding checked, or what it did not (blind signing), in the tokens' units.
 fn decoded_clause(
+    chain: &str,
     decoded: Option<&calldata::DecodedCall>,
     entry: Option<&calldata::EntryCall>,
 ) -> String {
     if let Some(entry) = entry {
         return format!(
-            "Decoded as the entry contract's exec: lets {} take exactly {} of token {}, equal to the quote. NOT \
+            "Decoded as the entry contract's exec: lets {} take exactly {} (token {}), equal to the quote. NOT \
              DECODED: what {} does then is the gateway's own call ({} bytes{}), built by the gateway; before the \
              app's wallet signs it, the chain's simulation shows what it moves, and anything beyond the quote refuses it.",
             entry.target,
-            entry.amount,
+            token_units(chain, &entry.token, &entry.amount),
             entry.token,
             entry.target,
             entry.inner_bytes,
@@ -271,11 +287,15 @@ fn decoded_clause(
     }
     match decoded {
         Some(call) => format!(
-            "Decoded as {}: takes {} of token {}, delivers at least {} to {}{}; each equal to the quote.",
+            "Decoded as {}: takes {} (token {}), delivers at least {} to {}{}; each equal to the quote.",
             call.function,
-            call.amount,
+            token_units(chain, &call.token, &call.amount),
             call.token,
-            call.min_out,
+            if call.function == "offrampToBitcoin" {
+                token_units("bitcoin", gateway_client::wire::NATIVE_TOKEN, &call.min_out)
+            } else {
+                "the quote's output less its slippage".to_owned()
+            },
             call.recipient,
             call.dst_chain
                 .as_deref()
@@ -287,11 +307,11 @@ fn decoded_clause(
     }
 }
 
-fn value_clause(value: &str, text: &str, unit: &str) -> String {
+fn value_clause(value: &str, text: &str) -> String {
     if value == "0" {
         "no native value".to_owned()
     } else {
-        format!("{text} ({value} {unit})")
+        text.to_owned()
     }
 }
 

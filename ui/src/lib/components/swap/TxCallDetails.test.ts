@@ -3,14 +3,33 @@
 // (AllowanceHolder's exec) with its token and amount checked and the gateway's own inner call marked as not decoded,
 // never under a "checked" line.
 import { describe, expect, it } from "vitest";
+import type { AmountView } from "../../bindings/AmountView";
 import type { CallToSign } from "../../bindings/CallToSign";
 import { byId, mountedPerTest, text } from "../../testing";
 import TxCallDetails from "./TxCallDetails.svelte";
 
 const { show: mountShown } = mountedPerTest();
 
+/** What the order sends and receives, as quoted: 0.001 WBTC on BOB for about 0.000873 BTC. */
+const SEND: AmountView = {
+  token: {
+    chain: "bob",
+    address: "0x0555E30da8f98308EdB960aa94C0Db47230d2B9c",
+    symbol: "WBTC",
+    name: null,
+    decimals: 8,
+  },
+  amount: "100000",
+  text: "0.001 WBTC",
+};
+const RECEIVE: AmountView = {
+  token: { chain: "bitcoin", address: "BTC", symbol: "BTC", name: null, decimals: 8 },
+  amount: "87300",
+  text: "0.000873 BTC",
+};
+
 function show(call: CallToSign) {
-  mountShown(TxCallDetails, { call });
+  mountShown(TxCallDetails, { call, send: SEND, receive: RECEIVE });
 }
 
 const ENTRY = "0x8fd545b348e84deb145f0179a00c671f0b9519c3";
@@ -38,7 +57,7 @@ describe("TxCallDetails", () => {
       },
     });
     expect(text("tx-entry")).toBe(
-      `exec of the gateway's entry contract: lets ${TARGET} take exactly 100000 of ${WBTC} (token and amount compared with the quote)`,
+      `exec of the gateway's entry contract: lets ${TARGET} take exactly 0.001 WBTC (token ${WBTC}) (token and amount compared with the quote)`,
     );
     expect(text("tx-inner-not-checked")).toBe(
       `Built by the gateway, not decoded: what ${TARGET} does with it (7 bytes, function 0xa993cd99) is the gateway's own call: its bytes are not compared with the quote; what it moves is shown by the chain's simulation before this app's wallet signs it; signed with another wallet, the app does not check it.`,
@@ -64,7 +83,12 @@ describe("TxCallDetails", () => {
       },
       entry: null,
     });
-    expect(text("tx-decoded")).toContain("offrampToBitcoin: takes 100000 of");
+    // In the tokens' units, never smallest units (issue 31); the exact amount on hover.
+    expect(text("tx-decoded")).toContain(`offrampToBitcoin: takes 0.001 WBTC (token ${WBTC}), delivers at least`);
+    expect(text("tx-decoded")).not.toContain("100000");
+    expect(byId("tx-decoded")?.querySelector("[title]")?.getAttribute("title")).toBe(
+      "0.001 WBTC (100000 of the smallest unit)",
+    );
     expect(byId("tx-entry")).toBeNull();
     expect(byId("tx-inner-not-checked")).toBeNull();
   });
