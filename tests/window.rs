@@ -1572,20 +1572,12 @@ async fn an_onramp_an_offramp_and_swaps_from_solana_and_tron_are_signed_by_the_a
     .await;
     // What the swap costs the person, all in (issue 31): their own Bitcoin fee beside the gateway's, with USD, and
     // the total; no figure cut off in its box, at 1100×720 and at 900×600.
-    let own_fee = one_line(
-        &text_of(&app, "[data-testid=quote-own-fee-amount]")
-            .await
-            .unwrap(),
-    );
+    let own_fee = line_of(&app, "quote-own-fee-amount").await;
     assert!(
         own_fee.starts_with("about ") && own_fee.contains("≈ $"),
         "{own_fee}"
     );
-    let total = one_line(
-        &text_of(&app, "[data-testid=quote-total-cost]")
-            .await
-            .unwrap(),
-    );
+    let total = line_of(&app, "quote-total-cost").await;
     assert!(
         total.starts_with("Total cost. About $") && total.contains("in all"),
         "{total}"
@@ -1618,21 +1610,19 @@ async fn an_onramp_an_offramp_and_swaps_from_solana_and_tron_are_signed_by_the_a
     assert!(sentence.contains("network fee 0.0000"), "{sentence}");
     assert!(!sentence.contains("sats"), "no smallest units: {sentence}");
     // Above it, what leaves the wallet and the fee, each in BTC with USD beside (issue 31).
-    let summary = one_line(
-        &text_of(&app, "[data-testid=wallet-sign-summary]")
-            .await
-            .unwrap(),
-    );
+    let summary = line_of(&app, "wallet-sign-summary").await;
     assert!(
         summary.starts_with("−0.0025 BTC (≈ $") && summary.contains("· network fee 0.0000"),
         "{summary}"
     );
     assert_eq!(summary.matches("≈ $").count(), 2, "{summary}");
-    nothing_cut(&app, "the wallet's Sign step at 1100×720").await;
     screenshot(&app, "wallet-sign").await;
-    resize(&app, 900, 600).await;
-    nothing_cut(&app, "the wallet's Sign step at 900×600").await;
-    resize(&app, 1100, 720).await;
+    at_both_sizes(
+        &app,
+        &["wallet-sign-summary", "wallet-sign-button"],
+        "the wallet's Sign step",
+    )
+    .await;
     click(&app, "wallet-sign-button").await;
     css(&app, "[data-testid=registered]").await;
 
@@ -1657,11 +1647,8 @@ async fn an_onramp_an_offramp_and_swaps_from_solana_and_tron_are_signed_by_the_a
     assert!(arrived.contains("BOB"), "{arrived}");
     let took = text_of(&app, "[data-testid=receipt-took]").await.unwrap();
     assert!(took.contains("estimate"), "{took}");
-    nothing_cut(&app, "the receipt at 1100×720").await;
     screenshot(&app, "swap-receipt").await;
-    resize(&app, 900, 600).await;
-    nothing_cut(&app, "the receipt at 900×600").await;
-    resize(&app, 1100, 720).await;
+    at_both_sizes(&app, &["receipt-arrived", "receipt-took"], "the receipt").await;
     wait_all_completed(&app, 1).await;
 
     // An offramp from BOB paid by the same wallet on the Sandbox's local BOB chain (anvil, started by the app and
@@ -1723,19 +1710,17 @@ async fn an_onramp_an_offramp_and_swaps_from_solana_and_tron_are_signed_by_the_a
     .await;
     assert!(approve.contains("Network fee at most"), "{approve}");
     // The approval moves no token: its summary is its fee, in ETH to three digits, never in wei (issue 31).
-    let fee = one_line(
-        &text_of(&app, "[data-testid=plan-sign-summary]")
-            .await
-            .unwrap(),
-    );
+    let fee = line_of(&app, "plan-sign-summary").await;
     assert!(
         fee.starts_with("network fee at most 0.") && fee.contains(" ETH"),
         "{fee}"
     );
-    nothing_cut(&app, "the approval at 1100×720").await;
-    resize(&app, 900, 600).await;
-    nothing_cut(&app, "the approval at 900×600").await;
-    resize(&app, 1100, 720).await;
+    at_both_sizes(
+        &app,
+        &["plan-sign-summary", "plan-sign-sentence"],
+        "the approval",
+    )
+    .await;
     // The chain's own run of the approval and the call, before the button: exactly the quote's input leaves.
     let simulated = wait_text(&app, "[data-testid=plan-sign-simulation-sentence]", |t| {
         t.starts_with("−0.001 WBTC to ")
@@ -2064,6 +2049,15 @@ async fn in_view_from_top(app: &Client, testids: &[&str], what: &str) {
             "{testid} is in view without scrolling ({what}: {bottom} > {height})"
         );
     }
+}
+
+/// The text of `testid` as one line (the window's non-breaking spaces read as spaces).
+async fn line_of(app: &Client, testid: &str) -> String {
+    one_line(
+        &text_of(app, &format!("[data-testid={testid}]"))
+            .await
+            .unwrap_or_else(|| panic!("{testid} is not shown")),
+    )
 }
 
 /// Each of `testids` is shown at 900×600 and at 1100×720, and no figure is cut off at either (issue 31 checks every
