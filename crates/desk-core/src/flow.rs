@@ -51,10 +51,16 @@ pub struct Question {
     pub suggestion: Option<String>,
     /// The gateway's code that raised it.
     pub code: String,
-    /// The most slippage this route takes, in bps, when the gateway said (`MAX_SLIPPAGE_EXCEEDED`).
+    /// The most slippage this route takes, in bps, when the gateway said (`MAX_SLIPPAGE_EXCEEDED`, or
+    /// `SLIPPAGE_TOO_HIGH` with its `required_bps`).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub max_bps: Option<u32>,
+    /// The least slippage this route takes, in bps, when the gateway said (`SLIPPAGE_TOO_LOW` with its
+    /// `required_bps`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub min_bps: Option<u32>,
 }
 
 /// The answer of [`Flow::quote`].
@@ -233,6 +239,7 @@ fn question(err: &ClientError) -> Option<Question> {
             suggestion: None,
             code,
             max_bps: None,
+            min_bps: None,
         }),
         ErrorCode::QuoteAmountTooLow => {
             let minimum = match details {
@@ -246,18 +253,36 @@ fn question(err: &ClientError) -> Option<Question> {
                 suggestion: minimum,
                 code,
                 max_bps: None,
+                min_bps: None,
             })
         }
-        ErrorCode::SlippageTooLow | ErrorCode::SlippageTooHigh => Some(Question {
-            field: QuestionField::Slippage,
-            message: format!(
-                "The gateway refused this slippage tolerance ({}). Choose another one.",
-                body.error.trim_end_matches('.')
-            ),
-            suggestion: None,
-            code,
-            max_bps: None,
-        }),
+        ErrorCode::SlippageTooLow | ErrorCode::SlippageTooHigh => {
+            let low = body.code == ErrorCode::SlippageTooLow;
+            let required = match details {
+                Some(ErrorDetails::SlippageBounds { required_bps, .. }) => required_bps.parse::<u32>().ok(),
+                _ => None,
+            };
+            let percent = |bps: u32| format!("{}.{:02}%", bps / 100, bps % 100);
+            let message = match required {
+                Some(bps) => format!(
+                    "This route takes {} {} slippage ({bps} bps). Choose a tolerance within the limit.",
+                    if low { "at least" } else { "at most" },
+                    percent(bps)
+                ),
+                None => format!(
+                    "The gateway refused this slippage tolerance ({}). Choose another one.",
+                    body.error.trim_end_matches('.')
+                ),
+            };
+            Some(Question {
+                field: QuestionField::Slippage,
+                message,
+                suggestion: required.map(|bps| bps.to_string()),
+                code,
+                max_bps: if low { None } else { required },
+                min_bps: if low { required } else { None },
+            })
+        }
         ErrorCode::MaxSlippageExceeded => {
             let (suggested, max) = match details {
                 Some(ErrorDetails::MaxSlippage { suggested_bps, max_bps }) => {
@@ -285,6 +310,7 @@ fn question(err: &ClientError) -> Option<Question> {
                 suggestion: suggested.map(|s| s.to_string()),
                 code,
                 max_bps: max,
+                min_bps: None,
             })
         }
         _ => None,

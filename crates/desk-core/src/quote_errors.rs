@@ -250,6 +250,7 @@ mod tests {
             suggestion: Some("10000".into()),
             code: "QUOTE_AMOUNT_TOO_LOW".into(),
             max_bps: None,
+            min_bps: None,
         };
         assert_eq!(
             explain_question(question, &onramp()).message,

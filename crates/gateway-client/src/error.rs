@@ -108,7 +108,8 @@ error_codes! {
     TooManyAffiliates => "TOO_MANY_AFFILIATES",
     /// Bungee, the bridge aggregator behind some token swaps, found no route for this one (V3).
     BungeeNoRoute => "BUNGEE_NO_ROUTE",
-    /// The slippage tolerance is above the maximum (V3); details: `suggested_bps` and `max_bps`.
+    /// The slippage tolerance is above the maximum (V3 as published in 2025); details: `suggested_bps` and `max_bps`.
+    /// The September 2026 document no longer lists it: there, `SLIPPAGE_TOO_HIGH` carries `required_bps`.
     MaxSlippageExceeded => "MAX_SLIPPAGE_EXCEEDED",
     /// The gateway refuses addresses of the request on compliance grounds; details: `addresses` (V3).
     NonCompliantAddresses => "NON_COMPLIANT_ADDRESSES",
@@ -248,6 +249,14 @@ pub enum ErrorDetails {
         /// The largest slippage tolerance it accepts, in basis points.
         max_bps: String,
     },
+    /// `SLIPPAGE_TOO_LOW` and `SLIPPAGE_TOO_HIGH` as the service's September 2026 document has them: the tolerance
+    /// the route requires (the least for too low, the most for too high) and the one asked for.
+    SlippageBounds {
+        /// The least (too low) or the most (too high) the route takes, in basis points.
+        required_bps: String,
+        /// The tolerance the request asked for, in basis points.
+        requested_bps: String,
+    },
     /// `NON_COMPLIANT_ADDRESSES`.
     Addresses {
         /// The addresses the gateway refuses.
@@ -309,6 +318,11 @@ impl ErrorDetails {
             Self::FeesExceedAmount {
                 total_fees,
                 available_amount,
+            }
+        } else if let Some((required_bps, requested_bps)) = pair("required_bps", "requested_bps") {
+            Self::SlippageBounds {
+                required_bps,
+                requested_bps,
             }
         } else if let Some((suggested_bps, max_bps)) = pair("suggested_bps", "max_bps") {
             Self::MaxSlippage {
@@ -555,6 +569,11 @@ mod tests {
                 json!({"suggested_bps": "120", "max_bps": "100"}),
                 "MaxSlippage",
             ),
+            // The September 2026 document's slippage details; the 2025 shape above is still read.
+            (
+                json!({"required_bps": "50", "requested_bps": "10"}),
+                "SlippageBounds",
+            ),
             (json!({"addresses": ["0x1", "0x2"]}), "Addresses"),
             (json!({"message": "down"}), "Message"),
             (json!({"brand": "new"}), "Other"),
@@ -582,8 +601,14 @@ mod tests {
             json!({"minimum": "10000", "actual": "5000"}),
             json!({"suggested_bps": "120", "max_bps": "100"}),
             json!({"limit": "9", "token": "0xt", "chain_id": "60808"}),
+            json!({"required_bps": "50", "requested_bps": "10"}),
         ];
-        let shapes = ["minimumActual", "maxSlippage", "solverBalance"];
+        let shapes = [
+            "minimumActual",
+            "maxSlippage",
+            "solverBalance",
+            "slippageBounds",
+        ];
         for (value, shape) in sent.iter().zip(shapes) {
             let details = ErrorDetails::from_json(value).unwrap();
             let mut expected = value.clone();

@@ -424,10 +424,19 @@ pub fn get_quote(
         MIN_SLIPPAGE_BPS
     };
     if slippage < floor {
-        return Err(QuoteError::new(
+        let refusal = QuoteError::new(
             "SLIPPAGE_TOO_LOW",
             format!("slippage {slippage} bps is below the minimum of {floor} bps"),
-        ));
+        );
+        // V3 as the service's September 2026 document has it names the floor and the tolerance asked.
+        return Err(if version == ApiVersion::V3 {
+            refusal.with(json!({
+                "required_bps": floor.to_string(),
+                "requested_bps": slippage.to_string(),
+            }))
+        } else {
+            refusal
+        });
     }
     if slippage > MAX_SLIPPAGE_BPS {
         // V3 names the limit and a suggestion in its details (`MAX_SLIPPAGE_EXCEEDED`); V1 and V2 only refuse.

@@ -205,7 +205,9 @@ fn field_of(code: &ErrorCode, shape: Option<&SentDetails>) -> Option<SwapField> 
         C::MissingOwnerAddress => Some(SwapField::Owner),
         C::InvalidDestinationChainId => Some(SwapField::DstToken),
         C::Other(_) | C::Unknown => match shape {
-            Some(SentDetails::MaxSlippage { .. }) => Some(SwapField::Slippage),
+            Some(SentDetails::MaxSlippage { .. } | SentDetails::SlippageBounds { .. }) => {
+                Some(SwapField::Slippage)
+            }
             Some(SentDetails::MinimumActual { .. }) => Some(SwapField::Amount),
             _ => None,
         },
@@ -369,13 +371,18 @@ mod tests {
             json!({"field": "slippage", "shape": "maxSlippage", "suggested_bps": "120", "max_bps": "100"})
         );
         assert_eq!(window("SLIPPAGE_LIMIT", old)["field"], "slippage");
-        // The September 2026 shape, which the gateway client does not read yet: kept as sent, and the codes still
-        // name the field.
+        // The September 2026 shape, read as its own: the bound the route requires and the tolerance asked, under
+        // every slippage code and under one this app does not know.
         let new = json!({"required_bps": "100", "requested_bps": "300"});
-        for code in ["MAX_SLIPPAGE_EXCEEDED", "SLIPPAGE_TOO_HIGH"] {
+        for code in [
+            "MAX_SLIPPAGE_EXCEEDED",
+            "SLIPPAGE_TOO_HIGH",
+            "SLIPPAGE_TOO_LOW",
+            "SLIPPAGE_LIMIT",
+        ] {
             assert_eq!(
                 window(code, new.clone()),
-                json!({"field": "slippage", "shape": "unrecognised", "value": new}),
+                json!({"field": "slippage", "shape": "slippageBounds", "required_bps": "100", "requested_bps": "300"}),
                 "{code}"
             );
         }

@@ -388,13 +388,34 @@ mod flow {
 
         let small = SwapForm {
             amount: "0.00001".into(),
-            ..answered
+            ..answered.clone()
         };
         let QuoteResult::Ask { question } = desk.quote(&small).await.unwrap() else {
             panic!("expected the minimum")
         };
         assert_eq!(question.field, QuestionField::Amount);
         assert!(question.suggestion.is_some());
+
+        // A tolerance below the route's floor: the gateway names the floor in its details ({required_bps,
+        // requested_bps}, as the September 2026 document has them), and the question carries it.
+        let tight = SwapForm {
+            slippage_bps: 20,
+            ..answered
+        };
+        let QuoteResult::Ask { question } = desk.quote(&tight).await.unwrap() else {
+            panic!("expected the slippage floor")
+        };
+        assert_eq!(question.field, QuestionField::Slippage);
+        assert_eq!(question.code, "SLIPPAGE_TOO_LOW");
+        assert_eq!((question.min_bps, question.max_bps), (Some(50), None));
+        assert_eq!(question.suggestion.as_deref(), Some("50"));
+        assert!(
+            question
+                .message
+                .starts_with("This route takes at least 0.50% slippage (50 bps)"),
+            "{}",
+            question.message
+        );
 
         let err = desk
             .quote(&SwapForm {

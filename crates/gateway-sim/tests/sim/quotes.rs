@@ -351,10 +351,22 @@ async fn each_rule_gives_its_code_and_details_through_the_client() {
 
     type Case = (ApiVersion, QuoteRequest, ErrorCode, Option<ErrorDetails>);
     let mut cases: Vec<Case> = Vec::new();
+    // V3 names the floor and the tolerance asked (the September 2026 document's details); V1 and V2 only refuse.
+    let floor = |version: ApiVersion, required: &str, requested: &str| {
+        (version == ApiVersion::V3).then(|| ErrorDetails::SlippageBounds {
+            required_bps: required.into(),
+            requested_bps: requested.into(),
+        })
+    };
     for version in VERSIONS {
         let mut r = onramp();
         r.slippage_bps = 49;
-        cases.push((version, r, ErrorCode::SlippageTooLow, None));
+        cases.push((
+            version,
+            r,
+            ErrorCode::SlippageTooLow,
+            floor(version, "50", "49"),
+        ));
         let mut r = onramp();
         r.slippage_bps = 1_001;
         // V3 says which limit was passed and suggests a value (MAX_SLIPPAGE_EXCEEDED); V1 and V2 only refuse.
@@ -392,7 +404,12 @@ async fn each_rule_gives_its_code_and_details_through_the_client() {
         ));
         let mut r = swap();
         r.slippage_bps = 99;
-        cases.push((version, r, ErrorCode::SlippageTooLow, None));
+        cases.push((
+            version,
+            r,
+            ErrorCode::SlippageTooLow,
+            floor(version, "100", "99"),
+        ));
         let r = QuoteRequest::new(
             ("bitcoin", NATIVE_TOKEN),
             ("bob", "0x1111111111111111111111111111111111111111"),

@@ -95,7 +95,15 @@ suggested_bps: string,
 /**
  * The largest slippage tolerance it accepts, in basis points.
  */
-max_bps: string, } | { "shape": "addresses", 
+max_bps: string, } | { "shape": "slippageBounds", 
+/**
+ * The least (too low) or the most (too high) the route takes, in basis points.
+ */
+required_bps: string, 
+/**
+ * The tolerance the request asked for, in basis points.
+ */
+requested_bps: string, } | { "shape": "addresses", 
 /**
  * The addresses the gateway refuses.
  */

@@ -22,6 +22,12 @@ suggestion?: string,
  */
 code: string, 
 /**
- * The most slippage this route takes, in bps, when the gateway said (`MAX_SLIPPAGE_EXCEEDED`).
+ * The most slippage this route takes, in bps, when the gateway said (`MAX_SLIPPAGE_EXCEEDED`, or
+ * `SLIPPAGE_TOO_HIGH` with its `required_bps`).
  */
-maxBps?: number, };
+maxBps?: number, 
+/**
+ * The least slippage this route takes, in bps, when the gateway said (`SLIPPAGE_TOO_LOW` with its
+ * `required_bps`).
+ */
+minBps?: number, };

@@ -35,6 +35,18 @@ describe("slippage limits", () => {
     expect(learnFrom({ ...q("X", ""), field: "amount" }, 1, undefined)).toBeNull();
   });
 
+  it("learns the bound the September 2026 refusals name in their details (required_bps)", () => {
+    // desk-core puts a too-low refusal's required_bps in minBps, a too-high one's in maxBps.
+    const low: Question = {
+      ...q("SLIPPAGE_TOO_LOW", "This route takes at least 0.75% slippage (75 bps)."),
+      minBps: 75,
+    };
+    expect(learnFrom(low, 20, undefined)).toEqual({ minBps: 75 });
+    expect(learnFrom(q("SLIPPAGE_TOO_HIGH", "This route takes at most 8.00% slippage", 800), 900, undefined)).toEqual({
+      maxBps: 800,
+    });
+  });
+
   it("remembers per route in storage and survives a broken store", () => {
     const store = new Map<string, string>();
     const storage = {

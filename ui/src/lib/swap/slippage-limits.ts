@@ -76,7 +76,7 @@ export function learnFrom(question: Question, askedBps: number, before: Learned 
     const max = question.maxBps ?? stated("maximum") ?? askedBps - 1;
     next.maxBps = next.maxBps === undefined ? max : Math.min(next.maxBps, max);
   } else if (question.code === "SLIPPAGE_TOO_LOW") {
-    const min = stated("minimum") ?? askedBps + 1;
+    const min = question.minBps ?? stated("minimum") ?? askedBps + 1;
     next.minBps = Math.max(next.minBps ?? 0, min);
   } else {
     return null;
