@@ -250,8 +250,8 @@ fn example(file: &str) -> Value {
 }
 
 /// The document's components, with the error schemas patched (see [`patch_error_schemas`]) or not.
-fn components(patched: bool) -> Value {
-    let mut components = DOC["components"].clone();
+fn components(doc: &Value, patched: bool) -> Value {
+    let mut components = doc["components"].clone();
     if patched {
         patch_error_schemas(&mut components);
     }
@@ -260,9 +260,9 @@ fn components(patched: bool) -> Value {
 
 /// Makes a standalone schema of `schema` by attaching the document's components, so that its
 /// `#/components/schemas/…` references resolve.
-fn standalone(schema: &Value, patched: bool) -> Value {
+fn standalone(doc: &Value, schema: &Value, patched: bool) -> Value {
     let mut schema = schema.clone();
-    schema["components"] = components(patched);
+    schema["components"] = components(doc, patched);
     schema
 }
 
@@ -297,15 +297,15 @@ fn patch_error_schemas(components: &mut Value) {
     }
 }
 
-fn operation(method: &str, path: &str) -> &'static Value {
-    let op = &DOC["paths"][path][method];
+fn operation<'d>(doc: &'d Value, method: &str, path: &str) -> &'d Value {
+    let op = &doc["paths"][path][method];
     assert!(op.is_object(), "the document has no {method} {path}");
     op
 }
 
-fn response_schema(method: &str, path: &str, status: &str) -> &'static Value {
+fn response_schema<'d>(doc: &'d Value, method: &str, path: &str, status: &str) -> &'d Value {
     let schema =
-        &operation(method, path)["responses"][status]["content"]["application/json"]["schema"];
+        &operation(doc, method, path)["responses"][status]["content"]["application/json"]["schema"];
     assert!(
         schema.is_object(),
         "no JSON schema for {status} of {method} {path}"
@@ -313,8 +313,9 @@ fn response_schema(method: &str, path: &str, status: &str) -> &'static Value {
     schema
 }
 
-fn request_schema(method: &str, path: &str) -> &'static Value {
-    let schema = &operation(method, path)["requestBody"]["content"]["application/json"]["schema"];
+fn request_schema<'d>(doc: &'d Value, method: &str, path: &str) -> &'d Value {
+    let schema =
+        &operation(doc, method, path)["requestBody"]["content"]["application/json"]["schema"];
     assert!(
         schema.is_object(),
         "no JSON request body for {method} {path}"
@@ -322,9 +323,9 @@ fn request_schema(method: &str, path: &str) -> &'static Value {
     schema
 }
 
-fn compile(schema: &Value, patched: bool) -> Validator {
+fn compile(doc: &Value, schema: &Value, patched: bool) -> Validator {
     // OpenAPI 3.1 schemas are JSON Schema 2020-12.
-    jsonschema::draft202012::new(&standalone(schema, patched)).expect("schema compiles")
+    jsonschema::draft202012::new(&standalone(doc, schema, patched)).expect("schema compiles")
 }
 
 /// The validation errors of `instance`, one line each, empty when valid.
@@ -335,10 +336,11 @@ fn violations(validator: &Validator, instance: &Value) -> Vec<String> {
         .collect()
 }
 
-fn response_validator(method: &str, path: &str, status: &str) -> Validator {
+fn response_validator(doc: &Value, method: &str, path: &str, status: &str) -> Validator {
     // Error bodies go through the patched error schemas; success bodies through the document as published.
     compile(
-        response_schema(method, path, status),
+        doc,
+        response_schema(doc, method, path, status),
         status.starts_with('4'),
     )
 }
@@ -361,7 +363,7 @@ fn version_of(file: &str) -> ApiVersion {
 fn every_example_matches_its_published_schema() {
     let mut failures = Vec::new();
     for &(file, method, path, status) in EXAMPLES {
-        let validator = response_validator(method, path, status);
+        let validator = response_validator(&DOC, method, path, status);
         for v in violations(&validator, &example(file)) {
             failures.push(format!("{file} ({method} {path} {status}) {v}"));
         }
@@ -580,7 +582,11 @@ fn every_quote_is_a_valid_create_order_body_of_its_version() {
             continue;
         }
         let version = version_of(file);
-        let validator = compile(request_schema("post", &create_order_path(version)), false);
+        let validator = compile(
+            &DOC,
+            request_schema(&DOC, "post", &create_order_path(version)),
+            false,
+        );
         let quote = Quote::from_json(example(file)).unwrap();
         let body = serde_json::to_value(&quote).unwrap();
         let v = violations(&validator, &body);
@@ -615,7 +621,11 @@ fn register_requests() -> Vec<(&'static str, RegisterTx)> {
 #[test]
 fn register_tx_bodies_match_the_published_schemas() {
     for version in VERSIONS {
-        let validator = compile(request_schema("patch", &register_path(version)), false);
+        let validator = compile(
+            &DOC,
+            request_schema(&DOC, "patch", &register_path(version)),
+            false,
+        );
         for (name, request) in register_requests() {
             let body = request.to_json(version);
             let v = violations(&validator, &body);
@@ -629,7 +639,13 @@ fn register_tx_bodies_of_one_version_are_rejected_by_the_others() {
     // The versions genuinely differ: a body written for the wrong version fails that version's schema.
     let validators: Vec<_> = VERSIONS
         .iter()
-        .map(|&v| compile(request_schema("patch", &register_path(v)), false))
+        .map(|&v| {
+            compile(
+                &DOC,
+                request_schema(&DOC, "patch", &register_path(v)),
+                false,
+            )
+        })
         .collect();
     for (name, request) in register_requests() {
         for (i, written) in VERSIONS.iter().enumerate() {
@@ -772,7 +788,7 @@ fn broken_examples_are_rejected() {
     ];
     for &(what, file, breakage, typed_rejects) in cases {
         let &(_, method, path, status) = EXAMPLES.iter().find(|e| e.0 == file).unwrap();
-        let validator = response_validator(method, path, status);
+        let validator = response_validator(&DOC, method, path, status);
         let mut broken = example(file);
         assert!(
             validator.is_valid(&broken),
@@ -809,24 +825,100 @@ fn the_published_error_schemas_need_the_patch() {
         ("v2/error-no-route.json", "/v2/get-quote"),
         ("v1/error-internal.json", "/v1/get-quote"),
     ] {
-        let schema = response_schema("get", path, "400");
+        let schema = response_schema(&DOC, "get", path, "400");
         let body = example(file);
         assert!(
-            !compile(schema, false).is_valid(&body),
+            !compile(&DOC, schema, false).is_valid(&body),
             "{file}: the unpatched document accepts it now"
         );
         assert!(
-            compile(schema, true).is_valid(&body),
+            compile(&DOC, schema, true).is_valid(&body),
             "{file}: the patched schema rejects it"
         );
     }
     // Without details, only the code union is at stake: INSUFFICIENT_SOLVER_BALANCE is listed twice in V2.
-    let schema = response_schema("get", "/v2/get-quote", "400");
+    let schema = response_schema(&DOC, "get", "/v2/get-quote", "400");
     let body = json!({"code": "INSUFFICIENT_SOLVER_BALANCE", "error": "solver balance too low"});
-    assert!(!compile(schema, false).is_valid(&body));
-    assert!(compile(schema, true).is_valid(&body));
+    assert!(!compile(&DOC, schema, false).is_valid(&body));
+    assert!(compile(&DOC, schema, true).is_valid(&body));
     // The patch does not make the error schema accept anything: a body without a code still fails.
-    let schema = response_schema("get", "/v3/get-quote", "400");
-    assert!(!compile(schema, true).is_valid(&json!({"error": "no code"})));
-    assert!(!compile(schema, true).is_valid(&json!({"code": "NOT_A_CODE", "error": "x"})));
+    let schema = response_schema(&DOC, "get", "/v3/get-quote", "400");
+    assert!(!compile(&DOC, schema, true).is_valid(&json!({"error": "no code"})));
+    assert!(!compile(&DOC, schema, true).is_valid(&json!({"code": "NOT_A_CODE", "error": "x"})));
+}
+
+/// The service's current document (September 2026, `tests/fixtures/published-openapi-2026-09.json`): V3 and V4 only.
+static DOC_2026: LazyLock<Value> = LazyLock::new(|| {
+    let text = std::fs::read_to_string(fixtures().join("published-openapi-2026-09.json"))
+        .expect("the September 2026 document");
+    serde_json::from_str(&text).expect("the September 2026 document is JSON")
+});
+
+/// Answers only the September 2026 document describes: the slippage refusal's new details, and an offramp paying out
+/// with no `pending_btc_payment` ("no longer populated").
+const EXAMPLES_2026: &[(&str, &str, &str, &str)] = &[
+    (
+        "v3-2026/error-slippage-too-low.json",
+        "get",
+        "/v3/get-quote",
+        "400",
+    ),
+    (
+        "v3-2026/get-order-paying-out.json",
+        "get",
+        "/v3/get-order/{id}",
+        "200",
+    ),
+];
+
+#[test]
+fn v3_answers_match_the_current_document_too_and_its_new_shapes_are_read() {
+    // Every V3 example of the 2025 document, and the new ones, against the September 2026 document's V3 schemas.
+    let mut failures = Vec::new();
+    let v3 = EXAMPLES.iter().filter(|e| e.0.starts_with("v3/"));
+    for &(file, method, path, status) in v3.chain(EXAMPLES_2026) {
+        let validator = response_validator(&DOC_2026, method, path, status);
+        for v in violations(&validator, &example(file)) {
+            failures.push(format!("{file} ({method} {path} {status}) {v}"));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "V3 examples rejected by the September 2026 document:\n{}",
+        failures.join("\n")
+    );
+
+    // The slippage refusal's details read as their own shape.
+    let body: gateway_client::GatewayErrorBody =
+        serde_json::from_value(example("v3-2026/error-slippage-too-low.json")).unwrap();
+    assert_eq!(body.code, gateway_client::ErrorCode::SlippageTooLow);
+    assert_eq!(
+        body.typed_details(),
+        Some(gateway_client::ErrorDetails::SlippageBounds {
+            required_bps: "50".into(),
+            requested_bps: "20".into(),
+        })
+    );
+    // An offramp paying out without `pending_btc_payment` is in progress, with nothing pending to show.
+    let order: OrderInfo =
+        serde_json::from_value(example("v3-2026/get-order-paying-out.json")).unwrap();
+    assert!(
+        matches!(
+            &order.status,
+            OrderStatus::InProgress {
+                pending_btc_payment: None,
+                ..
+            }
+        ),
+        "{:?}",
+        order.status
+    );
+
+    // The validation can fail: bps written as numbers are not the document's strings.
+    let mut broken = example("v3-2026/error-slippage-too-low.json");
+    broken["details"]["required_bps"] = json!(50);
+    broken["details"]["requested_bps"] = json!(20);
+    broken["code"] = json!("NOT_A_CODE");
+    let validator = response_validator(&DOC_2026, "get", "/v3/get-quote", "400");
+    assert!(!violations(&validator, &broken).is_empty());
 }
