@@ -301,6 +301,24 @@ async fn swap(desk: &Desk, args: &SwapArgs) -> Result<(), Failure> {
     for line in &card.fee_lines {
         println!("  {:<12} {}", line.name, line.amount.text);
     }
+    // The person's own network fee on the source chain, read from it, and what the swap costs in all (issue 31).
+    if let Some(own) = &card.own_fee {
+        match (&own.text, own.kind) {
+            (Some(text), Some(kind)) => println!(
+                "Your fee     {} {text}{} on {}",
+                match kind {
+                    desk_core::views::OwnFeeKind::AtMost => "at most",
+                    desk_core::views::OwnFeeKind::About => "about",
+                },
+                own.usd
+                    .as_deref()
+                    .map_or_else(String::new, |usd| format!(" (≈ ${usd})")),
+                own.place
+            ),
+            _ => println!("Your fee     not known now: {}", own.basis),
+        }
+        println!("Total cost   {}", own.total_text);
+    }
     if let Some(check) = &card.check {
         println!("{}", check.loss_sentence);
     }

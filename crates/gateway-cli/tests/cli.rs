@@ -1298,6 +1298,11 @@ fn a_swap_from_solana_runs_from_the_terminal_and_its_balance_is_read_from_the_ch
     assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
     for expected in [
         "You send     30 USDC",
+        // The wallet's own fee on Solana: one signature and one token account's rent, read before Confirm; a USDC
+        // quote prices no SOL, and the total says so rather than guess (issue 31).
+        "Your fee     at most 0.00205 SOL on Solana",
+        "Total cost   The gateway's fees",
+        "no USD price for SOL",
         "Sender       HAgk14JpMQLgt6rVgv7cBQFJWFto5Dqxi472uT3DKpqk",
         "Send 30 USDC to the gateway's Solana program",
         "Network fee 0.000005 SOL.",
