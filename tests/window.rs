@@ -698,7 +698,7 @@ async fn a_hostile_sandbox_is_refused_in_the_window_and_the_checked_call_says_wh
     click(&app, "confirm-go").await;
     let refused = wait_text(&app, "[data-testid=order-refused]", |t| !t.is_empty()).await;
     assert!(
-        refused.contains("takes 500000000, but the quote says 50000000"),
+        refused.contains("takes 500 USDT, but the quote says 50 USDT"),
         "{refused}"
     );
     assert!(text_of(&app, "[data-testid=tx-data]").await.is_none());

@@ -165,6 +165,7 @@ pub(super) fn check(
             order,
             token,
             amount: quoted_amount,
+            chain: source.chain.clone(),
         };
         expected.check(call.orderId, call.token, call.amount, &token_text)?;
         min_out(call.minBtcOut, floor)?;
@@ -196,6 +197,7 @@ pub(super) fn check(
             order,
             token,
             amount: quoted_amount,
+            chain: source.chain.clone(),
         };
         expected.check(call.orderId, call.token, call.amount, &token_text)?;
         let dst_id = chain_id(&source.dst_chain).ok_or_else(|| VerifyError::QuoteUnreadable {
@@ -292,6 +294,8 @@ struct Expected {
     order: B256,
     token: Address,
     amount: U256,
+    /// The source chain, whose token list names the amounts.
+    chain: String,
 }
 
 impl Expected {
@@ -309,8 +313,17 @@ impl Expected {
         same(token == self.token, "takes the token", || {
             (token_text(token), token_text(self.token))
         })?;
+        // The tokens are the same by now: both amounts are read in its units (`500 USDT`), never as raw numbers.
+        let units = |value: U256| {
+            gateway_client::display::amount_text(
+                gateway_client::TokenRegistry::builtin(),
+                &self.chain,
+                &token_text(self.token),
+                &value.to_string(),
+            )
+        };
         same(amount == self.amount, "takes", || {
-            (amount.to_string(), self.amount.to_string())
+            (units(amount), units(self.amount))
         })
     }
 }
