@@ -184,27 +184,8 @@ async fn a_refunded_onramp_pays_its_sender_back_in_the_ledger() {
         ("sender", sender.clone()),
     ];
     let (_, quote) = http.get("/v3/get-quote", &query).await;
-    let (status, created) = http.post("/v3/create-order", &quote).await;
-    assert_eq!(status, 201, "{created}");
-    let signed = wallet()
-        .sign_psbt(created["onramp"]["psbt_hex"].as_str().unwrap())
-        .unwrap();
-    let order_id = created["onramp"]["order_id"].as_str().unwrap().to_owned();
-    let (status, answer) = http
-        .patch(
-            "/v3/register-tx",
-            &json!({"onramp": {"order_id": order_id, "bitcoin_tx_hex": signed}}),
-        )
-        .await;
-    assert_eq!(status, 200, "{answer}");
-    let tx: bitcoin::Transaction = bitcoin::consensus::encode::deserialize_hex(&signed).unwrap();
-    let change = tx
-        .output
-        .iter()
-        .find(|o| o.script_pubkey == script)
-        .unwrap()
-        .value
-        .to_sat();
+    let (order_id, _tx, change) =
+        support::register_signed_onramp(&http, &quote, &wallet(), &script).await;
     let paid = spendable(&http, &sender).await;
 
     let moved = sim.advance_clock(sim.clock_reading().finish_in_secs).await;

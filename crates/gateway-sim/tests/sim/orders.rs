@@ -829,26 +829,7 @@ async fn max_spendable_follows_the_coin_the_psbts_spend() {
     // A deposit of a third: signed, registered, and the change is the new balance.
     let amount = before / 3;
     let (_, quote) = http.get("/v3/get-quote", &query(amount)).await;
-    let (status, created) = http.post("/v3/create-order", &quote).await;
-    assert_eq!(status, 201, "{created}");
-    let psbt_hex = created["onramp"]["psbt_hex"].as_str().unwrap();
-    let signed = wallet().sign_psbt(psbt_hex).unwrap();
-    let order_id = created["onramp"]["order_id"].as_str().unwrap();
-    let (status, answer) = http
-        .patch(
-            "/v3/register-tx",
-            &json!({"onramp": {"order_id": order_id, "bitcoin_tx_hex": signed}}),
-        )
-        .await;
-    assert_eq!(status, 200, "{answer}");
-    let tx: bitcoin::Transaction = bitcoin::consensus::encode::deserialize_hex(&signed).unwrap();
-    let change = tx
-        .output
-        .iter()
-        .find(|o| o.script_pubkey == script)
-        .unwrap()
-        .value
-        .to_sat();
+    let (_, tx, change) = support::register_signed_onramp(&http, &quote, &wallet(), &script).await;
     let (_, after) = http
         .get(&format!("/v3/get-max-spendable/{sender}"), &[])
         .await;

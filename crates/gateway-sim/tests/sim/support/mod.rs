@@ -234,3 +234,35 @@ pub fn http(running: &RunningSim) -> Http {
         base: running.base_url(),
     }
 }
+
+/// Creates the onramp order of `quote` (a V3 quote as get-quote answered it), signs its PSBT with `wallet` and
+/// registers the signed transaction: the order id, the transaction and the change it pays back to `script`, in sats.
+pub async fn register_signed_onramp(
+    http: &Http,
+    quote: &Value,
+    wallet: &gateway_sim::payload::testkit::TestWallet,
+    script: &bitcoin::Script,
+) -> (String, bitcoin::Transaction, u64) {
+    let (status, created) = http.post("/v3/create-order", quote).await;
+    assert_eq!(status, 201, "{created}");
+    let signed = wallet
+        .sign_psbt(created["onramp"]["psbt_hex"].as_str().unwrap())
+        .unwrap();
+    let order_id = created["onramp"]["order_id"].as_str().unwrap().to_owned();
+    let (status, answer) = http
+        .patch(
+            "/v3/register-tx",
+            &serde_json::json!({"onramp": {"order_id": order_id, "bitcoin_tx_hex": signed}}),
+        )
+        .await;
+    assert_eq!(status, 200, "{answer}");
+    let tx: bitcoin::Transaction = bitcoin::consensus::encode::deserialize_hex(&signed).unwrap();
+    let change = tx
+        .output
+        .iter()
+        .find(|o| o.script_pubkey == *script)
+        .unwrap()
+        .value
+        .to_sat();
+    (order_id, tx, change)
+}
