@@ -115,6 +115,8 @@ error_codes! {
     NonCompliantAddresses => "NON_COMPLIANT_ADDRESSES",
     /// The gateway, or a service it depends on, is unavailable for now; details may carry a `message` (V3).
     ServiceUnavailable => "SERVICE_UNAVAILABLE",
+    /// create-order was sent a quote without `refundAddress`, the source-chain address a refund goes to (V4).
+    MissingRefundAddress => "MISSING_REFUND_ADDRESS",
 }
 
 impl fmt::Display for ErrorCode {
@@ -405,6 +407,9 @@ impl ErrorCode {
             }
             TooManyAffiliates => {
                 "A token swap takes exactly one affiliate: keep one and ask again."
+            }
+            MissingRefundAddress => {
+                "Give a refund address (your own address on the chain you pay from) and ask for a new quote."
             }
             NonCompliantAddresses => "The gateway refuses these addresses; use other addresses.",
             InternalError | Unknown | ServiceUnavailable | Other(_) => {

@@ -242,21 +242,27 @@ impl QuoteRequest {
                 });
             }
         }
-        if version != ApiVersion::V3 {
-            let v3_only = "it exists only in V3";
-            if self.owner_address.is_some() {
-                return Err(ParamError::NotInVersion {
-                    name: "ownerAddress",
-                    version,
-                    why: v3_only,
-                });
-            }
-            if self.refund_address.is_some() {
+        if self.owner_address.is_some() && !version.takes_owner_address() {
+            return Err(ParamError::NotInVersion {
+                name: "ownerAddress",
+                version,
+                why: if version == ApiVersion::V4 {
+                    "V4 dropped it; the refund address (refundAddress, on the source chain) replaces it"
+                } else {
+                    "it exists only in V3"
+                },
+            });
+        }
+        if let Some(refund) = &self.refund_address {
+            if !version.takes_refund_address() {
                 return Err(ParamError::NotInVersion {
                     name: "refundAddress",
                     version,
-                    why: v3_only,
+                    why: "it exists only in V3 and V4",
                 });
+            }
+            if version == ApiVersion::V4 {
+                refund_on_source_chain(&self.src_chain, refund)?;
             }
         }
         match version {
@@ -267,11 +273,11 @@ impl QuoteRequest {
                     why: "V1 takes a single affiliateId instead",
                 });
             }
-            ApiVersion::V2 | ApiVersion::V3 if self.affiliate_id.is_some() => {
+            ApiVersion::V2 | ApiVersion::V3 | ApiVersion::V4 if self.affiliate_id.is_some() => {
                 return Err(ParamError::NotInVersion {
                     name: "affiliateId",
                     version,
-                    why: "V2 and V3 take an affiliates list (address:bps) instead",
+                    why: "V2 and later take an affiliates list (address:bps) instead",
                 });
             }
             _ => {}
@@ -297,9 +303,10 @@ impl QuoteRequest {
                 )));
             }
         }
-        if version == ApiVersion::V3 && self.is_token_swap() && self.affiliates.len() > 1 {
+        if version >= ApiVersion::V3 && self.is_token_swap() && self.affiliates.len() > 1 {
             return Err(ParamError::Affiliate(format!(
-                "a V3 token swap takes exactly one affiliate; {} were given",
+                "a {} token swap takes exactly one affiliate; {} were given",
+                version.as_str().to_ascii_uppercase(),
                 self.affiliates.len()
             )));
         }
@@ -328,7 +335,7 @@ impl QuoteRequest {
                     pairs.push(("affiliateId", id.clone()));
                 }
             }
-            ApiVersion::V2 | ApiVersion::V3 => {
+            ApiVersion::V2 | ApiVersion::V3 | ApiVersion::V4 => {
                 if !self.affiliates.is_empty() {
                     let list: Vec<String> =
                         self.affiliates.iter().map(Affiliate::to_string).collect();
@@ -336,15 +343,49 @@ impl QuoteRequest {
                 }
             }
         }
-        if version == ApiVersion::V3 {
-            if let Some(owner) = &self.owner_address {
-                pairs.push(("ownerAddress", owner.trim().to_owned()));
-            }
-            if let Some(refund) = &self.refund_address {
-                pairs.push(("refundAddress", refund.trim().to_owned()));
-            }
+        if version.takes_owner_address()
+            && let Some(owner) = &self.owner_address
+        {
+            pairs.push(("ownerAddress", owner.trim().to_owned()));
+        }
+        if version.takes_refund_address()
+            && let Some(refund) = &self.refund_address
+        {
+            pairs.push(("refundAddress", refund.trim().to_owned()));
         }
         pairs
+    }
+}
+
+/// V4's `refundAddress` is an address on the source chain, for every route. A Bitcoin address is taken on any
+/// network here (the request does not say which); the desk checks it against its own network before asking.
+fn refund_on_source_chain(src_chain: &str, refund: &str) -> Result<(), ParamError> {
+    use crate::address::{BitcoinNetwork, ChainFamily, chain_family, validate_address};
+    let bad = |e: &dyn std::fmt::Display| {
+        ParamError::Address(format!(
+            "refundAddress: {e}; V4 refunds to an address on the source chain ({src_chain})"
+        ))
+    };
+    if chain_family(src_chain) == Some(ChainFamily::Bitcoin) {
+        let networks = [
+            BitcoinNetwork::Mainnet,
+            BitcoinNetwork::Testnet,
+            BitcoinNetwork::Regtest,
+        ];
+        let mut last = None;
+        for network in networks {
+            match validate_address(src_chain, refund, network) {
+                Ok(_) => return Ok(()),
+                Err(e) => last = Some(e),
+            }
+        }
+        return Err(bad(&last.expect("three networks were tried")));
+    }
+    match validate_address(src_chain, refund, BitcoinNetwork::Mainnet) {
+        Ok(_) => Ok(()),
+        // An unknown chain is the gateway's to refuse (it may support chains this client does not know yet).
+        Err(crate::address::AddressError::UnknownChain { .. }) => Ok(()),
+        Err(e) => Err(bad(&e)),
     }
 }
 

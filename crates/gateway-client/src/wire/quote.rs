@@ -197,6 +197,16 @@ impl QuoteView {
         }
     }
 
+    /// V4: the source-chain address a refund goes to, when the quote carries one (offramp and token swap; an onramp
+    /// quote has no such field).
+    pub fn refund_address(&self) -> Option<&str> {
+        match self {
+            Self::Offramp(q) => q.refund_address.as_deref(),
+            Self::TokenSwap(q) => q.refund_address.as_deref(),
+            Self::Onramp(_) | Self::LayerZero(_) => None,
+        }
+    }
+
     /// The estimated seconds until the order completes, when the gateway gave one.
     pub fn estimated_time_in_secs(&self) -> Option<u64> {
         match self {
@@ -353,9 +363,12 @@ pub struct OfframpQuote {
     /// Sender address.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sender: Option<String>,
-    /// EVM owner and refund claimant (required in V3, absent before).
+    /// EVM owner and refund claimant (required in V3, absent before and in V4).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub owner_address: Option<String>,
+    /// V4: the address on the source chain a refund goes to; create-order refuses the quote without it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refund_address: Option<String>,
 }
 
 /// A token-swap quote, V2 and V3 (`GatewayTokenSwapQuoteV2`, `…V3`).
@@ -396,6 +409,9 @@ pub struct TokenSwapQuote {
     /// V3 EVM owner, when resolved onto the quote.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub owner_address: Option<String>,
+    /// V4: the address on the source chain a refund goes to; create-order refuses the quote without it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refund_address: Option<String>,
 }
 
 /// V1's token swap over LayerZero (`GatewayLayerZeroQuote`): it carries its transaction already.

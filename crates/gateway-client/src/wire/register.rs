@@ -99,7 +99,8 @@ impl RegisterTx {
 
     /// Checks the registration before it is sent: an onramp needs the transaction hex or its txid (and when both are
     /// given, the txid must be the hex's); a source hash must be well-formed for its chain; V1 and V2 carry only
-    /// `evm_txhash`, so their source chain must be an EVM chain.
+    /// `evm_txhash`, so their source chain must be an EVM chain. V4 takes only an onramp's signed transaction: a txid
+    /// alone, an offramp and a token swap are refused there.
     pub fn validate(&self, version: ApiVersion) -> Result<(), ParamError> {
         use crate::address::{ChainFamily, chain_family};
         use crate::txhash::{validate_bitcoin_tx_hex, validate_bitcoin_txid, validate_src_tx_hash};
@@ -124,6 +125,14 @@ impl RegisterTx {
                     .transpose()
                     .map_err(bad)?;
                 match (from_hex, given) {
+                    (None, _) if !version.registers_source_transactions() => {
+                        Err(ParamError::NotInVersion {
+                            name: "an onramp registered without its signed transaction",
+                            version,
+                            why: "V4 takes the signed Bitcoin transaction as hex (bitcoin_tx_hex) and broadcasts it \
+                                  itself; a txid alone is not accepted there",
+                        })
+                    }
                     (None, None) => Err(ParamError::Missing(
                         "the Bitcoin transaction hex or its txid",
                     )),
@@ -146,8 +155,16 @@ impl RegisterTx {
                 src_chain,
                 ..
             } => {
+                if !version.registers_source_transactions() {
+                    return Err(ParamError::NotInVersion {
+                        name: "an offramp or token-swap registration",
+                        version,
+                        why: "the gateway reads offramp and token-swap transactions from the chain; broadcast the \
+                              transaction and follow the order by its id",
+                    });
+                }
                 validate_src_tx_hash(src_chain, src_tx_hash).map_err(bad)?;
-                if version != ApiVersion::V3 && chain_family(src_chain) != Some(ChainFamily::Evm) {
+                if version < ApiVersion::V3 && chain_family(src_chain) != Some(ChainFamily::Evm) {
                     return Err(ParamError::NotInVersion {
                         name: "a non-EVM source chain",
                         version,
@@ -159,7 +176,8 @@ impl RegisterTx {
         }
     }
 
-    /// The request body for `version` (`RegisterTx`, `RegisterTxV2`, `RegisterTxV3` of the published document).
+    /// The request body for `version` (`RegisterTx`, `RegisterTxV2`, `RegisterTxV3`, `RegisterTxV4` of the published
+    /// documents).
     ///
     /// The onramp body is the same everywhere (absent hex or txid are left out). Offramp and token swap send
     /// `src_tx_hash` and `src_chain` in V3, `evm_txhash` alone in V1/V2; V1 keys the token swap `layerZero`.
@@ -175,7 +193,11 @@ impl RegisterTx {
                 if let Some(hex) = bitcoin_tx_hex {
                     body.insert("bitcoin_tx_hex".into(), json!(hex));
                 }
-                if let Some(txid) = bitcoin_txid {
+                // V4 has no txid field (`RegisterTxV4`): the hex alone, which validate() requires there.
+                if let Some(txid) = bitcoin_txid
+                    .as_ref()
+                    .filter(|_| version.registers_source_transactions())
+                {
                     body.insert("bitcoin_txid".into(), json!(txid));
                 }
                 json!({ "onramp": body })
@@ -195,8 +217,9 @@ impl RegisterTx {
                     (_, ApiVersion::V1) => "layerZero",
                     _ => "tokenSwap",
                 };
+                // V4 has no such body; validate() refuses it, and V3's is written should it be sent anyway.
                 let body = match version {
-                    ApiVersion::V3 => {
+                    ApiVersion::V3 | ApiVersion::V4 => {
                         json!({ "order_id": order_id, "src_tx_hash": src_tx_hash, "src_chain": src_chain })
                     }
                     ApiVersion::V1 | ApiVersion::V2 => {

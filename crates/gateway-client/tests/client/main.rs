@@ -3,4 +3,5 @@
 
 mod failures;
 mod request_schema;
+mod wire_2026;
 mod wire_schema;
