@@ -244,6 +244,20 @@ const methods = {
           : null;
       }),
     ),
+  // Newest first, as a real node lists them: the executed transactions that name \`who\` among their accounts (its
+  // 32 bytes appear in the transaction), at most \`limit\` (1000 by default).
+  getSignaturesForAddress: ([who, options]) => {
+    const key = Buffer.from(base58.encode(who));
+    const limit = Number(options?.limit ?? 1000);
+    const found = [];
+    for (const [signature, done] of [...executed.entries()].reverse()) {
+      if (found.length >= limit) break;
+      if (Buffer.from(done.wire, "base64").includes(key)) {
+        found.push({ signature, slot: done.slot, err: null, memo: null, blockTime: null, confirmationStatus: "finalized" });
+      }
+    }
+    return found;
+  },
   getTransaction: ([signature]) => {
     const done = executed.get(signature);
     if (!done) return null;

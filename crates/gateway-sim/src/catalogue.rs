@@ -116,7 +116,7 @@ type RouteKey = (
 pub struct Catalogue {
     tokens: Vec<ListedToken>,
     /// The routes of V1, V2 and V3, in that order.
-    routes: [Vec<RouteInfo>; 3],
+    routes: [Vec<RouteInfo>; 4],
     /// Every route's kind by its key, for get-quote's look-up.
     kinds: HashMap<RouteKey, RouteKind>,
 }
@@ -124,7 +124,7 @@ pub struct Catalogue {
 impl Default for Catalogue {
     fn default() -> Self {
         let tokens = LISTED.to_vec();
-        let versions = [ApiVersion::V1, ApiVersion::V2, ApiVersion::V3];
+        let versions = [ApiVersion::V1, ApiVersion::V2, ApiVersion::V3, ApiVersion::V4];
         let routes = versions.map(|v| compute_routes(&tokens, v));
         let listed = |chain: &str, address: &str| {
             tokens
@@ -154,6 +154,7 @@ fn version_index(version: ApiVersion) -> usize {
         ApiVersion::V1 => 0,
         ApiVersion::V2 => 1,
         ApiVersion::V3 => 2,
+        ApiVersion::V4 => 3,
     }
 }
 
@@ -212,7 +213,7 @@ impl Catalogue {
 fn compute_routes(tokens: &[ListedToken], version: ApiVersion) -> Vec<RouteInfo> {
     let served: Vec<&ListedToken> = tokens
         .iter()
-        .filter(|t| version == ApiVersion::V3 || !v3_only(t.chain))
+        .filter(|t| version >= ApiVersion::V3 || !v3_only(t.chain))
         .collect();
     let bitcoin = served
         .iter()

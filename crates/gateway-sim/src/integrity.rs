@@ -54,8 +54,9 @@ fn address_fields(route: RouteKind) -> &'static [&'static str] {
             "txTo",
             "affiliateAddress",
             "ownerAddress",
+            "refundAddress",
         ],
-        RouteKind::TokenSwap => &["recipient", "sender", "txTo"],
+        RouteKind::TokenSwap => &["recipient", "sender", "txTo", "refundAddress"],
     }
 }
 

@@ -179,6 +179,10 @@ pub struct Order {
     /// or token swap's owner or else its sender. `None`: nobody to refund to is known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub refund_to: Option<String>,
+    /// A V4 offramp or token swap: nobody registers its transaction; the gateway finds it on the source chain
+    /// ([`crate::server`]'s chain reading, on the chains that have a node).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub read_from_chain: bool,
 }
 
 /// Where an order is at a given time.
@@ -232,7 +236,7 @@ impl Order {
 
     /// The order as get-order shows it under `version` at `now`.
     pub fn to_json(&self, version: ApiVersion, now: u64) -> Value {
-        let usd = version == ApiVersion::V3;
+        let usd = version >= ApiVersion::V3;
         let leg = |leg: &Leg, tx_hash: Option<&str>| {
             let mut m = Map::new();
             m.insert("chain".into(), json!(leg.chain));
@@ -464,7 +468,9 @@ fn route_of_key(key: &str, version: ApiVersion) -> Option<RouteKind> {
         ("onramp", _) => Some(RouteKind::Onramp),
         ("offramp", _) => Some(RouteKind::Offramp),
         ("layerZero", ApiVersion::V1) => Some(RouteKind::TokenSwap),
-        ("tokenSwap", ApiVersion::V2 | ApiVersion::V3) => Some(RouteKind::TokenSwap),
+        ("tokenSwap", ApiVersion::V2 | ApiVersion::V3 | ApiVersion::V4) => {
+            Some(RouteKind::TokenSwap)
+        }
         _ => None,
     }
 }

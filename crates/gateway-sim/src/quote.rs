@@ -217,6 +217,7 @@ impl Request<'_> {
 /// The `ownerAddress` of a get-quote request, where the version takes one (V3), empty meaning none.
 pub fn owner_param(version: ApiVersion, params: &HashMap<String, String>) -> Option<&str> {
     match version {
+        // V4 dropped ownerAddress: a V4 request's is ignored, as the service ignores any parameter it does not know.
         ApiVersion::V3 => params
             .get("ownerAddress")
             .map(String::as_str)
@@ -225,17 +226,17 @@ pub fn owner_param(version: ApiVersion, params: &HashMap<String, String>) -> Opt
     }
 }
 
-/// What a V3 get-quote request asks the gateway to keep beside an onramp quote that has no field for it (its owner
-/// and refund address); empty for other versions.
+/// What a V3 or V4 get-quote request asks the gateway to keep beside an onramp quote that has no field for it (its
+/// owner, V3 only, and refund address); empty for other versions.
 pub fn kept(version: ApiVersion, params: &HashMap<String, String>) -> Kept {
     let text = |name: &str| {
         params
             .get(name)
-            .filter(|v| !v.is_empty() && version == ApiVersion::V3)
+            .filter(|v| !v.is_empty() && version.takes_refund_address())
             .cloned()
     };
     Kept {
-        owner: text("ownerAddress"),
+        owner: text("ownerAddress").filter(|_| version.takes_owner_address()),
         refund: text("refundAddress"),
     }
 }
@@ -354,12 +355,17 @@ pub fn get_quote(
     if let Some(sender) = sender {
         check("sender", src.chain, sender)?;
     }
-    let refund = match version {
-        ApiVersion::V3 => req.get("refundAddress").filter(|r| !r.is_empty()),
-        _ => None,
-    };
+    let refund = req
+        .get("refundAddress")
+        .filter(|r| !r.is_empty() && version.takes_refund_address());
     if let Some(refund) = refund {
-        check("refundAddress", "bitcoin", refund)?;
+        // V3's refund address is an onramp's Bitcoin address; V4's is on the source chain, for every route.
+        let chain = if version == ApiVersion::V4 {
+            src.chain
+        } else {
+            "bitcoin"
+        };
+        check("refundAddress", chain, refund)?;
     }
     if src.chain == "solana" && sender.is_none() {
         return Err(QuoteError::invalid(
@@ -428,8 +434,8 @@ pub fn get_quote(
             "SLIPPAGE_TOO_LOW",
             format!("slippage {slippage} bps is below the minimum of {floor} bps"),
         );
-        // V3 as the service's September 2026 document has it names the floor and the tolerance asked.
-        return Err(if version == ApiVersion::V3 {
+        // V3 as the service's September 2026 document has it (and V4) names the floor and the tolerance asked.
+        return Err(if version >= ApiVersion::V3 {
             refusal.with(json!({
                 "required_bps": floor.to_string(),
                 "requested_bps": slippage.to_string(),
@@ -439,7 +445,18 @@ pub fn get_quote(
         });
     }
     if slippage > MAX_SLIPPAGE_BPS {
-        // V3 names the limit and a suggestion in its details (`MAX_SLIPPAGE_EXCEEDED`); V1 and V2 only refuse.
+        // V3 names the limit and a suggestion in its details (`MAX_SLIPPAGE_EXCEEDED`); V1 and V2 only refuse. V4's
+        // document lists no such code: its SLIPPAGE_TOO_HIGH carries the bounds.
+        if version == ApiVersion::V4 {
+            return Err(QuoteError::new(
+                "SLIPPAGE_TOO_HIGH",
+                format!("slippage {slippage} bps is above the maximum of {MAX_SLIPPAGE_BPS} bps"),
+            )
+            .with(json!({
+                "required_bps": MAX_SLIPPAGE_BPS.to_string(),
+                "requested_bps": slippage.to_string(),
+            })));
+        }
         if version == ApiVersion::V3 {
             return Err(QuoteError::new(
                 "MAX_SLIPPAGE_EXCEEDED",
@@ -663,6 +680,9 @@ impl<'a> Ctx<'a> {
         if let Some(owner) = self.owner {
             q.insert("ownerAddress".into(), json!(owner));
         }
+        if self.version == ApiVersion::V4 {
+            q.insert("refundAddress".into(), json!(self.refund));
+        }
         Ok(json!({ "offramp": q }))
     }
 
@@ -703,7 +723,10 @@ impl<'a> Ctx<'a> {
             );
         }
         // The published token-swap quote has no owner field: the gateway remembers it with the issue
-        // (`Book::remember_quote`).
+        // (`Book::remember_quote`). V4's carries its refund address (null when none was given).
+        if self.version == ApiVersion::V4 {
+            q.insert("refundAddress".into(), json!(self.refund));
+        }
         Ok(json!({ "tokenSwap": q }))
     }
 }

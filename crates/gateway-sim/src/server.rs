@@ -440,6 +440,7 @@ fn parse_version(version: &str) -> Option<ApiVersion> {
         "v1" => Some(ApiVersion::V1),
         "v2" => Some(ApiVersion::V2),
         "v3" => Some(ApiVersion::V3),
+        "v4" => Some(ApiVersion::V4),
         _ => None,
     }
 }

@@ -96,9 +96,22 @@ impl Book {
             .filter(|_| route == RouteKind::Offramp)
             .map(str::to_owned)
             .or(kept_owner);
+        // V4 refunds to the source-chain address the quote names (an onramp's was kept beside it), and create-order
+        // refuses a quote without one.
+        let v4_refund = match route {
+            RouteKind::Onramp => kept_refund.clone(),
+            _ => opt_text(&quote, "refundAddress").map(str::to_owned),
+        };
+        if ctx.version == ApiVersion::V4 && v4_refund.is_none() {
+            return Err(err(
+                "MISSING_REFUND_ADDRESS",
+                "refundAddress is required to create an order: ask for the quote again with refundAddress, an address on the source chain that can receive a refund",
+            ));
+        }
         // A refund goes back to an onramp's refund address (else its sender), or to the owner, the refund claimant,
-        // of an offramp or token swap (else its sender).
+        // of an offramp or token swap (else its sender); on V4 to its refund address.
         let refund_to = match route {
+            _ if ctx.version == ApiVersion::V4 => v4_refund,
             RouteKind::Onramp => kept_refund
                 .or_else(|| opt_text(&quote, "refundAddress").map(str::to_owned))
                 .or_else(|| sender.map(str::to_owned)),
@@ -192,7 +205,10 @@ impl Book {
             }
         };
 
-        let mut addresses: Vec<String> = [Some(recipient), sender, owner.as_deref()]
+        // V4 has no owner: its orders are listed under their refund address as well (the service does not document
+        // which address it indexes V4 orders by; the sender's own address is what integrators send).
+        let v4_refund = refund_to.as_deref().filter(|_| ctx.version == ApiVersion::V4);
+        let mut addresses: Vec<String> = [Some(recipient), sender, owner.as_deref(), v4_refund]
             .into_iter()
             .flatten()
             .map(normalize_address)
@@ -226,6 +242,7 @@ impl Book {
             created: created.clone(),
             recipient: Some(recipient.to_owned()),
             refund_to,
+            read_from_chain: ctx.version == ApiVersion::V4 && route != RouteKind::Onramp,
         };
         self.pool_mut(ctx.catalogue, &dst_chain, &dst_token)
             .reserved += output;
@@ -301,7 +318,7 @@ fn build_tx(
         None => call,
     };
     let mut tx = json!({"to": call.to, "data": call.data, "value": call.value, "chain": src_chain});
-    if version == ApiVersion::V3 {
+    if version >= ApiVersion::V3 {
         if src_chain == "tron" {
             tx["type"] = json!("tron");
             tx["feeLimit"] = json!(payload::TRON_FEE_LIMIT_SUN.to_string());

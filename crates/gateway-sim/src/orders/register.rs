@@ -24,6 +24,9 @@ impl Book {
     ) -> Result<Value, QuoteError> {
         self.settle(now);
         let (key, fields) = single_entry(body, "onramp, offramp or tokenSwap")?;
+        if version == ApiVersion::V4 {
+            v4_body(&key, &fields)?;
+        }
         let route = route_of_key(&key, version).ok_or_else(|| {
             err(
                 "INVALID_REQUEST",
@@ -259,16 +262,7 @@ impl Book {
             ));
         }
 
-        let old = (self.orders[i].settles_at(), i);
-        let order = &mut self.orders[i];
-        order.registration = Some(Registration {
-            at: now,
-            tx_hash: tx_hash.clone(),
-        });
-        let new = (order.settles_at(), i);
-        self.index.open.remove(&old);
-        self.index.open.insert(new);
-        self.index.by_tx.insert(normalize_tx(&tx_hash), i);
+        self.record_registration(i, &tx_hash, now);
         if let Some(tx) = ledger_tx.as_deref().and_then(|hex| {
             bitcoin::consensus::encode::deserialize_hex::<bitcoin::Transaction>(hex).ok()
         }) {
@@ -276,6 +270,49 @@ impl Book {
             self.record_bitcoin_tx(&tx, &deposit);
         }
         Ok(register_answer(route, &tx_hash))
+    }
+}
+
+impl Book {
+    /// The orders the gateway reads from the chain (V4 offramps and token swaps) still waiting for their transaction
+    /// at `now`: (order, the source chain).
+    pub fn awaiting_chain_reading(&self, now: u64) -> Vec<crate::orders::Order> {
+        self.orders
+            .iter()
+            .filter(|o| o.read_from_chain && o.phase(now) == Phase::AwaitingTx)
+            .cloned()
+            .collect()
+    }
+
+    /// Records `tx_hash`, found on the source chain, as the transaction of the order `order_id` (V4: nobody registers
+    /// it). False when the order is gone, already has one, or the transaction pays another order.
+    pub fn record_found(&mut self, order_id: &str, tx_hash: &str, now: u64) -> bool {
+        self.settle(now);
+        let Some(&i) = self.index.by_id.get(order_id) else {
+            return false;
+        };
+        if self.orders[i].registration.is_some()
+            || self.orders[i].phase(now) != Phase::AwaitingTx
+            || self.index.by_tx.contains_key(&normalize_tx(tx_hash))
+        {
+            return false;
+        }
+        self.record_registration(i, tx_hash, now);
+        true
+    }
+
+    /// Gives order `i` its transaction at `now` (its timeline starts), and indexes it.
+    fn record_registration(&mut self, i: usize, tx_hash: &str, now: u64) {
+        let old = (self.orders[i].settles_at(), i);
+        let order = &mut self.orders[i];
+        order.registration = Some(Registration {
+            at: now,
+            tx_hash: tx_hash.to_owned(),
+        });
+        let new = (order.settles_at(), i);
+        self.index.open.remove(&old);
+        self.index.open.insert(new);
+        self.index.by_tx.insert(normalize_tx(tx_hash), i);
     }
 }
 
@@ -326,4 +363,33 @@ fn wrong_kind_of_hash(chain: &str, hash: &str) -> &'static str {
         }
         _ => "",
     }
+}
+
+/// V4's register-tx body (`RegisterTxV4`): an onramp's `order_id` and signed `bitcoin_tx_hex`, nothing else.
+fn v4_body(key: &str, fields: &serde_json::Map<String, Value>) -> Result<(), QuoteError> {
+    if key != "onramp" {
+        return Err(err(
+            "INVALID_REQUEST",
+            format!(
+                "V4 registers only onramps: the gateway reads {key} transactions from the chain; broadcast the transaction and follow the order by its id"
+            ),
+        ));
+    }
+    if fields.contains_key("bitcoin_txid") {
+        return Err(err(
+            "INVALID_REQUEST",
+            "bitcoin_txid is not a V4 field: send the signed transaction as bitcoin_tx_hex; the gateway broadcasts it",
+        ));
+    }
+    if fields
+        .get("bitcoin_tx_hex")
+        .and_then(Value::as_str)
+        .is_none_or(str::is_empty)
+    {
+        return Err(err(
+            "INVALID_REQUEST",
+            "bitcoin_tx_hex is missing: V4 takes the signed Bitcoin transaction as hex and broadcasts it",
+        ));
+    }
+    Ok(())
 }

@@ -1,6 +1,8 @@
 //! The gateway's clock moved on in process (the app's Sandbox control, the admin endpoint), and what settled orders
 //! owe delivered on the local chains that have a node.
 //!
+//! V4's offramps and token swaps are found on their chain first ([`Sim::read_chains`]), at the same moments.
+//!
 //! Delivery is tried whenever orders are read (get-order, get-orders: before the answer, so an order shown as
 //! `success` has its output on the chain already), when the clock is moved, and when the Sandbox starts a chain's node
 //! or hands its URL out ([`Sim::deliver_owed`]). What is owed on a chain without a node waits for it; a chain whose
@@ -110,6 +112,7 @@ impl Sim {
     /// failed lately waits [`RETRY_AFTER`]). Each delivery is made once: passes take turns, and a delivery leaves
     /// the owed list (into the state file) as soon as its node took it.
     pub async fn deliver_owed(&self) -> Delivered {
+        self.read_chains().await;
         let now = self.clock.now();
         let mut settled = Settled::default();
         let (_, snapshot) = self.change_if(|book| {
@@ -149,6 +152,31 @@ impl Sim {
             result.minted = count;
         }
         result
+    }
+
+    /// V4: looks on each source chain that has a node for the transactions of the orders nobody registers (offramps
+    /// and token swaps), and records those found ([`crate::chain_read`]). Returns how many were found.
+    pub async fn read_chains(&self) -> usize {
+        let now = self.clock.now();
+        let waiting = self.lock().awaiting_chain_reading(now);
+        let mut found = 0;
+        for order in waiting {
+            let Some(url) = self.config.evm_chains.url(&order.src.chain) else {
+                continue;
+            };
+            let Some(hash) = crate::chain_read::find_payment(&url, &order).await else {
+                continue;
+            };
+            let (recorded, snapshot) =
+                self.change(|book, _| book.record_found(&order.id, &hash, now));
+            if recorded {
+                self.save(snapshot).await;
+                info!(order = %order.id, chain = %order.src.chain, tx = %hash,
+                    "found the order's transaction on its chain (V4)");
+                found += 1;
+            }
+        }
+        found
     }
 
     /// What was delivered for the order `order_id` (an output or a refund), if anything.

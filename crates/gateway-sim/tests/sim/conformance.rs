@@ -261,7 +261,7 @@ async fn the_client_reads_the_routes_and_unknown_paths_are_404_without_a_body() 
             .value;
         assert_eq!(routes, sim.catalogue().routes(version));
     }
-    let response = reqwest::get(format!("{}/v4/get-routes", running.base_url()))
+    let response = reqwest::get(format!("{}/v5/get-routes", running.base_url()))
         .await
         .unwrap();
     assert_eq!(response.status(), 404);

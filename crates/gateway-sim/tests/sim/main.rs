@@ -11,3 +11,4 @@ mod evm_node;
 mod orders;
 mod quotes;
 mod tamper;
+mod v4;

@@ -657,7 +657,7 @@ async fn rules_the_client_checks_first_are_enforced_by_the_gateway() {
     assert_eq!(response.status(), 200);
     // An unknown version is 404 with no body.
     let response = http
-        .get(format!("{}/v4/get-quote", running.base_url()))
+        .get(format!("{}/v5/get-quote", running.base_url()))
         .send()
         .await
         .unwrap();

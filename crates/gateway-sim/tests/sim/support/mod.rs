@@ -28,6 +28,15 @@ pub fn openapi() -> Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
+/// The service's current document (September 2026): V3 and V4 only.
+pub fn openapi_2026() -> Value {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../gateway-client/tests/fixtures/published-openapi-2026-09.json"
+    );
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
 /// The schema of the `status` answer of `method path` (e.g. `"get"`, `"/v3/get-quote"`, `"200"`), with the
 /// components reachable by `$ref`. `None` when the document gives that answer no JSON body (a 404).
 ///
@@ -65,21 +74,40 @@ pub fn request_schema(doc: &Value, method: &str, path: &str) -> Value {
 fn patched_components(doc: &Value) -> Value {
     let mut components = doc["components"].clone();
     let schemas = components["schemas"].as_object_mut().unwrap();
+    // The September 2026 document has no V1/V2 error schemas and adds GatewayErrorV4: each is patched where present.
     for name in [
         "GatewayErrorDetails",
         "GatewayErrorDetailsV2",
         "GatewayErrorDetailsV3",
     ] {
-        let details = schemas[name].as_object_mut().unwrap();
+        let Some(details) = schemas.get_mut(name).and_then(Value::as_object_mut) else {
+            continue;
+        };
         let one_of = details.remove("oneOf").expect("details are a oneOf");
         details.insert("anyOf".into(), one_of);
     }
-    for name in ["GatewayError", "GatewayErrorV2", "GatewayErrorV3"] {
-        let details = schemas[name]["properties"]["details"]
-            .as_object_mut()
-            .unwrap();
+    for name in [
+        "GatewayError",
+        "GatewayErrorV2",
+        "GatewayErrorV3",
+        "GatewayErrorV4",
+    ] {
+        let Some(details) = schemas
+            .get_mut(name)
+            .and_then(|s| s["properties"]["details"].as_object_mut())
+        else {
+            continue;
+        };
         let one_of = details.remove("oneOf").expect("details are a oneOf");
         details.insert("anyOf".into(), one_of);
+    }
+    // The September 2026 document's code lists are a oneOf of earlier lists, which share INSUFFICIENT_SOLVER_BALANCE.
+    for name in ["GatewayErrorCodeV3", "GatewayErrorCodeV4"] {
+        if let Some(codes) = schemas.get_mut(name).and_then(Value::as_object_mut)
+            && let Some(one_of) = codes.remove("oneOf")
+        {
+            codes.insert("anyOf".into(), one_of);
+        }
     }
     components
 }
