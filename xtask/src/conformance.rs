@@ -3,18 +3,19 @@
 //! virtual environment under `target/conformance/venv` so the system Python is untouched).
 //!
 //! The sim runs on 127.0.0.1 (a free port, keyless, no admin interface, no rate limit so that the run is not
-//! throttled). schemathesis generates requests for every operation of V1–V3 from the document and checks each answer
+//! throttled). schemathesis generates requests for every operation from each document ([`DOCUMENTS`]: V1–V3 of the
+//! 2025 one, V3 and V4 of the service's current one of September 2026) and checks each answer
 //! (status code, content type, response schema, no 5xx, …) in every phase (examples, coverage, fuzzing); the run is
 //! bounded by `MAX_EXAMPLES` per operation and repeatable (`SEED`): the same cases on every machine (4,904 of them
 //! with 100, about 35 s here). There is no time budget: schemathesis's `--max-time` is not a ceiling but a budget it
 //! fills, generating until it runs out (with 120 s it made some 7,600 cases here, a number that depends on the
 //! machine's speed). Any failure fails the step.
 //!
-//! The document is used as published except for three corrections, each a flaw of the document rather than of the
+//! Each document is used as published except for three corrections, each a flaw of the document rather than of the
 //! sim (see `crates/gateway-sim/README.md`, "Conformance findings"):
 //! - the error `details` `oneOf` becomes `anyOf` (`wire-facts.md`: its `tenderly_url` shape requires nothing, so
 //!   every object matches two branches);
-//! - the V2/V3 error-code `oneOf` becomes `anyOf` (`INSUFFICIENT_SOLVER_BALANCE` is listed in two branches);
+//! - the V2–V4 error-code `oneOf` becomes `anyOf` (`INSUFFICIENT_SOLVER_BALANCE` is listed in two branches);
 //! - each operation's `security` also allows no key (`{}`): the interface says keys are optional, and the document's
 //!   bare `api_key` requirement would make schemathesis demand one.
 
@@ -32,9 +33,19 @@ const MAX_EXAMPLES: &str = "100";
 /// The generator's seed: the same run each time.
 const SEED: &str = "1";
 
-/// The published document with the three corrections above.
-fn patched_document() -> Result<Value> {
-    let path = project_root().join("crates/gateway-client/tests/fixtures/published-openapi.json");
+/// The published documents checked, under `crates/gateway-client/tests/fixtures/`: the 2025 one (V1–V3) and the
+/// service's current one (September 2026: V3 and V4).
+pub const DOCUMENTS: [&str; 2] = [
+    "published-openapi.json",
+    "published-openapi-2026-09.json",
+];
+
+/// The published document `name` with the three corrections above (each schema corrected where the document has it:
+/// the 2026 one has no V1 error schemas and adds V4's).
+fn patched_document(name: &str) -> Result<Value> {
+    let path = project_root()
+        .join("crates/gateway-client/tests/fixtures")
+        .join(name);
     let text =
         std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
     let mut doc: Value = serde_json::from_str(&text).context("the published document is JSON")?;
@@ -49,17 +60,33 @@ fn patched_document() -> Result<Value> {
         map.insert("anyOf".into(), branches);
         Ok(())
     };
+    let mut corrected = 0;
     for name in [
         "GatewayErrorDetails",
         "GatewayErrorDetailsV2",
         "GatewayErrorDetailsV3",
         "GatewayErrorCodeV2",
         "GatewayErrorCodeV3",
+        "GatewayErrorCodeV4",
     ] {
-        any_of(&mut schemas[name], name)?;
+        if let Some(schema) = schemas.get_mut(name) {
+            any_of(schema, name)?;
+            corrected += 1;
+        }
     }
-    for name in ["GatewayError", "GatewayErrorV2", "GatewayErrorV3"] {
-        any_of(&mut schemas[name]["properties"]["details"], name)?;
+    for name in [
+        "GatewayError",
+        "GatewayErrorV2",
+        "GatewayErrorV3",
+        "GatewayErrorV4",
+    ] {
+        if let Some(schema) = schemas.get_mut(name) {
+            any_of(&mut schema["properties"]["details"], name)?;
+            corrected += 1;
+        }
+    }
+    if corrected < 6 {
+        bail!("{name}: only {corrected} error schemas found to correct; has the document changed its names?");
     }
     for (_, operations) in doc["paths"]
         .as_object_mut()
@@ -165,18 +192,28 @@ pub fn run(binary: &Path) -> Result<()> {
     let dir = target_dir().join("conformance");
     std::fs::create_dir_all(&dir)?;
     let st = schemathesis(&dir)?;
-    let document = dir.join("published-openapi.patched.json");
-    std::fs::write(&document, serde_json::to_vec_pretty(&patched_document()?)?)?;
     let sim = RunningSim::start(binary)?;
-    println!(
-        "xtask: schemathesis against gateway-sim at {} ({MAX_EXAMPLES} examples per operation, seed {SEED})",
-        sim.url
-    );
-    let outcome = status(
+    for name in DOCUMENTS {
+        let document = dir.join(name.replace(".json", ".patched.json"));
+        std::fs::write(&document, serde_json::to_vec_pretty(&patched_document(name)?)?)?;
+        println!(
+            "xtask: schemathesis with {name} against gateway-sim at {} ({MAX_EXAMPLES} examples per operation, seed {SEED})",
+            sim.url
+        );
+        check_with(&st, &document, &sim.url, &dir)
+            .with_context(|| format!("schemathesis found the sim answering otherwise than {name}"))?;
+    }
+    drop(sim);
+    Ok(())
+}
+
+/// One schemathesis run of `document` against the sim at `url`.
+fn check_with(st: &Path, document: &Path, url: &str, dir: &Path) -> Result<()> {
+    status(
         Command::new(&st)
             .arg("run")
-            .arg(&document)
-            .args(["--url", &sim.url])
+            .arg(document)
+            .args(["--url", url])
             .args(["--max-examples", MAX_EXAMPLES])
             .args(["--seed", SEED, "--workers", "2", "--no-color"])
             .args(["--request-timeout", "10"])
@@ -188,10 +225,8 @@ pub fn run(binary: &Path) -> Result<()> {
             .args(["--exclude-checks", "positive_data_acceptance"])
             .arg("--report-dir")
             .arg(dir.join("report"))
-            .current_dir(&dir),
-    );
-    drop(sim);
-    outcome.context("schemathesis found the sim answering otherwise than the published document")
+            .current_dir(dir),
+    )
 }
 
 #[cfg(test)]
@@ -200,7 +235,12 @@ mod tests {
 
     #[test]
     fn the_document_is_patched_only_where_it_is_flawed() {
-        let doc = patched_document().unwrap();
+        let current = patched_document(DOCUMENTS[1]).unwrap();
+        let schemas = &current["components"]["schemas"];
+        assert!(schemas["GatewayErrorCodeV4"]["anyOf"].is_array());
+        assert!(schemas["GatewayErrorV4"]["properties"]["details"]["anyOf"].is_array());
+        assert!(schemas["GatewayQuoteV4"]["oneOf"].is_array());
+        let doc = patched_document(DOCUMENTS[0]).unwrap();
         let schemas = &doc["components"]["schemas"];
         assert!(schemas["GatewayErrorCodeV3"]["anyOf"].is_array());
         assert!(schemas["GatewayErrorDetailsV3"]["oneOf"].is_null());

@@ -476,7 +476,7 @@ pub fn test() -> Result<()> {
         // The simulator the tests' compile built.
         let sim = target_dir().join("debug/gateway-sim");
         check!(
-            "conformance (schemathesis vs the published document)",
+            "conformance (schemathesis vs both published documents)",
             &mut || crate::conformance::run(&sim),
         );
         check!("svelte-check", &mut || status(&mut npm("check")));
