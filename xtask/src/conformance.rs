@@ -35,10 +35,7 @@ const SEED: &str = "1";
 
 /// The published documents checked, under `crates/gateway-client/tests/fixtures/`: the 2025 one (V1–V3) and the
 /// service's current one (September 2026: V3 and V4).
-pub const DOCUMENTS: [&str; 2] = [
-    "published-openapi.json",
-    "published-openapi-2026-09.json",
-];
+pub const DOCUMENTS: [&str; 2] = ["published-openapi.json", "published-openapi-2026-09.json"];
 
 /// The published document `name` with the three corrections above (each schema corrected where the document has it:
 /// the 2026 one has no V1 error schemas and adds V4's).
@@ -86,7 +83,9 @@ fn patched_document(name: &str) -> Result<Value> {
         }
     }
     if corrected < 6 {
-        bail!("{name}: only {corrected} error schemas found to correct; has the document changed its names?");
+        bail!(
+            "{name}: only {corrected} error schemas found to correct; has the document changed its names?"
+        );
     }
     for (_, operations) in doc["paths"]
         .as_object_mut()
@@ -195,13 +194,17 @@ pub fn run(binary: &Path) -> Result<()> {
     let sim = RunningSim::start(binary)?;
     for name in DOCUMENTS {
         let document = dir.join(name.replace(".json", ".patched.json"));
-        std::fs::write(&document, serde_json::to_vec_pretty(&patched_document(name)?)?)?;
+        std::fs::write(
+            &document,
+            serde_json::to_vec_pretty(&patched_document(name)?)?,
+        )?;
         println!(
             "xtask: schemathesis with {name} against gateway-sim at {} ({MAX_EXAMPLES} examples per operation, seed {SEED})",
             sim.url
         );
-        check_with(&st, &document, &sim.url, &dir)
-            .with_context(|| format!("schemathesis found the sim answering otherwise than {name}"))?;
+        check_with(&st, &document, &sim.url, &dir).with_context(|| {
+            format!("schemathesis found the sim answering otherwise than {name}")
+        })?;
     }
     drop(sim);
     Ok(())

@@ -27,7 +27,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use gateway_client::address::{BitcoinNetwork, validate_address, validate_evm};
 use gateway_client::amount::parse_units;
 use gateway_client::wire::OrderInfo;
-use gateway_client::{QuoteRequest, RouteInfo, TokenRegistry};
+use gateway_client::{ApiVersion, QuoteRequest, RouteInfo, TokenRegistry};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tokio::sync::{Mutex, broadcast};
@@ -426,9 +426,17 @@ fn apply_change(
     OrderView::from_gateway(network, order, raw, route_of(order))
 }
 
-/// The quote request the swap form asks for: the amount converted exactly with the source token's decimals, every
-/// address checked for its chain.
-pub fn request_from(form: &SwapForm, bitcoin: BitcoinNetwork) -> Result<QuoteRequest, DeskError> {
+/// The quote request the swap form asks for under API `version`: the amount converted exactly with the source token's
+/// decimals, every address checked for its chain.
+///
+/// V4 takes no owner, and its refund address is on the source chain: the one given, else the sender's own address
+/// (as the gateway's own SDK sends it). create-order refuses a V4 quote without one, so none at all is asked for
+/// here, before any quote.
+pub fn request_from(
+    form: &SwapForm,
+    bitcoin: BitcoinNetwork,
+    version: ApiVersion,
+) -> Result<QuoteRequest, DeskError> {
     let registry = TokenRegistry::builtin();
     let decimals = registry
         .get(&form.src_chain, &form.src_token)
@@ -475,6 +483,29 @@ pub fn request_from(form: &SwapForm, bitcoin: BitcoinNetwork) -> Result<QuoteReq
     };
     if let Some(sender) = given(&form.sender) {
         request.sender = Some(check("sender", &form.src_chain, &sender)?);
+    }
+    if version == ApiVersion::V4 {
+        if given(&form.owner).is_some() {
+            return Err(invalid(
+                "owner",
+                "API V4 has no owner address: a refund goes to the refund address on the chain you send from. \
+                 Clear the owner field.",
+            ));
+        }
+        let refund = given(&form.refund)
+            .or_else(|| request.sender.clone())
+            .ok_or_else(|| {
+                invalid(
+                    "refund",
+                    format!(
+                        "API V4 needs a refund address on {}: where your funds go back if the swap cannot \
+                         complete. Enter your own address there (or a sending address, which is used).",
+                        gateway_client::chains::chain_name(&form.src_chain)
+                    ),
+                )
+            })?;
+        request.refund_address = Some(check("refund", &form.src_chain, &refund)?);
+        return Ok(request);
     }
     if let Some(owner) = given(&form.owner) {
         request.owner_address = Some(validate_evm(&owner).map(|v| v.canonical).map_err(|e| {
@@ -578,7 +609,7 @@ mod tests {
 
     #[test]
     fn the_form_becomes_an_exact_request_or_a_pointed_error() {
-        let request = request_from(&form(), BitcoinNetwork::Mainnet).unwrap();
+        let request = request_from(&form(), BitcoinNetwork::Mainnet, ApiVersion::V3).unwrap();
         assert_eq!(request.amount, "250000");
         assert_eq!(
             request.recipient, "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
@@ -587,7 +618,7 @@ mod tests {
 
         let mut bad = form();
         bad.amount = "0.000000001".into();
-        let err = request_from(&bad, BitcoinNetwork::Mainnet).unwrap_err();
+        let err = request_from(&bad, BitcoinNetwork::Mainnet, ApiVersion::V3).unwrap_err();
         assert_eq!(
             err.details_json().as_ref(),
             Some(&json!({"field": "amount"}))
@@ -595,7 +626,7 @@ mod tests {
 
         let mut bad = form();
         bad.recipient = "bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh".into();
-        let err = request_from(&bad, BitcoinNetwork::Mainnet).unwrap_err();
+        let err = request_from(&bad, BitcoinNetwork::Mainnet, ApiVersion::V3).unwrap_err();
         assert_eq!(
             err.details_json().as_ref(),
             Some(&json!({"field": "recipient"}))
@@ -605,11 +636,47 @@ mod tests {
         let mut bad = form();
         bad.owner = Some("TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7".into());
         assert_eq!(
-            request_from(&bad, BitcoinNetwork::Mainnet)
+            request_from(&bad, BitcoinNetwork::Mainnet, ApiVersion::V3)
                 .unwrap_err()
                 .details_json()
                 .as_ref(),
             Some(&json!({"field": "owner"}))
         );
+    }
+
+    #[test]
+    fn a_v4_request_refunds_on_the_source_chain_to_the_sender_unless_told_otherwise() {
+        let v4 = |form: &SwapForm| request_from(form, BitcoinNetwork::Mainnet, ApiVersion::V4);
+        // No sender and no refund address: asked for before any quote, on the refund field.
+        let err = v4(&form()).unwrap_err();
+        assert_eq!(err.details_json(), Some(json!({"field": "refund"})));
+        assert!(
+            err.message.contains("refund address on Bitcoin"),
+            "{}",
+            err.message
+        );
+        // The sender's own address is the default.
+        let mut with_sender = form();
+        with_sender.sender = Some("bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh".into());
+        let request = v4(&with_sender).unwrap();
+        assert_eq!(request.refund_address, request.sender);
+        assert_eq!(request.owner_address, None);
+        // One given is used, and must be on the source chain.
+        let mut other = with_sender.clone();
+        other.refund = Some("bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq".into());
+        assert_eq!(
+            v4(&other).unwrap().refund_address.as_deref(),
+            Some("bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq")
+        );
+        other.refund = Some("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed".into());
+        assert_eq!(
+            v4(&other).unwrap_err().details_json(),
+            Some(json!({"field": "refund"}))
+        );
+        // An owner is not V4's: said, not dropped.
+        let mut owner = with_sender;
+        owner.owner = Some("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed".into());
+        let err = v4(&owner).unwrap_err();
+        assert_eq!(err.details_json(), Some(json!({"field": "owner"})));
     }
 }

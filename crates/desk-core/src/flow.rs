@@ -634,8 +634,15 @@ impl<'a> Flow<'a> {
             }
             _ => text,
         };
+        let version = self.client.config().version;
         let handed = match order.route {
             RouteKind::Onramp => {
+                if text.len() == 64 && !version.registers_source_transactions() {
+                    return Err(FlowError::BadInput(format!(
+                        "API {version} takes the signed transaction itself, not its id: paste the signed \
+                         transaction's hex (or the signed PSBT), and the gateway broadcasts it."
+                    )));
+                }
                 if text.len() == 64 {
                     let txid = txhash::validate_bitcoin_txid(text)
                         .map_err(|e| FlowError::BadInput(format!("{e}.")))?;
@@ -714,6 +721,23 @@ impl<'a> Flow<'a> {
             }
         };
         let version = self.client.config().version;
+        if let (false, HandedIn::SourceTx { chain, hash }) =
+            (version.registers_source_transactions(), &handed)
+        {
+            // V4: the gateway reads offramp and token-swap transactions from the chain; there is nothing to send.
+            info!(
+                local_id,
+                chain, hash, "left to the gateway's chain reading ({version})"
+            );
+            let order = self.journal.left_to_the_chain(
+                local_id,
+                &serde_json::json!({"readFromChain": {"chain": chain, "hash": hash, "version": version}}),
+            )?;
+            return Ok(Step {
+                order,
+                verified: None,
+            });
+        }
         self.journal
             .register_started(local_id, &body.to_json(version))?;
         match self.client.register_tx(&body).await {
@@ -728,7 +752,16 @@ impl<'a> Flow<'a> {
                 })
             }
             Err(err) => {
-                let (desk, record, ambiguous) = failure(err);
+                let (mut desk, record, ambiguous) = failure(err);
+                if ambiguous && let HandedIn::BitcoinTx { txid, .. } = &handed {
+                    // The gateway broadcasts what it is handed: a lost answer may hide a payment on its way.
+                    desk.message = format!(
+                        "The gateway may have broadcast your payment ({txid}): its answer was lost. Gateway Desk \
+                         follows the order and will not sign a second payment; registering again sends the same \
+                         transaction. {}",
+                        desk.message
+                    );
+                }
                 self.journal
                     .register_failed(local_id, &desk.message, &record, ambiguous)?;
                 Err(desk.into())

@@ -147,9 +147,7 @@ fn parse_route(text: &str) -> Option<RouteKind> {
 }
 
 fn parse_version(text: &str) -> Option<ApiVersion> {
-    [ApiVersion::V1, ApiVersion::V2, ApiVersion::V3]
-        .into_iter()
-        .find(|v| v.as_str() == text)
+    ApiVersion::ALL.into_iter().find(|v| v.as_str() == text)
 }
 
 /// The order journal.
@@ -531,6 +529,25 @@ impl Journal {
                 tx.execute(
                     "UPDATE orders SET stage = ?2, registration = ?3, last_error = NULL WHERE local_id = ?1",
                     params![id, Stage::Registered.as_str(), answer.to_string()],
+                )
+                .map(|_| ())
+            },
+        )
+    }
+
+    /// V4: an offramp's or token swap's transaction is not registered (the gateway reads it from its chain). The order
+    /// goes on as registered, with `note` (the chain and hash, and why nothing was sent) kept as its registration.
+    pub fn left_to_the_chain(&self, id: i64, note: &Value) -> Result<JournalOrder, JournalError> {
+        self.step(
+            id,
+            &[Stage::TxHandedIn],
+            "be left to the gateway's chain reading",
+            "leftToTheChain",
+            note,
+            |tx, _| {
+                tx.execute(
+                    "UPDATE orders SET stage = ?2, registration = ?3, last_error = NULL WHERE local_id = ?1",
+                    params![id, Stage::Registered.as_str(), note.to_string()],
                 )
                 .map(|_| ())
             },

@@ -14,8 +14,13 @@ use serde::{Deserialize, Serialize};
 use tracing::{info, warn};
 use ts_rs::TS;
 
-/// The format version this build writes and reads.
-pub const SETTINGS_VERSION: u32 = 1;
+/// The format version this build writes and reads. Format 1 (before API V4) is read and brought up to date
+/// ([`migrate_format_1`]).
+pub const SETTINGS_VERSION: u32 = 2;
+
+/// The API version a network speaks unless the person chose another: V4, the service's current version (its
+/// September 2026 document). V3 stays selectable; V1 and V2 were removed from the service.
+pub const DEFAULT_API_VERSION: ApiVersion = ApiVersion::V4;
 
 /// The kinds of network the app can talk to.
 #[derive(
@@ -90,9 +95,10 @@ pub struct AffiliateEntry {
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct NetworkPrefs {
-    /// The version of the gateway's interface spoken to this network (V3 unless set).
-    #[serde(default)]
-    pub api_version: ApiVersion,
+    /// The version of the gateway's interface the person chose for this network; `None` speaks
+    /// [`DEFAULT_API_VERSION`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub api_version: Option<ApiVersion>,
     /// Addresses whose orders the app follows on this network (as typed, validated), in the order added.
     #[serde(default)]
     pub watched: Vec<String>,
@@ -163,12 +169,12 @@ impl Default for Settings {
 }
 
 impl Settings {
-    /// The API version chosen for `kind` (V3 unless set).
+    /// The API version chosen for `kind` ([`DEFAULT_API_VERSION`] unless set).
     pub fn api_version(&self, kind: NetworkKind) -> ApiVersion {
         self.networks
             .get(&kind)
-            .map(|p| p.api_version)
-            .unwrap_or_default()
+            .and_then(|p| p.api_version)
+            .unwrap_or(DEFAULT_API_VERSION)
     }
 
     /// The addresses watched on `kind`.
@@ -306,6 +312,20 @@ pub fn load(path: &Path) -> Loaded {
                     "it was written by a newer version of Gateway Desk (format {v}; this build reads {SETTINGS_VERSION})"
                 )
             }
+            Some(1) => match migrate_format_1(value) {
+                Ok((settings, moved)) => {
+                    info!(path = %path.display(), moved, "settings of format 1 brought up to date");
+                    return Loaded {
+                        settings,
+                        notice: (moved > 0).then(|| {
+                            "The gateway's current interface is API V4, now the default: networks that used V3, \
+                             the newest version when you set them up, now speak V4. V3 stays selectable in Settings."
+                                .to_owned()
+                        }),
+                    };
+                }
+                Err(e) => format!("its content does not fit the settings format ({e})"),
+            },
             _ => match serde_json::from_value::<Settings>(value) {
                 Ok(settings) if settings.version == SETTINGS_VERSION => {
                     return Loaded {
@@ -341,6 +361,31 @@ pub fn load(path: &Path) -> Loaded {
     }
 }
 
+/// Reads a settings file of format 1 (written before API V4). Format 1 wrote every network's API version, V3 (then
+/// the newest) unless another was picked, so a V3 there is the default of its time: it becomes "not chosen", which
+/// speaks [`DEFAULT_API_VERSION`]. V1 and V2, picked on purpose, are kept. Gives the settings and how many networks
+/// moved to the default.
+fn migrate_format_1(mut value: serde_json::Value) -> Result<(Settings, usize), serde_json::Error> {
+    let mut moved = 0;
+    if let Some(networks) = value
+        .get_mut("networks")
+        .and_then(serde_json::Value::as_object_mut)
+    {
+        for prefs in networks
+            .values_mut()
+            .filter_map(serde_json::Value::as_object_mut)
+        {
+            if prefs.get("apiVersion").and_then(serde_json::Value::as_str) == Some("v3") {
+                prefs.remove("apiVersion");
+                moved += 1;
+            }
+        }
+    }
+    value["version"] = serde_json::json!(SETTINGS_VERSION);
+    let settings = serde_json::from_value::<Settings>(value)?;
+    Ok((settings, moved))
+}
+
 /// Renames an unreadable file to `<name>.unreadable-<unix secs>` beside it, so nothing overwrites it.
 pub fn set_aside(path: &Path) -> io::Result<PathBuf> {
     let stamp = crate::calendar::now_secs();
@@ -373,6 +418,45 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_format_1_file_moves_its_v3_networks_to_v4_and_keeps_everything_else() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("settings.json");
+        std::fs::write(
+            &path,
+            r#"{"version":1,"network":"production","networks":{
+                "production":{"apiVersion":"v3","watched":["0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"]},
+                "staging":{"apiVersion":"v2"}}}"#,
+        )
+        .unwrap();
+        let loaded = load(&path);
+        let notice = loaded.notice.expect("the move is told");
+        assert!(notice.contains("API V4"), "{notice}");
+        let settings = loaded.settings;
+        assert_eq!(settings.version, SETTINGS_VERSION);
+        assert_eq!(settings.network, NetworkKind::Production);
+        assert_eq!(
+            settings.api_version(NetworkKind::Production),
+            ApiVersion::V4
+        );
+        assert_eq!(settings.watched(NetworkKind::Production).len(), 1);
+        // V2 was picked on purpose: kept.
+        assert_eq!(settings.api_version(NetworkKind::Staging), ApiVersion::V2);
+        // Saved, it is a format 2 file that reads back the same, without a notice.
+        save(&path, &settings).unwrap();
+        let again = load(&path);
+        assert_eq!(again.settings, settings);
+        assert!(again.notice.is_none());
+        // A format 1 file with no V3 in it moves nothing and says nothing.
+        std::fs::write(&path, r#"{"version":1,"network":"sandbox"}"#).unwrap();
+        let quiet = load(&path);
+        assert!(quiet.notice.is_none());
+        assert_eq!(
+            quiet.settings.api_version(NetworkKind::Sandbox),
+            ApiVersion::V4
+        );
+    }
+
+    #[test]
     fn missing_file_gives_defaults_and_saved_settings_load_back() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("config/settings.json");
@@ -388,7 +472,7 @@ mod tests {
         settings.networks.insert(
             NetworkKind::Staging,
             NetworkPrefs {
-                api_version: ApiVersion::V2,
+                api_version: Some(ApiVersion::V2),
                 watched: vec!["0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed".into()],
                 affiliates: vec![AffiliateEntry {
                     address: "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7".into(),
@@ -414,7 +498,7 @@ mod tests {
         );
         assert_eq!(
             loaded.settings.api_version(NetworkKind::Production),
-            ApiVersion::V3
+            ApiVersion::V4
         );
         assert_eq!(loaded.settings.affiliates(NetworkKind::Staging)[0].bps, 25);
         assert_eq!(

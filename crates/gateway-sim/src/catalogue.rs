@@ -124,7 +124,12 @@ pub struct Catalogue {
 impl Default for Catalogue {
     fn default() -> Self {
         let tokens = LISTED.to_vec();
-        let versions = [ApiVersion::V1, ApiVersion::V2, ApiVersion::V3, ApiVersion::V4];
+        let versions = [
+            ApiVersion::V1,
+            ApiVersion::V2,
+            ApiVersion::V3,
+            ApiVersion::V4,
+        ];
         let routes = versions.map(|v| compute_routes(&tokens, v));
         let listed = |chain: &str, address: &str| {
             tokens

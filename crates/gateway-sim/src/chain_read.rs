@@ -54,7 +54,11 @@ async fn find_on_evm(url: &str, order: &Order) -> Option<String> {
             let (Some(hash), Some(to)) = (tx["hash"].as_str(), to) else {
                 continue;
             };
-            if to == expected.to && evm_check::check_registered(url, &expected, hash).await.is_ok() {
+            if to == expected.to
+                && evm_check::check_registered(url, &expected, hash)
+                    .await
+                    .is_ok()
+            {
                 return Some(hash.to_owned());
             }
         }
@@ -67,19 +71,22 @@ async fn find_on_tron(url: &str, order: &Order) -> Option<String> {
     let http = http()?;
     let post = |path: &'static str, body: Value| {
         let http = http.clone();
-        async move {
-            crate::tron_node::post(&http, url, path, body).await.ok()
-        }
+        async move { crate::tron_node::post(&http, url, path, body).await.ok() }
     };
     let head = post("/wallet/getnowblock", json!({})).await?;
-    let head = head["block_header"]["raw_data"]["number"].as_u64().unwrap_or(0);
+    let head = head["block_header"]["raw_data"]["number"]
+        .as_u64()
+        .unwrap_or(0);
     for number in (head.saturating_sub(BLOCKS_READ)..=head).rev() {
         let block = post("/wallet/getblockbynum", json!({"num": number})).await?;
         for tx in block["transactions"].as_array().into_iter().flatten() {
             let Some(id) = tx["txID"].as_str() else {
                 continue;
             };
-            if crate::tron_node::check_registered(url, &expected, id).await.is_ok() {
+            if crate::tron_node::check_registered(url, &expected, id)
+                .await
+                .is_ok()
+            {
                 return Some(id.to_owned());
             }
         }

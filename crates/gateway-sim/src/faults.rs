@@ -12,7 +12,7 @@
 //! | field | values | default |
 //! |---|---|---|
 //! | `endpoint` | `"get-routes"`, `"get-quote"`, `"create-order"`, `"register-tx"`, `"get-order"`, `"get-orders"`, or `"*"` (any path under a version) | `"*"` |
-//! | `version` | `"v1"`, `"v2"`, `"v3"`, or `null` (any) | `null` |
+//! | `version` | `"v1"`, `"v2"`, `"v3"`, `"v4"`, or `null` (any) | `null` |
 //! | `fault` | see below | required |
 //! | `times` | how many matching requests to hit, at least 1; `null`: until cleared | `null` |
 //!
@@ -128,6 +128,8 @@ pub enum Version {
     V2,
     /// Requests under `/v3/`.
     V3,
+    /// Requests under `/v4/`.
+    V4,
 }
 
 impl Version {
@@ -136,6 +138,7 @@ impl Version {
             "v1" => Some(Self::V1),
             "v2" => Some(Self::V2),
             "v3" => Some(Self::V3),
+            "v4" => Some(Self::V4),
             _ => None,
         }
     }

@@ -14,7 +14,7 @@ use crate::execute::rail::{
     source_chain,
 };
 use crate::execute::{ExecError, Executed, Unsimulated, WalletTxProgress};
-use crate::journal::WalletTxKind;
+use crate::journal::{Stage, WalletTxKind};
 use crate::views::OrderView;
 use crate::wallet;
 
@@ -550,11 +550,13 @@ impl Desk {
         let journal = self.journal()?;
         let (client, key, checks) = self.client_key_and_policy().await;
         let flow = flow_on(&client, journal, &key, &checks);
-        flow.hand_in(local_id, paid)
-            .await
-            .map_err(super::errors::from_flow)?;
+        let handed = flow.hand_in(local_id, paid).await;
+        // Followed even when the registration's answer was lost (V4's onramp: the gateway may have broadcast it).
         let order = journal.order(local_id)?;
-        self.track(&order).await;
+        if matches!(order.stage, Stage::Registering | Stage::Registered) {
+            self.track(&order).await;
+        }
+        handed.map_err(super::errors::from_flow)?;
         Ok(())
     }
 

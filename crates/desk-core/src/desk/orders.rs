@@ -203,11 +203,13 @@ impl Desk {
         let (client, key, checks) = self.client_key_and_policy().await;
         let journal = self.journal()?;
         let flow = flow_on(&client, journal, &key, &checks);
-        flow.hand_in(local_id, text)
-            .await
-            .map_err(super::errors::from_flow)?;
+        let handed = flow.hand_in(local_id, text).await;
+        // Followed even when the registration's answer was lost (V4's onramp: the gateway may have broadcast it).
         let order = journal.order(local_id)?;
-        self.track(&order).await;
+        if matches!(order.stage, Stage::Registering | Stage::Registered) {
+            self.track(&order).await;
+        }
+        handed.map_err(super::errors::from_flow)?;
         self.order_view(local_id)
     }
 

@@ -120,11 +120,39 @@ impl Desk {
                     .to_owned(),
             );
         }
-        let network = connect(&self.paths, &next, choice.kind, &self.sandbox)
+        let network = match connect(&self.paths, &next, choice.kind, &self.sandbox)
             .await?
-            .checked()
+            .check()
             .await
-            .map_err(not_saved)?;
+        {
+            Ok(network) => network,
+            // A gateway of one's own that does not speak V4 yet (no version chosen for it): V3, the version before,
+            // is tried and kept when it answers. The version shows in Settings and can be changed there.
+            Err(crate::network::NetworkError::Check {
+                version: ApiVersion::V4,
+                error,
+                ..
+            }) if matches!(
+                *error,
+                gateway_client::ClientError::NotFound
+                    | gateway_client::ClientError::UnexpectedBody { status: 404, .. }
+            ) && choice.kind == NetworkKind::Custom
+                && next
+                    .networks
+                    .get(&NetworkKind::Custom)
+                    .and_then(|p| p.api_version)
+                    .is_none() =>
+            {
+                info!("the custom gateway has no v4/get-routes; trying v3");
+                next.prefs_mut(NetworkKind::Custom).api_version = Some(ApiVersion::V3);
+                connect(&self.paths, &next, choice.kind, &self.sandbox)
+                    .await?
+                    .checked()
+                    .await
+                    .map_err(not_saved)?
+            }
+            Err(e) => return Err(not_saved(e.into())),
+        };
         self.replace_network(&mut state, network).await;
         state.settings = next;
         crate::settings::save(&self.paths.settings_file(), &state.settings)?;
@@ -154,7 +182,7 @@ impl Desk {
         let mut state = self.state.lock().await;
         let mut next = state.settings.clone();
         let kind = state.network.kind;
-        next.prefs_mut(kind).api_version = version;
+        next.prefs_mut(kind).api_version = Some(version);
         let network = connect(&self.paths, &next, kind, &self.sandbox)
             .await?
             .checked()

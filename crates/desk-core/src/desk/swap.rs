@@ -17,8 +17,8 @@ impl Desk {
         let state = self.state.lock().await;
         let bitcoin = state.network.bitcoin;
         let checks = Self::checks_of(&state);
-        let mut request = request_from(form, bitcoin)?;
         let client = state.network.client.clone();
+        let mut request = request_from(form, bitcoin, client.config().version)?;
         let key = Self::network_key_of(&state);
         let applied = crate::partner::affiliates_for(
             &state.settings,

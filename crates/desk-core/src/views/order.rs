@@ -227,6 +227,18 @@ pub(crate) fn stage_text(stage: Stage) -> &'static str {
     }
 }
 
+/// The chain's name when the order's transaction was left to the gateway to find there (API V4's offramps and token
+/// swaps: [`crate::journal::Journal::left_to_the_chain`]).
+fn read_from_chain(order: &JournalOrder) -> Option<&str> {
+    let chain = order
+        .registration
+        .as_ref()?
+        .get("readFromChain")?
+        .get("chain")?
+        .as_str()?;
+    Some(gateway_client::chains::chain_name(chain))
+}
+
 /// Where a timeline entry sits: created, registered, in progress, payout, then the ending.
 fn timeline_rank(key: &str) -> u8 {
     match key {
@@ -471,7 +483,7 @@ impl OrderView {
         // transaction was registered ("in progress" while the gateway waits for it) is not progress.
         let mut registered = false;
         for event in events {
-            registered |= event.kind == "registerAnswered";
+            registered |= matches!(event.kind.as_str(), "registerAnswered" | "leftToTheChain");
             let entry = match event.kind.as_str() {
                 "createAnswered" => Some(("created", "Order created".to_owned())),
                 "orderFound" => Some((
@@ -480,6 +492,14 @@ impl OrderView {
                         .to_owned(),
                 )),
                 "registerAnswered" => Some(("registered", "Transaction registered".to_owned())),
+                // API V4: nothing is registered for an offramp or token swap; the gateway reads the chain.
+                "leftToTheChain" => Some((
+                    "registered",
+                    format!(
+                        "Transaction sent; the gateway finds it on {}",
+                        read_from_chain(order).unwrap_or("its chain")
+                    ),
+                )),
                 "statusSeen" => {
                     let status = event
                         .payload
@@ -518,7 +538,14 @@ impl OrderView {
                     .and_then(|e| e.at);
                 view.apply_status(&info.status, at, sandbox);
             }
-            None => view.status_text = stage_text(order.stage).to_owned(),
+            None => {
+                view.status_text = match read_from_chain(order) {
+                    Some(chain) if order.stage == Stage::Registered => {
+                        format!("Sent; waiting for the gateway to find it on {chain}")
+                    }
+                    _ => stage_text(order.stage).to_owned(),
+                }
+            }
         }
         let in_progress = matches!(
             view.status.as_deref(),

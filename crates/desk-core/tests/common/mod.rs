@@ -52,7 +52,11 @@ pub async fn advance(base: &str, secs: u64) {
     AdminClient::new(base).advance_clock(secs).await.unwrap();
 }
 
-/// 0.0025 BTC from bitcoin to WBTC on BOB for `EVM`, owned by `OWNER`.
+/// A Bitcoin address of the Sandbox's (regtest) for refunds of onramps without a sender.
+pub const BTC_REFUND: &str = "bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080";
+
+/// 0.0025 BTC from bitcoin to WBTC on BOB for `EVM`. API V4 (the default) has no owner: a refund goes to the sender,
+/// or to [`BTC_REFUND`] when the form names no sender.
 pub fn onramp_form(sender: Option<String>) -> SwapForm {
     SwapForm {
         src_chain: "bitcoin".into(),
@@ -62,9 +66,9 @@ pub fn onramp_form(sender: Option<String>) -> SwapForm {
         amount: "0.0025".into(),
         slippage_bps: 300,
         recipient: EVM.into(),
+        refund: sender.is_none().then(|| BTC_REFUND.into()),
         sender,
-        owner: Some(OWNER.into()),
-        refund: None,
+        owner: None,
     }
 }
 

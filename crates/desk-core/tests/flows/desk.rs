@@ -32,13 +32,16 @@ async fn a_fresh_install_runs_on_the_sandbox_and_lists_its_routes() {
         "{}",
         view.network.base_url
     );
-    assert_eq!(view.network.api_version, "v3");
+    assert_eq!(
+        view.network.api_version, "v4",
+        "the service's current version is the default"
+    );
     assert!(view.notices.is_empty(), "{:?}", view.notices);
 
     let routes = desk.routes().await.unwrap();
     let expected = Sim::new()
         .catalogue()
-        .routes(gateway_client::ApiVersion::V3)
+        .routes(gateway_client::ApiVersion::V4)
         .len();
     assert_eq!(routes.len(), expected);
     let onramp = routes
@@ -243,6 +246,7 @@ mod flow {
     use desk_core::error::ErrorKind;
     use desk_core::flow::QuestionField;
     use desk_core::journal::Stage;
+    use gateway_client::ApiVersion;
     use gateway_sim::payload::testkit::TestWallet;
 
     use crate::common::{
@@ -361,6 +365,8 @@ mod flow {
     async fn a_fixable_refusal_comes_back_as_a_question_and_bad_input_names_its_field() {
         let home = tempfile::tempdir().unwrap();
         let desk = open(home.path()).await;
+        // V3's offramp asks for its owner; V4 has none (its refund address defaults to the sender).
+        desk.set_api_version(ApiVersion::V3).await.unwrap();
         let form = SwapForm {
             src_chain: "bob".into(),
             src_token: WBTC_BOB.into(),

@@ -162,12 +162,12 @@ async fn json_of_another_shape_is_not_a_route_list() {
     let err = refused(&url).await;
     assert!(
         err.message.starts_with(&format!(
-            "{url} answered, but not with the gateway's route list (v3/get-routes gave: "
+            "{url} answered, but not with the gateway's route list (v4/get-routes gave: "
         )),
         "{}",
         err.message
     );
-    assert!(err.message.contains("API version (v3)"), "{}", err.message);
+    assert!(err.message.contains("API version (v4)"), "{}", err.message);
 }
 
 #[tokio::test]
@@ -230,7 +230,17 @@ async fn another_api_version_is_checked_before_it_is_kept() {
     let home = tempfile::tempdir().unwrap();
     let paths = AppPaths::under(home.path());
     let desk = desk_sandbox::open_desk(paths.clone()).await.unwrap();
+    // V4, the default, is not there: V3 is tried and kept for this gateway.
     desk.select_network(custom(&url)).await.unwrap();
+    assert_eq!(desk.settings().await.network.api_version, "v3");
+    // Chosen on purpose, V4 is refused with the reason.
+    let err = desk.set_api_version(ApiVersion::V4).await.unwrap_err();
+    assert!(
+        err.message
+            .starts_with(&format!("{url} has no v4/get-routes")),
+        "{}",
+        err.message
+    );
     let err = desk.set_api_version(ApiVersion::V1).await.unwrap_err();
     assert!(
         err.message

@@ -18,7 +18,7 @@ use crate::common;
 
 use common::{EVM, OWNER, USDT_BOB, USDT_ETH, advance, card, onramp_form, open};
 
-/// A token swap on the Sandbox of `amount` USDT from BOB to Ethereum for `EVM`, owned by `OWNER`. The Sandbox ends an
+/// A token swap on the Sandbox of `amount` USDT from BOB to Ethereum for `EVM`, paid from `OWNER`. The Sandbox ends an
 /// order by the amount's last three smallest-unit digits: …404 fails, …808 is refunded, anything else succeeds.
 fn swap_form(amount: &str) -> SwapForm {
     SwapForm {
@@ -29,8 +29,9 @@ fn swap_form(amount: &str) -> SwapForm {
         amount: amount.into(),
         slippage_bps: 100,
         recipient: EVM.into(),
-        sender: None,
-        owner: Some(OWNER.into()),
+        // Paid from `OWNER` on BOB, where API V4 (the default) sends a refund back.
+        sender: Some(OWNER.into()),
+        owner: None,
         refund: None,
     }
 }
@@ -155,7 +156,8 @@ async fn an_unfinished_order_is_abandoned_with_nothing_sent_and_a_paid_one_is_no
         desk.order_view(paid_id).unwrap().stage,
         Some(Stage::Registered)
     );
-    assert_eq!(kinds(&j, paid_id).last().unwrap(), "registerAnswered");
+    // API V4 registers no token swap: the gateway reads the transaction from the chain.
+    assert_eq!(kinds(&j, paid_id).last().unwrap(), "leftToTheChain");
     desk.shutdown().await;
 }
 
@@ -164,7 +166,7 @@ async fn an_order_whose_creation_answer_was_lost_is_found_by_listing_and_not_mad
     let home = tempfile::tempdir().unwrap();
     let desk = open(home.path()).await;
     let base = base_of(&desk).await;
-    assert!(gateway_orders(&base, OWNER).await.is_empty());
+    assert!(gateway_orders(&base, EVM).await.is_empty());
 
     // The gateway creates the order, then the connection drops before its answer: an ambiguous write. The desk
     // looks the order up among the owner's orders before answering.
@@ -175,7 +177,7 @@ async fn an_order_whose_creation_answer_was_lost_is_found_by_listing_and_not_mad
     .await;
     let quote = card(&desk, &onramp_form(None)).await;
     let order = desk.start_order(quote.raw.clone(), None).await.unwrap();
-    let on_gateway = gateway_orders(&base, OWNER).await;
+    let on_gateway = gateway_orders(&base, EVM).await;
     assert_eq!(on_gateway.len(), 1, "the gateway holds the one order");
     let found = &on_gateway[0];
     assert_eq!(order.order_id.as_ref(), Some(found), "{order:?}");
@@ -218,17 +220,13 @@ async fn an_order_whose_creation_answer_was_lost_is_found_by_listing_and_not_mad
 
     // Resuming it later sends nothing again, and a second order can be started.
     assert_eq!(desk.resume(local_id).await.unwrap(), order);
-    assert_eq!(
-        gateway_orders(&base, OWNER).await.len(),
-        1,
-        "no second order"
-    );
+    assert_eq!(gateway_orders(&base, EVM).await.len(), 1, "no second order");
     let next = desk
         .start_order(card(&desk, &onramp_form(None)).await.raw, None)
         .await
         .unwrap();
     assert_eq!(next.stage, Some(Stage::Verified), "{next:?}");
-    assert_eq!(gateway_orders(&base, OWNER).await.len(), 2);
+    assert_eq!(gateway_orders(&base, EVM).await.len(), 2);
     desk.shutdown().await;
 }
 
@@ -300,14 +298,14 @@ async fn no_second_order_is_started_while_a_creation_is_uncertain_and_resume_res
     assert_eq!(j.orders(None).unwrap().len(), orders_before);
     clear_faults(&base).await;
     assert_eq!(
-        gateway_orders(&base, OWNER).await.len(),
+        gateway_orders(&base, EVM).await.len(),
         1,
         "only the first order reached the gateway"
     );
 
     // Continue (resume): found among the owner's orders, recorded, given up; the gateway still has one order.
     let resolved = desk.resume(local_id).await.unwrap();
-    let on_gateway = gateway_orders(&base, OWNER).await;
+    let on_gateway = gateway_orders(&base, EVM).await;
     assert_eq!(on_gateway.len(), 1, "no second order");
     assert_eq!(resolved.order_id.as_ref(), Some(&on_gateway[0]));
     assert_eq!(resolved.stage, Some(Stage::Abandoned));
@@ -343,10 +341,10 @@ async fn an_uncertain_creation_not_found_is_sent_again_or_abandoned_by_the_perso
         err.message
     );
     let local_id = j.unresolved_creations("sandbox").unwrap()[0].local_id;
-    assert!(gateway_orders(&base, OWNER).await.is_empty());
+    assert!(gateway_orders(&base, EVM).await.is_empty());
     let resumed = desk.resume(local_id).await.unwrap();
     assert_eq!(resumed.stage, Some(Stage::Verified), "{resumed:?}");
-    assert_eq!(gateway_orders(&base, OWNER).await.len(), 1);
+    assert_eq!(gateway_orders(&base, EVM).await.len(), 1);
     assert!(!kinds(&j, local_id).contains(&"orderFound".to_owned()));
 
     // Or the person abandons an uncertain order: nothing is sent, and orders can be started again.
@@ -378,6 +376,9 @@ async fn an_uncertain_creation_not_found_is_sent_again_or_abandoned_by_the_perso
 async fn a_failed_or_refunded_order_needs_attention_until_it_is_acknowledged() {
     let home = tempfile::tempdir().unwrap();
     let desk = open(home.path()).await;
+    // The swaps are paid by made-up hashes (no chain runs here), which only V3's register-tx takes: V4 finds a
+    // payment on its chain.
+    desk.set_api_version(ApiVersion::V3).await.unwrap();
     let base = base_of(&desk).await;
     let mut ids = Vec::new();
     for (n, amount) in [(1u64, "25.000808"), (2, "25.000404"), (3, "25")] {
@@ -473,5 +474,78 @@ async fn a_failed_or_refunded_order_needs_attention_until_it_is_acknowledged() {
     // An ended order is never abandoned.
     let err = desk.abandon(failed).await.unwrap_err();
     assert!(err.message.contains("finished"), "{}", err.message);
+    desk.shutdown().await;
+}
+
+/// API V4's onramp: the app hands the gateway the signed transaction and the gateway broadcasts it. When that answer
+/// is lost, the payment may be on its way: the app says so, follows the order, never takes a second transaction for
+/// it, and registering again sends the same one (the gateway takes it once).
+#[tokio::test]
+async fn a_v4_onramp_whose_registration_answer_is_lost_is_followed_and_never_paid_twice() {
+    let home = tempfile::tempdir().unwrap();
+    let desk = open(home.path()).await;
+    let mut events = desk.subscribe();
+    assert_eq!(desk.settings().await.network.api_version, "v4");
+    let base = base_of(&desk).await;
+    let wallet = gateway_sim::payload::testkit::TestWallet::from_seed([9; 32]);
+    let form = onramp_form(Some(wallet.address(bitcoin::Network::Regtest)));
+    let order = desk
+        .start_order(card(&desk, &form).await.raw, None)
+        .await
+        .unwrap();
+    let local_id = order.local_id.unwrap();
+    let signed = wallet.sign_psbt(&common::psbt(&order)).unwrap();
+
+    // A txid alone is not V4's: said before anything is sent.
+    let txid = bitcoin::consensus::encode::deserialize_hex::<bitcoin::Transaction>(&signed)
+        .unwrap()
+        .compute_txid()
+        .to_string();
+    let err = desk.hand_in(local_id, &txid).await.unwrap_err();
+    assert!(err.message.contains("not its id"), "{}", err.message);
+    assert_eq!(
+        kinds(&journal(home.path()), local_id).last().unwrap(),
+        "verified"
+    );
+
+    // The gateway takes the transaction, then the connection drops before its answer.
+    fault(
+        &base,
+        json!({"endpoint": "register-tx", "fault": "dropAfter", "times": 1}),
+    )
+    .await;
+    let err = desk.hand_in(local_id, &signed).await.unwrap_err();
+    assert!(
+        err.message.contains("may have broadcast your payment")
+            && err.message.contains("will not sign a second payment"),
+        "{}",
+        err.message
+    );
+    let view = desk.order_view(local_id).unwrap();
+    assert_eq!(view.stage, Some(Stage::Registering), "{view:?}");
+    assert_eq!(view.can_abandon, Some(false), "money may have moved");
+    // Nothing else is taken for it: another signed transaction is refused.
+    let other = wallet.sign_psbt(&common::psbt(&order)).unwrap();
+    assert!(desk.hand_in(local_id, &other).await.is_err());
+    // Registering again (resume) sends the same transaction, which the gateway already holds.
+    let resumed = desk.resume(local_id).await.unwrap();
+    assert_eq!(resumed.stage, Some(Stage::Registered), "{resumed:?}");
+    let sent: Vec<Value> = journal(home.path())
+        .events(local_id)
+        .unwrap()
+        .into_iter()
+        .filter(|e| e.kind == "registerStarted")
+        .map(|e| e.payload)
+        .collect();
+    assert_eq!(sent.len(), 2);
+    assert_eq!(sent[0], sent[1], "the same body both times");
+    assert_eq!(
+        sent[0],
+        json!({"onramp": {"order_id": order.order_id.clone().unwrap(), "bitcoin_tx_hex": signed}}),
+        "V4's body: the hex alone"
+    );
+    // And the order is followed to its end.
+    let done = common::complete_onramp(&desk, &mut events, local_id).await;
+    assert_eq!(done.status.as_deref(), Some("success"));
     desk.shutdown().await;
 }

@@ -84,7 +84,12 @@ async fn an_order_is_found_by_id_txid_and_address_on_every_version_without_touch
     tokio::time::sleep(Duration::from_millis(300)).await;
     let before = journal_contents(home.path());
 
-    for version in [ApiVersion::V3, ApiVersion::V2, ApiVersion::V1] {
+    for version in [
+        ApiVersion::V4,
+        ApiVersion::V3,
+        ApiVersion::V2,
+        ApiVersion::V1,
+    ] {
         let v = version.as_str();
         let direct = client(&base, version);
 
@@ -190,7 +195,7 @@ async fn an_order_is_found_by_id_txid_and_address_on_every_version_without_touch
     );
     assert_eq!(
         desk.settings().await.network.api_version,
-        "v3",
+        "v4",
         "the app's own version stays"
     );
     desk.shutdown().await;

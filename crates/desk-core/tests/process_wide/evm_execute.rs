@@ -29,7 +29,7 @@ fn offramp_form(evm: &str, btc: &str, amount: &str) -> SwapForm {
         slippage_bps: 300,
         recipient: btc.into(),
         sender: Some(evm.into()),
-        owner: Some(evm.into()),
+        owner: None,
         refund: None,
     }
 }
@@ -52,7 +52,7 @@ fn swap_form(src: (&str, &str), dst: (&str, &str), amount: &str, evm: &str) -> S
         slippage_bps: 300,
         recipient: evm.into(),
         sender: Some(evm.into()),
-        owner: Some(evm.into()),
+        owner: None,
         refund: None,
     }
 }
@@ -305,6 +305,37 @@ async fn an_offramp_is_approved_exactly_paid_and_registered_by_the_wallet() {
         node.token_balance(WBTC_BOB, &evm).await.unwrap(),
         U256::from(100_000_000u64 - 100_000)
     );
+    // API V4 (the default) registers no offramp: the journal says so, and the gateway finds the payment on BOB by
+    // itself (read directly, by its hash).
+    let journal = desk_core::journal::Journal::open(
+        &desk_core::AppPaths::under(home.path())
+            .data_dir
+            .join(desk_core::JOURNAL_FILE),
+    )
+    .unwrap();
+    let kinds: Vec<String> = journal
+        .events(local_id)
+        .unwrap()
+        .into_iter()
+        .map(|e| e.kind)
+        .collect();
+    assert!(kinds.iter().any(|k| k == "leftToTheChain"), "{kinds:?}");
+    assert!(!kinds.iter().any(|k| k == "registerStarted"), "{kinds:?}");
+    assert!(
+        journaled
+            .timeline
+            .iter()
+            .any(|e| e.text == "Transaction sent; the gateway finds it on BOB"),
+        "{:?}",
+        journaled.timeline
+    );
+    let base = desk.settings().await.network.base_url;
+    let found = common::client(&base, gateway_client::ApiVersion::V4)
+        .get_order(&pay.hash)
+        .await
+        .unwrap()
+        .value;
+    assert_eq!(found.id, journaled.order_id.clone().unwrap());
     // The latch: nothing more is signed for this order.
     assert!(
         desk.wallet_step(

@@ -35,7 +35,7 @@ fn offramp(evm: &str, btc: &str) -> SwapForm {
         slippage_bps: 300,
         recipient: btc.into(),
         sender: Some(evm.into()),
-        owner: Some(evm.into()),
+        owner: None,
         refund: None,
     }
 }
@@ -50,7 +50,7 @@ fn token_swap(evm: &str) -> SwapForm {
         slippage_bps: 300,
         recipient: evm.into(),
         sender: Some(evm.into()),
-        owner: Some(evm.into()),
+        owner: None,
         refund: None,
     }
 }
@@ -272,7 +272,7 @@ async fn a_production_shaped_trc20_swap_is_approved_to_trons_entry_run_read_only
         slippage_bps: 300,
         recipient: evm.clone(),
         sender: Some(accounts.tron.as_ref().unwrap().address.clone()),
-        owner: Some(evm),
+        owner: None,
         refund: None,
     };
     let local_id = verified_order(&desk, &form).await;

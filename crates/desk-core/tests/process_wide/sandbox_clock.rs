@@ -106,7 +106,7 @@ async fn moving_the_sandboxs_clock_finishes_orders_and_their_output_reaches_the_
         slippage_bps: 300,
         recipient: btc.clone(),
         sender: Some(evm.clone()),
-        owner: Some(evm.clone()),
+        owner: None,
         refund: None,
     };
     let local_id = verified_order(&desk, &offramp).await;
@@ -170,7 +170,7 @@ async fn moving_the_sandboxs_clock_finishes_orders_and_their_output_reaches_the_
         slippage_bps: 300,
         recipient: evm.clone(),
         sender: Some(btc.clone()),
-        owner: Some(evm.clone()),
+        owner: None,
         refund: None,
     };
     let local_id = verified_order(&desk, &onramp).await;

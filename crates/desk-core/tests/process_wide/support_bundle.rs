@@ -132,7 +132,7 @@ async fn a_bundle_is_previewed_saved_without_the_key_and_imported_as_the_user_sa
     let file: serde_json::Value = serde_json::from_str(text).unwrap();
     assert_eq!(file["format"], "gateway-desk-support-bundle");
     assert_eq!(file["network"], "sandbox");
-    assert_eq!(file["apiVersion"], "v3");
+    assert_eq!(file["apiVersion"], "v4");
     assert_eq!(file["appVersion"], env!("CARGO_PKG_VERSION"));
     let lines: Vec<&str> = file["logLines"]
         .as_array()

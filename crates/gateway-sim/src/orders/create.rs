@@ -207,7 +207,9 @@ impl Book {
 
         // V4 has no owner: its orders are listed under their refund address as well (the service does not document
         // which address it indexes V4 orders by; the sender's own address is what integrators send).
-        let v4_refund = refund_to.as_deref().filter(|_| ctx.version == ApiVersion::V4);
+        let v4_refund = refund_to
+            .as_deref()
+            .filter(|_| ctx.version == ApiVersion::V4);
         let mut addresses: Vec<String> = [Some(recipient), sender, owner.as_deref(), v4_refund]
             .into_iter()
             .flatten()

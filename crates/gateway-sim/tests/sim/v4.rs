@@ -33,7 +33,10 @@ fn query(
         ("dstChain", route.dst_chain.clone()),
         ("dstToken", route.dst_token.clone()),
         ("amount", amount.to_owned()),
-        ("recipient", support::address_on(&route.dst_chain).to_owned()),
+        (
+            "recipient",
+            support::address_on(&route.dst_chain).to_owned(),
+        ),
         ("slippage", "300".to_owned()),
         ("sender", sender.to_owned()),
     ];
@@ -56,7 +59,12 @@ async fn every_v4_route_conforms_to_the_current_document_and_follows_v4s_rules()
     let register_schema = request_schema(&doc, "patch", "/v4/register-tx");
     let mut kinds = std::collections::HashSet::new();
 
-    for (n, route) in sim.catalogue().routes(ApiVersion::V4).into_iter().enumerate() {
+    for (n, route) in sim
+        .catalogue()
+        .routes(ApiVersion::V4)
+        .into_iter()
+        .enumerate()
+    {
         let what = format!("{route:?}");
         let sender = if route.src_chain == "bitcoin" {
             btc_sender.clone()
@@ -83,19 +91,29 @@ async fn every_v4_route_conforms_to_the_current_document_and_follows_v4s_rules()
 
         // With the sender's own address as the refund address, as the official SDK sends it.
         let (status, quote) = http
-            .get("/v4/get-quote", &query(&route, &amount, &sender, Some(&sender)))
+            .get(
+                "/v4/get-quote",
+                &query(&route, &amount, &sender, Some(&sender)),
+            )
             .await;
         assert_eq!(status, 200, "{what}: {quote}");
         assert_conforms(&doc, "get", "/v4/get-quote", 200, &quote);
         let (key, inner) = quote.as_object().unwrap().iter().next().unwrap();
-        assert!(inner.get("ownerAddress").is_none(), "{what}: V4 has no owner");
+        assert!(
+            inner.get("ownerAddress").is_none(),
+            "{what}: V4 has no owner"
+        );
         if key != "onramp" {
             assert_eq!(inner["refundAddress"], json!(sender), "{what}");
             // The refund address is part of the quote: changed, the quote is not this gateway's.
             let mut changed = quote.clone();
             changed[key]["refundAddress"] = json!(btc_sender);
             let (status, refused) = http.post("/v4/create-order", &changed).await;
-            assert_eq!((status, &refused["code"]), (400, &json!("INVALID_ORDER_ARGS")), "{what}");
+            assert_eq!(
+                (status, &refused["code"]),
+                (400, &json!("INVALID_ORDER_ARGS")),
+                "{what}"
+            );
         }
         assert!(schema_errors(&create_schema, &quote).is_empty(), "{what}");
         let (status, created) = http.post("/v4/create-order", &quote).await;
@@ -109,7 +127,13 @@ async fn every_v4_route_conforms_to_the_current_document_and_follows_v4s_rules()
             assert!(!schema_errors(&register_schema, &txid).is_empty());
             let (status, refused) = http.patch("/v4/register-tx", &txid).await;
             assert_eq!(status, 400, "{what}: {refused}");
-            assert!(refused["error"].as_str().unwrap().contains("bitcoin_tx_hex"), "{refused}");
+            assert!(
+                refused["error"]
+                    .as_str()
+                    .unwrap()
+                    .contains("bitcoin_tx_hex"),
+                "{refused}"
+            );
             assert_conforms(&doc, "patch", "/v4/register-tx", 400, &refused);
             let signed = wallet()
                 .sign_psbt(created["onramp"]["psbt_hex"].as_str().unwrap())
@@ -154,11 +178,19 @@ async fn every_v4_route_conforms_to_the_current_document_and_follows_v4s_rules()
     let (status, refused) = http
         .get(
             "/v4/get-quote",
-            &query(&offramp, "100000", support::address_on(&offramp.src_chain), Some(&btc_sender)),
+            &query(
+                &offramp,
+                "100000",
+                support::address_on(&offramp.src_chain),
+                Some(&btc_sender),
+            ),
         )
         .await;
     assert_eq!(status, 400, "{refused}");
-    assert!(refused["error"].as_str().unwrap().contains("refundAddress"), "{refused}");
+    assert!(
+        refused["error"].as_str().unwrap().contains("refundAddress"),
+        "{refused}"
+    );
     assert_conforms(&doc, "get", "/v4/get-quote", 400, &refused);
     running.shutdown().await.unwrap();
 }
@@ -189,7 +221,10 @@ async fn a_v4_offramp_is_found_on_its_chain_without_being_registered() {
     let sim = Sim::with_config(config).unwrap();
     let running = sim
         .clone()
-        .spawn(std::net::SocketAddr::from((std::net::Ipv4Addr::LOCALHOST, 0)))
+        .spawn(std::net::SocketAddr::from((
+            std::net::Ipv4Addr::LOCALHOST,
+            0,
+        )))
         .await
         .unwrap();
     let mut client_config = ClientConfig::new(running.base_url().parse().unwrap());
@@ -255,7 +290,11 @@ async fn a_v4_offramp_is_found_on_its_chain_without_being_registered() {
     let by_its_hash = by_hash(paid_hash.clone()).await.unwrap().value;
     assert_eq!(by_its_hash.id, found.id);
     assert_eq!(
-        found.src_info.tx_hash.as_deref().map(str::to_ascii_lowercase),
+        found
+            .src_info
+            .tx_hash
+            .as_deref()
+            .map(str::to_ascii_lowercase),
         Some(paid_hash.to_ascii_lowercase())
     );
     // And the order runs its course from there.
