@@ -323,7 +323,7 @@ pub async fn remove_api_key(desk: State<'_, Desk>) -> Result<SettingsView, DeskE
 #[cfg_attr(test, derive(ts_rs::TS), ts(export_to = "args/"))]
 pub struct SetApiVersionArgs {
     /// The API version to use on the current network.
-    #[cfg_attr(test, ts(type = "\"v1\" | \"v2\" | \"v3\""))]
+    #[cfg_attr(test, ts(type = "\"v1\" | \"v2\" | \"v3\" | \"v4\""))]
     version: ApiVersion,
 }
 

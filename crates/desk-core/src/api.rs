@@ -18,7 +18,7 @@ pub struct NetworkView {
     /// The gateway's base URL, without a trailing slash (on the Sandbox, the local gateway's loopback address).
     pub base_url: String,
     /// The version of the gateway's interface the app speaks to this network, chosen per network.
-    #[ts(type = "\"v1\" | \"v2\" | \"v3\"")]
+    #[ts(type = "\"v1\" | \"v2\" | \"v3\" | \"v4\"")]
     pub api_version: String,
     /// The Bitcoin network of the gateway's addresses and transactions.
     #[ts(type = "\"mainnet\" | \"testnet\" | \"signet\" | \"regtest\"")]

@@ -280,7 +280,7 @@ export function removeApiKey(): Promise<SettingsView> {
 }
 
 /** Chooses the API version of the current network. */
-export function setApiVersion(version: "v1" | "v2" | "v3"): Promise<SettingsView> {
+export function setApiVersion(version: "v1" | "v2" | "v3" | "v4"): Promise<SettingsView> {
   return call<SettingsView, SetApiVersionArgs>("set_api_version", { version });
 }
 
@@ -504,7 +504,7 @@ export interface DeskApi {
   unwatchAddress(address: string): Promise<SettingsView>;
   setApiKey(key: string): Promise<SettingsView>;
   removeApiKey(): Promise<SettingsView>;
-  setApiVersion(version: "v1" | "v2" | "v3"): Promise<SettingsView>;
+  setApiVersion(version: "v1" | "v2" | "v3" | "v4"): Promise<SettingsView>;
   setBitcoinNetwork(network: NetworkView["bitcoinNetwork"]): Promise<SettingsView>;
   setBlindSigning(on: boolean): Promise<SettingsView>;
   setSandboxProductionShape(on: boolean): Promise<SettingsView>;

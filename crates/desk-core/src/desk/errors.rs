@@ -112,8 +112,7 @@ impl From<NetworkError> for DeskError {
 /// address and what to check, never the body's markup. `details.field` is `customUrl`.
 fn check_failure(url: &str, version: ApiVersion, err: &ClientError) -> DeskError {
     let endpoint = format!("{version}/get-routes");
-    let check_address =
-        "Check the address: it should be the gateway's API base URL (without /v1, /v2 or /v3).";
+    let check_address = "Check the address: it should be the gateway's API base URL (without /v4, /v3, /v2 or /v1).";
     let nothing = |why: &str| {
         format!(
             "Nothing answers at {url} ({why}): check the address and that the gateway is running."

@@ -256,7 +256,11 @@ async fn an_unpaid_onramp_is_explained_and_an_unknown_id_is_not_found() {
         "{}",
         err.message
     );
-    assert!(err.message.contains("API v2 or v1"), "{}", err.message);
+    assert!(
+        err.message.contains("API v4 or v2 or v1"),
+        "{}",
+        err.message
+    );
     assert!(
         err.message.contains("Production, Staging, Custom URL"),
         "{}",

@@ -47,7 +47,7 @@ logLines: Array<string>,
 /**
  * The API version the order was made with.
  */
-apiVersion: "v1" | "v2" | "v3", 
+apiVersion: "v1" | "v2" | "v3" | "v4", 
 /**
  * What the bundle says was removed or shortened before it was shared.
  */

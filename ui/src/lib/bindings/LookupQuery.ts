@@ -16,7 +16,7 @@ customUrl?: string,
 /**
  * The gateway API version to ask with; an order may be found, or described more fully, under another one.
  */
-apiVersion: "v1" | "v2" | "v3", 
+apiVersion: "v1" | "v2" | "v3" | "v4", 
 /**
  * An order id, a source Bitcoin txid, a source transaction hash, or an address (EVM, Bitcoin, Tron, Solana).
  */

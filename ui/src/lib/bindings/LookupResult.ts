@@ -21,7 +21,7 @@ baseUrl: string,
 /**
  * The API version the gateway was asked with.
  */
-apiVersion: "v1" | "v2" | "v3", 
+apiVersion: "v1" | "v2" | "v3" | "v4", 
 /**
  * Newest first, as the gateway lists them.
  */

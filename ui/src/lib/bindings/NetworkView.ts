@@ -20,7 +20,7 @@ baseUrl: string,
 /**
  * The version of the gateway's interface the app speaks to this network, chosen per network.
  */
-apiVersion: "v1" | "v2" | "v3", 
+apiVersion: "v1" | "v2" | "v3" | "v4", 
 /**
  * The Bitcoin network of the gateway's addresses and transactions.
  */

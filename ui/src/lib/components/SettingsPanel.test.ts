@@ -261,7 +261,8 @@ describe("the Settings view", () => {
     });
     start(api);
     const select = byId("api-version-select") as HTMLSelectElement;
-    expect([...select.options].map((o) => o.value)).toEqual(["v3", "v2", "v1"]);
+    expect([...select.options].map((o) => o.value)).toEqual(["v4", "v3", "v2", "v1"]);
+    expect([...select.options].map((o) => o.text)).toContain("V2 (removed from the service)");
     select.value = "v2";
     select.dispatchEvent(new Event("change", { bubbles: true }));
     await settle();

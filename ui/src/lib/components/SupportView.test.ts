@@ -72,7 +72,8 @@ describe("the Support view's lookup", () => {
     expect([...network.options].map((o) => o.value)).toEqual(["production", "staging", "custom", "sandbox"]);
     expect(network.value).toBe("staging");
     const version = byId<HTMLSelectElement>("support-version")!;
-    expect([...version.options].map((o) => o.value)).toEqual(["v3", "v2", "v1"]);
+    expect([...version.options].map((o) => o.value)).toEqual(["v4", "v3", "v2", "v1"]);
+    expect([...version.options].map((o) => o.text)).toContain("V2 (removed from the service)");
     expect(version.value).toBe("v2");
     expect(byId("support-custom-url")).toBeNull();
     choose("support-network", "custom");

@@ -9,10 +9,12 @@ import { amountText, orderRouteText } from "../orders/model";
 
 export type ApiVersion = LookupQuery["apiVersion"];
 
+/** V1 and V2 stay for reading old orders; the published service removed them in September 2026. */
 export const API_VERSIONS: readonly { value: ApiVersion; label: string }[] = [
+  { value: "v4", label: "V4 (current)" },
   { value: "v3", label: "V3" },
-  { value: "v2", label: "V2" },
-  { value: "v1", label: "V1" },
+  { value: "v2", label: "V2 (removed from the service)" },
+  { value: "v1", label: "V1 (removed from the service)" },
 ];
 
 export function isApiVersion(value: string): value is ApiVersion {

@@ -119,6 +119,33 @@ describe("checkFields and toSwapForm", () => {
     expect(form?.refund).toBeUndefined();
   });
 
+  it("in V4 (the default) takes no owner and a refund address on the source chain, for every route", () => {
+    const off = fields({
+      srcChain: "bob",
+      srcToken: WBTC_BOB.address,
+      dstChain: "bitcoin",
+      dstToken: BTC.address,
+      amount: "0.01",
+      recipient: BTC_ADDRESS,
+      owner: EVM_ADDRESS,
+      refund: EVM_ADDRESS,
+    });
+    for (const version of ["v4", null]) {
+      const v4 = rules(off, version);
+      expect(v4).toMatchObject({ v3: false, ownerRequired: false, refundAllowed: true, refundChain: "bob" });
+      const form = toSwapForm(off, choices(ROUTES, off), v4);
+      expect(form?.owner).toBeUndefined();
+      expect(form?.refund).toBe(EVM_ADDRESS);
+    }
+    // A Bitcoin refund address for an offramp from BOB is refused as the wrong chain's.
+    const wrong = { ...off, refund: BTC_ADDRESS };
+    expect(checkFields(wrong, choices(ROUTES, wrong), rules(wrong, "v4"), true).refund).toBeDefined();
+    // An onramp's is a Bitcoin address, as in V3.
+    expect(rules(onramp, "v4").refundChain).toBe("bitcoin");
+    expect(rules(onramp, "v3").refundChain).toBe("bitcoin");
+    expect(rules(off, "v3").refundChain).toBeNull();
+  });
+
   it("reports problems as typed, and empty required fields only when submitting", () => {
     const empty = fields();
     expect(checkFields(empty, choices(ROUTES, empty), rules(empty), false)).toEqual({});

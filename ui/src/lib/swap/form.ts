@@ -158,10 +158,12 @@ export interface FieldRules {
   senderRequired: boolean;
   /** The owner is needed (offramps, V3). */
   ownerRequired: boolean;
-  /** Owner and refund exist (V3 only). */
+  /** The owner exists (V3 only: V4 dropped it). */
   v3: boolean;
-  /** A refund address makes sense (onramps). */
+  /** A refund address makes sense: V3's onramps (a Bitcoin address), every V4 route (on the source chain). */
   refundAllowed: boolean;
+  /** The chain the refund address is on: Bitcoin in V3, the source chain in V4; null when none is taken. */
+  refundChain: string | null;
 }
 
 /** A form with nothing typed or chosen yet (the default slippage preset). */
@@ -183,12 +185,16 @@ export function emptyFields(): FormFields {
 }
 
 export function fieldRules(kind: RouteKind | null, srcChain: string, apiVersion: string | null): FieldRules {
-  const v3 = apiVersion === null || apiVersion === "v3";
+  const v3 = apiVersion === "v3";
+  // V4, the service's current version and the app's default (null: not known yet).
+  const v4 = apiVersion === null || apiVersion === "v4";
+  const refundAllowed = (v3 && kind === "onramp") || v4;
   return {
     senderRequired: chainFamily(srcChain) === "solana",
     ownerRequired: v3 && kind === "offramp",
     v3,
-    refundAllowed: v3 && kind === "onramp",
+    refundAllowed,
+    refundChain: !refundAllowed ? null : v4 ? srcChain || null : "bitcoin",
   };
 }
 
@@ -241,10 +247,8 @@ export function checkFields(
   };
   address("recipient", picked.dst?.chain ?? null, fields.recipient, true, "the address that receives the tokens");
   address("sender", picked.src?.chain ?? null, fields.sender, rules.senderRequired, "the address you send from");
-  if (rules.v3) {
-    address("owner", "ethereum", fields.owner, rules.ownerRequired, "the EVM address that owns the order");
-    if (rules.refundAllowed) address("refund", "bitcoin", fields.refund, false, "a Bitcoin refund address");
-  }
+  if (rules.v3) address("owner", "ethereum", fields.owner, rules.ownerRequired, "the EVM address that owns the order");
+  if (rules.refundAllowed) address("refund", rules.refundChain, fields.refund, false, "a refund address");
   return errors;
 }
 
@@ -268,9 +272,9 @@ export function toSwapForm(fields: FormFields, picked: Choices, rules: FieldRule
   if (rules.v3) {
     const owner = given(fields.owner);
     if (owner) form.owner = owner;
-    const refund = rules.refundAllowed ? given(fields.refund) : undefined;
-    if (refund) form.refund = refund;
   }
+  const refund = rules.refundAllowed ? given(fields.refund) : undefined;
+  if (refund) form.refund = refund;
   return form;
 }
 

@@ -31,6 +31,11 @@ describe("the swap form's addresses from the wallet", () => {
       owner: ACCOUNTS.evm.address,
       refund: "bcrt1qwallet",
     });
+    // V4 has no owner, and its refund address is left to default to the sender (desk-core's rule).
+    expect(walletFill(form, fieldRules("onramp", "bitcoin", "v4"), ACCOUNTS)).toEqual({
+      recipient: ACCOUNTS.evm.address,
+      sender: "bcrt1qwallet",
+    });
     // V2 has no owner nor refund.
     expect(walletFill(form, fieldRules("onramp", "bitcoin", "v2"), ACCOUNTS)).toEqual({
       recipient: ACCOUNTS.evm.address,

@@ -1,5 +1,6 @@
 // The swap form's addresses taken from the app's wallet by default: the recipient on the destination chain, the
-// sender on the source chain, the EVM owner and the Bitcoin refund address (V3). A field the person typed something
+// sender on the source chain, the EVM owner and the Bitcoin refund address (V3; V4's refund address defaults to the
+// sender's in desk-core). A field the person typed something
 // else into is left alone; a field holding one of the wallet's addresses follows the chains as they change.
 // While the wallet is locked its addresses are not used: a field it filled keeps its address as long as the chains
 // still fit it, is emptied (never refilled) when they change, and the empty fields it would fill wait for it.
@@ -32,7 +33,8 @@ export function walletFill(
     recipient: fields.dstChain ? walletAddressFor(fields.dstChain, accounts) : null,
     sender: fields.srcChain ? walletAddressFor(fields.srcChain, accounts) : null,
     owner: rules.v3 ? (accounts.evm?.address ?? null) : null,
-    refund: rules.refundAllowed ? (accounts.bitcoin?.address ?? null) : null,
+    // V4's refund address is left empty: desk-core then uses the sender's, which the field shows as its placeholder.
+    refund: rules.v3 && rules.refundChain ? walletAddressFor(rules.refundChain, accounts) : null,
   };
   const patch: Partial<Pick<FormFields, AddressField>> = {};
   for (const field of Object.keys(wanted) as AddressField[]) {

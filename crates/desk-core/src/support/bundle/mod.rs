@@ -119,7 +119,7 @@ pub struct ImportedBundle {
     /// The log lines that mention the order, oldest first, as the bundle holds them.
     pub log_lines: Vec<String>,
     /// The API version the order was made with.
-    #[ts(type = "\"v1\" | \"v2\" | \"v3\"")]
+    #[ts(type = "\"v1\" | \"v2\" | \"v3\" | \"v4\"")]
     pub api_version: String,
     /// What the bundle says was removed or shortened before it was shared.
     pub redactions: Vec<String>,

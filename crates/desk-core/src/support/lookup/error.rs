@@ -52,9 +52,20 @@ impl fmt::Display for LookupError {
                 version,
             } => {
                 let label = network_label(network);
-                let versions: Vec<&str> = [ApiVersion::V3, ApiVersion::V2, ApiVersion::V1]
+                // The published service answers V3 and V4 only since September 2026 (V1 and V2 were removed).
+                let published = matches!(network.as_str(), "production" | "staging");
+                if published && version.removed_from_service() {
+                    return write!(
+                        f,
+                        "Nothing was found for the {looks_like} {id} on {label} {version}: API {version} was removed \
+                         from the service (September 2026). Try API v4 or v3: an order made through {version} keeps \
+                         its id there."
+                    );
+                }
+                let versions: Vec<&str> = ApiVersion::ALL
                     .into_iter()
-                    .filter(|v| v != version)
+                    .rev()
+                    .filter(|v| v != version && !(published && v.removed_from_service()))
                     .map(ApiVersion::as_str)
                     .collect();
                 let networks: Vec<&str> = NetworkKind::ALL

@@ -39,7 +39,7 @@ pub struct LookupQuery {
     #[ts(optional)]
     pub custom_url: Option<String>,
     /// The gateway API version to ask with; an order may be found, or described more fully, under another one.
-    #[ts(type = "\"v1\" | \"v2\" | \"v3\"")]
+    #[ts(type = "\"v1\" | \"v2\" | \"v3\" | \"v4\"")]
     pub api_version: String,
     /// An order id, a source Bitcoin txid, a source transaction hash, or an address (EVM, Bitcoin, Tron, Solana).
     pub query: String,
@@ -96,7 +96,7 @@ pub struct LookupResult {
     /// The gateway URL that answered, without a trailing `/`.
     pub base_url: String,
     /// The API version the gateway was asked with.
-    #[ts(type = "\"v1\" | \"v2\" | \"v3\"")]
+    #[ts(type = "\"v1\" | \"v2\" | \"v3\" | \"v4\"")]
     pub api_version: String,
     /// Newest first, as the gateway lists them.
     pub orders: Vec<LookedUpOrder>,
@@ -244,20 +244,43 @@ mod tests {
 
     #[test]
     fn not_found_names_the_place_and_the_other_places() {
-        let err = DeskError::from(not_found("order id", "abc", "staging", ApiVersion::V2));
+        let err = DeskError::from(not_found("order id", "abc", "staging", ApiVersion::V3));
         assert_eq!(err.kind, ErrorKind::NotFound);
         assert!(
             err.message
-                .starts_with("Nothing was found for the order id abc on Staging v2."),
+                .starts_with("Nothing was found for the order id abc on Staging v3."),
             "{}",
             err.message
         );
-        assert!(err.message.contains("API v3 or v1"), "{}", err.message);
+        // The published service has only V4 and V3: the versions it removed are not suggested there.
+        assert!(
+            err.message.contains("then try API v4 or another"),
+            "{}",
+            err.message
+        );
         assert!(
             err.message.contains("Production, Custom URL, Sandbox"),
             "{}",
             err.message
         );
         assert_eq!(network_label("custom:http://127.0.0.1:9"), "Custom URL");
+
+        // Asked there with a removed version, the answer says so.
+        let removed = DeskError::from(not_found("order id", "abc", "production", ApiVersion::V2));
+        assert!(
+            removed
+                .message
+                .contains("API v2 was removed from the service")
+                && removed.message.contains("Try API v4 or v3"),
+            "{}",
+            removed.message
+        );
+        // The Sandbox still serves every version.
+        let sandbox = DeskError::from(not_found("order id", "abc", "sandbox", ApiVersion::V3));
+        assert!(
+            sandbox.message.contains("API v4 or v2 or v1"),
+            "{}",
+            sandbox.message
+        );
     }
 }

@@ -261,6 +261,20 @@ impl Rebuild<'_> {
                 ));
             }
         }
+        if self.version == ApiVersion::V4 {
+            // V4 refunds to an address on the source chain: the quote's own, else its sender's (as the app asks).
+            match view.refund_address().filter(|r| !r.is_empty()).or(sender) {
+                Some(refund) => {
+                    request.refund_address =
+                        Some(self.address("refund address", &input.chain, refund)?)
+                }
+                None => self.notes.push(
+                    "The quote names no refund address or sender, which API v4 needs to create an order; it was \
+                     asked for without one (a quote is still given)."
+                        .to_owned(),
+                ),
+            }
+        }
         request.affiliates = self.affiliates(view)?;
         Ok(request)
     }
@@ -439,5 +453,60 @@ mod tests {
         .unwrap();
         assert_eq!(request.owner_address, None);
         assert!(notes.iter().any(|n| n.contains("owner")), "{notes:?}");
+
+        // On V4 the owner is left out too, and the refund address is on the source chain: without a sender or a
+        // refund address in the quote, it is said that V4 needs one.
+        let mut notes = Vec::new();
+        let request = Rebuild {
+            version: ApiVersion::V4,
+            bitcoin: BitcoinNetwork::Mainnet,
+            notes: &mut notes,
+            stand_ins: 0,
+        }
+        .request(&quote)
+        .unwrap();
+        assert_eq!(request.owner_address, None);
+        assert_eq!(request.refund_address, request.sender);
+        if request.sender.is_none() {
+            assert!(
+                notes.iter().any(|n| n.contains("refund address")),
+                "{notes:?}"
+            );
+        }
+        request.validate(ApiVersion::V4).unwrap();
+    }
+
+    #[test]
+    fn a_v4_offramp_is_rebuilt_with_its_refund_address() {
+        let quote = Quote::from_json(json!({"offramp": {
+            "srcChain": "bob", "tokenAddress": "0x0555E30da8f98308EdB960aa94C0Db47230d2B9c",
+            "inputAmount": {"address": "0x0555E30da8f98308EdB960aa94C0Db47230d2B9c", "amount": "100000", "chain": "bob"},
+            "outputAmount": {"address": gateway_client::wire::NATIVE_TOKEN, "amount": "98000", "chain": "bitcoin"},
+            "feeBreakdown": {"solverFee": {"address": "0x0555E30da8f98308EdB960aa94C0Db47230d2B9c", "amount": "1", "chain": "bob"},
+                "inclusionFee": {"address": "0x0555E30da8f98308EdB960aa94C0Db47230d2B9c", "amount": "1", "chain": "bob"},
+                "protocolFee": {"address": "0x0555E30da8f98308EdB960aa94C0Db47230d2B9c", "amount": "1", "chain": "bob"},
+                "affiliateFee": {"address": "0x0555E30da8f98308EdB960aa94C0Db47230d2B9c", "amount": "0", "chain": "bob"},
+                "fastestFeeRate": "4"},
+            "recipient": "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq", "slippage": 300,
+            "txTo": "0x5C1F7f15A8fc15AcE2b8C1bC1fF4E0c5aA5E1a4D",
+            "sender": "0x70997970C51812dc3A65C64f09aCfC2C2DfCc9d2",
+            "refundAddress": "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359"
+        }}))
+        .unwrap();
+        let mut notes = Vec::new();
+        let request = Rebuild {
+            version: ApiVersion::V4,
+            bitcoin: BitcoinNetwork::Mainnet,
+            notes: &mut notes,
+            stand_ins: 0,
+        }
+        .request(&quote)
+        .unwrap();
+        assert_eq!(
+            request.refund_address.as_deref(),
+            Some("0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359"),
+            "the quote's own, not the sender"
+        );
+        request.validate(ApiVersion::V4).unwrap();
     }
 }

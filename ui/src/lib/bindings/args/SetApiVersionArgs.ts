@@ -7,4 +7,4 @@ export type SetApiVersionArgs = {
 /**
  * The API version to use on the current network.
  */
-version: "v1" | "v2" | "v3", };
+version: "v1" | "v2" | "v3" | "v4", };

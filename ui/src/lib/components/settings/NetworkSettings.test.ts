@@ -30,7 +30,7 @@ function settings(kind: "sandbox" | "custom", customUrl: string | null = null): 
 
 const REFUSAL =
   "https://wrong.example returned a web page (titled “Welcome to nginx!”), not the gateway. Check the address: it " +
-  "should be the gateway's API base URL (without /v1, /v2 or /v3). Nothing was saved; the network in use stays.";
+  "should be the gateway's API base URL (without /v4, /v3, /v2 or /v1). Nothing was saved; the network in use stays.";
 
 let app: Record<string, unknown> | null = null;
 
