@@ -34,7 +34,7 @@ const API_KEY_ENV: &str = "GATEWAY_API_KEY";
 #[command(
     name = "gateway",
     version,
-    about = "Talk to a cross-chain swap gateway (V3, V2, V1)."
+    about = "Talk to a cross-chain swap gateway (V4, V3, V2, V1)."
 )]
 #[command(after_help = "The API key, if any, is read from GATEWAY_API_KEY.\n\
     Exit status: 0 success, 2 usage or validation error (nothing sent) or an unreadable bundle, 3 gateway error, \
@@ -45,8 +45,9 @@ struct Cli {
     /// `sandbox` feature)
     #[arg(long, global = true, default_value = "production")]
     network: String,
-    /// The API version
-    #[arg(long, global = true, default_value = "v3", value_parser = parse_version)]
+    /// The API version: v4 (the service's current), v3, or v2 and v1 (removed from the published service; a gateway of
+    /// one's own or the Sandbox may still serve them)
+    #[arg(long, global = true, default_value = "v4", value_parser = parse_version)]
     api_version: ApiVersion,
     /// Print the gateway's answer as received (pretty-printed JSON; `lookup`: the body exactly; `bundle`: the file)
     #[arg(long, global = true)]
@@ -201,9 +202,10 @@ struct QuoteArgs {
     /// The single affiliate id of V1
     #[arg(long)]
     affiliate_id: Option<String>,
-    /// V3: the EVM owner and refund claimant
+    /// V3: the EVM owner and refund claimant (V4 has none)
     #[arg(long)]
     owner: Option<String>,
+    /// V4: the address on the source chain a refund goes to (default: --sender; create-order needs one).
     /// V3: the Bitcoin refund address of an onramp
     #[arg(long)]
     refund_address: Option<String>,
@@ -528,6 +530,10 @@ async fn gateway_command(cli: &Cli, base: Url) -> Result<(), Failure> {
             request.affiliate_id = args.affiliate_id.clone();
             request.owner_address = args.owner.clone();
             request.refund_address = args.refund_address.clone();
+            if cli.api_version == ApiVersion::V4 && request.refund_address.is_none() {
+                // As the app and the gateway's own SDK do: the sender's own address.
+                request.refund_address = args.sender.clone();
+            }
             if let Some(list) = &args.affiliates {
                 request.affiliates =
                     parse_affiliates(list).map_err(|e| Failure::Usage(e.to_string()))?;
@@ -540,7 +546,12 @@ async fn gateway_command(cli: &Cli, base: Url) -> Result<(), Failure> {
                 check_address("ethereum", owner, "--owner (an EVM address)", net)?;
             }
             if let Some(refund) = &args.refund_address {
-                check_address("bitcoin", refund, "--refund-address", net)?;
+                let chain = if cli.api_version == ApiVersion::V4 {
+                    args.route.src_chain.as_str()
+                } else {
+                    "bitcoin"
+                };
+                check_address(chain, refund, "--refund-address", net)?;
             }
             let answer = client.get_quote(&request).await?;
             let check = desk_core::verify::request::check_quote(&request, &answer.value, net)
@@ -648,7 +659,7 @@ async fn gateway_command(cli: &Cli, base: Url) -> Result<(), Failure> {
             }
         }
         Command::RegisterTx(args) => {
-            let body = register_body(args)?;
+            let body = register_body(args, cli.api_version)?;
             let answer = client.register_tx(&body).await?;
             if cli.json {
                 print_json(&answer.raw)
@@ -730,10 +741,28 @@ async fn gateway_command(cli: &Cli, base: Url) -> Result<(), Failure> {
     Ok(())
 }
 
-/// The registration with every value in its checked, canonical form (trimmed, lower-case hex, chain slug).
-fn register_body(args: &RegisterArgs) -> Result<RegisterTx, Failure> {
+/// The registration with every value in its checked, canonical form (trimmed, lower-case hex, chain slug). V4 takes
+/// only an onramp's signed transaction: anything else is refused here with what V4 expects.
+fn register_body(args: &RegisterArgs, version: ApiVersion) -> Result<RegisterTx, Failure> {
     let usage = |m: String| Failure::Usage(m);
     let order_id = args.order_id.trim();
+    if !version.registers_source_transactions() {
+        match args.route {
+            RouteArg::Onramp if args.bitcoin_tx_hex.is_none() => {
+                return Err(usage(format!(
+                    "API {version} takes the signed transaction, not its id: give --bitcoin-tx-hex (the gateway \
+                     broadcasts it). A txid alone (--bitcoin-txid) is registered only with --api-version v3"
+                )));
+            }
+            RouteArg::Onramp => {}
+            _ => {
+                return Err(usage(format!(
+                    "API {version} registers no offramp or token swap: the gateway reads the transaction from the \
+                     chain by itself. Broadcast it, then follow the order with `gateway order {order_id}`"
+                )));
+            }
+        }
+    }
     match args.route {
         RouteArg::Onramp => {
             let hex = args.bitcoin_tx_hex.as_deref().map(|hex| {

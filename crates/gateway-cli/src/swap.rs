@@ -31,9 +31,12 @@ pub struct SwapArgs {
     /// Default: the wallet's address on the source chain
     #[arg(long)]
     sender: Option<String>,
-    /// V3: the EVM owner and refund claimant. Default: the wallet's EVM address
+    /// V3: the EVM owner and refund claimant. Default: the wallet's EVM address (V4 has no owner)
     #[arg(long)]
     owner: Option<String>,
+    /// V4: the address on the source chain a refund goes to. Default: the sender
+    #[arg(long)]
+    refund_address: Option<String>,
     /// Confirm the quote and every signature without asking
     #[arg(long)]
     yes: bool,
@@ -248,6 +251,7 @@ async fn swap(desk: &Desk, args: &SwapArgs) -> Result<(), Failure> {
     }
     // On the network's Bitcoin network (regtest on the Sandbox).
     let accounts = desk.wallet_accounts().await.map_err(failure)?;
+    let v3 = desk.settings().await.network.api_version == ApiVersion::V3.as_str();
 
     let registry = TokenRegistry::builtin();
     let decimals = registry
@@ -286,11 +290,12 @@ async fn swap(desk: &Desk, args: &SwapArgs) -> Result<(), Failure> {
             .sender
             .clone()
             .or_else(|| wallet_address(&accounts, &args.route.src_chain)),
-        owner: args
-            .owner
-            .clone()
-            .or_else(|| accounts.evm.as_ref().map(|a| a.address.clone())),
-        refund: None,
+        // V4 has no owner (its refund address, on the source chain, defaults to the sender in desk-core).
+        owner: args.owner.clone().or_else(|| {
+            v3.then(|| accounts.evm.as_ref().map(|a| a.address.clone()))
+                .flatten()
+        }),
+        refund: args.refund_address.clone(),
     };
     let card = match desk.quote(&form).await.map_err(failure)? {
         QuoteResult::Quote { card } => card,

@@ -97,7 +97,9 @@ fn json_response(status: StatusCode, body: Value) -> Response {
 }
 
 fn respond(path: &str, query: &str) -> Response {
-    match path {
+    // V4 (the command's default) answers with V3's models: the stub serves both alike.
+    let path = path.replacen("/v4/", "/v3/", 1);
+    match path.as_str() {
         "/v3/get-routes" => json_response(
             StatusCode::OK,
             json!([{"srcChain": "bitcoin", "srcToken": "BTC", "dstChain": "bob", "dstToken": WBTC_BOB}]),
@@ -217,7 +219,7 @@ async fn a_quote_is_shown_readably_and_sent_back_exactly_as_received() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let bodies = seen.bodies.lock().unwrap();
     let (path, body) = bodies.last().unwrap();
-    assert_eq!(path, "/v3/create-order");
+    assert_eq!(path, "/v4/create-order", "V4 is the default");
     assert_eq!(
         body, &as_received,
         "create-order sent the quote exactly, unknown fields included"
@@ -283,7 +285,7 @@ async fn validation_errors_exit_2_and_send_nothing() {
         ],
         vec!["register-tx", "--order-id", "ord-1", "--route", "onramp"],
         vec!["orders", "0xabc", "--limit", "0"],
-        vec!["--api-version", "v4", "routes"],
+        vec!["--api-version", "v5", "routes"],
         vec!["no-such-command"],
     ];
     for args in cases {
@@ -379,9 +381,55 @@ async fn orders_routes_and_registration_read_well() {
     );
 
     let hash = format!("0x{}", "ab".repeat(32));
+    // V4 (the default) registers no token swap: said, and nothing sent.
+    let before = seen.requests.load(Ordering::SeqCst);
+    let v4 = gateway_cmd(
+        &base,
+        &[
+            "register-tx",
+            "--order-id",
+            "ord-2",
+            "--route",
+            "tokenSwap",
+            "--src-tx-hash",
+            &hash,
+            "--src-chain",
+            "base",
+        ],
+        None,
+    );
+    assert_eq!(v4.status.code(), Some(2), "{}", text(&v4.stderr));
+    assert!(
+        text(&v4.stderr).contains("reads the transaction from the chain by itself"),
+        "{}",
+        text(&v4.stderr)
+    );
+    // An onramp's txid alone neither: V4 takes the signed transaction.
+    let txid_only = gateway_cmd(
+        &base,
+        &[
+            "register-tx",
+            "--order-id",
+            "ord-1",
+            "--route",
+            "onramp",
+            "--bitcoin-txid",
+            &"cd".repeat(32),
+        ],
+        None,
+    );
+    assert_eq!(txid_only.status.code(), Some(2));
+    assert!(
+        text(&txid_only.stderr).contains("give --bitcoin-tx-hex"),
+        "{}",
+        text(&txid_only.stderr)
+    );
+    assert_eq!(seen.requests.load(Ordering::SeqCst), before, "nothing sent");
     let out = gateway_cmd(
         &base,
         &[
+            "--api-version",
+            "v3",
             "register-tx",
             "--order-id",
             "ord-2",
@@ -530,7 +578,7 @@ async fn a_saved_bundle_reads_with_its_timeline_events_and_log_lines() {
         recipient: RECIPIENT.into(),
         // The Sandbox is regtest.
         sender: Some(wallet.address(bitcoin::Network::Regtest)),
-        owner: Some("0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359".into()),
+        owner: None,
         refund: None,
     };
     let QuoteResult::Quote { card } = desk.quote(&form).await.unwrap() else {
@@ -565,7 +613,7 @@ async fn a_saved_bundle_reads_with_its_timeline_events_and_log_lines() {
     let mut expected = vec![
         format!("App version: {}", env!("CARGO_PKG_VERSION")),
         format!("OS:          {}", bundle.os),
-        "Network:     sandbox (API v3)".to_owned(),
+        "Network:     sandbox (API v4)".to_owned(),
         "Identifiers: shortened to first4…last4".to_owned(),
         format!("Order:       {order_id} (the app's order {local_id})"),
         "Sends:       0.0025 BTC on bitcoin".to_owned(),
@@ -742,10 +790,9 @@ fn hostile_routes() -> Vec<Vec<&'static str>> {
             amount,
             "--recipient",
             recipient,
+            // V4 (the default): no owner; the refund address defaults to the sender.
             "--sender",
             sender,
-            "--owner",
-            RECIPIENT,
         ]
     };
     vec![
@@ -796,7 +843,21 @@ async fn every_tamper_is_refused_by_the_command_line_with_exit_5_and_nothing_to_
         .unwrap();
     let base = running.base_url();
     let mut refused = std::collections::BTreeMap::<String, usize>::new();
-    for route in hostile_routes() {
+    // Every route on V4 (the default), and the offramp on V3 as well, whose quote names an owner.
+    let mut routes = hostile_routes();
+    let v3_offramp = [
+        &["--api-version", "v3"][..],
+        &routes[1],
+        &["--owner", RECIPIENT],
+    ]
+    .concat();
+    routes.push(v3_offramp);
+    for route in routes {
+        let version: &[&str] = if route.contains(&"v3") {
+            &["--api-version", "v3"]
+        } else {
+            &[]
+        };
         for tamper in Tamper::ALL {
             let what = format!("{route:?} {tamper:?}");
             let quote_args = [&["--sandbox", "--json", "quote"][..], &route].concat();
@@ -821,7 +882,7 @@ async fn every_tamper_is_refused_by_the_command_line_with_exit_5_and_nothing_to_
             sim.tamper().set(Some(tamper));
             let created = gateway_cmd(
                 &base,
-                &["--sandbox", "--json", "create-order"],
+                &[version, &["--sandbox", "--json", "create-order"]].concat(),
                 Some(&text(&quoted.stdout)),
             );
             sim.tamper().set(None);

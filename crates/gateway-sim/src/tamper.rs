@@ -71,6 +71,8 @@ pub enum Tamper {
     QuoteSender,
     /// The V3 offramp quote names another owner than the one asked for.
     QuoteOwner,
+    /// The V4 offramp or token-swap quote names another refund address than the one asked for.
+    QuoteRefund,
     /// The quote delivers another token than the one asked for.
     QuoteToken,
     /// The quote takes a larger input than the amount asked for.
@@ -132,10 +134,11 @@ pub enum Tamper {
 impl Tamper {
     /// Every tamper that any shape of order can be refused for before anything is shown to sign, quote tampers
     /// first ([`Tamper::SIMULATED`] are not among them).
-    pub const ALL: [Tamper; 25] = [
+    pub const ALL: [Tamper; 26] = [
         Self::QuoteRecipient,
         Self::QuoteSender,
         Self::QuoteOwner,
+        Self::QuoteRefund,
         Self::QuoteToken,
         Self::QuoteInputAmount,
         Self::QuoteOutputOnePercent,
@@ -175,6 +178,7 @@ impl Tamper {
             Self::QuoteRecipient
                 | Self::QuoteSender
                 | Self::QuoteOwner
+                | Self::QuoteRefund
                 | Self::QuoteToken
                 | Self::QuoteInputAmount
                 | Self::QuoteOutputOnePercent
@@ -270,6 +274,15 @@ pub fn tamper_quote(
                 return false;
             }
             q.insert("ownerAddress".into(), json!(ATTACKER_EVM));
+        }
+        Tamper::QuoteRefund => {
+            if q.get("refundAddress").is_none_or(Value::is_null) {
+                return false;
+            }
+            q.insert(
+                "refundAddress".into(),
+                json!(attacker_on(&src_chain, network)),
+            );
         }
         Tamper::QuoteToken => {
             // Another token of the destination chain: an address nobody asked for.

@@ -15,7 +15,12 @@ use gateway_sim::tamper::Tamper;
 use gateway_sim::{Sim, SimConfig, integrity, pricing};
 use serde_json::Value;
 
-const VERSIONS: [ApiVersion; 3] = [ApiVersion::V1, ApiVersion::V2, ApiVersion::V3];
+const VERSIONS: [ApiVersion; 4] = [
+    ApiVersion::V1,
+    ApiVersion::V2,
+    ApiVersion::V3,
+    ApiVersion::V4,
+];
 const EVM: &str = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
 const OWNER: &str = "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359";
 const BTC_ADDR: &str = "bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh";
@@ -55,6 +60,10 @@ fn request_for(sim: &Sim, version: ApiVersion, route: &RouteInfo) -> QuoteReques
     request.sender = Some(address_on(&route.src_chain).to_owned());
     if version == ApiVersion::V3 {
         request.owner_address = Some(OWNER.to_owned());
+    }
+    if version == ApiVersion::V4 {
+        // The sender's own address, as the app sends it.
+        request.refund_address = request.sender.clone();
     }
     request
 }

@@ -176,6 +176,16 @@ pub fn check_quote(
     } else if let (None, Some(quoted)) = (request.owner_address.as_deref(), owner) {
         return Err(differs("owner", "none", quoted));
     }
+    // V4's offramp and token swap name the refund address, on the source chain: where the input goes back if the
+    // swap fails. Another than the one asked for would send a refund to a stranger.
+    if let Some(quoted) = view.refund_address() {
+        match request.refund_address.as_deref() {
+            Some(asked) => {
+                same_address("refund address", &request.src_chain, asked, quoted, network)?
+            }
+            None => return Err(differs("refund address", "none", quoted)),
+        }
+    }
     if let Some(quoted) = slippage
         && quoted > request.slippage_bps
     {

@@ -7,6 +7,7 @@ use std::collections::{HashMap, HashSet};
 
 use alloy_primitives::U256;
 use alloy_sol_types::SolCall;
+use gateway_client::ApiVersion;
 use gateway_client::wire::RouteKind;
 use gateway_sim::integrity;
 use gateway_sim::payload::IGatewaySim;
@@ -26,10 +27,15 @@ fn inner(envelope: &Value) -> (&String, &serde_json::Map<String, Value>) {
 #[tokio::test]
 async fn every_tamper_lies_where_it_applies_and_the_lie_looks_genuine() {
     let (sim, running) = start_with(unlimited_sim()).await;
-    let doc = openapi();
+    let (old, current) = (openapi(), support::openapi_2026());
     let http = http(&running);
     let mut applied: HashMap<Tamper, usize> = HashMap::new();
-    for version in VERSIONS {
+    // V1 to V3 by the 2025 document, V4 by the current one.
+    let versions = VERSIONS
+        .iter()
+        .map(|&v| (&old, v))
+        .chain([(&current, ApiVersion::V4)]);
+    for (doc, version) in versions {
         let v = slug(version);
         // One route per route kind and source chain: every payload shape, without every token.
         let mut shapes = HashSet::new();
@@ -52,7 +58,7 @@ async fn every_tamper_lies_where_it_applies_and_the_lie_looks_genuine() {
                 sim.tamper().set(Some(tamper));
                 let (status, quote) = http.get(&format!("/{v}/get-quote"), &query).await;
                 assert_eq!(status, 200, "{what}: {quote}");
-                assert_conforms(&doc, "get", &format!("/{v}/get-quote"), 200, &quote);
+                assert_conforms(doc, "get", &format!("/{v}/get-quote"), 200, &quote);
                 let (status, created) = http.post(&format!("/{v}/create-order"), &quote).await;
                 if tamper.is_quote_tamper() {
                     let kind = route.kind();
@@ -69,7 +75,7 @@ async fn every_tamper_lies_where_it_applies_and_the_lie_looks_genuine() {
                     continue;
                 }
                 assert_eq!(status, 201, "{what}: {created}");
-                assert_conforms(&doc, "post", &format!("/{v}/create-order"), 201, &created);
+                assert_conforms(doc, "post", &format!("/{v}/create-order"), 201, &created);
                 let order_id = inner(&created).1["order_id"].as_str().unwrap().to_owned();
                 let honest = sim.order(&order_id).unwrap().created;
                 if honest != created {

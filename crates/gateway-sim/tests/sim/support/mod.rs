@@ -217,6 +217,10 @@ pub fn quote_query(
     if version == ApiVersion::V3 {
         q.push(("ownerAddress", OWNER.to_owned()));
     }
+    if version == ApiVersion::V4 {
+        // The sender's own address on the source chain, as the app and the official SDK send it.
+        q.push(("refundAddress", address_on(&route.src_chain).to_owned()));
+    }
     q
 }
 
