@@ -263,7 +263,7 @@ fn an_onramp_s_psbt_reaches_the_window_as_base64_hex_and_animated_qr_frames() {
         "srcChain": "bitcoin", "srcToken": "BTC", "dstChain": "bob",
         "dstToken": "0x0555E30da8f98308EdB960aa94C0Db47230d2B9c", "amount": "0.0025",
         "slippageBps": 300, "recipient": "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
-        "sender": sender, "owner": "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359",
+        "sender": sender,
     });
     let quote = window
         .invoke("request_quote", json!({ "form": form }))

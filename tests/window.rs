@@ -258,7 +258,7 @@ async fn the_window_switches_networks_and_reads_the_sandbox_routes() {
     show(&app, "routes").await;
     let all_routes = Sim::new()
         .catalogue()
-        .routes(gateway_client::ApiVersion::V3)
+        .routes(gateway_client::ApiVersion::V4)
         .len();
     let count = wait_text(&app, "[data-testid=routes-count]", |t| {
         t.starts_with(char::is_numeric)
@@ -532,7 +532,10 @@ struct Swap<'a> {
     amount: &'a str,
     recipient: &'a str,
     sender: Option<&'a str>,
+    /// V3 only (V4, the default, has no owner).
     owner: Option<&'a str>,
+    /// The refund address: V4's on the source chain (the sender's when `None`), V3's an onramp's Bitcoin one.
+    refund: Option<&'a str>,
 }
 
 /// 50 USDT from BOB to Ethereum.
@@ -542,7 +545,8 @@ const TOKEN_SWAP_OF_50_USDT: Swap<'static> = Swap {
     amount: "50",
     recipient: EVM,
     sender: Some(EVM),
-    owner: Some(OWNER),
+    owner: None,
+    refund: None,
 };
 
 /// The onramp most tests make: 0.0025 BTC from `sender` (whose PSBT the test wallet signs) to WBTC on BOB.
@@ -553,7 +557,8 @@ fn onramp_of_0_0025_btc(sender: &str) -> Swap<'_> {
         amount: "0.0025",
         recipient: EVM,
         sender: Some(sender),
-        owner: Some(OWNER),
+        owner: None,
+        refund: None,
     }
 }
 
@@ -573,6 +578,9 @@ async fn fill_and_quote(app: &Client, swap: &Swap<'_>) {
     set_value(app, "swap-recipient", swap.recipient).await;
     if let Some(sender) = swap.sender {
         set_value(app, "swap-sender", sender).await;
+    }
+    if let Some(refund) = swap.refund {
+        set_value(app, "swap-refund", refund).await;
     }
     if let Some(owner) = swap.owner {
         set_value(app, "swap-owner", owner).await;
@@ -645,6 +653,19 @@ async fn swap_to_registration(app: &Client, swap: &Swap<'_>, onramp: bool) {
     set_value(app, "signed-input", &pasted).await;
     click(app, "register-button").await;
     css(app, "[data-testid=registered]").await;
+}
+
+/// Chooses the API version in Settings and waits until the app has switched (the Sandbox restarts on it).
+async fn use_api_version(app: &Client, version: &str) {
+    show(app, "settings").await;
+    set_value(app, "api-version-select", version).await;
+    let select = css(app, "[data-testid=api-version-select]").await;
+    let started = Instant::now();
+    while select.attr("disabled").await.unwrap().is_some() {
+        assert!(started.elapsed() < WAIT, "the version switch did not end");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(value_of(app, "api-version-select").await, version);
 }
 
 /// Switches a tamper of the Sandbox on (`Some`) or off through its admin interface: the app's own gateway lies.
@@ -798,6 +819,9 @@ async fn an_onramp_an_offramp_and_a_token_swap_complete_in_the_orders_view() {
     swap_to_registration(&app, &onramp, true).await;
     screenshot(&app, "swap-registered").await;
     click(&app, "swap-new").await;
+    // The offramp and the token swap are paid by made-up hashes (no wallet here), which only V3's register-tx takes:
+    // V4, the default the onramp above used, finds a payment on its chain.
+    use_api_version(&app, "v3").await;
 
     let offramp = Swap {
         src: ("bob", WBTC_BOB),
@@ -805,7 +829,9 @@ async fn an_onramp_an_offramp_and_a_token_swap_complete_in_the_orders_view() {
         amount: "0.001",
         recipient: BTC_ADDR,
         sender: Some(EVM),
+        // V3 (chosen above): the offramp's owner.
         owner: Some(OWNER),
+        refund: None,
     };
     fill_and_quote(&app, &offramp).await;
     css(&app, "[data-testid=quote-card]").await;
@@ -936,6 +962,8 @@ async fn an_amount_below_the_minimum_shows_the_minimum() {
         recipient: EVM,
         sender: None,
         owner: None,
+        // API V4 (the default) needs a refund address, and there is no sender to take it from.
+        refund: Some(BTC_ADDR),
     };
     fill_and_quote(&app, &small).await;
     let question = wait_text(&app, "[data-testid=question]", |t| !t.is_empty()).await;
@@ -1101,6 +1129,8 @@ async fn the_partner_dashboard_adds_up_the_sandbox_orders_made_with_affiliates()
         "{saved}"
     );
 
+    // The token swap below is paid by a made-up hash (no wallet here), which only V3's register-tx takes.
+    use_api_version(&app, "v3").await;
     // An onramp and a token swap, each quote showing the affiliate it carries.
     let sender = wallet().address(bitcoin::Network::Regtest);
     let onramp = onramp_of_0_0025_btc(&sender);
@@ -1739,6 +1769,12 @@ async fn an_onramp_an_offramp_and_swaps_from_solana_and_tron_are_signed_by_the_a
     assert!(pay.contains("for order"), "{pay}");
     click(&app, "plan-sign-button").await;
     css(&app, "[data-testid=registered]").await;
+    // API V4 (the default): nothing registered; the gateway finds the payment on BOB, and the step says so.
+    let sent = wait_text(&app, "[data-testid=read-from-chain]", |t| !t.is_empty()).await;
+    assert!(
+        sent.contains("The gateway finds your transaction on BOB by itself"),
+        "{sent}"
+    );
     screenshot(&app, "evm-registered").await;
     advance_sandbox(&app, 2_000).await;
     wait_all_completed(&app, 2).await;
@@ -1952,17 +1988,18 @@ async fn typing_is_checked_as_typed_the_slippage_follows_the_route_and_settings_
         set_value(&app, "swap-dst-chain", "bitcoin").await;
         set_value(&app, "swap-dst-token", NATIVE).await;
         assert_eq!(pressed(&app, "swap-slippage-50").await, "true");
-        // One capital letter of a checksummed address flipped: flagged before any quote is asked for.
+        // One capital letter of a checksummed address flipped: flagged before any quote is asked for (V4's refund
+        // address of an offramp from BOB is an EVM address).
         set_value(
             &app,
-            "swap-owner",
+            "swap-refund",
             "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD",
         )
         .await;
-        let said = wait_text(&app, "#swap-owner-error", |t| t.contains("checksum")).await;
+        let said = wait_text(&app, "#swap-refund-error", |t| t.contains("checksum")).await;
         assert!(said.contains("EIP-55"), "{said}");
-        set_value(&app, "swap-owner", EVM).await;
-        wait_gone(&app, "#swap-owner-error").await;
+        set_value(&app, "swap-refund", EVM).await;
+        wait_gone(&app, "#swap-refund-error").await;
         screenshot(&app, &format!("swap-{width}x{height}")).await;
 
         show(&app, "settings").await;

@@ -605,6 +605,8 @@ impl Journal {
             (_, true) if gateway_payment(Some(order)).is_none() => return Ok((current, false)),
             (true, _) => Some(Stage::Finished),
             (false, true) => Some(Stage::Registered),
+            // An offramp's success taken back (its payout evicted from the mempool): under way again.
+            (false, false) if current.stage == Stage::Finished => Some(Stage::Registered),
             (false, false) => None,
         };
         let order = self.step(
@@ -1071,6 +1073,17 @@ mod tests {
         );
         assert_eq!(j.find("sandbox", "o-1").unwrap().unwrap().local_id, id);
         assert!(j.find("production", "o-1").unwrap().is_none());
+
+        // A success taken back (an offramp's payout evicted from the mempool) puts the order under way again; the
+        // success seen again finishes it again.
+        let (o, changed) = j.status_seen(id, &seen, "inProgress", false).unwrap();
+        assert!(changed);
+        assert_eq!(
+            (o.stage, o.next_step()),
+            (Stage::Registered, Some(NextStep::Watch))
+        );
+        let (o, _) = j.status_seen(id, &done, "success", true).unwrap();
+        assert_eq!(o.stage, Stage::Finished);
     }
 
     #[test]

@@ -143,6 +143,9 @@ pub struct Timing {
     pub error_base: Duration,
     /// The longest wait after failures, unless a `Retry-After` asks for more (default 5 min).
     pub error_max: Duration,
+    /// How long an offramp's success is still read (default 30 min): the service's September 2026 document says a
+    /// success "can briefly revert to inProgress if the payout is evicted from the mempool".
+    pub settle: Duration,
 }
 
 impl Default for Timing {
@@ -155,6 +158,7 @@ impl Default for Timing {
             slow_max: Duration::from_secs(60),
             error_base: Duration::from_secs(15),
             error_max: Duration::from_secs(300),
+            settle: Duration::from_secs(1800),
         }
     }
 }
@@ -172,6 +176,7 @@ impl Timing {
             slow_max: scale(self.slow_max),
             error_base: scale(self.error_base),
             error_max: scale(self.error_max),
+            settle: scale(self.settle),
         }
     }
 }

@@ -1084,7 +1084,7 @@ mod tests {
             "",
             "not json",
             r#"{"endpoint":"get-qoute","fault":"drop"}"#,
-            r#"{"version":"v4","fault":"drop"}"#,
+            r#"{"version":"v5","fault":"drop"}"#,
             r#"{"fault":"explode"}"#,
             r#"{"fault":{"status":{"code":404}}}"#,
             r#"{"fault":{"latency":{}}}"#,

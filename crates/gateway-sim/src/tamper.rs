@@ -713,7 +713,7 @@ mod tests {
             assert_eq!(back, tamper);
         }
         let quote_tampers = Tamper::ALL.iter().filter(|t| t.is_quote_tamper()).count();
-        assert_eq!(quote_tampers, 8);
+        assert_eq!(quote_tampers, 9);
     }
 
     #[test]

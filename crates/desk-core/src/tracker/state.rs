@@ -61,6 +61,9 @@ struct OrderState {
     /// Fast reads until then, unless the gateway shows the registration (a change of the order) first.
     fast_until: Option<Instant>,
     terminal: bool,
+    /// An offramp's success is final only after [`Timing::settle`]: until then it is read on (its payout may be
+    /// evicted from the mempool and the order go back to in progress).
+    settle_until: Option<Instant>,
     /// When to read it with get-order, if no watched address covers it by then.
     due: Instant,
     calm: Duration,
@@ -131,6 +134,12 @@ pub(crate) fn address_key(address: &str) -> String {
 
 fn is_terminal(raw: &Value) -> bool {
     OrderStatus::from_value(&raw["status"]).is_ok_and(|s| s.is_terminal())
+}
+
+/// An offramp's success, which the service may still take back (its payout evicted from the mempool).
+fn may_revert(order: &OrderInfo) -> bool {
+    matches!(order.status, OrderStatus::Success { .. })
+        && order.dst_info.chain.eq_ignore_ascii_case("bitcoin")
 }
 
 /// The longest wait a gateway's `Retry-After` can impose on the tracker.
@@ -344,7 +353,11 @@ impl State {
             }
             _ => {}
         }
-        let terminal = self.seen.get(&order_id).is_some_and(is_terminal);
+        // An offramp's success is left to `record`, which reads it on while it settles.
+        let terminal = self.seen.get(&order_id).is_some_and(|raw| {
+            is_terminal(raw)
+                && !serde_json::from_value::<OrderInfo>(raw.clone()).is_ok_and(|o| may_revert(&o))
+        });
 
         let fast_until = registered_at.and_then(|at| {
             let since = SystemTime::now().duration_since(at).unwrap_or_default();
@@ -380,6 +393,7 @@ impl State {
                         registered_at,
                         fast_until,
                         terminal,
+                        settle_until: None,
                         due: now,
                         calm: normal,
                         failures: 0,
@@ -473,8 +487,16 @@ impl State {
         now: Instant,
     ) -> Option<TrackerEvent> {
         let changed = self.seen.get(id) != Some(&raw);
+        let settle = self.timing.settle;
         if let Some(tracked) = self.orders.get_mut(id) {
-            tracked.terminal = order.status.is_terminal();
+            if may_revert(&order) {
+                // Read on until the success has held for the settling time.
+                let until = *tracked.settle_until.get_or_insert(now + settle);
+                tracked.terminal = until <= now;
+            } else {
+                tracked.settle_until = None;
+                tracked.terminal = order.status.is_terminal();
+            }
             if changed && tracked.fast_until.is_some_and(|t| t > now) {
                 // The gateway shows something new since the registration: back to the normal pace.
                 tracked.fast_until = None;
@@ -1149,6 +1171,66 @@ mod tests {
         current.last_seen = Some(done("o1").1);
         assert!(state.track(current, now).is_empty());
         assert!(state.orders["o1"].terminal);
+    }
+
+    /// An offramp (to Bitcoin) whose success is reported with `status`.
+    fn offramp(id: &str, status: Value) -> (OrderInfo, Value) {
+        let mut raw = raw(id, status);
+        raw["dstInfo"] = json!({"chain": "bitcoin", "token": "0x0000000000000000000000000000000000000000",
+            "amount": "900"});
+        (serde_json::from_value(raw.clone()).unwrap(), raw)
+    }
+
+    #[test]
+    fn an_offramps_success_is_read_on_while_it_settles_and_a_taken_back_one_is_reported() {
+        let t = timing();
+        let mut state = State::new(t);
+        let now = Instant::now();
+        state.track(tracked("o1", &[B]), now);
+        let success = json!({"success": {"received_tokens": []}});
+        let job = read_key(&mut state, now);
+        state.finish(
+            &job,
+            Outcome::Order(Ok(offramp("o1", success.clone()))),
+            now,
+        );
+        assert!(!state.orders["o1"].terminal, "read on while it settles");
+        assert!(state.next_check("o1", now).is_some());
+        // The payout was evicted: back in progress, reported as a change.
+        let later = now + t.slow_max;
+        let job = read_key(&mut state, later);
+        let events = state.finish(
+            &job,
+            Outcome::Order(Ok(offramp(
+                "o1",
+                json!({"inProgress": {"refund_tx": null}}),
+            ))),
+            later,
+        );
+        assert!(
+            matches!(&events[..], [TrackerEvent::OrderChanged { .. }]),
+            "{events:?}"
+        );
+        assert!(state.orders["o1"].settle_until.is_none());
+        // Success again, held past the settling time: final.
+        let again = later + t.slow_max;
+        let job = read_key(&mut state, again);
+        state.finish(
+            &job,
+            Outcome::Order(Ok(offramp("o1", success.clone()))),
+            again,
+        );
+        assert!(!state.orders["o1"].terminal);
+        let settled = again + t.settle;
+        let job = read_key(&mut state, settled);
+        state.finish(&job, Outcome::Order(Ok(offramp("o1", success))), settled);
+        assert!(state.orders["o1"].terminal);
+        assert_eq!(state.next_check("o1", settled), None);
+        // An onramp's success is final at once.
+        state.track(tracked("o2", &[B]), settled);
+        let job = read_key(&mut state, settled);
+        state.finish(&job, Outcome::Order(Ok(done("o2"))), settled);
+        assert!(state.orders["o2"].terminal);
     }
 
     #[test]

@@ -147,7 +147,13 @@ pub struct OrderView {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub can_abandon: Option<bool>,
-    /// The Bitcoin refund address the quote named (an onramp's `refundAddress`), when it named one.
+    /// For the app's own order whose transaction was left to the gateway to find on its chain (API V4's offramps and
+    /// token swaps register nothing): that chain's name. Absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub read_from_chain: Option<String>,
+    /// The refund address the quote named (`refundAddress`: V3 an onramp's Bitcoin address, V4 an address on the
+    /// source chain), when it named one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub refund_address: Option<String>,
@@ -298,6 +304,7 @@ impl OrderView {
             acknowledged: None,
             can_abandon: None,
             refund_address: None,
+            read_from_chain: None,
             owner_address: None,
             verified: None,
             created: None,
@@ -479,6 +486,7 @@ impl OrderView {
             });
         }
 
+        view.read_from_chain = read_from_chain(order).map(str::to_owned);
         // The timeline from the log: when each step happened, as the app saw it. A status read before the
         // transaction was registered ("in progress" while the gateway waits for it) is not progress.
         let mut registered = false;

@@ -125,7 +125,13 @@ acknowledged?: boolean,
  */
 canAbandon?: boolean, 
 /**
- * The Bitcoin refund address the quote named (an onramp's `refundAddress`), when it named one.
+ * For the app's own order whose transaction was left to the gateway to find on its chain (API V4's offramps and
+ * token swaps register nothing): that chain's name. Absent otherwise.
+ */
+readFromChain?: string, 
+/**
+ * The refund address the quote named (`refundAddress`: V3 an onramp's Bitcoin address, V4 an address on the
+ * source chain), when it named one.
  */
 refundAddress?: string, 
 /**

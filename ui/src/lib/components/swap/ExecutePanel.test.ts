@@ -65,6 +65,25 @@ describe("ExecutePanel after registration", () => {
     expect(byId("swap-new")).not.toBeNull();
   });
 
+  it("says a V4 offramp's transaction is found on its chain, not registered, and still follows it", () => {
+    showFlow({
+      ...registered,
+      route: "offramp",
+      readFromChain: "BOB",
+      status: undefined,
+      statusText: "Sent; waiting for the gateway to find it on BOB",
+      timeline: [
+        { key: "created", text: "Order created", at: 1_700_000_000 },
+        { key: "registered", text: "Transaction sent; the gateway finds it on BOB", at: 1_700_000_030 },
+      ],
+    });
+    expect(byId("registered")?.querySelector("h2")?.textContent).toBe("Sent — follow it in Orders");
+    expect(text("read-from-chain")).toContain("The gateway finds your transaction on BOB by itself");
+    expect(text("read-from-chain")).toContain("API V4 registers none.");
+    expect(text("registered")).not.toContain("The gateway has your transaction");
+    expect(byId("order-progress")).not.toBeNull();
+  });
+
   it("explains a refund in place with the Orders view's words", () => {
     showFlow(
       ended({
