@@ -318,8 +318,9 @@ pub fn load(path: &Path) -> Loaded {
                     return Loaded {
                         settings,
                         notice: (moved > 0).then(|| {
-                            "The gateway's current interface is API V4, now the default: networks that used V3, \
-                             the newest version when you set them up, now speak V4. V3 stays selectable in Settings."
+                            "The gateway's current interface is API V4, now the default: networks that used V3 (the \
+                             newest version when you set them up), and Production or Staging on V2 or V1 (which the \
+                             service removed), now speak V4. V3 stays selectable in Settings."
                                 .to_owned()
                         }),
                     };
@@ -363,19 +364,26 @@ pub fn load(path: &Path) -> Loaded {
 
 /// Reads a settings file of format 1 (written before API V4). Format 1 wrote every network's API version, V3 (then
 /// the newest) unless another was picked, so a V3 there is the default of its time: it becomes "not chosen", which
-/// speaks [`DEFAULT_API_VERSION`]. V1 and V2, picked on purpose, are kept. Gives the settings and how many networks
-/// moved to the default.
+/// speaks [`DEFAULT_API_VERSION`]. V1 and V2 on Production or Staging, which the service no longer serves, go the same
+/// way; elsewhere (a gateway of one's own, the Sandbox) they were picked on purpose and are kept. Gives the settings
+/// and how many networks moved to the default.
 fn migrate_format_1(mut value: serde_json::Value) -> Result<(Settings, usize), serde_json::Error> {
     let mut moved = 0;
     if let Some(networks) = value
         .get_mut("networks")
         .and_then(serde_json::Value::as_object_mut)
     {
-        for prefs in networks
-            .values_mut()
-            .filter_map(serde_json::Value::as_object_mut)
-        {
-            if prefs.get("apiVersion").and_then(serde_json::Value::as_str) == Some("v3") {
+        for (network, prefs) in networks.iter_mut() {
+            let Some(prefs) = prefs.as_object_mut() else {
+                continue;
+            };
+            let published = matches!(network.as_str(), "production" | "staging");
+            let moves = match prefs.get("apiVersion").and_then(serde_json::Value::as_str) {
+                Some("v3") => true,
+                Some("v1" | "v2") => published,
+                _ => false,
+            };
+            if moves {
                 prefs.remove("apiVersion");
                 moved += 1;
             }
@@ -425,7 +433,7 @@ mod tests {
             &path,
             r#"{"version":1,"network":"production","networks":{
                 "production":{"apiVersion":"v3","watched":["0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"]},
-                "staging":{"apiVersion":"v2"}}}"#,
+                "staging":{"apiVersion":"v2"}, "custom":{"apiVersion":"v2"}}}"#,
         )
         .unwrap();
         let loaded = load(&path);
@@ -439,8 +447,9 @@ mod tests {
             ApiVersion::V4
         );
         assert_eq!(settings.watched(NetworkKind::Production).len(), 1);
-        // V2 was picked on purpose: kept.
-        assert_eq!(settings.api_version(NetworkKind::Staging), ApiVersion::V2);
+        // V2 is no longer served on Staging: moved too; on a gateway of one's own it was picked on purpose: kept.
+        assert_eq!(settings.api_version(NetworkKind::Staging), ApiVersion::V4);
+        assert_eq!(settings.api_version(NetworkKind::Custom), ApiVersion::V2);
         // Saved, it is a format 2 file that reads back the same, without a notice.
         save(&path, &settings).unwrap();
         let again = load(&path);

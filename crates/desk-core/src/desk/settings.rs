@@ -182,6 +182,19 @@ impl Desk {
         let mut state = self.state.lock().await;
         let mut next = state.settings.clone();
         let kind = state.network.kind;
+        if version.removed_from_service()
+            && matches!(kind, NetworkKind::Production | NetworkKind::Staging)
+        {
+            return Err(invalid(
+                "apiVersion",
+                format!(
+                    "API {version} was removed from the service in September 2026: {} speaks V4 or V3. Orders made \
+                     through {version} keep their ids there; Support can still look them up with {version} on a \
+                     gateway that serves it.",
+                    kind.label()
+                ),
+            ));
+        }
         next.prefs_mut(kind).api_version = Some(version);
         let network = connect(&self.paths, &next, kind, &self.sandbox)
             .await?

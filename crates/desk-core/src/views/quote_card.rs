@@ -129,6 +129,11 @@ pub struct QuoteCard {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub owner: Option<String>,
+    /// The refund address a V4 offramp or token-swap quote names (on the source chain: where the input goes back if
+    /// the swap fails), checked to be the one asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub refund_address: Option<String>,
     /// The affiliates the gateway put on the quote, with what each earns.
     pub affiliates: Vec<AffiliateView>,
     /// The affiliate entries the app asked for (from the network's settings).
@@ -299,6 +304,7 @@ impl QuoteCard {
             recipient: view.recipient().to_owned(),
             sender: text("sender"),
             owner: text("ownerAddress"),
+            refund_address: view.refund_address().map(str::to_owned),
             affiliates,
             affiliates_requested: Vec::new(),
             affiliate_note: None,

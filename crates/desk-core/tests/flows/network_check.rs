@@ -305,3 +305,34 @@ async fn a_saved_custom_network_that_no_longer_answers_opens_the_sandbox_with_th
         desk.shutdown().await;
     }
 }
+
+/// The published service removed V1 and V2 (September 2026): Production and Staging refuse them with why, and keep
+/// the version in use. Nothing is asked of the service (choosing Production checks nothing over the network).
+#[tokio::test]
+async fn production_refuses_the_versions_the_service_removed() {
+    mock_keychain();
+    let home = tempfile::tempdir().unwrap();
+    let paths = AppPaths::under(home.path());
+    let desk = desk_sandbox::open_desk(paths.clone()).await.unwrap();
+    desk.select_network(NetworkChoice {
+        kind: NetworkKind::Production,
+        custom_url: None,
+    })
+    .await
+    .unwrap();
+    assert_eq!(desk.settings().await.network.api_version, "v4");
+    for removed in [ApiVersion::V2, ApiVersion::V1] {
+        let err = desk.set_api_version(removed).await.unwrap_err();
+        assert!(
+            err.message.contains("was removed from the service")
+                && err.message.contains("Production speaks V4 or V3"),
+            "{}",
+            err.message
+        );
+        assert_eq!(err.details_json(), Some(serde_json::json!({"field": "apiVersion"})));
+    }
+    assert_eq!(desk.settings().await.network.api_version, "v4", "kept");
+    desk.set_api_version(ApiVersion::V3).await.unwrap();
+    assert_eq!(desk.settings().await.network.api_version, "v3");
+    desk.shutdown().await;
+}

@@ -93,6 +93,11 @@ sender?: string,
  */
 owner?: string, 
 /**
+ * The refund address a V4 offramp or token-swap quote names (on the source chain: where the input goes back if
+ * the swap fails), checked to be the one asked for.
+ */
+refundAddress?: string, 
+/**
  * The affiliates the gateway put on the quote, with what each earns.
  */
 affiliates: Array<AffiliateView>, 

@@ -259,10 +259,25 @@ describe("the Settings view", () => {
           : settings({ network: { ...settings().network, apiVersion: version } }),
       ),
     });
+    // On Staging (the published service) the versions it removed cannot be chosen.
     start(api);
-    const select = byId("api-version-select") as HTMLSelectElement;
+    let select = byId("api-version-select") as HTMLSelectElement;
     expect([...select.options].map((o) => o.value)).toEqual(["v4", "v3", "v2", "v1"]);
     expect([...select.options].map((o) => o.text)).toContain("V2 (removed from the service)");
+    expect([...select.options].map((o) => o.disabled)).toEqual([false, false, true, true]);
+    unmount(app!);
+    app = null;
+    // On the Sandbox, which still serves them, they can.
+    const sandbox = { ...settings().network, kind: "sandbox" as const, label: "Sandbox" };
+    desk.settings = settings({ network: sandbox });
+    api.setApiVersion = vi.fn(async (version) =>
+      version === "v1"
+        ? Promise.reject({ kind: "gateway", message: "V1 is not offered here. Choose another version." })
+        : settings({ network: { ...sandbox, apiVersion: version } }),
+    );
+    start(api);
+    select = byId("api-version-select") as HTMLSelectElement;
+    expect([...select.options].map((o) => o.disabled)).toEqual([false, false, false, false]);
     select.value = "v2";
     select.dispatchEvent(new Event("change", { bubbles: true }));
     await settle();

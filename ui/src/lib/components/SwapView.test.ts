@@ -717,6 +717,31 @@ describe("the Swap view", () => {
     );
   });
 
+  it("on API V4 asks no owner, shows the sender as the refund address and the quote's refund address", async () => {
+    desk.settings = { ...SETTINGS, network: { ...SETTINGS.network, apiVersion: "v4" } };
+    const requestQuote = vi.fn(async (): Promise<QuoteResult> => ({
+      type: "quote",
+      card: offrampCard({ refundAddress: EVM_ADDRESS }),
+    }));
+    render(new SwapState(api({ requestQuote })));
+    await settle();
+    choose("swap-src-chain", "bob");
+    expect(byId<HTMLInputElement>("swap-owner")!.disabled).toBe(true);
+    expect(document.querySelector('label[for="swap-refund"]')?.textContent).toContain("(EVM)");
+    type("swap-amount", "0.01");
+    type("swap-recipient", "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq");
+    type("swap-sender", EVM_ADDRESS);
+    expect(byId<HTMLInputElement>("swap-refund")!.placeholder).toBe(EVM_ADDRESS);
+    await click("swap-get-quote");
+    const form = requestQuote.mock.calls[0][0] as { owner?: string; refund?: string };
+    expect(form.owner).toBeUndefined();
+    expect(form.refund).toBeUndefined();
+    expect(text("quote-refund-address")).toBe(EVM_ADDRESS);
+    // A Bitcoin address is not one of BOB's: flagged as typed.
+    type("swap-refund", "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq");
+    expect(document.getElementById("swap-refund-error")).not.toBeNull();
+  });
+
   it("shows an offramp's call to sign and checks the transaction hash", async () => {
     const handIn = vi.fn(async () => offrampOrder({ stage: "registered" }));
     render(
