@@ -213,7 +213,7 @@ pub fn run(binary: &Path) -> Result<()> {
 /// One schemathesis run of `document` against the sim at `url`.
 fn check_with(st: &Path, document: &Path, url: &str, dir: &Path) -> Result<()> {
     status(
-        Command::new(&st)
+        Command::new(st)
             .arg("run")
             .arg(document)
             .args(["--url", url])
