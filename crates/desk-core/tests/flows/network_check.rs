@@ -329,7 +329,10 @@ async fn production_refuses_the_versions_the_service_removed() {
             "{}",
             err.message
         );
-        assert_eq!(err.details_json(), Some(serde_json::json!({"field": "apiVersion"})));
+        assert_eq!(
+            err.details_json(),
+            Some(serde_json::json!({"field": "apiVersion"}))
+        );
     }
     assert_eq!(desk.settings().await.network.api_version, "v4", "kept");
     desk.set_api_version(ApiVersion::V3).await.unwrap();

@@ -11,8 +11,8 @@ use gateway_client::wire::{
 use serde_json::{Value, json};
 
 use crate::wire_schema::{
-    EXAMPLES, compile, create_order_path, example, fixtures, register_path, rejected,
-    request_schema, response_validator, violations,
+    EXAMPLES, compile, create_order_path, example, fixtures, missing_examples, register_path,
+    rejected, request_schema, response_validator, violations,
 };
 
 /// The service's current document (September 2026, `tests/fixtures/published-openapi-2026-09.json`): V3 and V4 only.
@@ -169,25 +169,7 @@ const EXAMPLES_V4: &[(&str, &str, &str, &str)] = &[
 
 #[test]
 fn every_v4_operation_has_an_example_that_the_current_document_accepts() {
-    let mut missing = Vec::new();
-    for (path, ops) in DOC_2026["paths"].as_object().unwrap() {
-        if !path.starts_with("/v4/") {
-            continue;
-        }
-        for (method, op) in ops.as_object().unwrap() {
-            for (status, response) in op["responses"].as_object().unwrap() {
-                let has_body = response
-                    .get("content")
-                    .is_some_and(|c| c.get("application/json").is_some());
-                if status.starts_with('2')
-                    && has_body
-                    && !EXAMPLES_V4.iter().any(|e| e.1 == method && e.2 == path)
-                {
-                    missing.push(format!("{method} {path} {status}"));
-                }
-            }
-        }
-    }
+    let missing = missing_examples(&DOC_2026, "/v4/", EXAMPLES_V4);
     assert!(missing.is_empty(), "no V4 example for: {missing:?}");
     let failures = rejected(&DOC_2026, EXAMPLES_V4);
     assert!(

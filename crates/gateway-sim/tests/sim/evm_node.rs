@@ -187,30 +187,10 @@ async fn usdt_on_ethereum_wants_its_allowance_reset_to_zero_first() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_registered_transaction_counts_only_when_the_node_saw_it_pay_the_order() {
     use gateway_client::wire::{NATIVE_TOKEN, OrderStatus, RegisterTx};
-    use gateway_client::{ApiVersion, Client, ClientConfig, ClientError, QuoteRequest};
-    use gateway_sim::{Sim, SimConfig};
+    use gateway_client::{ApiVersion, ClientError, QuoteRequest};
 
-    let node = EvmNode::start("bob").await.unwrap();
-    node.place_sandbox_contracts().await.unwrap();
-    node.set_native_balance(USER, U256::from(10u64).pow(U256::from(18u64)))
-        .await
-        .unwrap();
-    node.mint(WBTC_BOB, USER, U256::from(1_000_000u64))
-        .await
-        .unwrap();
-    let config = SimConfig::default();
-    config.evm_chains.set("bob", node.url());
-    let running = Sim::with_config(config)
-        .unwrap()
-        .spawn(std::net::SocketAddr::from((
-            std::net::Ipv4Addr::LOCALHOST,
-            0,
-        )))
-        .await
-        .unwrap();
-    let mut client_config = ClientConfig::new(running.base_url().parse().unwrap());
-    client_config.version = ApiVersion::V3;
-    let v3 = Client::new(client_config).unwrap();
+    let (node, _sim, running, v3) =
+        crate::support::sim_on_a_bob_node(USER, WBTC_BOB, ApiVersion::V3).await;
 
     let mut request =
         QuoteRequest::new(("bob", WBTC_BOB), ("bitcoin", NATIVE_TOKEN), "100000", BTC);

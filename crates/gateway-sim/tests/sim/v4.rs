@@ -201,35 +201,13 @@ async fn every_v4_route_conforms_to_the_current_document_and_follows_v4s_rules()
 async fn a_v4_offramp_is_found_on_its_chain_without_being_registered() {
     use alloy_sol_types::SolCall;
     use gateway_client::wire::{NATIVE_TOKEN, OrderStatus};
-    use gateway_client::{Client, ClientConfig, ClientError, QuoteRequest};
-    use gateway_sim::evm_node::{EvmNode, calls};
-    use gateway_sim::{Sim, SimConfig};
+    use gateway_client::{ClientError, QuoteRequest};
+    use gateway_sim::evm_node::calls;
 
     const WBTC_BOB: &str = "0x0555E30da8f98308EdB960aa94C0Db47230d2B9c";
     const USER: &str = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
     const BTC: &str = "bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh";
-    let node = EvmNode::start("bob").await.unwrap();
-    node.place_sandbox_contracts().await.unwrap();
-    node.set_native_balance(USER, U256::from(10u64).pow(U256::from(18u64)))
-        .await
-        .unwrap();
-    node.mint(WBTC_BOB, USER, U256::from(1_000_000u64))
-        .await
-        .unwrap();
-    let config = SimConfig::default();
-    config.evm_chains.set("bob", node.url());
-    let sim = Sim::with_config(config).unwrap();
-    let running = sim
-        .clone()
-        .spawn(std::net::SocketAddr::from((
-            std::net::Ipv4Addr::LOCALHOST,
-            0,
-        )))
-        .await
-        .unwrap();
-    let mut client_config = ClientConfig::new(running.base_url().parse().unwrap());
-    client_config.version = ApiVersion::V4;
-    let v4 = Client::new(client_config).unwrap();
+    let (node, sim, running, v4) = support::sim_on_a_bob_node(USER, WBTC_BOB, ApiVersion::V4).await;
 
     let mut request =
         QuoteRequest::new(("bob", WBTC_BOB), ("bitcoin", NATIVE_TOKEN), "100000", BTC);

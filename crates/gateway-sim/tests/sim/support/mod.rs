@@ -298,3 +298,41 @@ pub async fn register_signed_onramp(
         .to_sat();
     (order_id, tx, change)
 }
+
+/// A real BOB node (anvil) with the Sandbox's contracts, `user` holding 1 ETH and 1,000,000 units of `token`, and a
+/// sim that checks and reads BOB on it: the node, the sim, the running server and a client of `version`.
+pub async fn sim_on_a_bob_node(
+    user: &str,
+    token: &str,
+    version: ApiVersion,
+) -> (
+    gateway_sim::evm_node::EvmNode,
+    Sim,
+    RunningSim,
+    gateway_client::Client,
+) {
+    use alloy_primitives::U256;
+    let node = gateway_sim::evm_node::EvmNode::start("bob").await.unwrap();
+    node.place_sandbox_contracts().await.unwrap();
+    node.set_native_balance(user, U256::from(10u64).pow(U256::from(18u64)))
+        .await
+        .unwrap();
+    node.mint(token, user, U256::from(1_000_000u64))
+        .await
+        .unwrap();
+    let config = gateway_sim::SimConfig::default();
+    config.evm_chains.set("bob", node.url());
+    let sim = Sim::with_config(config).unwrap();
+    let running = sim
+        .clone()
+        .spawn(std::net::SocketAddr::from((
+            std::net::Ipv4Addr::LOCALHOST,
+            0,
+        )))
+        .await
+        .unwrap();
+    let mut client_config = gateway_client::ClientConfig::new(running.base_url().parse().unwrap());
+    client_config.version = version;
+    let client = gateway_client::Client::new(client_config).unwrap();
+    (node, sim, running, client)
+}
