@@ -7,6 +7,7 @@ import { deskApi, type DeskApi } from "../ipc";
 import type { OrderView } from "../bindings/OrderView";
 import type { Verified } from "../bindings/Verified";
 import type { QuoteResult } from "../bindings/QuoteResult";
+import type { SwapForm } from "../bindings/SwapForm";
 import type { SettingsView } from "../bindings/SettingsView";
 import { allById, byId, choose, click, settle, stubApi, text, type, chainFacts } from "../testing";
 import { desk } from "../stores.svelte";
@@ -719,7 +720,7 @@ describe("the Swap view", () => {
 
   it("on API V4 asks no owner, shows the sender as the refund address and the quote's refund address", async () => {
     desk.settings = { ...SETTINGS, network: { ...SETTINGS.network, apiVersion: "v4" } };
-    const requestQuote = vi.fn(async (): Promise<QuoteResult> => ({
+    const requestQuote = vi.fn(async (_form: SwapForm): Promise<QuoteResult> => ({
       type: "quote",
       card: offrampCard({ refundAddress: EVM_ADDRESS }),
     }));
@@ -733,7 +734,7 @@ describe("the Swap view", () => {
     type("swap-sender", EVM_ADDRESS);
     expect(byId<HTMLInputElement>("swap-refund")!.placeholder).toBe(EVM_ADDRESS);
     await click("swap-get-quote");
-    const form = requestQuote.mock.calls[0][0] as { owner?: string; refund?: string };
+    const form = requestQuote.mock.calls[0]![0];
     expect(form.owner).toBeUndefined();
     expect(form.refund).toBeUndefined();
     expect(text("quote-refund-address")).toBe(EVM_ADDRESS);
