@@ -492,9 +492,9 @@ pub fn request_from(
                  Clear the owner field.",
             ));
         }
-        let refund = given(&form.refund)
-            .or_else(|| request.sender.clone())
-            .ok_or_else(|| {
+        request.refund_address = given(&form.refund);
+        request.refund_defaults_to_sender(version);
+        let refund = request.refund_address.take().ok_or_else(|| {
                 invalid(
                     "refund",
                     format!(

@@ -530,10 +530,7 @@ async fn gateway_command(cli: &Cli, base: Url) -> Result<(), Failure> {
             request.affiliate_id = args.affiliate_id.clone();
             request.owner_address = args.owner.clone();
             request.refund_address = args.refund_address.clone();
-            if cli.api_version == ApiVersion::V4 && request.refund_address.is_none() {
-                // As the app and the gateway's own SDK do: the sender's own address.
-                request.refund_address = args.sender.clone();
-            }
+            request.refund_defaults_to_sender(cli.api_version);
             if let Some(list) = &args.affiliates {
                 request.affiliates =
                     parse_affiliates(list).map_err(|e| Failure::Usage(e.to_string()))?;

@@ -201,6 +201,14 @@ impl QuoteRequest {
         }
     }
 
+    /// V4 without a refund address: the sender's own address (as the gateway's own SDK sends it). Other versions and
+    /// a refund address already given are left as they are.
+    pub fn refund_defaults_to_sender(&mut self, version: ApiVersion) {
+        if version == ApiVersion::V4 && self.refund_address.is_none() {
+            self.refund_address = self.sender.clone();
+        }
+    }
+
     /// True when neither end is Bitcoin: a token swap (V1 calls it layerZero).
     pub fn is_token_swap(&self) -> bool {
         self.src_chain != "bitcoin" && self.dst_chain != "bitcoin"

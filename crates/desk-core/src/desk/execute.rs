@@ -6,7 +6,7 @@
 use tracing::info;
 
 use super::State;
-use super::{Desk, DeskEvent, flow_on, invalid};
+use super::{Desk, DeskEvent, invalid};
 use crate::api::{ChainEndpointsView, EndpointCheck};
 use crate::error::{DeskError, ErrorKind};
 use crate::execute::rail::{
@@ -14,7 +14,7 @@ use crate::execute::rail::{
     source_chain,
 };
 use crate::execute::{ExecError, Executed, Unsimulated, WalletTxProgress};
-use crate::journal::{Stage, WalletTxKind};
+use crate::journal::WalletTxKind;
 use crate::views::OrderView;
 use crate::wallet;
 
@@ -547,17 +547,8 @@ impl Desk {
     /// The order's payment, done: what it gave handed in and registered, the order tracked.
     async fn register_paid(&self, local_id: i64, paid: &str) -> Result<(), DeskError> {
         info!(local_id, "paid; registering");
-        let journal = self.journal()?;
-        let (client, key, checks) = self.client_key_and_policy().await;
-        let flow = flow_on(&client, journal, &key, &checks);
-        let handed = flow.hand_in(local_id, paid).await;
-        // Followed even when the registration's answer was lost (V4's onramp: the gateway may have broadcast it).
-        let order = journal.order(local_id)?;
-        if matches!(order.stage, Stage::Registering | Stage::Registered) {
-            self.track(&order).await;
-        }
-        handed.map_err(super::errors::from_flow)?;
-        Ok(())
+        // As a transaction the person hands in: journaled, registered (or left to the chain), and followed.
+        self.hand_in(local_id, paid).await.map(drop)
     }
 
     /// Whether blind signing is on for the network in use.
