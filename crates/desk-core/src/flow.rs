@@ -262,7 +262,7 @@ fn question(err: &ClientError) -> Option<Question> {
                 Some(ErrorDetails::SlippageBounds { required_bps, .. }) => required_bps.parse::<u32>().ok(),
                 _ => None,
             };
-            let percent = |bps: u32| format!("{}.{:02}%", bps / 100, bps % 100);
+            let percent = |bps: u32| format!("{}%", verify::percent(bps));
             let message = match required {
                 Some(bps) => format!(
                     "This route takes {} {} slippage ({bps} bps). Choose a tolerance within the limit.",
@@ -290,7 +290,7 @@ fn question(err: &ClientError) -> Option<Question> {
                 }
                 _ => (None, None),
             };
-            let percent = |bps: u32| format!("{}.{:02}%", bps / 100, bps % 100);
+            let percent = |bps: u32| format!("{}%", verify::percent(bps));
             let message = match (max, suggested) {
                 (Some(max), Some(s)) => format!(
                     "This route takes at most {} slippage ({max} bps); the gateway suggests {} ({s} bps). \
