@@ -104,6 +104,14 @@ pub trait LocalChains: Send + Sync + fmt::Debug {
         chain: &'a str,
         owner: Option<&'a str>,
     ) -> BoxFuture<'a, Result<String, SandboxError>>;
+
+    /// Makes ready what the local gateway needs of `source_chain` before an order from it is created (the
+    /// Sandbox's gateway builds some transactions on a chain's latest state and checks registered ones on the chain,
+    /// so those chains run first); nothing for a chain that needs nothing.
+    fn ready_before_order<'a>(
+        &'a self,
+        source_chain: &'a str,
+    ) -> BoxFuture<'a, Result<(), SandboxError>>;
 }
 
 /// How desk-core reaches the Sandbox: the port, when this build has one, and whether its admin interface is served.

@@ -145,6 +145,20 @@ impl LocalChains for SandboxChains {
     ) -> BoxFuture<'a, Result<String, SandboxError>> {
         Box::pin(SandboxChains::url_for(self, chain, owner))
     }
+
+    fn ready_before_order<'a>(
+        &'a self,
+        source_chain: &'a str,
+    ) -> BoxFuture<'a, Result<(), SandboxError>> {
+        Box::pin(async move {
+            // The Sandbox's Solana and Tron chains run before an order from them is created: the gateway builds a
+            // Solana transaction on that chain's latest blockhash, and checks the registered transaction on the chain.
+            if matches!(source_chain, "solana" | "tron") {
+                SandboxChains::url_for(self, source_chain, None).await?;
+            }
+            Ok(())
+        })
+    }
 }
 
 /// The environment variable naming EVM nodes the Sandbox uses instead of starting its own

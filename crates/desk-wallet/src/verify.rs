@@ -64,6 +64,7 @@ mod summary;
 #[cfg(test)]
 mod tests;
 mod text;
+pub mod to_sign;
 
 use gateway_client::address::BitcoinNetwork;
 use gateway_client::wire::{CreateOrderResponse, OrderTx, Quote, QuoteView, TxData};

@@ -6,7 +6,7 @@ use desk_core::views::{AmountView, OrderView};
 use gateway_client::display::{amount_with_usd, duration_text, fraction_as_percent, usd_text};
 use gateway_client::wire::{
     CreateOrderResponse, MaxSpendable, OrderInfo, OrderStatus, OrderTx, QuoteView,
-    RegisterTxResponse, TokenAmount, TokenTransfer, TxData,
+    RegisterTxResponse, TokenAmount, TokenTransfer,
 };
 use gateway_client::{RouteInfo, TokenRegistry};
 
@@ -132,28 +132,8 @@ pub fn quote(quote: &QuoteView) {
 }
 
 fn tx(tx: &OrderTx) {
-    match tx.to_tx_data() {
-        TxData::Evm(call) => {
-            println!("Sign on {}: call {}", call.chain, call.to);
-            println!("  value: {} wei", call.value);
-            println!("  data:  {}", call.data);
-        }
-        TxData::Tron(call) => {
-            println!("Sign on {}: call {}", call.chain, call.to);
-            println!("  value:    {} sun", call.value);
-            println!(
-                "  feeLimit: {} sun (the most TRX the wallet may burn)",
-                call.fee_limit
-            );
-            println!("  data:     {}", call.data);
-        }
-        TxData::Solana(sol) => {
-            println!(
-                "Sign on solana (chain id {}): decode, sign and broadcast this unsigned transaction",
-                sol.chain_id
-            );
-            println!("  transaction (base64): {}", sol.transaction);
-        }
+    for line in tx.to_tx_data().lines_to_sign() {
+        println!("{line}");
     }
 }
 

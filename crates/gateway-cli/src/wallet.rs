@@ -250,14 +250,8 @@ pub async fn run(
                     serde_json::to_string_pretty(&accounts).unwrap_or_default()
                 );
             } else {
-                for (chain, account) in [
-                    ("bitcoin", &accounts.bitcoin),
-                    ("evm", &accounts.evm),
-                    ("tron", &accounts.tron),
-                    ("solana", &accounts.solana),
-                ] {
-                    let Some(account) = account else { continue };
-                    println!("{chain:<8} {}  {}", account.address, account.path);
+                for (family, account) in accounts.listed() {
+                    println!("{family:<8} {}  {}", account.address, account.path);
                 }
             }
             Ok(())

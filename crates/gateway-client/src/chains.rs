@@ -32,6 +32,49 @@ impl fmt::Display for ChainFamily {
     }
 }
 
+impl ChainFamily {
+    /// Every family, in the order of [`CHAINS`]: code above the chain crates lists families from here rather than
+    /// naming them, so a new family is one more variant and its chains, not an edit wherever families are listed.
+    pub const ALL: [Self; 4] = [Self::Bitcoin, Self::Evm, Self::Tron, Self::Solana];
+
+    /// The family's first chain in [`CHAINS`]: the chain an address is checked on when only its family matters
+    /// (all chains of a family share an address format).
+    pub fn first_chain(self) -> &'static str {
+        CHAINS
+            .iter()
+            .find(|c| c.family == self)
+            .map(|c| c.slug)
+            .expect("every family has a chain in the table")
+    }
+
+    /// Whether an address of the family can receive an affiliate fee: the gateway pays affiliate fees in tokens (the
+    /// inventory asset: wrapped BTC or a stablecoin), so the address is one of a token chain, never a Bitcoin one.
+    pub fn receives_affiliate_fees(self) -> bool {
+        self != Self::Bitcoin
+    }
+}
+
+/// "an address of one of `families`" as a person reads it, article included ("an EVM, Tron or Solana address").
+pub fn any_family_address(families: &[ChainFamily]) -> String {
+    let list = match families {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [rest @ .., last] => format!(
+            "{} or {last}",
+            rest.iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
+    let article = if list.starts_with(['A', 'E', 'I', 'O', 'U']) {
+        "an"
+    } else {
+        "a"
+    };
+    format!("{article} {list} address")
+}
+
 /// What the app knows of one chain.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Chain {

@@ -269,6 +269,21 @@ pub fn validate_src_tx_hash(chain: &str, hash: &str) -> Result<String, TxHashErr
     }
 }
 
+/// What an identifier of unknown kind looks like, as a person would name it ("EVM transaction hash", "Bitcoin
+/// txid", "Solana transaction signature"), or `None` when it looks like none of the chains' transaction ids.
+pub fn looks_like(query: &str) -> Option<&'static str> {
+    let query = query.trim();
+    if validate_evm_tx_hash(query).is_ok() {
+        Some("EVM transaction hash")
+    } else if query.len() == 64 && query.bytes().all(|b| b.is_ascii_hexdigit()) {
+        Some("Bitcoin txid")
+    } else if validate_solana_signature(query).is_ok() {
+        Some("Solana transaction signature")
+    } else {
+        None
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,7 +1,8 @@
 //! The desk's orders facet: the orders the app knows and watches, the tracker that follows them, and what a person
 //! does with one (hand a transaction in, continue, abandon, acknowledge, export its PSBT).
 
-use gateway_client::address::validate_address;
+use gateway_client::address::{ChainFamily, validate_any};
+use gateway_client::chains::any_family_address;
 use serde_json::Value;
 use tokio::sync::broadcast;
 use tracing::warn;
@@ -120,17 +121,15 @@ impl Desk {
     pub async fn watch_address(&self, address: &str) -> Result<SettingsView, DeskError> {
         let address = address.trim();
         let bitcoin = self.state.lock().await.network.bitcoin;
-        let valid = ["ethereum", "bitcoin", "tron", "solana"]
-            .iter()
-            .find_map(|chain| validate_address(chain, address, bitcoin).ok())
-            .ok_or_else(|| {
-                invalid(
-                    "address",
-                    format!(
-                        "{address:?} is not an EVM, Bitcoin, Tron or Solana address. Check it and try again."
-                    ),
-                )
-            })?;
+        let valid = validate_any(&ChainFamily::ALL, address, bitcoin).ok_or_else(|| {
+            invalid(
+                "address",
+                format!(
+                    "{address:?} is not {}. Check it and try again.",
+                    any_family_address(&ChainFamily::ALL)
+                ),
+            )
+        })?;
         let mut state = self.state.lock().await;
         let kind = state.network.kind;
         let list = &mut state.settings.prefs_mut(kind).watched;

@@ -78,14 +78,12 @@ impl Desk {
         crate::verify::request::require_confirmed_loss(&quote, accepted_loss_bps)
             .map_err(|e| DeskError::new(ErrorKind::Refused, e.to_string()))?;
         self.refuse_while_uncertain().await?;
-        // The Sandbox's Solana and Tron chains run before an order from them is created: the gateway builds a Solana
-        // transaction on that chain's latest blockhash, and checks the registered transaction on the chain.
-        let source = quote.view().input_amount().chain.clone();
-        if source == "solana" || source == "tron" {
-            let chains = self.state.lock().await.network.sandbox_chains.clone();
-            if let Some(chains) = chains {
-                chains.url_for(&source, None).await?;
-            }
+        // The Sandbox's chains that its gateway reads while making the order run first.
+        let chains = self.state.lock().await.network.sandbox_chains.clone();
+        if let Some(chains) = chains {
+            chains
+                .ready_before_order(&quote.view().input_amount().chain)
+                .await?;
         }
         self.refuse_unpayable(&quote).await?;
         let (client, key, checks) = self.client_key_and_policy().await;

@@ -5,15 +5,21 @@ use super::PartnerError;
 use crate::api::RouteKind;
 use crate::settings::{AffiliateEntry, NetworkKind, Settings};
 use gateway_client::ApiVersion;
-use gateway_client::address::{BitcoinNetwork, validate_address};
+use gateway_client::address::{BitcoinNetwork, ChainFamily, validate_address, validate_any};
+use gateway_client::chains::any_family_address;
 
 /// The gateway's limits on onramp and offramp affiliates.
 pub const MAX_AFFILIATES: usize = 5;
 /// The largest total of the affiliate entries' bps (10%).
 pub const MAX_TOTAL_BPS: u32 = 1_000;
 
-/// The chains whose addresses can receive an affiliate fee.
-pub(crate) const AFFILIATE_CHAINS: [&str; 3] = ["ethereum", "tron", "solana"];
+/// The families whose addresses can receive an affiliate fee.
+pub(crate) fn affiliate_families() -> Vec<ChainFamily> {
+    ChainFamily::ALL
+        .into_iter()
+        .filter(|f| f.receives_affiliate_fees())
+        .collect()
+}
 
 /// The canonical form of an affiliate address (EVM, Tron or Solana), or why it is not one.
 pub(crate) fn canonical_address(address: &str) -> Result<String, String> {
@@ -21,11 +27,10 @@ pub(crate) fn canonical_address(address: &str) -> Result<String, String> {
     if address.is_empty() {
         return Err("has no address".into());
     }
-    AFFILIATE_CHAINS
-        .iter()
-        .find_map(|chain| validate_address(chain, address, BitcoinNetwork::Mainnet).ok())
+    let families = affiliate_families();
+    validate_any(&families, address, BitcoinNetwork::Mainnet)
         .map(|valid| valid.canonical)
-        .ok_or_else(|| format!("{address:?} is not an EVM, Tron or Solana address"))
+        .ok_or_else(|| format!("{address:?} is not {}", any_family_address(&families)))
 }
 
 /// Checks the affiliate entries against the gateway's limits and gives them back with canonical addresses.

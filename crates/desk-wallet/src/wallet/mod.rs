@@ -274,6 +274,20 @@ impl Accounts {
         self.solana.as_ref().ok_or_else(|| self.missing("Solana"))
     }
 
+    /// The accounts the wallet has, each with the name of its family (`bitcoin`, `evm`, `tron`, `solana`, as
+    /// `gateway wallet address` prints them), in that order.
+    pub fn listed(&self) -> Vec<(&'static str, &Account)> {
+        [
+            ("bitcoin", &self.bitcoin),
+            ("evm", &self.evm),
+            ("tron", &self.tron),
+            ("solana", &self.solana),
+        ]
+        .into_iter()
+        .filter_map(|(family, account)| account.as_ref().map(|a| (family, a)))
+        .collect()
+    }
+
     fn missing(&self, wanted: &'static str) -> WalletError {
         let held = [
             (self.bitcoin.is_some(), "Bitcoin"),

@@ -59,6 +59,36 @@ pub enum TxData {
     Solana(SolanaTx),
 }
 
+impl TxData {
+    /// What is asked to be signed, in lines for a terminal: the chain, the contract or transaction, and each amount
+    /// in the chain's smallest unit with the unit named.
+    pub fn lines_to_sign(&self) -> Vec<String> {
+        match self {
+            Self::Evm(call) => vec![
+                format!("Sign on {}: call {}", call.chain, call.to),
+                format!("  value: {} wei", call.value),
+                format!("  data:  {}", call.data),
+            ],
+            Self::Tron(call) => vec![
+                format!("Sign on {}: call {}", call.chain, call.to),
+                format!("  value:    {} sun", call.value),
+                format!(
+                    "  feeLimit: {} sun (the most TRX the wallet may burn)",
+                    call.fee_limit
+                ),
+                format!("  data:     {}", call.data),
+            ],
+            Self::Solana(sol) => vec![
+                format!(
+                    "Sign on solana (chain id {}): decode, sign and broadcast this unsigned transaction",
+                    sol.chain_id
+                ),
+                format!("  transaction (base64): {}", sol.transaction),
+            ],
+        }
+    }
+}
+
 /// The transaction of an offramp or token-swap order, whichever version sent it.
 ///
 /// V3 sends the tagged [`TxData`]; V1 and V2 send a plain [`EvmTx`] without `type`. An object with a `type` this

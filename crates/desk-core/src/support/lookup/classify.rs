@@ -1,6 +1,6 @@
 //! Telling a lookup's text apart: an address of any chain (all its orders), else an order identifier.
 
-use gateway_client::address::{BitcoinNetwork, ChainFamily, validate_address, validate_evm};
+use gateway_client::address::{self, ChainFamily};
 use gateway_client::txhash;
 
 use super::LookupError;
@@ -28,50 +28,19 @@ pub(crate) fn classify(query: &str) -> Result<Classified, LookupError> {
     if query.is_empty() {
         return Err(LookupError::EmptyQuery);
     }
-    let evm_shaped = query.len() == 42
-        && query.starts_with("0x")
-        && query[2..].bytes().all(|b| b.is_ascii_hexdigit());
-    if evm_shaped {
-        return validate_evm(query)
-            .map(|v| Classified::Address {
-                family: v.family,
-                canonical: v.canonical,
-            })
-            .map_err(|e| LookupError::BadAddress {
-                reason: e.to_string(),
-            });
-    }
-    let bitcoin = [
-        BitcoinNetwork::Mainnet,
-        BitcoinNetwork::Testnet,
-        BitcoinNetwork::Regtest,
-    ]
-    .into_iter()
-    .find_map(|network| validate_address("bitcoin", query, network).ok());
-    let found = bitcoin.or_else(|| {
-        ["tron", "solana"]
-            .into_iter()
-            .find_map(|chain| validate_address(chain, query, BitcoinNetwork::Mainnet).ok())
-    });
-    if let Some(valid) = found {
-        return Ok(Classified::Address {
+    match address::recognise(query) {
+        Some(Ok(valid)) => Ok(Classified::Address {
             family: valid.family,
             canonical: valid.canonical,
-        });
+        }),
+        Some(Err(e)) => Err(LookupError::BadAddress {
+            reason: e.to_string(),
+        }),
+        None => Ok(Classified::Identifier {
+            id: query.to_owned(),
+            looks_like: txhash::looks_like(query).unwrap_or("order id"),
+        }),
     }
-    let looks_like = if txhash::validate_evm_tx_hash(query).is_ok() {
-        "EVM transaction hash"
-    } else if query.len() == 64 && query.bytes().all(|b| b.is_ascii_hexdigit()) {
-        "Bitcoin txid"
-    } else if txhash::validate_solana_signature(query).is_ok() {
-        "Solana transaction signature"
-    } else {
-        "order id"
-    };
-    Ok(Classified::Identifier {
-        id: query.to_owned(),
-        looks_like,
-    })
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! The get-quote request a quote was made from, built again: stand-ins for addresses a bundle shortened, known
 //! tokens for shortened token addresses, and affiliates' bps worked out from their fees.
 
-use gateway_client::address::{BitcoinNetwork, ChainFamily, chain_family, validate_evm};
+use gateway_client::address::{self, BitcoinNetwork, chain_family};
 use gateway_client::params::DEFAULT_SLIPPAGE_BPS;
 use gateway_client::wire::{Quote, QuoteView, TokenAmount};
 use gateway_client::{Affiliate, ApiVersion, QuoteRequest, TokenRegistry};
@@ -14,50 +14,15 @@ pub(crate) fn is_shortened(text: &str) -> bool {
 }
 
 /// A valid address of `chain`'s family to stand in for one a bundle shortened; `n` tells stand-ins apart (two
-/// affiliates must not share an address). A Bitcoin stand-in is of the gateway's Bitcoin network `bitcoin` (a
-/// P2WPKH address of a made-up key hash), so a regtest Sandbox takes it.
+/// affiliates must not share an address). A Bitcoin stand-in is of the gateway's Bitcoin network `bitcoin`, so a
+/// regtest Sandbox takes it.
 pub(crate) fn stand_in(chain: &str, n: u8, bitcoin: BitcoinNetwork) -> Option<String> {
-    const TRON: [&str; 2] = [
-        "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7",
-        "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t",
-    ];
-    const SOLANA: [&str; 2] = [
-        "11111111111111111111111111111111",
-        "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v",
-    ];
-    let pick = |list: &[&str]| list[usize::from(n) % list.len()].to_owned();
-    Some(match chain_family(chain)? {
-        ChainFamily::Evm => {
-            validate_evm(&format!("0x{:040x}", 0xdead_0000_u64 + u64::from(n)))
-                .ok()?
-                .canonical
-        }
-        ChainFamily::Bitcoin => {
-            let mut hash = [0xde_u8; 20];
-            hash[19] = n;
-            let script = ::bitcoin::ScriptBuf::new_p2wpkh(
-                &<::bitcoin::WPubkeyHash as ::bitcoin::hashes::Hash>::from_byte_array(hash),
-            );
-            ::bitcoin::Address::from_script(&script, ::bitcoin::Network::from(bitcoin))
-                .ok()?
-                .to_string()
-        }
-        ChainFamily::Tron => pick(&TRON),
-        ChainFamily::Solana => pick(&SOLANA),
-    })
+    address::stand_in(chain_family(chain)?, n, bitcoin)
 }
 
 /// The chain a shortened address of unknown chain most likely belongs to, from how it starts.
 pub(crate) fn chain_of_short(text: &str) -> &'static str {
-    if text.starts_with("0x") {
-        "ethereum"
-    } else if text.starts_with('T') {
-        "tron"
-    } else if text.starts_with("bc1") || text.starts_with('1') || text.starts_with('3') {
-        "bitcoin"
-    } else {
-        "solana"
-    }
+    address::likely_chain_of_short(text)
 }
 
 /// Builds the request again from a quote, noting what could not be taken as it was.
@@ -333,7 +298,7 @@ pub(crate) fn derive_bps(fee: &TokenAmount, input: &TokenAmount) -> Derived {
 mod tests {
     use super::*;
     use crate::support::reproduce::tests::onramp;
-    use gateway_client::address::validate_address;
+    use gateway_client::address::{validate_address, validate_evm};
     use serde_json::json;
 
     #[test]
