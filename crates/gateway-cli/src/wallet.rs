@@ -28,23 +28,16 @@ pub const PASSPHRASE_ENV: &str = "GATEWAY_PASSPHRASE";
 /// The environment variable naming an encrypted keystore file (`gateway wallet keystore FILE` writes one).
 pub const KEYSTORE_ENV: &str = "GATEWAY_KEYSTORE";
 
-#[derive(Debug, Clone, Copy, clap::ValueEnum)]
-pub enum KeyArg {
-    Evm,
-    Bitcoin,
-    Tron,
-    Solana,
-}
-
-impl From<KeyArg> for wallet::KeyFamily {
-    fn from(arg: KeyArg) -> Self {
-        match arg {
-            KeyArg::Evm => Self::Evm,
-            KeyArg::Bitcoin => Self::Bitcoin,
-            KeyArg::Tron => Self::Tron,
-            KeyArg::Solana => Self::Solana,
-        }
-    }
+/// `--key FAMILY`: one of the wallet's kinds of key, by its name (`evm`, `bitcoin`, …; desk-wallet's list).
+fn key_family() -> impl clap::builder::TypedValueParser<Value = wallet::KeyFamily> {
+    use clap::builder::TypedValueParser as _;
+    clap::builder::PossibleValuesParser::new(wallet::KeyFamily::ALL.map(wallet::KeyFamily::key))
+        .map(|name| {
+            wallet::KeyFamily::ALL
+                .into_iter()
+                .find(|family| family.key() == name)
+                .expect("the parser takes only the families' names")
+        })
 }
 
 #[derive(Debug, Clone, Subcommand)]
@@ -64,8 +57,8 @@ pub enum WalletCommand {
         with_passphrase: bool,
         /// Import a single private key of this chain family instead of a phrase (the wallet then has that family's
         /// account only): evm (hex), bitcoin (WIF), tron (hex), solana (Base58 keypair)
-        #[arg(long, value_enum, value_name = "FAMILY")]
-        key: Option<KeyArg>,
+        #[arg(long, value_parser = key_family(), value_name = "FAMILY")]
+        key: Option<wallet::KeyFamily>,
     },
     /// The wallet's addresses and their paths (from GATEWAY_MNEMONIC, else the keychain's wallet)
     Address,
@@ -234,7 +227,7 @@ pub async fn run(
             key,
         } => {
             blocking(move || match key {
-                Some(family) => import_key(family.into()),
+                Some(family) => import_key(family),
                 None => import(with_passphrase),
             })
             .await
@@ -251,7 +244,7 @@ pub async fn run(
                 );
             } else {
                 for (family, account) in accounts.listed() {
-                    println!("{family:<8} {}  {}", account.address, account.path);
+                    println!("{:<8} {}  {}", family.key(), account.address, account.path);
                 }
             }
             Ok(())

@@ -47,6 +47,12 @@ impl ChainFamily {
             .expect("every family has a chain in the table")
     }
 
+    /// Whether a quote from a chain of the family must name its sender: the gateway builds a Solana transaction
+    /// with the sender as its fee payer and signer, so it cannot quote one without it.
+    pub fn quote_needs_sender(self) -> bool {
+        self == Self::Solana
+    }
+
     /// Whether an address of the family can receive an affiliate fee: the gateway pays affiliate fees in tokens (the
     /// inventory asset: wrapped BTC or a stablecoin), so the address is one of a token chain, never a Bitcoin one.
     pub fn receives_affiliate_fees(self) -> bool {

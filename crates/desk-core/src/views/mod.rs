@@ -33,7 +33,7 @@ pub use own_fee::{
 };
 pub use quote_card::{AffiliateView, FeeLine, ImpactView, LARGE_IMPACT_BPS, QuoteCard};
 pub use receipt::{ReceiptKind, ReceiptLine, ReceiptView};
-pub use to_sign::{CallToSign, ContractCall, DepositToPay, SolanaCall, TronCall};
+pub use to_sign::{CallToSign, ContractCall, DepositToPay};
 
 /// An amount of a token: smallest units (exact, as a string), the same for a person, and its USD value.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]

@@ -10,7 +10,8 @@ use serde_json::{Map, Value};
 use ts_rs::TS;
 
 use crate::api::RouteKind;
-pub use crate::verify::to_sign::{CallToSign, ContractCall, SolanaCall, TronCall};
+use crate::verify::to_sign::text;
+pub use crate::verify::to_sign::{CallToSign, ContractCall};
 use crate::verify::{PsbtSummary, Verified};
 
 /// What an onramp asks to be paid: the deposit address, the exact amount, the OP_RETURN, the PSBT when there is one.
@@ -36,14 +37,6 @@ pub struct DepositToPay {
     pub fee_usd: Option<String>,
     /// The verified sentence ("Pays … to … with OP_RETURN …").
     pub sentence: Option<String>,
-}
-
-/// A non-empty string.
-fn text(value: Option<&Value>) -> Option<String> {
-    value
-        .and_then(Value::as_str)
-        .filter(|s| !s.is_empty())
-        .map(str::to_owned)
 }
 
 /// The create-order answer's inner object and its route key (`onramp`, `offramp`, `tokenSwap`, V1's `layerZero`).

@@ -69,12 +69,60 @@ fn generate(dir: &Path) {
 fn facts_ts() -> String {
     use gateway_client::address::ChainFamily;
     use gateway_client::params;
-    let family = |f: ChainFamily| match f {
-        ChainFamily::Bitcoin => "bitcoin",
-        ChainFamily::Evm => "evm",
-        ChainFamily::Tron => "tron",
-        ChainFamily::Solana => "solana",
+    let family = |f: ChainFamily| {
+        serde_json::to_value(f)
+            .unwrap()
+            .as_str()
+            .unwrap()
+            .to_owned()
     };
+    let family_type = ChainFamily::ALL
+        .iter()
+        .map(|&f| format!("{:?}", family(f)))
+        .collect::<Vec<_>>()
+        .join(" | ");
+    let family_list: Vec<String> = ChainFamily::ALL
+        .iter()
+        .map(|&f| format!("  {:?},", family(f)))
+        .collect();
+    let family_names: Vec<String> = ChainFamily::ALL
+        .iter()
+        .map(|&f| format!("  {}: {:?},", family(f), f.to_string()))
+        .collect();
+    let sender_required: Vec<String> = ChainFamily::ALL
+        .iter()
+        .filter(|f| f.quote_needs_sender())
+        .map(|&f| format!("  {:?},", family(f)))
+        .collect();
+    use desk_core::wallet::KeyFamily;
+    let key = |f: KeyFamily| {
+        serde_json::to_value(f)
+            .unwrap()
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    let key_families: Vec<String> = KeyFamily::ALL
+        .iter()
+        .map(|&f| {
+            format!(
+                "  {{ family: {:?}, label: {:?} }},",
+                key(f),
+                f.import_label()
+            )
+        })
+        .collect();
+    let accounts: Vec<String> = KeyFamily::LISTED
+        .iter()
+        .map(|&f| {
+            assert_eq!(
+                key(f),
+                f.key(),
+                "the accounts' keys are the families' names"
+            );
+            format!("  {{ key: {:?}, label: {:?} }},", key(f), f.account_label())
+        })
+        .collect();
     let families: Vec<String> = gateway_client::chains::CHAINS
         .iter()
         .map(|c| format!("  {:?}: {:?},", c.slug, family(c.family)))
@@ -150,8 +198,19 @@ fn facts_ts() -> String {
         "// Generated from the Rust constants by `cargo xtask gen-types` (desk-core's bindings test). Do not edit.\n\n\
          import type {{ ExecutionPhase }} from \"./ExecutionPhase\";\n\
          import type {{ Stage }} from \"./Stage\";\n\
-         import type {{ SwapField }} from \"./SwapField\";\n\n\
-         export type ChainFamily = \"bitcoin\" | \"evm\" | \"tron\" | \"solana\";\n\n\
+         import type {{ SwapField }} from \"./SwapField\";\n\
+         import type {{ KeyFamily }} from \"./KeyFamily\";\n\n\
+         export type ChainFamily = {family_type};\n\n\
+         /** Every chain family, in the order of the one table of chains (gateway_client::chains::ChainFamily::ALL). */\n\
+         export const CHAIN_FAMILY_LIST: readonly ChainFamily[] = [\n{}\n];\n\n\
+         /** Each family's name in a sentence (\"an EVM address\"). */\n\
+         export const FAMILY_NAMES: Readonly<Record<ChainFamily, string>> = {{\n{}\n}};\n\n\
+         /** The families whose quotes must name their sender (ChainFamily::quote_needs_sender). */\n\
+         export const SENDER_REQUIRED_FAMILIES: readonly ChainFamily[] = [\n{}\n];\n\n\
+         /** The kinds of single key the wallet imports, in the order offered (desk_wallet KeyFamily::ALL). */\n\
+         export const KEY_FAMILIES: readonly {{ family: KeyFamily; label: string }}[] = [\n{}\n];\n\n\
+         /** The wallet's accounts, in the order listed (KeyFamily::LISTED), keyed as WalletAccounts is. */\n\
+         export const ACCOUNT_LABELS: readonly {{ key: KeyFamily; label: string }}[] = [\n{}\n];\n\n\
          /** Each chain the app knows, by slug, with its family (gateway_client::chains::CHAINS). */\n\
          export const CHAIN_FAMILIES: Readonly<Record<string, ChainFamily>> = {{\n{}\n}};\n\n\
          /** The EVM chains' slugs, in the table's order. */\n\
@@ -171,6 +230,11 @@ fn facts_ts() -> String {
          /** The swap form's fields (desk_core::error::SwapField::ALL): an error's `field` names one of them or another \
          form's. */\n\
          export const SWAP_FIELDS: readonly SwapField[] = [\n{}\n];\n",
+        family_list.join("\n"),
+        family_names.join("\n"),
+        sender_required.join("\n"),
+        key_families.join("\n"),
+        accounts.join("\n"),
         families.join("\n"),
         evm.join("\n"),
         desk_core::partner::MAX_AFFILIATES,

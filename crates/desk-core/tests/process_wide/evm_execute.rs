@@ -569,6 +569,10 @@ async fn endpoints_are_chosen_per_network_and_checked_to_be_their_chain() {
 
     let checked = desk.check_chain_endpoint("bob", node.url()).await.unwrap();
     assert_eq!(checked.chain_id, 60808);
+    assert_eq!(
+        checked.answered,
+        format!("chain id 60808, latest block {}", checked.latest_block)
+    );
     let other = desk
         .check_chain_endpoint("ethereum", node.url())
         .await

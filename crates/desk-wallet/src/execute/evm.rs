@@ -728,6 +728,10 @@ impl WalletRail for EvmRail {
                 url: endpoint.url.clone(),
                 chain_id: endpoint.chain_id,
                 latest_block,
+                answered: format!(
+                    "chain id {}, latest block {latest_block}",
+                    endpoint.chain_id
+                ),
             })
         })
     }

@@ -304,6 +304,9 @@ pub struct EndpointCheck {
     /// The newest block the endpoint knows (on Solana, its slot): a stale endpoint shows an old one.
     #[ts(type = "number")]
     pub latest_block: u64,
+    /// What it answered as the settings list shows it after the URL: `chain id 60808, latest block 123`, or, on a
+    /// chain with no chain id, `the chain itself, latest slot 123` (written by the family's rail).
+    pub answered: String,
 }
 
 /// Where a rail reaches its chain.

@@ -652,6 +652,7 @@ impl WalletRail for SolanaRail {
                 url: endpoint.url.clone(),
                 chain_id: 0,
                 latest_block: slot,
+                answered: format!("the chain itself, latest slot {slot}"),
             })
         })
     }

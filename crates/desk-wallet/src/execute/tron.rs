@@ -809,10 +809,12 @@ impl WalletRail for TronRail {
         Box::pin(async move {
             let endpoint = endpoint_of(reach).await?;
             let block = endpoint.now_block().await?;
+            let latest_block = u64::try_from(block.number).unwrap_or(0);
             Ok(EndpointCheck {
                 url: endpoint.url.clone(),
                 chain_id: 0,
-                latest_block: u64::try_from(block.number).unwrap_or(0),
+                latest_block,
+                answered: format!("the chain itself, latest block {latest_block}"),
             })
         })
     }

@@ -54,6 +54,8 @@ pub struct TronCall {
 #[serde(rename_all = "camelCase")]
 #[ts(export_to = "SolanaCall.ts")]
 pub struct SolanaCall {
+    /// The chain's slug (the order's source chain).
+    pub chain: String,
     /// The chain id the gateway named, as text.
     pub chain_id: Option<String>,
     /// The unsigned transaction, base64, as the gateway sent it.
@@ -87,7 +89,7 @@ pub enum CallToSign {
 }
 
 /// A non-empty string.
-fn text(value: Option<&Value>) -> Option<String> {
+pub fn text(value: Option<&Value>) -> Option<String> {
     value
         .and_then(Value::as_str)
         .filter(|s| !s.is_empty())
@@ -124,6 +126,7 @@ pub fn call_to_sign(
             _ => None,
         };
         return Some(CallToSign::Solana(SolanaCall {
+            chain: send_chain.to_owned(),
             chain_id: number_text(tx.get("chainId")),
             transaction,
             fee_payer: s.map(|s| s.fee_payer.clone()),

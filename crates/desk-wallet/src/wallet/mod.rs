@@ -97,6 +97,42 @@ pub enum KeyFamily {
 }
 
 impl KeyFamily {
+    /// Every family of key, in the order the window offers them for import.
+    pub const ALL: [Self; 4] = [Self::Evm, Self::Bitcoin, Self::Tron, Self::Solana];
+
+    /// The order the wallet's accounts are listed in (the window's list, `gateway wallet address`).
+    pub const LISTED: [Self; 4] = [Self::Bitcoin, Self::Evm, Self::Tron, Self::Solana];
+
+    /// The family as the wallet's accounts are keyed by it (`bitcoin`, `evm`, `tron`, `solana`).
+    pub fn key(self) -> &'static str {
+        match self {
+            Self::Bitcoin => "bitcoin",
+            Self::Evm => "evm",
+            Self::Tron => "tron",
+            Self::Solana => "solana",
+        }
+    }
+
+    /// How a key of the family is written, as the window's import list names it.
+    pub fn import_label(self) -> &'static str {
+        match self {
+            Self::Bitcoin => "Bitcoin (WIF, compressed)",
+            Self::Evm => "EVM chains (hex, 64 characters)",
+            Self::Tron => "Tron (hex, 64 characters)",
+            Self::Solana => "Solana (Base58 keypair)",
+        }
+    }
+
+    /// The family's account as the wallet's list of accounts names it, in [`Accounts::listed`]'s order.
+    pub fn account_label(self) -> &'static str {
+        match self {
+            Self::Bitcoin => "Bitcoin (native SegWit)",
+            Self::Evm => "EVM chains (Ethereum, BOB, Base, …)",
+            Self::Tron => "Tron",
+            Self::Solana => "Solana",
+        }
+    }
+
     /// The family's name in a sentence: `Bitcoin`, `EVM`, `Tron` or `Solana`.
     pub fn name(self) -> &'static str {
         match self {
@@ -274,18 +310,22 @@ impl Accounts {
         self.solana.as_ref().ok_or_else(|| self.missing("Solana"))
     }
 
-    /// The accounts the wallet has, each with the name of its family (`bitcoin`, `evm`, `tron`, `solana`, as
-    /// `gateway wallet address` prints them), in that order.
-    pub fn listed(&self) -> Vec<(&'static str, &Account)> {
-        [
-            ("bitcoin", &self.bitcoin),
-            ("evm", &self.evm),
-            ("tron", &self.tron),
-            ("solana", &self.solana),
-        ]
-        .into_iter()
-        .filter_map(|(family, account)| account.as_ref().map(|a| (family, a)))
-        .collect()
+    /// The account of `family`, when the wallet has one.
+    pub fn of(&self, family: KeyFamily) -> Option<&Account> {
+        match family {
+            KeyFamily::Bitcoin => self.bitcoin.as_ref(),
+            KeyFamily::Evm => self.evm.as_ref(),
+            KeyFamily::Tron => self.tron.as_ref(),
+            KeyFamily::Solana => self.solana.as_ref(),
+        }
+    }
+
+    /// The accounts the wallet has, each with its family, in [`KeyFamily::LISTED`]'s order.
+    pub fn listed(&self) -> Vec<(KeyFamily, &Account)> {
+        KeyFamily::LISTED
+            .into_iter()
+            .filter_map(|family| self.of(family).map(|a| (family, a)))
+            .collect()
     }
 
     fn missing(&self, wanted: &'static str) -> WalletError {

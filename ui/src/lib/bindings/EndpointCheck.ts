@@ -15,4 +15,9 @@ chainId: number,
 /**
  * The newest block the endpoint knows (on Solana, its slot): a stale endpoint shows an old one.
  */
-latestBlock: number, };
+latestBlock: number, 
+/**
+ * What it answered as the settings list shows it after the URL: `chain id 60808, latest block 123`, or, on a
+ * chain with no chain id, `the chain itself, latest slot 123` (written by the family's rail).
+ */
+answered: string, };

@@ -5,6 +5,10 @@
  */
 export type SolanaCall = { 
 /**
+ * The chain's slug (the order's source chain).
+ */
+chain: string, 
+/**
  * The chain id the gateway named, as text.
  */
 chainId: string | null, 

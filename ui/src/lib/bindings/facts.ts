@@ -3,8 +3,46 @@
 import type { ExecutionPhase } from "./ExecutionPhase";
 import type { Stage } from "./Stage";
 import type { SwapField } from "./SwapField";
+import type { KeyFamily } from "./KeyFamily";
 
 export type ChainFamily = "bitcoin" | "evm" | "tron" | "solana";
+
+/** Every chain family, in the order of the one table of chains (gateway_client::chains::ChainFamily::ALL). */
+export const CHAIN_FAMILY_LIST: readonly ChainFamily[] = [
+  "bitcoin",
+  "evm",
+  "tron",
+  "solana",
+];
+
+/** Each family's name in a sentence ("an EVM address"). */
+export const FAMILY_NAMES: Readonly<Record<ChainFamily, string>> = {
+  bitcoin: "Bitcoin",
+  evm: "EVM",
+  tron: "Tron",
+  solana: "Solana",
+};
+
+/** The families whose quotes must name their sender (ChainFamily::quote_needs_sender). */
+export const SENDER_REQUIRED_FAMILIES: readonly ChainFamily[] = [
+  "solana",
+];
+
+/** The kinds of single key the wallet imports, in the order offered (desk_wallet KeyFamily::ALL). */
+export const KEY_FAMILIES: readonly { family: KeyFamily; label: string }[] = [
+  { family: "evm", label: "EVM chains (hex, 64 characters)" },
+  { family: "bitcoin", label: "Bitcoin (WIF, compressed)" },
+  { family: "tron", label: "Tron (hex, 64 characters)" },
+  { family: "solana", label: "Solana (Base58 keypair)" },
+];
+
+/** The wallet's accounts, in the order listed (KeyFamily::LISTED), keyed as WalletAccounts is. */
+export const ACCOUNT_LABELS: readonly { key: KeyFamily; label: string }[] = [
+  { key: "bitcoin", label: "Bitcoin (native SegWit)" },
+  { key: "evm", label: "EVM chains (Ethereum, BOB, Base, …)" },
+  { key: "tron", label: "Tron" },
+  { key: "solana", label: "Solana" },
+];
 
 /** Each chain the app knows, by slug, with its family (gateway_client::chains::CHAINS). */
 export const CHAIN_FAMILIES: Readonly<Record<string, ChainFamily>> = {

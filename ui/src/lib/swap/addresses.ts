@@ -5,18 +5,11 @@
 
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { utf8ToBytes } from "@noble/hashes/utils.js";
-import { CHAIN_FAMILIES, type ChainFamily } from "../bindings/facts";
+import { CHAIN_FAMILIES, FAMILY_NAMES, type ChainFamily } from "../bindings/facts";
 
 /** The family of each chain and the EVM chains come from Rust's one table of chains, generated into the bindings. */
 export type { ChainFamily } from "../bindings/facts";
 export { EVM_CHAINS } from "../bindings/facts";
-
-const FAMILY_NAMES: Record<ChainFamily, string> = {
-  bitcoin: "Bitcoin",
-  evm: "EVM",
-  tron: "Tron",
-  solana: "Solana",
-};
 
 /** The family of a chain slug, or null for a chain the app does not know. */
 export function chainFamily(chain: string): ChainFamily | null {

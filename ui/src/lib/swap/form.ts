@@ -17,7 +17,7 @@ const collator = new Intl.Collator("en", { sensitivity: "base", numeric: true })
 export const SLIPPAGE_PRESETS: readonly number[] = [50, 100, 300];
 /** The official client's default (3%). */
 export { DEFAULT_SLIPPAGE_BPS } from "../bindings/facts";
-import { DEFAULT_SLIPPAGE_BPS, MAX_SLIPPAGE_BPS } from "../bindings/facts";
+import { DEFAULT_SLIPPAGE_BPS, MAX_SLIPPAGE_BPS, SENDER_REQUIRED_FAMILIES } from "../bindings/facts";
 /** Below this, a quote may fail to fill; above the other, the person may get much less than quoted. */
 export const SLIPPAGE_LOW_BPS = 50;
 export const SLIPPAGE_HIGH_BPS = 300;
@@ -190,7 +190,7 @@ export function fieldRules(kind: RouteKind | null, srcChain: string, apiVersion:
   const v4 = apiVersion === null || apiVersion === "v4";
   const refundAllowed = (v3 && kind === "onramp") || v4;
   return {
-    senderRequired: chainFamily(srcChain) === "solana",
+    senderRequired: SENDER_REQUIRED_FAMILIES.some((family) => family === chainFamily(srcChain)),
     ownerRequired: v3 && kind === "offramp",
     v3,
     refundAllowed,

@@ -63,7 +63,7 @@ describe("EVM endpoints in Settings", () => {
     );
     const checkChainEndpoint = vi.fn(async (chain: string, url: string) => {
       if (url.includes("wrong")) throw { kind: "transport", message: `${url} is chain 1, not ${chain}.` };
-      return { url, chainId: 60808, latestBlock: 123 };
+      return { url, chainId: 60808, latestBlock: 123, answered: "chain id 60808, latest block 123" };
     });
     const api = stubApi({ setChainEndpoints, checkChainEndpoint });
     app = mount(ChainEndpoints, { target: document.getElementById("app")!, props: { api } });

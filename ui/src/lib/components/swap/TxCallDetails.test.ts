@@ -96,6 +96,7 @@ describe("TxCallDetails", () => {
   it("labels a Solana gateway instruction of no public layout as not decoded, and a decoded one not at all", () => {
     const solana = (gatewayDecoded: boolean | null): CallToSign => ({
       kind: "solana",
+      chain: "solana",
       chainId: "792703809",
       transaction: "AQID",
       feePayer: "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM",
