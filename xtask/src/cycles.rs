@@ -5,7 +5,7 @@
 //! comments do not, nor what is compiled for tests only. The whole-tree check is also a test of the normal suite
 //! (`cargo xtask test` runs it), so that a circle fails CI.
 
-mod scan;
+pub(crate) mod scan;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;

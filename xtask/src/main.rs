@@ -7,6 +7,7 @@ mod bundle;
 mod conformance;
 mod cycles;
 mod display;
+mod families;
 mod footprint;
 mod pss;
 mod setup;
@@ -30,6 +31,8 @@ usage: cargo xtask <task>
   bench [app]                run the benchmarks and print their means and ratios; `app`: only the app's
                              start-up time and memory (PSS of all its processes, at rest and after a swap)
   conformance                schemathesis (PyPI, pinned) against gateway-sim with the published OpenAPI document
+  families                   where the code above the chain crates (desk-core, the command line, the window)
+                             names a chain family the app added (Tron, Solana); none, so a new family changes none
   gen-types                  regenerate the UI's TypeScript types from the Rust types
   module-cycles              which top-level module of each library crate uses which, and whether any use one
                              another in a circle (read from the sources' tokens, in a second)";
@@ -67,6 +70,7 @@ fn run() -> Result<()> {
         },
         "conformance" => conformance::conformance(),
         "module-cycles" => cycles::module_cycles(),
+        "families" => families::families(),
         "help" | "-h" | "--help" => {
             println!("{USAGE}");
             Ok(())

@@ -143,7 +143,7 @@ fn is_punct(token: Option<&TokenTree>, c: char) -> bool {
 }
 
 /// `cfg(test)`, the content of an attribute that keeps an item out of every build but the tests'.
-fn is_cfg_test(attribute: &TokenStream) -> bool {
+pub(crate) fn is_cfg_test(attribute: &TokenStream) -> bool {
     let tokens: Vec<TokenTree> = attribute.clone().into_iter().collect();
     match tokens.as_slice() {
         [TokenTree::Ident(cfg), TokenTree::Group(args)] if cfg == "cfg" => {
@@ -369,7 +369,7 @@ impl Walk {
 
 /// The end of the item that starts at `start`: after its `;` or `{…}` body; where the level holds no items (a field,
 /// a statement, a match arm), after its `,` too.
-fn skip_item(tokens: &[TokenTree], start: usize, items: bool) -> usize {
+pub(crate) fn skip_item(tokens: &[TokenTree], start: usize, items: bool) -> usize {
     let mut i = start;
     while i < tokens.len() {
         match &tokens[i] {

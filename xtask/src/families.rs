@@ -1,0 +1,330 @@
+//! `cargo xtask families`: where the code above the chain crates names a chain family the app added (Tron, Solana).
+//!
+//! A chain family is a type (`desk_wallet::execute::rail::WalletRail`) and lives in the crates that speak chains:
+//! gateway-client (its chains, addresses, transaction ids and wire), gateway-payload (its payload encoder),
+//! desk-wallet (its keys, rail, verification rules and what the window shows of its call) and the Sandbox
+//! (gateway-sim, desk-sandbox: its local chain). Above them (desk-core, the command line, the window's Rust side and
+//! the window's TypeScript) no code names one, so adding a family changes nothing there. Tron and Solana stand for
+//! any family that is added: Bitcoin and EVM are the gateway's own (its deposits and its home chain, BOB) and are
+//! named wherever an onramp or an approval is.
+//!
+//! What counts as naming: in Rust, an identifier with `tron` or `solana` as one of its words (`ChainFamily::Solana`,
+//! `SolanaCall`, `tron_node`) or a string literal that is the slug (`"solana"`); in TypeScript and Svelte, the slug
+//! in quotes. Comments, doc comments and what is compiled for tests only do not count (test files, `#[cfg(test)]`
+//! items, `*.test.ts`, the test data, the generated bindings).
+
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+use anyhow::{Result, anyhow, bail};
+use proc_macro2::{Delimiter, TokenStream, TokenTree};
+
+use crate::cycles::scan::{is_cfg_test, skip_item};
+use crate::tasks::project_root;
+
+/// The families added after Bitcoin and EVM, as their words and slugs.
+const ADDED: [&str; 2] = ["tron", "solana"];
+
+/// The Rust source folders above the chain crates.
+const RUST_ABOVE: [&str; 3] = [
+    "crates/desk-core/src",
+    "crates/gateway-cli/src",
+    "src-tauri",
+];
+
+/// The window's TypeScript and Svelte.
+const UI_ABOVE: &str = "ui/src";
+
+/// The files above the chain crates that still name a family, each with why; a new family changes these and no
+/// other. The test fails when another file names one, and when one of these no longer does (so the list shrinks).
+pub const STILL_NAMING: [(&str, &str); 3] = [
+    (
+        "crates/desk-core/src/logs/redact.rs",
+        "the log redactor recognises each family's address and signature shapes, to hide them",
+    ),
+    (
+        "ui/src/lib/components/swap/TxCallDetails.svelte",
+        "the call shown for signing with another wallet is laid out per family (a Solana transaction's fee payer \
+         and programs, a Tron call's fee limit)",
+    ),
+    (
+        "ui/src/lib/swap/addresses.ts",
+        "the checks as the person types (address and transaction-id shapes per family) are TypeScript; the strict \
+         check is gateway-client's, asked when the form is sent",
+    ),
+];
+
+/// One place a family is named.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Naming {
+    pub file: PathBuf,
+    pub line: usize,
+    pub what: String,
+}
+
+pub fn families() -> Result<()> {
+    let found = above_the_chain_crates(&project_root())?;
+    for n in &found {
+        println!("{}:{}: {}", n.file.display(), n.line, n.what);
+    }
+    let files = files_of(&found);
+    println!(
+        "{} places in {} files above the chain crates name a chain family the app added.",
+        found.len(),
+        files.len()
+    );
+    for (file, why) in STILL_NAMING {
+        println!("  known: {file}: {why}");
+    }
+    let unknown: Vec<&str> = files
+        .iter()
+        .map(String::as_str)
+        .filter(|f| !STILL_NAMING.iter().any(|(known, _)| known == f))
+        .collect();
+    if !unknown.is_empty() {
+        bail!(
+            "these files name a chain family and are not in families::STILL_NAMING: {}",
+            unknown.join(", ")
+        );
+    }
+    Ok(())
+}
+
+/// The files of `found`, once each, in order.
+fn files_of(found: &[Naming]) -> Vec<String> {
+    let mut files: Vec<String> = found
+        .iter()
+        .map(|n| n.file.to_string_lossy().into_owned())
+        .collect();
+    files.dedup();
+    files
+}
+
+/// Every naming of an added family in the code above the chain crates.
+pub fn above_the_chain_crates(root: &Path) -> Result<Vec<Naming>> {
+    let mut found = Vec::new();
+    for dir in RUST_ABOVE {
+        for file in files(&root.join(dir), &["rs"])? {
+            let source = std::fs::read_to_string(&file)?;
+            let relative = file.strip_prefix(root).unwrap_or(&file).to_path_buf();
+            for (line, what) in in_rust(&source)
+                .map_err(|e| anyhow!("cannot tokenize {}: {e}", relative.display()))?
+            {
+                found.push(Naming {
+                    file: relative.clone(),
+                    line,
+                    what,
+                });
+            }
+        }
+    }
+    for file in files(&root.join(UI_ABOVE), &["ts", "svelte"])? {
+        let relative = file.strip_prefix(root).unwrap_or(&file).to_path_buf();
+        let name = relative.to_string_lossy();
+        if name.contains("/bindings/")
+            || name.ends_with(".test.ts")
+            || name.ends_with("testdata.ts")
+            || name.ends_with("fixtures.ts")
+        {
+            continue;
+        }
+        let source = std::fs::read_to_string(&file)?;
+        for (line, what) in in_script(&source) {
+            found.push(Naming {
+                file: relative.clone(),
+                line,
+                what,
+            });
+        }
+    }
+    found.sort_by(|a, b| (&a.file, a.line).cmp(&(&b.file, b.line)));
+    Ok(found)
+}
+
+/// The source files under `dir` with one of `extensions`, test files and folders left out.
+fn files(dir: &Path, extensions: &[&str]) -> Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir)? {
+            let path = entry?.path();
+            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            if path.is_dir() {
+                if !matches!(name, "tests" | "node_modules" | "target" | "gen") {
+                    stack.push(path);
+                }
+            } else if name != "tests.rs"
+                && path
+                    .extension()
+                    .and_then(|e| e.to_str())
+                    .is_some_and(|e| extensions.contains(&e))
+            {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// The words of an identifier: cut at `_` and where lower case turns to upper case, lower-cased.
+fn words(ident: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut previous_lower = false;
+    for c in ident.chars() {
+        if c == '_' {
+            words.push(std::mem::take(&mut word));
+            previous_lower = false;
+            continue;
+        }
+        if c.is_uppercase() && previous_lower {
+            words.push(std::mem::take(&mut word));
+        }
+        previous_lower = c.is_lowercase() || c.is_ascii_digit();
+        word.extend(c.to_lowercase());
+    }
+    words.push(word);
+    words.retain(|w| !w.is_empty());
+    words
+}
+
+/// The namings in one Rust file, by line, `#[cfg(test)]` items left out.
+fn in_rust(source: &str) -> Result<Vec<(usize, String)>> {
+    let tokens = TokenStream::from_str(source).map_err(|e| anyhow!("{e}"))?;
+    let mut out = Vec::new();
+    walk(tokens, true, &mut out);
+    Ok(out)
+}
+
+fn walk(stream: TokenStream, items: bool, out: &mut Vec<(usize, String)>) {
+    let tokens: Vec<TokenTree> = stream.into_iter().collect();
+    let mut i = 0;
+    while i < tokens.len() {
+        match &tokens[i] {
+            TokenTree::Punct(p) if p.as_char() == '#' => {
+                let inner =
+                    matches!(tokens.get(i + 1), Some(TokenTree::Punct(p)) if p.as_char() == '!');
+                let at = if inner { i + 2 } else { i + 1 };
+                if let Some(TokenTree::Group(g)) = tokens.get(at)
+                    && g.delimiter() == Delimiter::Bracket
+                {
+                    if is_cfg_test(&g.stream()) {
+                        if inner {
+                            return;
+                        }
+                        i = skip_item(&tokens, at + 1, items);
+                        continue;
+                    }
+                    // A doc comment is an attribute too (`#[doc = "…"]`): prose, not code.
+                    i = at + 1;
+                    continue;
+                }
+                i += 1;
+            }
+            TokenTree::Ident(ident) => {
+                let ident = ident.to_string();
+                if words(&ident).iter().any(|w| ADDED.contains(&w.as_str())) {
+                    out.push((tokens[i].span().start().line, ident));
+                }
+                i += 1;
+            }
+            TokenTree::Literal(literal) => {
+                let text = literal.to_string();
+                if ADDED.iter().any(|slug| text == format!("\"{slug}\"")) {
+                    out.push((tokens[i].span().start().line, text));
+                }
+                i += 1;
+            }
+            TokenTree::Group(g) => {
+                walk(g.stream(), g.delimiter() == Delimiter::Brace, out);
+                i += 1;
+            }
+            TokenTree::Punct(_) => i += 1,
+        }
+    }
+}
+
+/// The namings in one TypeScript or Svelte file: the slug in quotes (`"solana"`, `'tron'`, `` `tron` ``), comment
+/// lines left out.
+fn in_script(source: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    for (n, line) in source.lines().enumerate() {
+        let code = line.trim_start();
+        if code.starts_with("//") || code.starts_with('*') || code.starts_with("/*") {
+            continue;
+        }
+        for slug in ADDED {
+            for quote in ['"', '\'', '`'] {
+                if line.contains(&format!("{quote}{slug}{quote}")) {
+                    out.push((n + 1, format!("{quote}{slug}{quote}")));
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identifiers_are_read_as_words() {
+        assert_eq!(words("ChainFamily"), ["chain", "family"]);
+        assert_eq!(words("SolanaCall"), ["solana", "call"]);
+        assert_eq!(words("funded_tron"), ["funded", "tron"]);
+        assert_eq!(words("electronic"), ["electronic"]);
+        assert_eq!(words("EVM"), ["evm"]);
+    }
+
+    #[test]
+    fn code_counts_and_comments_docs_and_tests_do_not() {
+        let source = r#"
+            //! Solana and Tron are prose here.
+            /// A "solana" slug in a doc comment.
+            fn a(family: ChainFamily) -> bool {
+                // "tron" in a comment
+                family == ChainFamily::Solana
+            }
+            const SLUG: &str = "tron";
+            const PROSE: &str = "Sign on tron";
+            #[cfg(test)]
+            mod tests {
+                fn t() { let _ = ChainFamily::Tron; let _ = "solana"; }
+            }
+        "#;
+        let found = in_rust(source).unwrap();
+        assert_eq!(
+            found.iter().map(|(_, w)| w.as_str()).collect::<Vec<_>>(),
+            ["Solana", "\"tron\""]
+        );
+        assert_eq!(found[0].0, 6);
+    }
+
+    #[test]
+    fn scripts_count_the_quoted_slug_outside_comments() {
+        let source = "// \"solana\" in a comment\nif (kind === \"solana\") x();\n  * 'tron' in a doc\nconst t = 'tron';\n";
+        assert_eq!(
+            in_script(source),
+            [(2, "\"solana\"".to_owned()), (4, "'tron'".to_owned())]
+        );
+    }
+
+    #[test]
+    fn above_the_chain_crates_only_the_known_files_name_a_chain_family() {
+        let found = above_the_chain_crates(&project_root()).unwrap();
+        let lines: Vec<String> = found
+            .iter()
+            .map(|n| format!("{}:{}: {}", n.file.display(), n.line, n.what))
+            .collect();
+        let known: Vec<String> = STILL_NAMING.iter().map(|(f, _)| (*f).to_owned()).collect();
+        assert_eq!(
+            files_of(&found),
+            known,
+            "the files above the chain crates that name a chain family are not families::STILL_NAMING (a new \
+             family would have to change each of them; a file that no longer names one leaves the list):\n{}",
+            lines.join("\n")
+        );
+    }
+}
