@@ -287,6 +287,74 @@ pub fn validate_address(
     }
 }
 
+/// What a word found in free text (a log line) looks like when it is a chain's identifier written without `0x`
+/// or hex: an address or a transaction id (a signature). For hiding identifiers in logs, by shape only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IdShape {
+    /// An address of some family.
+    Address,
+    /// A transaction id or signature.
+    TxId,
+}
+
+const BECH32_CHARSET: &str = "qpzry9x8gf2tvdw0s3jn54khce6mua7l";
+/// The shape of `run` (one word, no spaces) when it is a bech32 or Base58 identifier of any family: a SegWit or
+/// Taproot address, a Base58 Bitcoin, Tron or Solana address, a Solana signature. Hex (EVM addresses, transaction
+/// hashes, Bitcoin txids) is the caller's to read.
+pub fn id_shape(run: &str) -> Option<IdShape> {
+    if is_bech32_address(run) {
+        Some(IdShape::Address)
+    } else {
+        base58_kind(run)
+    }
+}
+
+/// A segwit or taproot address: `bc1`, `tb1` or `bcrt1`, then 11 to 87 bech32 characters, all in one case.
+fn is_bech32_address(run: &str) -> bool {
+    let lower = run.to_ascii_lowercase();
+    if run != lower && run != run.to_ascii_uppercase() {
+        return false;
+    }
+    let Some(data) = ["bcrt1", "bc1", "tb1"]
+        .iter()
+        .find_map(|hrp| lower.strip_prefix(hrp))
+    else {
+        return false;
+    };
+    (11..=87).contains(&data.len())
+        && lower.len() <= 90
+        && data.chars().all(|c| BECH32_CHARSET.contains(c))
+}
+
+/// A base58 address or Solana signature: base58 alphabet, both letter cases, and a known shape.
+fn base58_kind(run: &str) -> Option<IdShape> {
+    if !run.chars().all(|c| BASE58_ALPHABET.contains(c))
+        || !run.bytes().any(|b| b.is_ascii_uppercase())
+        || !run.bytes().any(|b| b.is_ascii_lowercase())
+    {
+        return None;
+    }
+    let has_digit = run.bytes().any(|b| b.is_ascii_digit());
+    let len = run.len();
+    // Bitcoin (`1`, `3`, `2` carry their digit) and Tron: a digit, or failing that a valid base58check payload.
+    let bitcoin =
+        matches!(run.as_bytes()[0], b'1' | b'3' | b'm' | b'n' | b'2') && (26..=35).contains(&len);
+    let tron = run.starts_with('T') && len == 34;
+    if (bitcoin || tron)
+        && (has_digit
+            || bitcoin::base58::decode_check(run).is_ok_and(|payload| payload.len() == 21))
+    {
+        return Some(IdShape::Address);
+    }
+    let decoded_len = || bitcoin::base58::decode(run).map(|bytes| bytes.len()).ok();
+    if has_digit && (32..=44).contains(&len) && decoded_len() == Some(32) {
+        return Some(IdShape::Address);
+    }
+    if (86..=88).contains(&len) && decoded_len() == Some(64) {
+        return Some(IdShape::TxId);
+    }
+    None
+}
 /// `address` checked against each family of `families` in turn (on its first chain, Bitcoin on `btc_network`):
 /// the first that takes it, or `None`. For an address whose family is not known beforehand (a watched address, an
 /// affiliate).

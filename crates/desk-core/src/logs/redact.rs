@@ -206,15 +206,7 @@ pub(crate) fn shorten_ids(text: &str, options: &RedactOptions) -> Option<String>
 pub(crate) const MIN_ID_LEN: usize = 26;
 /// Hex this long or longer is data (PSBT, raw transaction), summarised by its length.
 pub(crate) const LONG_HEX: usize = 100;
-pub(crate) const BECH32_CHARSET: &str = "qpzry9x8gf2tvdw0s3jn54khce6mua7l";
-pub(crate) const BASE58_ALPHABET: &str =
-    "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Kind {
-    Address,
-    TxId,
-}
+use gateway_client::address::IdShape as Kind;
 
 pub(crate) fn shorten_run(run: &str, options: &RedactOptions) -> Option<String> {
     if run.len() < MIN_ID_LEN {
@@ -245,59 +237,7 @@ pub(crate) fn shorten_run(run: &str, options: &RedactOptions) -> Option<String> 
             _ => None,
         };
     }
-    let kind = if is_bech32_address(run) {
-        Kind::Address
-    } else {
-        base58_kind(run)?
-    };
-    wanted(kind).then(|| short_id(run))
-}
-
-/// A segwit or taproot address: `bc1`, `tb1` or `bcrt1`, then 11 to 87 bech32 characters, all in one case.
-pub(crate) fn is_bech32_address(run: &str) -> bool {
-    let lower = run.to_ascii_lowercase();
-    if run != lower && run != run.to_ascii_uppercase() {
-        return false;
-    }
-    let Some(data) = ["bcrt1", "bc1", "tb1"]
-        .iter()
-        .find_map(|hrp| lower.strip_prefix(hrp))
-    else {
-        return false;
-    };
-    (11..=87).contains(&data.len())
-        && lower.len() <= 90
-        && data.chars().all(|c| BECH32_CHARSET.contains(c))
-}
-
-/// A base58 address or Solana signature: base58 alphabet, both letter cases, and a known shape.
-pub(crate) fn base58_kind(run: &str) -> Option<Kind> {
-    if !run.chars().all(|c| BASE58_ALPHABET.contains(c))
-        || !run.bytes().any(|b| b.is_ascii_uppercase())
-        || !run.bytes().any(|b| b.is_ascii_lowercase())
-    {
-        return None;
-    }
-    let has_digit = run.bytes().any(|b| b.is_ascii_digit());
-    let len = run.len();
-    // Bitcoin (`1`, `3`, `2` carry their digit) and Tron: a digit, or failing that a valid base58check payload.
-    let bitcoin =
-        matches!(run.as_bytes()[0], b'1' | b'3' | b'm' | b'n' | b'2') && (26..=35).contains(&len);
-    let tron = run.starts_with('T') && len == 34;
-    if (bitcoin || tron)
-        && (has_digit
-            || bitcoin::base58::decode_check(run).is_ok_and(|payload| payload.len() == 21))
-    {
-        return Some(Kind::Address);
-    }
-    let decoded_len = || bitcoin::base58::decode(run).map(|bytes| bytes.len()).ok();
-    if has_digit && (32..=44).contains(&len) && decoded_len() == Some(32) {
-        return Some(Kind::Address);
-    }
-    if (86..=88).contains(&len) && decoded_len() == Some(64) {
-        return Some(Kind::TxId);
-    }
-    None
+    wanted(gateway_client::address::id_shape(run)?).then(|| short_id(run))
 }
 
 // ---------------------------------------------------------------------------------------------------------------------

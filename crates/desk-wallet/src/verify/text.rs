@@ -29,7 +29,7 @@ pub(super) fn native_text(chain: &str, amount: &str) -> String {
 }
 
 /// Sun (decimal text) as TRX.
-pub(super) fn trx_text(sun: &str) -> String {
+pub(crate) fn trx_text(sun: &str) -> String {
     match gateway_client::amount::parse_base_units(sun) {
         Ok(value) => format_with_symbol(value, 6, "TRX"),
         Err(_) => format!("{sun} sun"),

@@ -7,7 +7,19 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 use ts_rs::TS;
 
+use super::text::trx_text;
 use super::{DecodedCall, EntryCall, VerifiedPayload};
+
+/// Wei read as the chain's native coin when the chain's coin is not known (`0.0001 (the chain's native coin)`);
+/// the text as given when it is not an amount.
+fn native_coin_text(wei: &str) -> String {
+    match gateway_client::amount::parse_base_units(wei) {
+        Ok(value) => {
+            gateway_client::amount::format_with_symbol(value, 18, "(the chain's native coin)")
+        }
+        Err(_) => wei.to_owned(),
+    }
+}
 
 /// A contract call to sign on an EVM chain or on Tron.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
@@ -22,6 +34,9 @@ pub struct ContractCall {
     pub value: String,
     /// The value as a person reads it (`0.0001 ETH`), when verification wrote it.
     pub value_text: Option<String>,
+    /// The value as the window shows it: [`Self::value_text`], or without verification the smallest units read in
+    /// the chain's native coin (`0.5 TRX`, `0.0001 (the chain's native coin)`).
+    pub value_shown: String,
     /// The call data, hex (`0x…`), as the gateway sent it.
     pub data: String,
     /// The call data's length in bytes, when verification counted it.
@@ -47,6 +62,9 @@ pub struct TronCall {
     pub fee_limit_sun: Option<String>,
     /// The fee limit as a person reads it.
     pub fee_limit_text: Option<String>,
+    /// The fee limit as the window shows it: [`Self::fee_limit_text`], or without verification the sun read in TRX;
+    /// none when the gateway stated none.
+    pub fee_limit_shown: Option<String>,
 }
 
 /// A Solana transaction to sign.
@@ -145,46 +163,106 @@ pub fn call_to_sign(
             Some(VerifiedPayload::Tron(t)) => Some(t),
             _ => None,
         };
+        let value = t
+            .map(|t| t.value.clone())
+            .or(value)
+            .unwrap_or_else(|| "0".to_owned());
+        let value_text = t.map(|t| t.value_text.clone());
+        let fee_limit_sun = t
+            .map(|t| t.fee_limit_sun.clone())
+            .or_else(|| number_text(tx.get("feeLimit")));
+        let fee_limit_text = t.map(|t| t.fee_limit_text.clone());
         return Some(CallToSign::Tron(TronCall {
             call: ContractCall {
                 chain: text(tx.get("chain")).unwrap_or_else(|| "tron".to_owned()),
                 to: t.map_or(to, |t| t.to.clone()),
-                value: t
-                    .map(|t| t.value.clone())
-                    .or(value)
-                    .unwrap_or_else(|| "0".to_owned()),
-                value_text: t.map(|t| t.value_text.clone()),
+                value_shown: value_text.clone().unwrap_or_else(|| trx_text(&value)),
+                value,
+                value_text,
                 data,
                 data_bytes: t.map(|t| t.data_bytes),
                 selector: t.and_then(|t| t.selector.clone()),
                 decoded: t.and_then(|t| t.decoded.clone()),
                 entry: t.and_then(|t| t.entry.clone()),
             },
-            fee_limit_sun: t
-                .map(|t| t.fee_limit_sun.clone())
-                .or_else(|| number_text(tx.get("feeLimit"))),
-            fee_limit_text: t.map(|t| t.fee_limit_text.clone()),
+            fee_limit_shown: fee_limit_text
+                .clone()
+                .or_else(|| fee_limit_sun.as_deref().map(trx_text)),
+            fee_limit_sun,
+            fee_limit_text,
         }));
     }
     let e = match payload {
         Some(VerifiedPayload::Evm(e)) => Some(e),
         _ => None,
     };
+    let value = e
+        .map(|e| e.value.clone())
+        .or(value)
+        .unwrap_or_else(|| "0".to_owned());
+    let value_text = e.map(|e| e.value_text.clone());
     Some(CallToSign::Evm(ContractCall {
         chain: e
             .map(|e| e.chain.clone())
             .or_else(|| text(tx.get("chain")))
             .unwrap_or_else(|| send_chain.to_owned()),
         to: e.map_or(to, |e| e.to.clone()),
-        value: e
-            .map(|e| e.value.clone())
-            .or(value)
-            .unwrap_or_else(|| "0".to_owned()),
-        value_text: e.map(|e| e.value_text.clone()),
+        value_shown: value_text
+            .clone()
+            .unwrap_or_else(|| native_coin_text(&value)),
+        value,
+        value_text,
         data,
         data_bytes: e.map(|e| e.data_bytes),
         selector: e.and_then(|e| e.selector.clone()),
         decoded: e.and_then(|e| e.decoded.clone()),
         entry: e.and_then(|e| e.entry.clone()),
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn read(tx: Value) -> CallToSign {
+        call_to_sign(tx.as_object().unwrap(), None, "bob").unwrap()
+    }
+
+    #[test]
+    fn without_verification_the_values_are_shown_in_the_chain_s_coin() {
+        let CallToSign::Tron(tron) = read(json!({
+            "type": "tron", "to": "T1", "value": "1500000", "feeLimit": 150000000, "chain": "tron"
+        })) else {
+            panic!("a Tron call")
+        };
+        assert_eq!(tron.call.value_text, None, "nothing is guessed");
+        assert_eq!(tron.call.value_shown, "1.5 TRX");
+        assert_eq!(tron.fee_limit_text, None);
+        assert_eq!(tron.fee_limit_shown.as_deref(), Some("150 TRX"));
+
+        let CallToSign::Tron(no_limit) = read(json!({"type": "tron", "to": "T1"})) else {
+            panic!("a Tron call")
+        };
+        assert_eq!(no_limit.call.value_shown, "0 TRX");
+        assert_eq!(no_limit.fee_limit_shown, None, "none stated");
+
+        let CallToSign::Evm(evm) = read(json!({"to": "0xabc", "value": 184532011230000u64})) else {
+            panic!("an EVM call")
+        };
+        assert_eq!(evm.value_text, None);
+        assert_eq!(
+            evm.value_shown,
+            "0.00018453201123 (the chain's native coin)"
+        );
+
+        let tx = json!({"type": "solana", "chainId": 792703809, "transaction": "AQAAAA=="});
+        let Some(CallToSign::Solana(solana)) =
+            call_to_sign(tx.as_object().unwrap(), None, "solana")
+        else {
+            panic!("a Solana transaction")
+        };
+        assert_eq!(solana.chain, "solana", "named by the order's source chain");
+    }
 }

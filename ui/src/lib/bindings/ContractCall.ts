@@ -23,6 +23,11 @@ value: string,
  */
 valueText: string | null, 
 /**
+ * The value as the window shows it: [`Self::value_text`], or without verification the smallest units read in
+ * the chain's native coin (`0.5 TRX`, `0.0001 (the chain's native coin)`).
+ */
+valueShown: string, 
+/**
  * The call data, hex (`0x…`), as the gateway sent it.
  */
 data: string, 

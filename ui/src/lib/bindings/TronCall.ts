@@ -15,6 +15,11 @@ feeLimitSun: string | null,
  */
 feeLimitText: string | null, 
 /**
+ * The fee limit as the window shows it: [`Self::fee_limit_text`], or without verification the sun read in TRX;
+ * none when the gateway stated none.
+ */
+feeLimitShown: string | null, 
+/**
  * The chain's slug.
  */
 chain: string, 
@@ -30,6 +35,11 @@ value: string,
  * The value as a person reads it (`0.0001 ETH`), when verification wrote it.
  */
 valueText: string | null, 
+/**
+ * The value as the window shows it: [`Self::value_text`], or without verification the smallest units read in
+ * the chain's native coin (`0.5 TRX`, `0.0001 (the chain's native coin)`).
+ */
+valueShown: string, 
 /**
  * The call data, hex (`0x…`), as the gateway sent it.
  */

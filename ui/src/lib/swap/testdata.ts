@@ -244,6 +244,7 @@ export function offrampOrder(over: Partial<OrderView> = {}): OrderView {
       to: "0x5C1F7f15A8fc15AcE2b8C1bC1fF4E0c5aA5E1a4D",
       value: "0",
       valueText: "0 ETH",
+      valueShown: "0 ETH",
       data: "0x095ea7b3000000000000000000000000000000000000000000000000000000000000000a",
       dataBytes: 36,
       selector: "0x095ea7b3",

@@ -36,7 +36,7 @@ const ENTRY = "0x8fd545b348e84deb145f0179a00c671f0b9519c3";
 const TARGET = "0x7777777777777777777777777777777777777777";
 const WBTC = "0x0555E30da8f98308EdB960aa94C0Db47230d2B9c";
 /** An EVM call to the entry contract on BOB, sending no value. */
-const ON_BOB = { kind: "evm", chain: "bob", to: ENTRY, value: "0", valueText: "0 ETH" } as const;
+const ON_BOB = { kind: "evm", chain: "bob", to: ENTRY, value: "0", valueText: "0 ETH", valueShown: "0 ETH" } as const;
 
 describe("TxCallDetails", () => {
   it("shows the entry call's checked token and amount, and its inner call as built by the gateway, not decoded", () => {
