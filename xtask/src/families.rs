@@ -58,7 +58,7 @@ pub fn families() -> Result<()> {
     }
     let files = files_of(&found);
     println!(
-        "{} places in {} files above the chain crates name a chain family the app added.",
+        "{} places in {} file(s) above the chain crates name a chain family the app added.",
         found.len(),
         files.len()
     );
