@@ -368,15 +368,6 @@ exit $status
 /// Runs the WebDriver tests of the release window (`only`: those whose names contain it) under a new Xvfb, with
 /// `env` added.
 pub fn webdriver(only: Option<&str>, env: &[(&str, &Path)]) -> Result<()> {
-    webdriver_with(only, env, status)
-}
-
-/// [`webdriver`], its command run by `run` ([`status`], or [`whole_output`] to hold its output until it ends).
-fn webdriver_with(
-    only: Option<&str>,
-    env: &[(&str, &Path)],
-    run: fn(&mut Command) -> Result<()>,
-) -> Result<()> {
     let cargo_path = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let xvfb = Xvfb::start()?;
     // In a private D-Bus session, so that nothing the windows activate outlives the tests.
@@ -393,7 +384,7 @@ fn webdriver_with(
     for (name, value) in env {
         command.env(name, value);
     }
-    run(&mut command)
+    status(&mut command)
 }
 
 /// `cargo xtask test`: every check of the project. Runs them all, prints each runner's own summary, and fails if any
@@ -404,8 +395,7 @@ fn webdriver_with(
 ///   dependencies instead of a checked one for clippy and a built one for the tests;
 /// - the test builds of the keychain and WebDriver checks, and the simulator conformance runs, are the ones
 ///   `cargo test` made (the same features and the same compiler settings), so nothing is compiled twice;
-/// - the release build runs beside the debug build, and the WebDriver and Debian package checks it feeds run beside
-///   the Rust tests, as do the UI's checks; output of a check run beside another is held and printed whole.
+/// - the release build runs beside everything from clippy to vitest, its output printed whole when it ends.
 pub fn test() -> Result<()> {
     let started = Instant::now();
     setup::all()?;
@@ -454,66 +444,24 @@ pub fn test() -> Result<()> {
             )
         },
     );
-    // Three lines of work run side by side once the debug build is compiled, each check's output held and printed
-    // whole when it ends (the Rust tests' own output streams):
-    // - the release build, started now (cargo locks each profile's folder apart, so it does not wait for the debug
-    //   build; its long single-threaded end, fat LTO and one codegen unit, leaves a core), then, once the debug build
-    //   is compiled too, the WebDriver tests of the release window and the Debian package;
-    // - the Rust tests, the keychain tests and the simulator's conformance runs, after the debug build;
-    // - the UI's checks (svelte-check, prettier, vitest), after the debug build, so that they do not slow it.
-    // cargo holds a folder's lock only while it compiles, so the test runs of one build do not wait for one another.
-    type Timed = (Result<()>, Duration);
-    let window_checks = [
-        "WebDriver (release window under Xvfb)",
-        "Debian package (bundled, unpacked, started under Xvfb)",
-    ];
-    let (release, window, ui) = std::thread::scope(|scope| {
-        let (compiled_tx, compiled_rx) = std::sync::mpsc::channel::<bool>();
-        let release = scope.spawn(move || {
-            let release = timed(&mut || build_app_with(whole_output));
-            // The WebDriver tests run the debug build's test binary against the release app.
-            let compiled = compiled_rx.recv().unwrap_or(false);
-            let window: Vec<Timed> = if release.0.is_ok() && compiled {
-                vec![
-                    timed(&mut || webdriver_with(None, &[], whole_output)),
-                    timed(&mut || {
-                        crate::bundle::deb().and_then(|deb| crate::bundle::check_installed(&deb))
-                    }),
-                ]
-            } else {
-                let why = if release.0.is_ok() {
-                    "skipped: the debug build failed"
-                } else {
-                    "skipped: the release build failed"
-                };
-                window_checks
-                    .iter()
-                    .map(|_| (Err(anyhow::anyhow!(why)), Duration::ZERO))
-                    .collect()
-            };
-            (release, window)
-        });
+    // The release build runs beside everything from here to vitest: cargo locks each profile's folder apart, so it
+    // does not wait for the debug builds, and its long single-threaded end (fat LTO, one codegen unit) leaves a core
+    // to the tests. Its output is held and printed whole when it ends.
+    let (release, ()) = std::thread::scope(|scope| {
+        let release = scope.spawn(|| timed(&mut || build_app_with(whole_output)));
         // With the command line's embedded Sandbox, so its whole-swap tests run too. Compiled first, apart, so that
         // the summary tells compiling from running; every target (benches too), as clippy saw them.
         let test_args = ["test", "--workspace", "--features", "gateway-cli/sandbox"];
-        let compile = timed(&mut || {
-            status(
-                linted(&mut cargo())?
-                    .args(test_args)
-                    .args(["--all-targets", "--no-run"]),
-            )
-        });
-        let _ = compiled_tx.send(compile.0.is_ok());
-        record(
+        check!(
             "clippy and cargo test: compile (clippy-driver compiles the workspace)",
-            compile,
+            &mut || {
+                status(
+                    linted(&mut cargo())?
+                        .args(test_args)
+                        .args(["--all-targets", "--no-run"]),
+                )
+            },
         );
-        let ui = scope.spawn(|| -> Vec<Timed> {
-            ["check", "format:check", "test"]
-                .into_iter()
-                .map(|script| timed(&mut || whole_output(&mut npm(script))))
-                .collect()
-        });
         check!("cargo test: run", &mut || {
             status(linted(&mut cargo())?.args(test_args))
         });
@@ -531,31 +479,41 @@ pub fn test() -> Result<()> {
             "conformance (schemathesis vs both published documents)",
             &mut || crate::conformance::run(&sim),
         );
-        let lost = || (Err(anyhow::anyhow!("its thread panicked")), Duration::ZERO);
-        let ui = ui
-            .join()
-            .unwrap_or_else(|_| (0..3).map(|_| lost()).collect());
-        let (release, window) = release
-            .join()
-            .unwrap_or_else(|_| (lost(), (0..2).map(|_| lost()).collect()));
-        (release, window, ui)
+        check!("svelte-check", &mut || status(&mut npm("check")));
+        check!("prettier (the UI's formatting)", &mut || {
+            status(&mut npm("format:check"))
+        });
+        check!("vitest", &mut || status(&mut npm("test")));
+        let release = release.join().unwrap_or_else(|_| {
+            (
+                Err(anyhow::anyhow!("the release build's thread panicked")),
+                Duration::ZERO,
+            )
+        });
+        (release, ())
     });
-    for (name, outcome) in [
-        "svelte-check (beside the Rust tests)",
-        "prettier (the UI's formatting)",
-        "vitest",
-    ]
-    .into_iter()
-    .zip(ui)
-    {
-        record(name, outcome);
-    }
+    let release_ok = release.0.is_ok();
     record(
-        "release build (beside the debug build and its tests)",
+        "release build (beside the checks from clippy to vitest)",
         release,
     );
-    for (name, outcome) in window_checks.into_iter().zip(window) {
-        record(name, outcome);
+    if release_ok {
+        check!("WebDriver (release window under Xvfb)", &mut || {
+            webdriver(None, &[])
+        });
+        check!(
+            "Debian package (bundled, unpacked, started under Xvfb)",
+            &mut || crate::bundle::deb().and_then(|deb| crate::bundle::check_installed(&deb)),
+        );
+    } else {
+        for name in [
+            "WebDriver (release window under Xvfb)",
+            "Debian package (bundled, unpacked, started under Xvfb)",
+        ] {
+            check!(name, &mut || {
+                Err(anyhow::anyhow!("skipped: the release build failed"))
+            });
+        }
     }
 
     println!("\nxtask test summary ({} s):", started.elapsed().as_secs());
