@@ -277,3 +277,19 @@ pub fn assert_no_secret_written(
         }
     }
 }
+
+/// What `rail` answers when the settings check the Sandbox node at `url` as an endpoint of `chain`.
+pub async fn endpoint_check(
+    rail: &dyn desk_core::execute::rail::WalletRail,
+    chain: &str,
+    url: &str,
+) -> desk_core::execute::rail::EndpointCheck {
+    rail.check_endpoint(&desk_core::execute::rail::Reach {
+        chain: chain.into(),
+        urls: vec![url.to_owned()],
+        sandbox_nodes: true,
+        sandbox_pins: true,
+    })
+    .await
+    .unwrap()
+}

@@ -81,10 +81,6 @@ fn facts_ts() -> String {
         .map(|&f| format!("{:?}", family(f)))
         .collect::<Vec<_>>()
         .join(" | ");
-    let family_list: Vec<String> = ChainFamily::ALL
-        .iter()
-        .map(|&f| format!("  {:?},", family(f)))
-        .collect();
     let family_names: Vec<String> = ChainFamily::ALL
         .iter()
         .map(|&f| format!("  {}: {:?},", family(f), f.to_string()))
@@ -201,8 +197,6 @@ fn facts_ts() -> String {
          import type {{ SwapField }} from \"./SwapField\";\n\
          import type {{ KeyFamily }} from \"./KeyFamily\";\n\n\
          export type ChainFamily = {family_type};\n\n\
-         /** Every chain family, in the order of the one table of chains (gateway_client::chains::ChainFamily::ALL). */\n\
-         export const CHAIN_FAMILY_LIST: readonly ChainFamily[] = [\n{}\n];\n\n\
          /** Each family's name in a sentence (\"an EVM address\"). */\n\
          export const FAMILY_NAMES: Readonly<Record<ChainFamily, string>> = {{\n{}\n}};\n\n\
          /** The families whose quotes must name their sender (ChainFamily::quote_needs_sender). */\n\
@@ -230,7 +224,6 @@ fn facts_ts() -> String {
          /** The swap form's fields (desk_core::error::SwapField::ALL): an error's `field` names one of them or another \
          form's. */\n\
          export const SWAP_FIELDS: readonly SwapField[] = [\n{}\n];\n",
-        family_list.join("\n"),
         family_names.join("\n"),
         sender_required.join("\n"),
         key_families.join("\n"),

@@ -225,17 +225,12 @@ async fn a_journaled_transaction_is_sent_as_it_is_on_resume() {
     let local_id = verified_order(&desk, &swap_form(&accounts, "12")).await;
     desk.wallet_balance("solana", USDC_SOL).await.unwrap();
     // The settings' check of an endpoint is written by the family's rail.
-    let checked = desk_core::execute::rail::WalletRail::check_endpoint(
+    let checked = common::endpoint_check(
         &desk_core::execute::solana::SolanaRail,
-        &desk_core::execute::rail::Reach {
-            chain: "solana".into(),
-            urls: vec![node.url().to_owned()],
-            sandbox_nodes: true,
-            sandbox_pins: true,
-        },
+        "solana",
+        node.url(),
     )
-    .await
-    .unwrap();
+    .await;
     assert_eq!(
         checked.answered,
         format!("the chain itself, latest slot {}", checked.latest_block)

@@ -152,17 +152,8 @@ async fn a_journaled_transaction_is_sent_as_it_is_and_an_expired_one_is_signed_a
     let (desk, accounts) = desk_with_wallet(home.path()).await;
     desk.wallet_balance("tron", USDT_TRON).await.unwrap();
     // The settings' check of an endpoint is written by the family's rail.
-    let checked = desk_core::execute::rail::WalletRail::check_endpoint(
-        &desk_core::execute::tron::TronRail,
-        &desk_core::execute::rail::Reach {
-            chain: "tron".into(),
-            urls: vec![node.url().to_owned()],
-            sandbox_nodes: true,
-            sandbox_pins: true,
-        },
-    )
-    .await
-    .unwrap();
+    let checked =
+        common::endpoint_check(&desk_core::execute::tron::TronRail, "tron", node.url()).await;
     assert_eq!(
         checked.answered,
         format!("the chain itself, latest block {}", checked.latest_block)

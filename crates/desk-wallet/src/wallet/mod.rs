@@ -329,15 +329,10 @@ impl Accounts {
     }
 
     fn missing(&self, wanted: &'static str) -> WalletError {
-        let held = [
-            (self.bitcoin.is_some(), "Bitcoin"),
-            (self.evm.is_some(), "EVM"),
-            (self.tron.is_some(), "Tron"),
-            (self.solana.is_some(), "Solana"),
-        ]
-        .into_iter()
-        .find_map(|(has, name)| has.then_some(name))
-        .unwrap_or("other");
+        let held = KeyFamily::LISTED
+            .into_iter()
+            .find(|family| self.of(*family).is_some())
+            .map_or("other", KeyFamily::name);
         WalletError::NoKey(held, wanted)
     }
 }

@@ -7,14 +7,6 @@ import type { KeyFamily } from "./KeyFamily";
 
 export type ChainFamily = "bitcoin" | "evm" | "tron" | "solana";
 
-/** Every chain family, in the order of the one table of chains (gateway_client::chains::ChainFamily::ALL). */
-export const CHAIN_FAMILY_LIST: readonly ChainFamily[] = [
-  "bitcoin",
-  "evm",
-  "tron",
-  "solana",
-];
-
 /** Each family's name in a sentence ("an EVM address"). */
 export const FAMILY_NAMES: Readonly<Record<ChainFamily, string>> = {
   bitcoin: "Bitcoin",

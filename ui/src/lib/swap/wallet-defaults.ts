@@ -5,7 +5,7 @@
 // While the wallet is locked its addresses are not used: a field it filled keeps its address as long as the chains
 // still fit it, is emptied (never refilled) when they change, and the empty fields it would fill wait for it.
 import type { Accounts } from "../bindings/WalletAccounts";
-import { CHAIN_FAMILY_LIST } from "../bindings/facts";
+import { ACCOUNT_LABELS } from "../bindings/facts";
 import { chainFamily } from "./addresses";
 import type { FieldRules, FormFields } from "./form";
 
@@ -72,10 +72,8 @@ export function lockedFill(
  * (`known`), exactly those; without them (not unlocked since the app started), every field the chains give a family.
  */
 export function waitingForWallet(fields: FormFields, rules: FieldRules, known: Accounts | null): AddressField[] {
-  // A stand-in account of every family, its address the family's name.
-  const every: Accounts = Object.fromEntries(
-    CHAIN_FAMILY_LIST.map((family) => [family, { address: family, path: "" }]),
-  ) as Accounts;
+  // A stand-in account of every kind the wallet holds, its address the account's key.
+  const every: Accounts = Object.fromEntries(ACCOUNT_LABELS.map(({ key }) => [key, { address: key, path: "" }]));
   const patch = walletFill(fields, rules, known ?? every);
   return ADDRESS_FIELDS.filter((field) => fields[field].trim() === "" && (patch[field] ?? "") !== "");
 }
