@@ -78,7 +78,12 @@ impl Sim {
 
     /// Moves the clock on by `secs`, kept in the state file (a restart does not move it back), settles what ends on
     /// the way, and delivers what they owe on the chains that have a node.
+    ///
+    /// V4's chains are read before the clock moves: a transaction already mined was there before the move, and the
+    /// real gateway, which reads its chains all along, would have found it then. Read only after, an order paid but
+    /// not yet read by anyone would start its timeline at the moved time, or expire unpaid on the way.
     pub async fn advance_clock(&self, secs: u64) -> ClockMoved {
+        self.read_chains().await;
         // What had already ended is settled first, so that the counts are of this move.
         let before = self.clock.now();
         let (_, snapshot) = self.change_if(|book| book.settle(before).any());

@@ -284,5 +284,23 @@ async fn a_v4_offramp_is_found_on_its_chain_without_being_registered() {
         "{:?}",
         done.status
     );
+
+    // Paid and read by nobody before the clock moves a day: found as it was before the move (the real gateway reads
+    // its chains all along), so it runs its course instead of expiring unpaid on the way.
+    let created = v4
+        .create_order(&v4.get_quote(&request).await.unwrap().value)
+        .await
+        .unwrap()
+        .value;
+    let tx = created.tx().unwrap().as_evm().unwrap().clone();
+    node.send_as(USER, WBTC_BOB, &approve, U256::ZERO)
+        .await
+        .unwrap();
+    let data = alloy_primitives::hex::decode(&tx.data).unwrap();
+    node.send_as(USER, &tx.to, &data, U256::ZERO).await.unwrap();
+    let moved = sim.advance_clock(24 * 3600).await;
+    assert_eq!((moved.finished, moved.expired), (1, 0), "{moved:?}");
+    let done = v4.get_order(created.order_id()).await.unwrap().value;
+    assert!(done.src_info.tx_hash.is_some(), "{done:?}");
     running.shutdown().await.unwrap();
 }
