@@ -32,7 +32,8 @@ usage: cargo xtask <task>
                              start-up time and memory (PSS of all its processes, at rest and after a swap)
   conformance                schemathesis (PyPI, pinned) against gateway-sim with the published OpenAPI document
   families                   where the code above the chain crates (desk-core, the command line, the window)
-                             names a chain family the app added (Tron, Solana); none, so a new family changes none
+                             names a chain family the app added (Tron, Solana); none, so a new family changes none;
+                             --all: per family, the files of the whole workspace outside its own that name it
   gen-types                  regenerate the UI's TypeScript types from the Rust types
   module-cycles              which top-level module of each library crate uses which, and whether any use one
                              another in a circle (read from the sources' tokens, in a second)";
@@ -70,7 +71,11 @@ fn run() -> Result<()> {
         },
         "conformance" => conformance::conformance(),
         "module-cycles" => cycles::module_cycles(),
-        "families" => families::families(),
+        "families" => match rest.first().map(String::as_str) {
+            None => families::families(),
+            Some("--all") => families::whole_workspace(),
+            Some(other) => bail!("unknown option {other:?} for families (only --all)"),
+        },
         "help" | "-h" | "--help" => {
             println!("{USAGE}");
             Ok(())

@@ -626,6 +626,49 @@ fn check_solana(address: &str) -> Result<ValidAddress, AddressError> {
     })
 }
 
+/// How an address of a family looks, for the window's checks as the person types (`ui/src/lib/swap/addresses.ts`,
+/// through the generated `facts.ts`): its shape only. The strict check is [`validate_address`], asked when the form
+/// is sent; every address it takes has this shape (tested).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum AddressShape {
+    /// `0x` and 40 hexadecimal characters, carrying an EIP-55 checksum when its letters are mixed case.
+    Evm,
+    /// bech32 (`bc1`, `tb1`, `bcrt1`) or Base58 from `1`, `3`, `m`, `n` or `2`.
+    Bitcoin,
+    /// Base58 of `min_len` to `max_len` characters, starting with `prefix` when the family's addresses all do.
+    Base58 {
+        /// What every address of the family starts with, if anything.
+        prefix: Option<&'static str>,
+        /// The fewest characters.
+        #[serde(rename = "minLen")]
+        min_len: usize,
+        /// The most characters.
+        #[serde(rename = "maxLen")]
+        max_len: usize,
+    },
+}
+
+/// The shape of `family`'s addresses ([`AddressShape`]).
+pub fn address_shape(family: ChainFamily) -> AddressShape {
+    match family {
+        ChainFamily::Evm => AddressShape::Evm,
+        ChainFamily::Bitcoin => AddressShape::Bitcoin,
+        // Base58Check of 21 bytes from 0x41 (`check_tron`).
+        ChainFamily::Tron => AddressShape::Base58 {
+            prefix: Some("T"),
+            min_len: 34,
+            max_len: 34,
+        },
+        // 32 bytes in Base58 (`check_solana`).
+        ChainFamily::Solana => AddressShape::Base58 {
+            prefix: None,
+            min_len: 32,
+            max_len: 44,
+        },
+    }
+}
+
 /// The longest Bitcoin address: a Bech32 string has at most 90 characters.
 const MAX_BITCOIN_ADDRESS_LEN: usize = 90;
 
@@ -672,6 +715,39 @@ fn wrong_family(address: &str, expected: ChainFamily) -> Option<AddressError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_address_the_strict_check_takes_has_its_family_s_typing_shape() {
+        let fits = |shape: AddressShape, a: &str| match shape {
+            AddressShape::Base58 {
+                prefix,
+                min_len,
+                max_len,
+            } => {
+                prefix.is_none_or(|p| a.starts_with(p))
+                    && (min_len..=max_len).contains(&a.len())
+                    && first_non_base58(a).is_none()
+            }
+            AddressShape::Evm => a.starts_with("0x") && a.len() == 42,
+            AddressShape::Bitcoin => true,
+        };
+        for family in ChainFamily::ALL {
+            for n in 0..4 {
+                let a = stand_in(family, n, BitcoinNetwork::Mainnet).unwrap();
+                assert!(
+                    validate_address(family.first_chain(), &a, BitcoinNetwork::Mainnet).is_ok()
+                );
+                assert!(fits(address_shape(family), &a), "{family}: {a}");
+            }
+        }
+        // The shortest and longest 32-byte Base58 texts, and a text of each base58 family's other lengths.
+        let shortest = bs58::encode([0u8; 32]).into_string();
+        let longest = bs58::encode([0xffu8; 32]).into_string();
+        for a in [shortest, longest] {
+            assert!(validate_solana(&a).is_ok(), "{a}");
+            assert!(fits(address_shape(ChainFamily::Solana), &a), "{a}");
+        }
+    }
 
     #[test]
     fn accounts_are_compared_as_addresses_in_every_spelling_the_chain_allows() {

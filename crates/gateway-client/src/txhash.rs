@@ -9,6 +9,7 @@ use std::str::FromStr;
 
 use bitcoin::hex::FromHex;
 use bitcoin::{Transaction, Txid};
+use serde::Serialize;
 
 use crate::address::{ChainFamily, chain_family, first_non_base58};
 
@@ -254,6 +255,46 @@ pub fn validate_solana_signature(s: &str) -> Result<String, TxHashError> {
     Ok(s.to_owned())
 }
 
+/// How the id of a source transaction of a family looks, for the window's checks as the person types (the hand-in
+/// box of an offramp or token swap): its shape only; the strict check is [`validate_src_tx_hash`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum TxIdShape {
+    /// 64 hexadecimal characters, `0x` before them or not; `adds_0x`: the app writes it with `0x` (added when missing).
+    Hex {
+        /// Whether the app writes it with `0x`.
+        #[serde(rename = "adds0x")]
+        adds_0x: bool,
+    },
+    /// Base58 of `min_len` to `max_len` characters (a signature).
+    Base58 {
+        /// The fewest characters.
+        #[serde(rename = "minLen")]
+        min_len: usize,
+        /// The most characters.
+        #[serde(rename = "maxLen")]
+        max_len: usize,
+    },
+    /// Not checked as typed: the family pays no order by a transaction handed in by hash (Bitcoin pays onramps, whose
+    /// signed transaction or txid is checked by the onramp's own rule).
+    Unchecked,
+}
+
+/// The shape of `family`'s source transaction ids ([`TxIdShape`]).
+pub fn tx_id_shape(family: ChainFamily) -> TxIdShape {
+    match family {
+        ChainFamily::Evm => TxIdShape::Hex { adds_0x: true },
+        ChainFamily::Tron => TxIdShape::Hex { adds_0x: false },
+        // 64 bytes in Base58 (`validate_solana_signature`): 87 or 88 characters as a rule, fewer with leading zero
+        // bytes (each is one `1` rather than about 1.37 characters: 64 when all are zero).
+        ChainFamily::Solana => TxIdShape::Base58 {
+            min_len: 64,
+            max_len: 88,
+        },
+        ChainFamily::Bitcoin => TxIdShape::Unchecked,
+    }
+}
+
 /// Validates the source transaction identifier for `chain` as `register-tx` needs it, in canonical form.
 ///
 /// Bitcoin takes a txid (not raw transaction hex), EVM chains a 0x hash, Tron a hex id, Solana a signature.
@@ -287,6 +328,34 @@ pub fn looks_like(query: &str) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_id_the_strict_check_takes_has_its_family_s_typing_shape() {
+        let hex = "ab".repeat(32);
+        for (chain, id) in [
+            ("ethereum", format!("0x{hex}")),
+            ("tron", hex.clone()),
+            ("tron", format!("0x{hex}")),
+            ("solana", bs58::encode([0u8; 64]).into_string()),
+            ("solana", bs58::encode([0xffu8; 64]).into_string()),
+            ("solana", SOLANA_SIGNATURE.to_owned()),
+        ] {
+            let family = chain_family(chain).unwrap();
+            let canonical = validate_src_tx_hash(chain, &id).unwrap();
+            match tx_id_shape(family) {
+                TxIdShape::Hex { adds_0x } => {
+                    assert_eq!(id.trim_start_matches("0x").len(), 64, "{id}");
+                    assert_eq!(canonical.starts_with("0x"), adds_0x, "{chain}: {canonical}");
+                }
+                TxIdShape::Base58 { min_len, max_len } => {
+                    assert!((min_len..=max_len).contains(&id.len()), "{id}");
+                    assert!(first_non_base58(&id).is_none(), "{id}");
+                }
+                TxIdShape::Unchecked => panic!("{chain} is checked as typed"),
+            }
+        }
+        assert_eq!(tx_id_shape(ChainFamily::Bitcoin), TxIdShape::Unchecked);
+    }
 
     const GENESIS_TXID: &str = "4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33b";
     const GENESIS_COINBASE_HEX: &str = "01000000010000000000000000000000000000000000000000000000000000000000000000ffffffff\

@@ -85,6 +85,17 @@ fn facts_ts() -> String {
         .iter()
         .map(|&f| format!("  {}: {:?},", family(f), f.to_string()))
         .collect();
+    let typing_shapes: Vec<String> = ChainFamily::ALL
+        .iter()
+        .map(|&f| {
+            format!(
+                "  {}: {{ address: {}, txId: {} }},",
+                family(f),
+                serde_json::to_string(&gateway_client::address::address_shape(f)).unwrap(),
+                serde_json::to_string(&gateway_client::txhash::tx_id_shape(f)).unwrap()
+            )
+        })
+        .collect();
     let sender_required: Vec<String> = ChainFamily::ALL
         .iter()
         .filter(|f| f.quote_needs_sender())
@@ -199,6 +210,14 @@ fn facts_ts() -> String {
          export type ChainFamily = {family_type};\n\n\
          /** Each family's name in a sentence (\"an EVM address\"). */\n\
          export const FAMILY_NAMES: Readonly<Record<ChainFamily, string>> = {{\n{}\n}};\n\n\
+         /** How each family's addresses and source transaction ids look, for the checks as the person types \
+         (gateway_client::address::address_shape, txhash::tx_id_shape); the strict check is Rust's. */\n\
+         export type AddressShape =\n  | {{ kind: \"evm\" }}\n  | {{ kind: \"bitcoin\" }}\n  \
+         | {{ kind: \"base58\"; prefix: string | null; minLen: number; maxLen: number }};\n\
+         export type TxIdShape =\n  | {{ kind: \"hex\"; adds0x: boolean }}\n  \
+         | {{ kind: \"base58\"; minLen: number; maxLen: number }}\n  | {{ kind: \"unchecked\" }};\n\
+         export const TYPING_SHAPES: Readonly<Record<ChainFamily, {{ address: AddressShape; txId: TxIdShape }}>> = \
+         {{\n{}\n}};\n\n\
          /** The families whose quotes must name their sender (ChainFamily::quote_needs_sender). */\n\
          export const SENDER_REQUIRED_FAMILIES: readonly ChainFamily[] = [\n{}\n];\n\n\
          /** The kinds of single key the wallet imports, in the order offered (desk_wallet KeyFamily::ALL). */\n\
@@ -225,6 +244,7 @@ fn facts_ts() -> String {
          form's. */\n\
          export const SWAP_FIELDS: readonly SwapField[] = [\n{}\n];\n",
         family_names.join("\n"),
+        typing_shapes.join("\n"),
         sender_required.join("\n"),
         key_families.join("\n"),
         accounts.join("\n"),

@@ -15,6 +15,22 @@ export const FAMILY_NAMES: Readonly<Record<ChainFamily, string>> = {
   solana: "Solana",
 };
 
+/** How each family's addresses and source transaction ids look, for the checks as the person types (gateway_client::address::address_shape, txhash::tx_id_shape); the strict check is Rust's. */
+export type AddressShape =
+  | { kind: "evm" }
+  | { kind: "bitcoin" }
+  | { kind: "base58"; prefix: string | null; minLen: number; maxLen: number };
+export type TxIdShape =
+  | { kind: "hex"; adds0x: boolean }
+  | { kind: "base58"; minLen: number; maxLen: number }
+  | { kind: "unchecked" };
+export const TYPING_SHAPES: Readonly<Record<ChainFamily, { address: AddressShape; txId: TxIdShape }>> = {
+  bitcoin: { address: {"kind":"bitcoin"}, txId: {"kind":"unchecked"} },
+  evm: { address: {"kind":"evm"}, txId: {"kind":"hex","adds0x":true} },
+  tron: { address: {"kind":"base58","prefix":"T","minLen":34,"maxLen":34}, txId: {"kind":"hex","adds0x":false} },
+  solana: { address: {"kind":"base58","prefix":null,"minLen":32,"maxLen":44}, txId: {"kind":"base58","minLen":64,"maxLen":88} },
+};
+
 /** The families whose quotes must name their sender (ChainFamily::quote_needs_sender). */
 export const SENDER_REQUIRED_FAMILIES: readonly ChainFamily[] = [
   "solana",

@@ -1,11 +1,13 @@
 // Address and transaction-id format checks for the Swap view, as the person types. These are early checks (shape
 // and alphabet, and an EVM address's EIP-55 checksum when its letters are mixed case); the app checks every address
 // strictly again before anything is sent (gateway-client's address.rs and txhash.rs), and its message is shown if it
-// disagrees.
+// disagrees. Each family's shapes come from Rust (`TYPING_SHAPES`, generated beside the strict checks), so a family
+// added there is checked here without a change: only the gateway's own two shapes (EVM's hex, Bitcoin's) have code of
+// their own below.
 
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { utf8ToBytes } from "@noble/hashes/utils.js";
-import { CHAIN_FAMILIES, FAMILY_NAMES, type ChainFamily } from "../bindings/facts";
+import { CHAIN_FAMILIES, FAMILY_NAMES, TYPING_SHAPES, type AddressShape, type ChainFamily } from "../bindings/facts";
 
 /** The family of each chain and the EVM chains come from Rust's one table of chains, generated into the bindings. */
 export type { ChainFamily } from "../bindings/facts";
@@ -21,9 +23,32 @@ export function familyName(family: ChainFamily): string {
   return FAMILY_NAMES[family];
 }
 
+/** "an EVM", "a Bitcoin": the family's name with its article. */
+function withArticle(family: ChainFamily): string {
+  const name = FAMILY_NAMES[family];
+  return `${/^[AEIOU]/i.test(name) ? "an" : "a"} ${name}`;
+}
+
+/** "An EVM", "A Bitcoin", to start a sentence. */
+function startWithArticle(family: ChainFamily): string {
+  const text = withArticle(family);
+  return text[0].toUpperCase() + text.slice(1);
+}
+
 /** "an EVM address", "a Bitcoin address". */
 export function anAddress(family: ChainFamily): string {
-  return `${family === "evm" ? "an" : "a"} ${FAMILY_NAMES[family]} address`;
+  return `${withArticle(family)} address`;
+}
+
+type Base58Shape = Extract<AddressShape, { kind: "base58" }>;
+
+/** "34", "32 to 44": a length or a range of lengths, in characters. */
+function lengths(shape: { minLen: number; maxLen: number }): string {
+  return shape.minLen === shape.maxLen ? `${shape.minLen}` : `${shape.minLen} to ${shape.maxLen}`;
+}
+
+function inLength(shape: { minLen: number; maxLen: number }, text: string): boolean {
+  return text.length >= shape.minLen && text.length <= shape.maxLen;
 }
 
 const BASE58 = /^[1-9A-HJ-NP-Za-km-z]+$/;
@@ -44,22 +69,37 @@ function looksBitcoin(a: string): boolean {
   return /^[13mn2]/.test(a) && a.length >= 26 && a.length <= 35 && BASE58.test(a);
 }
 
-function looksTron(a: string): boolean {
-  return a.length === 34 && a.startsWith("T") && BASE58.test(a);
+function looksBase58(shape: Base58Shape, a: string): boolean {
+  return (shape.prefix === null || a.startsWith(shape.prefix)) && inLength(shape, a) && BASE58.test(a);
 }
 
-function looksSolana(a: string): boolean {
-  return a.length >= 32 && a.length <= 44 && BASE58.test(a);
+function looks(shape: AddressShape, a: string): boolean {
+  switch (shape.kind) {
+    case "evm":
+      return looksEvm(a);
+    case "bitcoin":
+      return looksBitcoin(a);
+    case "base58":
+      return looksBase58(shape, a);
+  }
 }
+
+/** How specific a shape is: EVM's hex first, then Base58 with a prefix, then Bitcoin's, then Base58 without. */
+function specificity(shape: AddressShape): number {
+  if (shape.kind === "evm") return 0;
+  if (shape.kind === "bitcoin") return 2;
+  return shape.prefix === null ? 3 : 1;
+}
+
+/** The families in the order their shapes are tried, the most specific first (a stable sort of Rust's order). */
+const GUESS_ORDER: readonly ChainFamily[] = (Object.keys(TYPING_SHAPES) as ChainFamily[]).sort(
+  (x, y) => specificity(TYPING_SHAPES[x].address) - specificity(TYPING_SHAPES[y].address),
+);
 
 /** The family an address looks like, trying the most specific shapes first; null when none fits. */
 export function guessFamily(address: string): ChainFamily | null {
   const a = address.trim();
-  if (looksEvm(a)) return "evm";
-  if (looksTron(a)) return "tron";
-  if (looksBitcoin(a)) return "bitcoin";
-  if (looksSolana(a)) return "solana";
-  return null;
+  return GUESS_ORDER.find((family) => looks(TYPING_SHAPES[family].address, a)) ?? null;
 }
 
 /** What is said of an EVM address whose mixed-case letters do not match its EIP-55 checksum. */
@@ -127,28 +167,40 @@ function checkBitcoin(a: string): string | null {
   return "A Bitcoin address starts with bc1, 1 or 3 (tb1, m, n or 2 on test networks).";
 }
 
-function checkTron(a: string): string | null {
-  if (!a.startsWith("T")) return "A Tron address starts with T and has 34 characters.";
+function checkBase58(family: ChainFamily, shape: Base58Shape, a: string): string | null {
+  if (shape.prefix !== null && !a.startsWith(shape.prefix))
+    return `${startWithArticle(family)} address starts with ${shape.prefix} and has ${lengths(shape)} characters.`;
   const bad = [...a].find((c) => !BASE58.test(c));
   if (bad !== undefined)
-    return `“${bad}” cannot appear in a Tron address (0, O, I and l are never used). Check for typos.`;
-  if (a.length !== 34) return `A Tron address has 34 characters; this one has ${a.length}.`;
+    return `“${bad}” cannot appear in ${anAddress(family)} (0, O, I and l are never used). Check for typos.`;
+  if (!inLength(shape, a))
+    return `${startWithArticle(family)} address has ${lengths(shape)} characters; this one has ${a.length}.`;
   return null;
 }
 
-function checkSolana(a: string): string | null {
-  const bad = [...a].find((c) => !BASE58.test(c));
-  if (bad !== undefined)
-    return `“${bad}” cannot appear in a Solana address (0, O, I and l are never used). Check for typos.`;
-  if (a.length < 32 || a.length > 44) return `A Solana address has 32 to 44 characters; this one has ${a.length}.`;
-  return null;
+function checkShape(family: ChainFamily, a: string): string | null {
+  const shape = TYPING_SHAPES[family].address;
+  switch (shape.kind) {
+    case "evm":
+      return checkEvm(a);
+    case "bitcoin":
+      return checkBitcoin(a);
+    case "base58":
+      return checkBase58(family, shape, a);
+  }
 }
 
+/** Whether `a` starts the way the family's addresses do (a family whose addresses have no such start: never). */
 function startsLike(family: ChainFamily, a: string): boolean {
-  if (family === "evm") return a.startsWith("0x");
-  if (family === "tron") return a.startsWith("T");
-  if (family === "bitcoin") return /^(bc1|tb1|bcrt1|[13mn2])/i.test(a);
-  return false;
+  const shape = TYPING_SHAPES[family].address;
+  switch (shape.kind) {
+    case "evm":
+      return a.startsWith("0x");
+    case "bitcoin":
+      return /^(bc1|tb1|bcrt1|[13mn2])/i.test(a);
+    case "base58":
+      return shape.prefix !== null && a.startsWith(shape.prefix);
+  }
 }
 
 /**
@@ -162,8 +214,7 @@ export function checkAddress(chain: string, address: string): string | null {
   if (family === null) return null;
   if (a === "") return `Enter ${anAddress(family)}.`;
   if (/\s/.test(a)) return "An address has no spaces inside. Check what you pasted.";
-  const check = { evm: checkEvm, bitcoin: checkBitcoin, tron: checkTron, solana: checkSolana }[family];
-  const problem = check(a);
+  const problem = checkShape(family, a);
   if (problem === null) return null;
   // Another family's address is named as such, unless the text starts the way this family's addresses do (then
   // the specific problem, a missing character say, is more useful than a guess).
@@ -202,9 +253,9 @@ export function psbtHexToBase64(hex: string): string | null {
  * Checks the signed transaction or its id before it is handed in.
  *
  * Onramp: a Bitcoin txid (64 hex characters) or the signed transaction's hex (even length, longer than a txid);
- * spaces and line breaks inside are taken out. Otherwise the source transaction's hash on `chain`: EVM and Tron
- * `0x` + 64 hex (or the 64 hex alone: `0x` is added on EVM chains, where the app requires it), Solana a base58
- * signature of 86 to 88 characters.
+ * spaces and line breaks inside are taken out. Otherwise the source transaction's id on `chain`, by its family's
+ * shape (`TYPING_SHAPES[…].txId`): a hash of `0x` + 64 hex (or the 64 hex alone: `0x` is added where the app
+ * requires it), or a base58 signature of the shape's lengths.
  */
 export function checkHandIn(route: "onramp" | "offramp" | "tokenSwap", chain: string, text: string): HandInCheck {
   const fail = (message: string): HandInCheck => ({ ok: false, message });
@@ -236,22 +287,27 @@ export function checkHandIn(route: "onramp" | "offramp" | "tokenSwap", chain: st
   const family = chainFamily(chain);
   if (input === "") return fail("Paste the hash of the transaction you sent first.");
   if (/\s/.test(input)) return fail("A transaction hash has no spaces inside. Check what you pasted.");
-  if (family === "evm" || family === "tron") {
+  const shape = family === null ? null : TYPING_SHAPES[family].txId;
+  if (family !== null && shape?.kind === "hex") {
     const body = input.startsWith("0x") ? input.slice(2) : input;
     if (!HEX.test(body) || body.length !== 64) {
       return fail(
-        `${family === "evm" ? "An EVM" : "A Tron"} transaction hash is 0x followed by 64 hexadecimal characters` +
+        `${startWithArticle(family)} transaction hash is 0x followed by 64 hexadecimal characters` +
           (HEX.test(body) ? `; this has ${body.length}.` : "."),
       );
     }
-    return { ok: true, text: family === "evm" ? `0x${body}` : input, kind: "txHash" };
+    return { ok: true, text: shape.adds0x ? `0x${body}` : input, kind: "txHash" };
   }
-  if (family === "solana") {
+  if (family !== null && shape?.kind === "base58") {
     if (!BASE58.test(input)) {
-      return fail("A Solana transaction signature is base58 (no 0, O, I or l). Check what you pasted.");
+      return fail(
+        `${startWithArticle(family)} transaction signature is base58 (no 0, O, I or l). Check what you pasted.`,
+      );
     }
-    if (input.length < 86 || input.length > 88) {
-      return fail(`A Solana transaction signature has 86 to 88 characters; this has ${input.length}.`);
+    if (!inLength(shape, input)) {
+      return fail(
+        `${startWithArticle(family)} transaction signature has ${lengths(shape)} characters; this has ${input.length}.`,
+      );
     }
     return { ok: true, text: input, kind: "txHash" };
   }
