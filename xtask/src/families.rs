@@ -91,8 +91,12 @@ pub fn whole_workspace() -> Result<()> {
     for family in ADDED {
         let outside = outside_own(&found, family);
         let files = files_of(&outside);
+        let recorded = WORKSPACE_FILES
+            .iter()
+            .find(|(f, _)| *f == family)
+            .map_or(0, |(_, n)| *n);
         println!(
-            "{family}: {} place(s) in {} file(s) outside its own files",
+            "{family}: {} place(s) in {} file(s) outside its own files (recorded in WORKSPACE_FILES: {recorded})",
             outside.len(),
             files.len()
         );
