@@ -184,7 +184,7 @@ fn fill(journal: &Journal) -> usize {
             network: bitcoin::Network::Bitcoin,
             version,
             now: t0,
-            solana_blockhash: None,
+            recent_blockhash: None,
         };
         let created = book
             .create_order(&ctx, &raw)

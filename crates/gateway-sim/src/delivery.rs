@@ -4,15 +4,8 @@
 //! Bitcoin is not here: its payments are coins of the gateway's own ledger ([`crate::orders::Book::coins`]).
 
 use alloy_primitives::U256;
-use gateway_client::TokenRegistry;
-use gateway_client::address::{ChainFamily, chain_family};
-use gateway_client::wire::is_native_token;
-use serde_json::json;
 
-use crate::evm_node::EvmNode;
 use crate::orders::Delivery;
-use crate::solana_node::SolanaNode;
-use crate::tron_node::TronNode;
 
 /// Why a delivery could not be made (it stays owed, and is tried again).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -40,85 +33,29 @@ pub enum DeliveryError {
     },
 }
 
-/// Delivers `delivery` on its chain's node at `url`: mints the token to the receiver, or adds the native coin.
+/// Delivers `delivery` on its chain's node at `url`: mints the token to the receiver, or adds the native coin
+/// ([`crate::local_chain::LocalChain::deliver`] of the chain's family).
 pub async fn deliver(url: &str, delivery: &Delivery) -> Result<(), DeliveryError> {
-    let chain = delivery.chain.as_str();
     let amount: U256 = delivery
         .amount
         .parse()
         .map_err(|_| amount_error(delivery, "not a whole number"))?;
-    let node = |e: &dyn std::fmt::Display| DeliveryError::Node {
-        chain: chain.to_owned(),
-        reason: e.to_string(),
+    let Some(chain) = crate::local_chain::of(&delivery.chain) else {
+        return Err(DeliveryError::NoNode(delivery.chain.clone()));
     };
-    let native = is_native_token(chain, &delivery.token);
-    match chain_family(chain) {
-        Some(ChainFamily::Evm) => {
-            let evm = EvmNode::attach(chain, url).await.map_err(|e| node(&e))?;
-            if native {
-                let answer = evm
-                    .rpc("eth_getBalance", json!([delivery.to, "latest"]))
-                    .await
-                    .map_err(|e| node(&e))?;
-                let held = answer
-                    .as_str()
-                    .and_then(|hex| U256::from_str_radix(hex.trim_start_matches("0x"), 16).ok())
-                    .ok_or_else(|| node(&format!("eth_getBalance answered {answer}")))?;
-                evm.set_native_balance(&delivery.to, held.saturating_add(amount))
-                    .await
-                    .map_err(|e| node(&e))
-            } else {
-                evm.mint(&delivery.token, &delivery.to, amount)
-                    .await
-                    .map_err(|e| node(&e))
-            }
-        }
-        Some(ChainFamily::Solana) => {
-            let units = small(delivery, amount)?;
-            let solana = SolanaNode::attach(url).await.map_err(|e| node(&e))?;
-            if native {
-                solana
-                    .airdrop(&delivery.to, units)
-                    .await
-                    .map_err(|e| node(&e))
-            } else {
-                let decimals = TokenRegistry::builtin()
-                    .get(chain, &delivery.token)
-                    .map_or(9, |t| t.decimals);
-                solana
-                    .mint_token(&delivery.token, &delivery.to, units, decimals)
-                    .await
-                    .map(drop)
-                    .map_err(|e| node(&e))
-            }
-        }
-        Some(ChainFamily::Tron) => {
-            let units = small(delivery, amount)?;
-            let tron = TronNode::attach(url).await.map_err(|e| node(&e))?;
-            if native {
-                let account = tron
-                    .post(
-                        "/wallet/getaccount",
-                        json!({"address": delivery.to, "visible": true}),
-                    )
-                    .await
-                    .map_err(|e| node(&e))?;
-                let held = account["balance"].as_u64().unwrap_or(0);
-                tron.fund(&delivery.to, held.saturating_add(units))
-                    .await
-                    .map_err(|e| node(&e))
-            } else {
-                tron.mint(&delivery.token, &delivery.to, units)
-                    .await
-                    .map_err(|e| node(&e))
-            }
-        }
-        Some(ChainFamily::Bitcoin) | None => Err(DeliveryError::NoNode(chain.to_owned())),
+    chain.deliver(url, delivery, amount).await
+}
+
+/// The node's refusal of `delivery`, or its being out of reach.
+pub(crate) fn node_error(delivery: &Delivery, e: &dyn std::fmt::Display) -> DeliveryError {
+    DeliveryError::Node {
+        chain: delivery.chain.clone(),
+        reason: e.to_string(),
     }
 }
 
-/// The amount as a `u64`, which the Solana and Tron nodes' calls take.
-fn small(delivery: &Delivery, amount: U256) -> Result<u64, DeliveryError> {
+/// The amount as a `u64`, which some nodes' calls take.
+pub(crate) fn small(delivery: &Delivery, amount: U256) -> Result<u64, DeliveryError> {
     u64::try_from(amount).map_err(|_| amount_error(delivery, "larger than the chain's calls take"))
 }
 

@@ -225,3 +225,100 @@ pub async fn check_registered(
         ))
     }
 }
+
+/// The EVM family's local chain (anvil): [`crate::local_chain::LocalChain`].
+pub struct EvmChain;
+
+impl crate::local_chain::LocalChain for EvmChain {
+    fn check_paid<'a>(
+        &'a self,
+        url: &'a str,
+        order: &'a Order,
+        hash: &'a str,
+    ) -> crate::local_chain::BoxFuture<'a, Result<(), String>> {
+        Box::pin(async move {
+            match ExpectedCall::of(order) {
+                Some(expected) => check_registered(url, &expected, hash).await,
+                None => Ok(()),
+            }
+        })
+    }
+
+    fn find_payment<'a>(
+        &'a self,
+        url: &'a str,
+        order: &'a Order,
+    ) -> crate::local_chain::BoxFuture<'a, Option<String>> {
+        Box::pin(find_payment(url, order))
+    }
+
+    fn deliver<'a>(
+        &'a self,
+        url: &'a str,
+        delivery: &'a crate::orders::Delivery,
+        amount: U256,
+    ) -> crate::local_chain::BoxFuture<'a, Result<(), crate::delivery::DeliveryError>> {
+        Box::pin(deliver(url, delivery, amount))
+    }
+}
+
+/// The order's call among the node's newest blocks: one to its contract that passes [`check_registered`].
+async fn find_payment(url: &str, order: &Order) -> Option<String> {
+    let expected = ExpectedCall::of(order)?;
+    let http = crate::chain_read::http()?;
+    let head = crate::jsonrpc::call(&http, url, "eth_blockNumber", json!([]))
+        .await
+        .ok()?;
+    let head = u64::from_str_radix(head.as_str()?.trim_start_matches("0x"), 16).ok()?;
+    let blocks = crate::chain_read::BLOCKS_READ;
+    for number in (head.saturating_sub(blocks)..=head).rev() {
+        let block = crate::jsonrpc::call(
+            &http,
+            url,
+            "eth_getBlockByNumber",
+            json!([format!("0x{number:x}"), true]),
+        )
+        .await
+        .ok()?;
+        for tx in block["transactions"].as_array().into_iter().flatten() {
+            let to: Option<Address> = tx["to"].as_str().and_then(|t| t.parse().ok());
+            let (Some(hash), Some(to)) = (tx["hash"].as_str(), to) else {
+                continue;
+            };
+            if to == expected.to && check_registered(url, &expected, hash).await.is_ok() {
+                return Some(hash.to_owned());
+            }
+        }
+    }
+    None
+}
+
+/// The token minted to the receiver, or the native coin added to its balance.
+async fn deliver(
+    url: &str,
+    delivery: &crate::orders::Delivery,
+    amount: U256,
+) -> Result<(), crate::delivery::DeliveryError> {
+    let node = |e: &dyn std::fmt::Display| crate::delivery::node_error(delivery, e);
+    let chain = delivery.chain.as_str();
+    let evm = crate::evm_node::EvmNode::attach(chain, url)
+        .await
+        .map_err(|e| node(&e))?;
+    if gateway_client::wire::is_native_token(chain, &delivery.token) {
+        let answer = evm
+            .rpc("eth_getBalance", json!([delivery.to, "latest"]))
+            .await
+            .map_err(|e| node(&e))?;
+        let held = answer
+            .as_str()
+            .and_then(|hex| U256::from_str_radix(hex.trim_start_matches("0x"), 16).ok())
+            .ok_or_else(|| node(&format!("eth_getBalance answered {answer}")))?;
+        evm.set_native_balance(&delivery.to, held.saturating_add(amount))
+            .await
+            .map_err(|e| node(&e))
+    } else {
+        evm.mint(&delivery.token, &delivery.to, amount)
+            .await
+            .map_err(|e| node(&e))
+    }
+}

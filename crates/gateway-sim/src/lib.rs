@@ -16,6 +16,7 @@ pub mod evm_node;
 pub mod faults;
 pub mod integrity;
 mod jsonrpc;
+pub mod local_chain;
 pub mod orders;
 /// What the gateway asks a client to sign: its own crate, shared with desk-core's verifier.
 pub use gateway_payload as payload;

@@ -56,7 +56,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 
 use alloy_primitives::{U256, hex};
 use gateway_client::ApiVersion;
-use gateway_client::address::{ChainFamily, chain_family};
+use gateway_client::address::chain_family;
 use gateway_client::wire::RouteKind;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
@@ -307,14 +307,16 @@ fn transfer(leg: &Leg, tx_hash: &str, usd: bool) -> Value {
 /// simulated solver "sends").
 pub fn synthetic_tx_hash(chain: &str, label: &str, order_id: &str) -> String {
     let digest = Sha256::digest(format!("gateway-sim {label} {order_id}").as_bytes());
-    match chain_family(chain) {
-        Some(ChainFamily::Evm) => format!("0x{}", hex::encode(digest)),
-        Some(ChainFamily::Solana) => {
+    use gateway_client::txhash::{TxIdShape, tx_id_shape};
+    match chain_family(chain).map(tx_id_shape) {
+        Some(TxIdShape::Hex { adds_0x: true }) => format!("0x{}", hex::encode(digest)),
+        // A signature: 64 bytes in Base58.
+        Some(TxIdShape::Base58 { .. }) => {
             let mut signature = digest.to_vec();
             signature.extend_from_slice(&Sha256::digest(digest));
             bs58::encode(signature).into_string()
         }
-        // Bitcoin txids and Tron transaction ids: 64 hex characters.
+        // Bitcoin txids and ids written without `0x`: 64 hex characters.
         _ => hex::encode(digest),
     }
 }
@@ -457,9 +459,10 @@ pub struct CreateContext<'a> {
     pub version: ApiVersion,
     /// The gateway clock's time, unix seconds: the order's creation time, against which the quote's age is measured.
     pub now: u64,
-    /// The latest blockhash of the Solana node behind the gateway, when there is one ([`crate::solana_node`]): a
-    /// Solana transaction is built on it so that it can be executed as returned. Without a node, a made-up one.
-    pub solana_blockhash: Option<[u8; 32]>,
+    /// The latest block hash of the source chain's node behind the gateway, for families whose transactions are
+    /// built on one ([`crate::local_chain::LocalChain::recent_blockhash`]), so that the transaction can be executed
+    /// as returned. Without a node, a made-up one.
+    pub recent_blockhash: Option<[u8; 32]>,
 }
 
 /// The route key of a quote or register-tx body under `version`.

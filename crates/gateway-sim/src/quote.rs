@@ -27,7 +27,7 @@ use std::collections::HashMap;
 
 use alloy_primitives::{Address, U256};
 use gateway_client::ApiVersion;
-use gateway_client::address::{BitcoinNetwork, ChainFamily, chain_family, validate_address};
+use gateway_client::address::{BitcoinNetwork, chain_family, validate_address};
 use gateway_client::params::Affiliate;
 use gateway_client::wire::RouteKind;
 use serde_json::{Map, Value, json};
@@ -267,12 +267,8 @@ pub fn production_shape(quote: &mut Value) {
 
 /// The published entry contract of `chain` (EVM or Tron), as the Sandbox places it on its local chains.
 pub fn entry_of(chain: &str) -> Option<&'static str> {
-    match chain_family(chain) {
-        Some(ChainFamily::Evm | ChainFamily::Tron) => {
-            gateway_client::chains::chain(chain).and_then(|c| c.approval_spender)
-        }
-        _ => None,
-    }
+    // Only the chains that approve a spender have one (gateway-client's table: EVM chains and Tron).
+    gateway_client::chains::chain(chain).and_then(|c| c.approval_spender)
 }
 
 /// Computes the quote envelope for a get-quote request (`params` is the query string), or the refusal.
@@ -367,10 +363,12 @@ pub fn get_quote(
         };
         check("refundAddress", chain, refund)?;
     }
-    if src.chain == "solana" && sender.is_none() {
-        return Err(QuoteError::invalid(
-            "a swap from Solana needs sender: the wallet that pays the transaction fee and signs",
-        ));
+    if let Some(family) = chain_family(src.chain).filter(|f| f.quote_needs_sender())
+        && sender.is_none()
+    {
+        return Err(QuoteError::invalid(format!(
+            "a swap from {family} needs sender: the wallet that pays the transaction fee and signs"
+        )));
     }
     let route_details = json!({
         "src_chain": src.chain, "src_token": src.address,

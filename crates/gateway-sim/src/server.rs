@@ -32,7 +32,7 @@ use tracing::{debug, info, warn};
 use crate::access::{Access, AccessConfig, InvalidKeyConfig};
 use crate::catalogue::Catalogue;
 use crate::clock::Clock;
-use crate::evm_check::{self, EvmChains, ExpectedCall};
+use crate::evm_check::EvmChains;
 use crate::faults::{self, Faults};
 use crate::orders::{Book, CreateContext, Order, Pool, StateError, StateFile};
 use crate::quote::{self, QuoteError};
@@ -590,26 +590,37 @@ async fn create_order(
         Ok(body) => body,
         Err(err) => return refused(&err),
     };
-    // A Solana order is built on the Solana node's latest blockhash, when the gateway has a node.
-    let solana_blockhash = match sim.config.evm_chains.url("solana") {
-        Some(url) if names_chain(&body, "solana") => {
-            match crate::solana_node::latest_blockhash(&url).await {
-                Ok(hash) => Some(hash),
-                Err(e) => {
-                    tracing::warn!(error = %e, "the Solana node gave no blockhash; the order's transaction gets none it knows");
-                    None
-                }
-            }
+    // An order whose chain builds transactions on a recent block (Solana's blockhash) is built on its node's latest,
+    // when the gateway has a node of that chain.
+    let mut recent_blockhash = None;
+    for chain in sim.config.evm_chains.chains() {
+        let (Some(url), Some(local)) = (
+            sim.config.evm_chains.url(&chain),
+            crate::local_chain::of(&chain),
+        ) else {
+            continue;
+        };
+        if !names_chain(&body, &chain) {
+            continue;
         }
-        _ => None,
-    };
+        match local.recent_blockhash(&url).await {
+            Some(Ok(hash)) => {
+                recent_blockhash = Some(hash);
+                break;
+            }
+            Some(Err(e)) => {
+                tracing::warn!(chain, error = %e, "the node gave no blockhash; the order's transaction gets none it knows");
+            }
+            None => {}
+        }
+    }
     let ctx = CreateContext {
         catalogue: &sim.catalogue,
         signer: &sim.signer,
         network: sim.config.network.into(),
         version,
         now: sim.clock.now(),
-        solana_blockhash,
+        recent_blockhash,
     };
     let (result, snapshot) = sim.change(|book, _| book.create_order(&ctx, &body));
     match result {
@@ -653,7 +664,8 @@ async fn register_tx(State(sim): State<Sim>, Path(version): Path<String>, body: 
 }
 
 /// An offramp or token swap whose source chain has a node: the registered hash must be a transaction on that node
-/// that succeeded and paid the order ([`evm_check`]). Anything else is left to the book's own checks.
+/// that succeeded and paid the order ([`crate::local_chain::LocalChain::check_paid`] of its family). Anything else
+/// is left to the book's own checks.
 async fn check_on_node(sim: &Sim, body: &Value) -> Result<(), QuoteError> {
     let Some(fields) = body
         .as_object()
@@ -683,36 +695,13 @@ async fn check_on_node(sim: &Sim, body: &Value) -> Result<(), QuoteError> {
     if gateway_client::txhash::validate_src_tx_hash(&order.src.chain, hash).is_err() {
         return Ok(());
     }
-    let refused = |why: String| QuoteError::new("INVALID_REQUEST", format!("{field}: {why}"));
-    if order.src.chain == "solana" {
-        let Some(created) = order
-            .created
-            .as_object()
-            .and_then(|m| m.values().next())
-            .and_then(|o| o.get("tx"))
-            .and_then(|tx| tx.get("transaction"))
-            .and_then(Value::as_str)
-        else {
-            return Ok(());
-        };
-        return crate::solana_node::check_registered(&url, created, hash)
-            .await
-            .map_err(refused);
-    }
-    if order.src.chain == "tron" {
-        let Some(expected) = crate::tron_node::ExpectedTronCall::of(&order) else {
-            return Ok(());
-        };
-        return crate::tron_node::check_registered(&url, &expected, hash)
-            .await
-            .map_err(refused);
-    }
-    let Some(expected) = ExpectedCall::of(&order) else {
+    let Some(chain) = crate::local_chain::of(&order.src.chain) else {
         return Ok(());
     };
-    evm_check::check_registered(&url, &expected, hash)
+    chain
+        .check_paid(&url, &order, hash)
         .await
-        .map_err(refused)
+        .map_err(|why| QuoteError::new("INVALID_REQUEST", format!("{field}: {why}")))
 }
 
 async fn get_order(

@@ -254,3 +254,113 @@ pub async fn check_registered(url: &str, created_b64: &str, signature: &str) -> 
     }
     Ok(())
 }
+
+/// The Solana family's local chain (the LiteSVM node): [`crate::local_chain::LocalChain`].
+pub struct SolanaChain;
+
+impl crate::local_chain::LocalChain for SolanaChain {
+    fn check_paid<'a>(
+        &'a self,
+        url: &'a str,
+        order: &'a crate::orders::Order,
+        hash: &'a str,
+    ) -> crate::local_chain::BoxFuture<'a, Result<(), String>> {
+        Box::pin(async move {
+            match created_transaction(order) {
+                Some(created) => check_registered(url, created, hash).await,
+                None => Ok(()),
+            }
+        })
+    }
+
+    fn find_payment<'a>(
+        &'a self,
+        url: &'a str,
+        order: &'a crate::orders::Order,
+    ) -> crate::local_chain::BoxFuture<'a, Option<String>> {
+        Box::pin(find_payment(url, order))
+    }
+
+    fn deliver<'a>(
+        &'a self,
+        url: &'a str,
+        delivery: &'a crate::orders::Delivery,
+        amount: alloy_primitives::U256,
+    ) -> crate::local_chain::BoxFuture<'a, Result<(), crate::delivery::DeliveryError>> {
+        Box::pin(deliver(url, delivery, amount))
+    }
+
+    fn recent_blockhash<'a>(
+        &'a self,
+        url: &'a str,
+    ) -> crate::local_chain::BoxFuture<'a, Option<Result<[u8; 32], String>>> {
+        Box::pin(async move { Some(latest_blockhash(url).await.map_err(|e| e.to_string())) })
+    }
+}
+
+/// The base64 transaction create-order handed out for `order`.
+fn created_transaction(order: &crate::orders::Order) -> Option<&str> {
+    order
+        .created
+        .as_object()?
+        .values()
+        .next()?
+        .get("tx")?
+        .get("transaction")?
+        .as_str()
+}
+
+/// The order's transaction among the newest signatures of its addresses: the one that passes [`check_registered`].
+async fn find_payment(url: &str, order: &crate::orders::Order) -> Option<String> {
+    let created = created_transaction(order)?;
+    let http = crate::chain_read::http()?;
+    for address in order
+        .addresses
+        .iter()
+        .filter(|a| gateway_client::address::validate_solana(a).is_ok())
+    {
+        let signatures = crate::jsonrpc::call(
+            &http,
+            url,
+            "getSignaturesForAddress",
+            json!([address, {"limit": crate::chain_read::BLOCKS_READ}]),
+        )
+        .await
+        .ok()?;
+        for entry in signatures.as_array().into_iter().flatten() {
+            let Some(signature) = entry["signature"].as_str() else {
+                continue;
+            };
+            if check_registered(url, created, signature).await.is_ok() {
+                return Some(signature.to_owned());
+            }
+        }
+    }
+    None
+}
+
+/// The SPL token minted to the receiver, or SOL airdropped to it.
+async fn deliver(
+    url: &str,
+    delivery: &crate::orders::Delivery,
+    amount: alloy_primitives::U256,
+) -> Result<(), crate::delivery::DeliveryError> {
+    let node = |e: &dyn std::fmt::Display| crate::delivery::node_error(delivery, e);
+    let units = crate::delivery::small(delivery, amount)?;
+    let solana = SolanaNode::attach(url).await.map_err(|e| node(&e))?;
+    if gateway_client::wire::is_native_token(&delivery.chain, &delivery.token) {
+        solana
+            .airdrop(&delivery.to, units)
+            .await
+            .map_err(|e| node(&e))
+    } else {
+        let decimals = TokenRegistry::builtin()
+            .get(&delivery.chain, &delivery.token)
+            .map_or(9, |t| t.decimals);
+        solana
+            .mint_token(&delivery.token, &delivery.to, units, decimals)
+            .await
+            .map(drop)
+            .map_err(|e| node(&e))
+    }
+}

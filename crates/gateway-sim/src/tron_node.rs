@@ -381,3 +381,94 @@ impl ExpectedTronCall {
         })
     }
 }
+
+/// The Tron family's local chain (the stand-in node): [`crate::local_chain::LocalChain`].
+pub struct TronChain;
+
+impl crate::local_chain::LocalChain for TronChain {
+    fn check_paid<'a>(
+        &'a self,
+        url: &'a str,
+        order: &'a crate::orders::Order,
+        hash: &'a str,
+    ) -> crate::local_chain::BoxFuture<'a, Result<(), String>> {
+        Box::pin(async move {
+            match ExpectedTronCall::of(order) {
+                Some(expected) => check_registered(url, &expected, hash).await,
+                None => Ok(()),
+            }
+        })
+    }
+
+    fn find_payment<'a>(
+        &'a self,
+        url: &'a str,
+        order: &'a crate::orders::Order,
+    ) -> crate::local_chain::BoxFuture<'a, Option<String>> {
+        Box::pin(find_payment(url, order))
+    }
+
+    fn deliver<'a>(
+        &'a self,
+        url: &'a str,
+        delivery: &'a crate::orders::Delivery,
+        amount: alloy_primitives::U256,
+    ) -> crate::local_chain::BoxFuture<'a, Result<(), crate::delivery::DeliveryError>> {
+        Box::pin(deliver(url, delivery, amount))
+    }
+}
+
+/// The order's transaction among the node's newest blocks: one that passes [`check_registered`].
+async fn find_payment(url: &str, order: &crate::orders::Order) -> Option<String> {
+    let expected = ExpectedTronCall::of(order)?;
+    let http = crate::chain_read::http()?;
+    let call = |path: &'static str, body: Value| {
+        let http = http.clone();
+        async move { post(&http, url, path, body).await.ok() }
+    };
+    let head = call("/wallet/getnowblock", json!({})).await?;
+    let head = head["block_header"]["raw_data"]["number"]
+        .as_u64()
+        .unwrap_or(0);
+    let blocks = crate::chain_read::BLOCKS_READ;
+    for number in (head.saturating_sub(blocks)..=head).rev() {
+        let block = call("/wallet/getblockbynum", json!({"num": number})).await?;
+        for tx in block["transactions"].as_array().into_iter().flatten() {
+            let Some(id) = tx["txID"].as_str() else {
+                continue;
+            };
+            if check_registered(url, &expected, id).await.is_ok() {
+                return Some(id.to_owned());
+            }
+        }
+    }
+    None
+}
+
+/// The TRC-20 token minted to the receiver, or TRX added to its balance.
+async fn deliver(
+    url: &str,
+    delivery: &crate::orders::Delivery,
+    amount: alloy_primitives::U256,
+) -> Result<(), crate::delivery::DeliveryError> {
+    let node = |e: &dyn std::fmt::Display| crate::delivery::node_error(delivery, e);
+    let units = crate::delivery::small(delivery, amount)?;
+    let tron = TronNode::attach(url).await.map_err(|e| node(&e))?;
+    if gateway_client::wire::is_native_token(&delivery.chain, &delivery.token) {
+        let account = tron
+            .post(
+                "/wallet/getaccount",
+                json!({"address": delivery.to, "visible": true}),
+            )
+            .await
+            .map_err(|e| node(&e))?;
+        let held = account["balance"].as_u64().unwrap_or(0);
+        tron.fund(&delivery.to, held.saturating_add(units))
+            .await
+            .map_err(|e| node(&e))
+    } else {
+        tron.mint(&delivery.token, &delivery.to, units)
+            .await
+            .map_err(|e| node(&e))
+    }
+}

@@ -195,7 +195,7 @@ impl Book {
                     recipient,
                     sender,
                     min_out,
-                    ctx.solana_blockhash,
+                    ctx.recent_blockhash,
                 )?;
                 (
                     tx_to.to_owned(),

@@ -349,19 +349,29 @@ fn looks_like_psbt(text: &str) -> bool {
         || t.starts_with("cHNidP")
 }
 
-/// A hint when a source hash is of another chain's kind: an EVM hash given for Solana, a Solana signature for an EVM
-/// chain (empty otherwise).
-fn wrong_kind_of_hash(chain: &str, hash: &str) -> &'static str {
+/// A hint when a source hash is of another chain's kind: an EVM hash given for a chain whose transactions are named
+/// by a Base58 signature (Solana), such a signature for an EVM chain (empty otherwise).
+fn wrong_kind_of_hash(chain: &str, hash: &str) -> String {
+    use gateway_client::txhash::{TxIdShape, tx_id_shape};
     let hash = hash.trim();
     let evm_like = hash.starts_with("0x");
+    let signed = |family: ChainFamily| matches!(tx_id_shape(family), TxIdShape::Base58 { .. });
     match chain_family(chain) {
-        Some(ChainFamily::Solana) if evm_like => {
-            "this is an EVM transaction hash; a Solana transaction is named by its Base58 signature. "
-        }
+        Some(family) if signed(family) && evm_like => format!(
+            "this is an EVM transaction hash; a {family} transaction is named by its Base58 signature. "
+        ),
         Some(ChainFamily::Evm) if !evm_like && hash.len() > 80 => {
-            "this looks like a Solana signature; an EVM transaction hash is 0x and 64 hexadecimal characters. "
+            ChainFamily::ALL
+                .into_iter()
+                .find(|f| signed(*f))
+                .map_or_else(String::new, |family| {
+                    format!(
+                        "this looks like a {family} signature; an EVM transaction hash is 0x and 64 hexadecimal \
+                         characters. "
+                    )
+                })
         }
-        _ => "",
+        _ => String::new(),
     }
 }
 
