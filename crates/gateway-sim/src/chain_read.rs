@@ -4,24 +4,13 @@
 //! ([`crate::local_chain::LocalChain::find_payment`] of the chain's family), and records it as the order's
 //! transaction. A chain without a node has nothing to read: such an order waits, and expires as an unpaid one does.
 
-use std::time::Duration;
-
 use crate::orders::Order;
 
-/// How many of the newest blocks (on Solana, transactions) are looked through for an order's transaction.
-pub const BLOCKS_READ: u64 = 256;
+pub use crate::chain_node::BLOCKS_READ;
 
 /// The transaction on the node at `url` that pays `order`, if there is one among the newest [`BLOCKS_READ`].
 pub async fn find_payment(url: &str, order: &Order) -> Option<String> {
     crate::local_chain::of(&order.src.chain)?
         .find_payment(url, order)
         .await
-}
-
-/// The HTTP client the chain readings use (each call bounded to 10 s).
-pub(crate) fn http() -> Option<reqwest::Client> {
-    reqwest::Client::builder()
-        .timeout(Duration::from_secs(10))
-        .build()
-        .ok()
 }

@@ -226,16 +226,16 @@ pub async fn check_registered(
     }
 }
 
-/// The EVM family's local chain (anvil): [`crate::local_chain::LocalChain`].
+/// The EVM family's local chain (anvil): [`crate::chain_node::LocalChain`].
 pub struct EvmChain;
 
-impl crate::local_chain::LocalChain for EvmChain {
+impl crate::chain_node::LocalChain for EvmChain {
     fn check_paid<'a>(
         &'a self,
         url: &'a str,
         order: &'a Order,
         hash: &'a str,
-    ) -> crate::local_chain::BoxFuture<'a, Result<(), String>> {
+    ) -> crate::chain_node::BoxFuture<'a, Result<(), String>> {
         Box::pin(async move {
             match ExpectedCall::of(order) {
                 Some(expected) => check_registered(url, &expected, hash).await,
@@ -248,7 +248,7 @@ impl crate::local_chain::LocalChain for EvmChain {
         &'a self,
         url: &'a str,
         order: &'a Order,
-    ) -> crate::local_chain::BoxFuture<'a, Option<String>> {
+    ) -> crate::chain_node::BoxFuture<'a, Option<String>> {
         Box::pin(find_payment(url, order))
     }
 
@@ -257,7 +257,7 @@ impl crate::local_chain::LocalChain for EvmChain {
         url: &'a str,
         delivery: &'a crate::orders::Delivery,
         amount: U256,
-    ) -> crate::local_chain::BoxFuture<'a, Result<(), crate::delivery::DeliveryError>> {
+    ) -> crate::chain_node::BoxFuture<'a, Result<(), crate::chain_node::DeliveryError>> {
         Box::pin(deliver(url, delivery, amount))
     }
 }
@@ -265,12 +265,12 @@ impl crate::local_chain::LocalChain for EvmChain {
 /// The order's call among the node's newest blocks: one to its contract that passes [`check_registered`].
 async fn find_payment(url: &str, order: &Order) -> Option<String> {
     let expected = ExpectedCall::of(order)?;
-    let http = crate::chain_read::http()?;
+    let http = crate::chain_node::http()?;
     let head = crate::jsonrpc::call(&http, url, "eth_blockNumber", json!([]))
         .await
         .ok()?;
     let head = u64::from_str_radix(head.as_str()?.trim_start_matches("0x"), 16).ok()?;
-    let blocks = crate::chain_read::BLOCKS_READ;
+    let blocks = crate::chain_node::BLOCKS_READ;
     for number in (head.saturating_sub(blocks)..=head).rev() {
         let block = crate::jsonrpc::call(
             &http,
@@ -298,8 +298,8 @@ async fn deliver(
     url: &str,
     delivery: &crate::orders::Delivery,
     amount: U256,
-) -> Result<(), crate::delivery::DeliveryError> {
-    let node = |e: &dyn std::fmt::Display| crate::delivery::node_error(delivery, e);
+) -> Result<(), crate::chain_node::DeliveryError> {
+    let node = |e: &dyn std::fmt::Display| crate::chain_node::node_error(delivery, e);
     let chain = delivery.chain.as_str();
     let evm = crate::evm_node::EvmNode::attach(chain, url)
         .await

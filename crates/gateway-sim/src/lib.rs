@@ -8,6 +8,7 @@
 pub mod access;
 pub mod admin_client;
 pub mod catalogue;
+pub mod chain_node;
 pub mod chain_read;
 pub mod clock;
 pub mod delivery;

@@ -255,16 +255,16 @@ pub async fn check_registered(url: &str, created_b64: &str, signature: &str) -> 
     Ok(())
 }
 
-/// The Solana family's local chain (the LiteSVM node): [`crate::local_chain::LocalChain`].
+/// The Solana family's local chain (the LiteSVM node): [`crate::chain_node::LocalChain`].
 pub struct SolanaChain;
 
-impl crate::local_chain::LocalChain for SolanaChain {
+impl crate::chain_node::LocalChain for SolanaChain {
     fn check_paid<'a>(
         &'a self,
         url: &'a str,
         order: &'a crate::orders::Order,
         hash: &'a str,
-    ) -> crate::local_chain::BoxFuture<'a, Result<(), String>> {
+    ) -> crate::chain_node::BoxFuture<'a, Result<(), String>> {
         Box::pin(async move {
             match created_transaction(order) {
                 Some(created) => check_registered(url, created, hash).await,
@@ -277,7 +277,7 @@ impl crate::local_chain::LocalChain for SolanaChain {
         &'a self,
         url: &'a str,
         order: &'a crate::orders::Order,
-    ) -> crate::local_chain::BoxFuture<'a, Option<String>> {
+    ) -> crate::chain_node::BoxFuture<'a, Option<String>> {
         Box::pin(find_payment(url, order))
     }
 
@@ -286,14 +286,14 @@ impl crate::local_chain::LocalChain for SolanaChain {
         url: &'a str,
         delivery: &'a crate::orders::Delivery,
         amount: alloy_primitives::U256,
-    ) -> crate::local_chain::BoxFuture<'a, Result<(), crate::delivery::DeliveryError>> {
+    ) -> crate::chain_node::BoxFuture<'a, Result<(), crate::chain_node::DeliveryError>> {
         Box::pin(deliver(url, delivery, amount))
     }
 
     fn recent_blockhash<'a>(
         &'a self,
         url: &'a str,
-    ) -> crate::local_chain::BoxFuture<'a, Option<Result<[u8; 32], String>>> {
+    ) -> crate::chain_node::BoxFuture<'a, Option<Result<[u8; 32], String>>> {
         Box::pin(async move { Some(latest_blockhash(url).await.map_err(|e| e.to_string())) })
     }
 }
@@ -313,7 +313,7 @@ fn created_transaction(order: &crate::orders::Order) -> Option<&str> {
 /// The order's transaction among the newest signatures of its addresses: the one that passes [`check_registered`].
 async fn find_payment(url: &str, order: &crate::orders::Order) -> Option<String> {
     let created = created_transaction(order)?;
-    let http = crate::chain_read::http()?;
+    let http = crate::chain_node::http()?;
     for address in order
         .addresses
         .iter()
@@ -323,7 +323,7 @@ async fn find_payment(url: &str, order: &crate::orders::Order) -> Option<String>
             &http,
             url,
             "getSignaturesForAddress",
-            json!([address, {"limit": crate::chain_read::BLOCKS_READ}]),
+            json!([address, {"limit": crate::chain_node::BLOCKS_READ}]),
         )
         .await
         .ok()?;
@@ -344,9 +344,9 @@ async fn deliver(
     url: &str,
     delivery: &crate::orders::Delivery,
     amount: alloy_primitives::U256,
-) -> Result<(), crate::delivery::DeliveryError> {
-    let node = |e: &dyn std::fmt::Display| crate::delivery::node_error(delivery, e);
-    let units = crate::delivery::small(delivery, amount)?;
+) -> Result<(), crate::chain_node::DeliveryError> {
+    let node = |e: &dyn std::fmt::Display| crate::chain_node::node_error(delivery, e);
+    let units = crate::chain_node::small(delivery, amount)?;
     let solana = SolanaNode::attach(url).await.map_err(|e| node(&e))?;
     if gateway_client::wire::is_native_token(&delivery.chain, &delivery.token) {
         solana

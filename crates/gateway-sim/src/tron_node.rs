@@ -382,16 +382,16 @@ impl ExpectedTronCall {
     }
 }
 
-/// The Tron family's local chain (the stand-in node): [`crate::local_chain::LocalChain`].
+/// The Tron family's local chain (the stand-in node): [`crate::chain_node::LocalChain`].
 pub struct TronChain;
 
-impl crate::local_chain::LocalChain for TronChain {
+impl crate::chain_node::LocalChain for TronChain {
     fn check_paid<'a>(
         &'a self,
         url: &'a str,
         order: &'a crate::orders::Order,
         hash: &'a str,
-    ) -> crate::local_chain::BoxFuture<'a, Result<(), String>> {
+    ) -> crate::chain_node::BoxFuture<'a, Result<(), String>> {
         Box::pin(async move {
             match ExpectedTronCall::of(order) {
                 Some(expected) => check_registered(url, &expected, hash).await,
@@ -404,7 +404,7 @@ impl crate::local_chain::LocalChain for TronChain {
         &'a self,
         url: &'a str,
         order: &'a crate::orders::Order,
-    ) -> crate::local_chain::BoxFuture<'a, Option<String>> {
+    ) -> crate::chain_node::BoxFuture<'a, Option<String>> {
         Box::pin(find_payment(url, order))
     }
 
@@ -413,7 +413,7 @@ impl crate::local_chain::LocalChain for TronChain {
         url: &'a str,
         delivery: &'a crate::orders::Delivery,
         amount: alloy_primitives::U256,
-    ) -> crate::local_chain::BoxFuture<'a, Result<(), crate::delivery::DeliveryError>> {
+    ) -> crate::chain_node::BoxFuture<'a, Result<(), crate::chain_node::DeliveryError>> {
         Box::pin(deliver(url, delivery, amount))
     }
 }
@@ -421,7 +421,7 @@ impl crate::local_chain::LocalChain for TronChain {
 /// The order's transaction among the node's newest blocks: one that passes [`check_registered`].
 async fn find_payment(url: &str, order: &crate::orders::Order) -> Option<String> {
     let expected = ExpectedTronCall::of(order)?;
-    let http = crate::chain_read::http()?;
+    let http = crate::chain_node::http()?;
     let call = |path: &'static str, body: Value| {
         let http = http.clone();
         async move { post(&http, url, path, body).await.ok() }
@@ -430,7 +430,7 @@ async fn find_payment(url: &str, order: &crate::orders::Order) -> Option<String>
     let head = head["block_header"]["raw_data"]["number"]
         .as_u64()
         .unwrap_or(0);
-    let blocks = crate::chain_read::BLOCKS_READ;
+    let blocks = crate::chain_node::BLOCKS_READ;
     for number in (head.saturating_sub(blocks)..=head).rev() {
         let block = call("/wallet/getblockbynum", json!({"num": number})).await?;
         for tx in block["transactions"].as_array().into_iter().flatten() {
@@ -450,9 +450,9 @@ async fn deliver(
     url: &str,
     delivery: &crate::orders::Delivery,
     amount: alloy_primitives::U256,
-) -> Result<(), crate::delivery::DeliveryError> {
-    let node = |e: &dyn std::fmt::Display| crate::delivery::node_error(delivery, e);
-    let units = crate::delivery::small(delivery, amount)?;
+) -> Result<(), crate::chain_node::DeliveryError> {
+    let node = |e: &dyn std::fmt::Display| crate::chain_node::node_error(delivery, e);
+    let units = crate::chain_node::small(delivery, amount)?;
     let tron = TronNode::attach(url).await.map_err(|e| node(&e))?;
     if gateway_client::wire::is_native_token(&delivery.chain, &delivery.token) {
         let account = tron

@@ -1,0 +1,107 @@
+//! What a family's local chain is to the simulated gateway: the trait [`LocalChain`], and what its implementations
+//! share (how far back a chain is read, the HTTP client, a delivery's errors). The implementations are in their
+//! nodes' files and [`crate::local_chain::of`] chooses one; this module uses neither, so nothing goes in a circle.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::time::Duration;
+
+use alloy_primitives::U256;
+
+use crate::orders::{Delivery, Order};
+
+/// How many of the newest blocks (on Solana, transactions) are looked through for an order's transaction.
+pub const BLOCKS_READ: u64 = 256;
+
+/// The HTTP client the chain readings use (each call bounded to 10 s).
+pub(crate) fn http() -> Option<reqwest::Client> {
+    reqwest::Client::builder()
+        .timeout(Duration::from_secs(10))
+        .build()
+        .ok()
+}
+
+/// A boxed future, so that the trait can be used as `dyn LocalChain`.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// The gateway's dealings with one family's local chain, through the node at a URL.
+pub trait LocalChain: Send + Sync {
+    /// Whether `hash` on the node at `url` is a transaction that succeeded and paid `order`: `Err` is the sentence
+    /// after the field name. `Ok` too when the order carries nothing to check it against (the book's own checks
+    /// then have the last word).
+    fn check_paid<'a>(
+        &'a self,
+        url: &'a str,
+        order: &'a Order,
+        hash: &'a str,
+    ) -> BoxFuture<'a, Result<(), String>>;
+
+    /// The transaction among the node's newest ([`BLOCKS_READ`]) that passes
+    /// [`LocalChain::check_paid`] for `order`, if there is one.
+    fn find_payment<'a>(&'a self, url: &'a str, order: &'a Order) -> BoxFuture<'a, Option<String>>;
+
+    /// Delivers `amount` (in the token's smallest unit) of what `delivery` owes on the node: the token minted to the
+    /// receiver, or the native coin added to its balance.
+    fn deliver<'a>(
+        &'a self,
+        url: &'a str,
+        delivery: &'a Delivery,
+        amount: U256,
+    ) -> BoxFuture<'a, Result<(), DeliveryError>>;
+
+    /// The recent block hash an order's transaction is built on, for families whose transactions carry one; `None`
+    /// for the others, `Some(Err(why))` when the node gave none.
+    fn recent_blockhash<'a>(
+        &'a self,
+        _url: &'a str,
+    ) -> BoxFuture<'a, Option<Result<[u8; 32], String>>> {
+        Box::pin(async { None })
+    }
+}
+
+/// Why a delivery could not be made (it stays owed, and is tried again).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DeliveryError {
+    /// The amount is not a whole number of smallest units, or too large for the chain's calls.
+    #[error("the amount {amount} cannot be delivered on {chain}: {reason}")]
+    Amount {
+        /// The chain's slug.
+        chain: String,
+        /// The amount as kept.
+        amount: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The chain is not one whose node the Sandbox runs (Bitcoin's payments are the ledger's).
+    #[error("{0} has no local node to deliver on")]
+    NoNode(String),
+    /// The node refused or could not be reached.
+    #[error("the local {chain} node did not take the delivery: {reason}")]
+    Node {
+        /// The chain's slug.
+        chain: String,
+        /// The node's error.
+        reason: String,
+    },
+}
+
+/// The node's refusal of `delivery`, or its being out of reach.
+pub(crate) fn node_error(delivery: &Delivery, e: &dyn std::fmt::Display) -> DeliveryError {
+    DeliveryError::Node {
+        chain: delivery.chain.clone(),
+        reason: e.to_string(),
+    }
+}
+
+/// The amount as a `u64`, which some nodes' calls take.
+pub(crate) fn small(delivery: &Delivery, amount: U256) -> Result<u64, DeliveryError> {
+    u64::try_from(amount).map_err(|_| amount_error(delivery, "larger than the chain's calls take"))
+}
+
+pub(crate) fn amount_error(delivery: &Delivery, reason: &str) -> DeliveryError {
+    DeliveryError::Amount {
+        chain: delivery.chain.clone(),
+        amount: delivery.amount.clone(),
+        reason: reason.to_owned(),
+    }
+}
