@@ -105,3 +105,50 @@ pub(crate) fn amount_error(delivery: &Delivery, reason: &str) -> DeliveryError {
         reason: reason.to_owned(),
     }
 }
+
+/// Implements [`LocalChain`] for the unit struct `$name` by the async functions of the module it is used in:
+/// `check_paid(url, order, hash)`, `find_payment(url, order)` and `deliver(url, delivery, amount)`, with the trait's
+/// arguments and answers; and, when given, `recent_blockhash: f` by `f(url)`. The three families' implementations
+/// differ only in those functions, so the boxing each needs for `dyn LocalChain` is written here once.
+macro_rules! local_chain {
+    ($name:ident $(, recent_blockhash: $blockhash:path)?) => {
+        impl $crate::chain_node::LocalChain for $name {
+            fn check_paid<'a>(
+                &'a self,
+                url: &'a str,
+                order: &'a $crate::orders::Order,
+                hash: &'a str,
+            ) -> $crate::chain_node::BoxFuture<'a, Result<(), String>> {
+                Box::pin(check_paid(url, order, hash))
+            }
+
+            fn find_payment<'a>(
+                &'a self,
+                url: &'a str,
+                order: &'a $crate::orders::Order,
+            ) -> $crate::chain_node::BoxFuture<'a, Option<String>> {
+                Box::pin(find_payment(url, order))
+            }
+
+            fn deliver<'a>(
+                &'a self,
+                url: &'a str,
+                delivery: &'a $crate::orders::Delivery,
+                amount: alloy_primitives::U256,
+            ) -> $crate::chain_node::BoxFuture<'a, Result<(), $crate::chain_node::DeliveryError>> {
+                Box::pin(deliver(url, delivery, amount))
+            }
+
+            $(
+                fn recent_blockhash<'a>(
+                    &'a self,
+                    url: &'a str,
+                ) -> $crate::chain_node::BoxFuture<'a, Option<Result<[u8; 32], String>>> {
+                    Box::pin(async move { Some($blockhash(url).await) })
+                }
+            )?
+        }
+    };
+}
+
+pub(crate) use local_chain;

@@ -229,36 +229,13 @@ pub async fn check_registered(
 /// The EVM family's local chain (anvil): [`crate::chain_node::LocalChain`].
 pub struct EvmChain;
 
-impl crate::chain_node::LocalChain for EvmChain {
-    fn check_paid<'a>(
-        &'a self,
-        url: &'a str,
-        order: &'a Order,
-        hash: &'a str,
-    ) -> crate::chain_node::BoxFuture<'a, Result<(), String>> {
-        Box::pin(async move {
-            match ExpectedCall::of(order) {
-                Some(expected) => check_registered(url, &expected, hash).await,
-                None => Ok(()),
-            }
-        })
-    }
+crate::chain_node::local_chain!(EvmChain);
 
-    fn find_payment<'a>(
-        &'a self,
-        url: &'a str,
-        order: &'a Order,
-    ) -> crate::chain_node::BoxFuture<'a, Option<String>> {
-        Box::pin(find_payment(url, order))
-    }
-
-    fn deliver<'a>(
-        &'a self,
-        url: &'a str,
-        delivery: &'a crate::orders::Delivery,
-        amount: U256,
-    ) -> crate::chain_node::BoxFuture<'a, Result<(), crate::chain_node::DeliveryError>> {
-        Box::pin(deliver(url, delivery, amount))
+/// register-tx's check on anvil of the call create-order handed out for `order` (none to check: `Ok`).
+async fn check_paid(url: &str, order: &Order, hash: &str) -> Result<(), String> {
+    match ExpectedCall::of(order) {
+        Some(expected) => check_registered(url, &expected, hash).await,
+        None => Ok(()),
     }
 }
 

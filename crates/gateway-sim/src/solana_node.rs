@@ -258,44 +258,19 @@ pub async fn check_registered(url: &str, created_b64: &str, signature: &str) -> 
 /// The Solana family's local chain (the LiteSVM node): [`crate::chain_node::LocalChain`].
 pub struct SolanaChain;
 
-impl crate::chain_node::LocalChain for SolanaChain {
-    fn check_paid<'a>(
-        &'a self,
-        url: &'a str,
-        order: &'a crate::orders::Order,
-        hash: &'a str,
-    ) -> crate::chain_node::BoxFuture<'a, Result<(), String>> {
-        Box::pin(async move {
-            match created_transaction(order) {
-                Some(created) => check_registered(url, created, hash).await,
-                None => Ok(()),
-            }
-        })
-    }
+crate::chain_node::local_chain!(SolanaChain, recent_blockhash: recent_blockhash);
 
-    fn find_payment<'a>(
-        &'a self,
-        url: &'a str,
-        order: &'a crate::orders::Order,
-    ) -> crate::chain_node::BoxFuture<'a, Option<String>> {
-        Box::pin(find_payment(url, order))
+/// register-tx's check on the Solana node of the transaction create-order handed out for `order` (none: `Ok`).
+async fn check_paid(url: &str, order: &crate::orders::Order, hash: &str) -> Result<(), String> {
+    match created_transaction(order) {
+        Some(created) => check_registered(url, created, hash).await,
+        None => Ok(()),
     }
+}
 
-    fn deliver<'a>(
-        &'a self,
-        url: &'a str,
-        delivery: &'a crate::orders::Delivery,
-        amount: alloy_primitives::U256,
-    ) -> crate::chain_node::BoxFuture<'a, Result<(), crate::chain_node::DeliveryError>> {
-        Box::pin(deliver(url, delivery, amount))
-    }
-
-    fn recent_blockhash<'a>(
-        &'a self,
-        url: &'a str,
-    ) -> crate::chain_node::BoxFuture<'a, Option<Result<[u8; 32], String>>> {
-        Box::pin(async move { Some(latest_blockhash(url).await.map_err(|e| e.to_string())) })
-    }
+/// The node's latest blockhash, which create-order builds a Solana transaction on.
+async fn recent_blockhash(url: &str) -> Result<[u8; 32], String> {
+    latest_blockhash(url).await.map_err(|e| e.to_string())
 }
 
 /// The base64 transaction create-order handed out for `order`.

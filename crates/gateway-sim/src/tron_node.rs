@@ -385,36 +385,13 @@ impl ExpectedTronCall {
 /// The Tron family's local chain (the stand-in node): [`crate::chain_node::LocalChain`].
 pub struct TronChain;
 
-impl crate::chain_node::LocalChain for TronChain {
-    fn check_paid<'a>(
-        &'a self,
-        url: &'a str,
-        order: &'a crate::orders::Order,
-        hash: &'a str,
-    ) -> crate::chain_node::BoxFuture<'a, Result<(), String>> {
-        Box::pin(async move {
-            match ExpectedTronCall::of(order) {
-                Some(expected) => check_registered(url, &expected, hash).await,
-                None => Ok(()),
-            }
-        })
-    }
+crate::chain_node::local_chain!(TronChain);
 
-    fn find_payment<'a>(
-        &'a self,
-        url: &'a str,
-        order: &'a crate::orders::Order,
-    ) -> crate::chain_node::BoxFuture<'a, Option<String>> {
-        Box::pin(find_payment(url, order))
-    }
-
-    fn deliver<'a>(
-        &'a self,
-        url: &'a str,
-        delivery: &'a crate::orders::Delivery,
-        amount: alloy_primitives::U256,
-    ) -> crate::chain_node::BoxFuture<'a, Result<(), crate::chain_node::DeliveryError>> {
-        Box::pin(deliver(url, delivery, amount))
+/// register-tx's check on the Tron node of the call create-order handed out for `order` (none to check: `Ok`).
+async fn check_paid(url: &str, order: &crate::orders::Order, hash: &str) -> Result<(), String> {
+    match ExpectedTronCall::of(order) {
+        Some(expected) => check_registered(url, &expected, hash).await,
+        None => Ok(()),
     }
 }
 
