@@ -95,7 +95,7 @@ impl RunningGateway for Running {
 
     fn clock(&self) -> BoxFuture<'static, Result<LocalClock, SandboxError>> {
         let sim = self.gateway.clone();
-        Box::pin(async move { Ok(local_clock(sim.clock_reading())) })
+        Box::pin(async move { Ok(local_clock(sim.read_clock().await)) })
     }
 
     fn advance_clock(&self, secs: u64) -> BoxFuture<'static, Result<ClockMoved, SandboxError>> {

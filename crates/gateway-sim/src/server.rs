@@ -748,7 +748,7 @@ async fn get_orders(
 }
 
 async fn admin_clock(State(sim): State<Sim>) -> Json<Value> {
-    let reading = sim.clock_reading();
+    let reading = sim.read_clock().await;
     Json(
         json!({"now": reading.now, "advancedSecs": reading.advanced_secs,
         "pending": reading.pending, "finishInSecs": reading.finish_in_secs}),

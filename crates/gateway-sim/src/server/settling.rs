@@ -76,6 +76,14 @@ impl Sim {
         }
     }
 
+    /// The clock and the orders under way as a person or the admin endpoint asks for them: V4's chains read first, so
+    /// that an order paid on its chain and not yet read by anyone counts as under way (and "finish pending orders"
+    /// moves the clock far enough for it), as it would on the service, which reads its chains all along.
+    pub async fn read_clock(&self) -> ClockReading {
+        self.read_chains().await;
+        self.clock_reading()
+    }
+
     /// Moves the clock on by `secs`, kept in the state file (a restart does not move it back), settles what ends on
     /// the way, and delivers what they owe on the chains that have a node.
     ///

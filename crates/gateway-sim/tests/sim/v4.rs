@@ -302,5 +302,23 @@ async fn a_v4_offramp_is_found_on_its_chain_without_being_registered() {
     assert_eq!((moved.finished, moved.expired), (1, 0), "{moved:?}");
     let done = v4.get_order(created.order_id()).await.unwrap().value;
     assert!(done.src_info.tx_hash.is_some(), "{done:?}");
+
+    // The clock as the app's "Finish pending orders now" reads it counts an order paid and read by nobody as under
+    // way, and moving it by what it says finishes that order.
+    let created = v4
+        .create_order(&v4.get_quote(&request).await.unwrap().value)
+        .await
+        .unwrap()
+        .value;
+    let tx = created.tx().unwrap().as_evm().unwrap().clone();
+    node.send_as(USER, WBTC_BOB, &approve, U256::ZERO)
+        .await
+        .unwrap();
+    let data = alloy_primitives::hex::decode(&tx.data).unwrap();
+    node.send_as(USER, &tx.to, &data, U256::ZERO).await.unwrap();
+    let reading = sim.read_clock().await;
+    assert_eq!(reading.pending, 1, "{reading:?}");
+    let moved = sim.advance_clock(reading.finish_in_secs).await;
+    assert_eq!((moved.finished, moved.expired), (1, 0), "{moved:?}");
     running.shutdown().await.unwrap();
 }
