@@ -6,7 +6,7 @@
 
 #![warn(missing_docs)]
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::net::{Ipv4Addr, SocketAddr};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
@@ -16,11 +16,9 @@ use desk_core::sandbox::{
     SandboxStart,
 };
 use gateway_client::ApiKey;
-use gateway_client::address::BitcoinNetwork;
-use gateway_sim::evm_check::EvmChains;
-use gateway_sim::evm_node::EvmNode;
-use gateway_sim::solana_node::SolanaNode;
-use gateway_sim::tron_node::TronNode;
+use gateway_client::address::{BitcoinNetwork, chain_family, same_account};
+use gateway_sim::chain_node::ChainNodes;
+use gateway_sim::local_chain::{self, RunningNode};
 use gateway_sim::{RunningSim, Sim, SimConfig};
 use tracing::{info, warn};
 use url::Url;
@@ -151,9 +149,9 @@ impl LocalChains for SandboxChains {
         source_chain: &'a str,
     ) -> BoxFuture<'a, Result<(), SandboxError>> {
         Box::pin(async move {
-            // The Sandbox's Solana and Tron chains run before an order from them is created: the gateway builds a
-            // Solana transaction on that chain's latest blockhash, and checks the registered transaction on the chain.
-            if matches!(source_chain, "solana" | "tron") {
+            // Some chains' nodes run before an order from them is created: the gateway builds the order's transaction
+            // on the chain's latest state, or checks its registered transaction there (LocalChain::runs_before_order).
+            if local_chain::of(source_chain).is_some_and(|c| c.runs_before_order()) {
                 SandboxChains::url_for(self, source_chain, None).await?;
             }
             Ok(())
@@ -161,28 +159,29 @@ impl LocalChains for SandboxChains {
     }
 }
 
-/// The environment variable naming EVM nodes the Sandbox uses instead of starting its own
-/// (`bob=http://127.0.0.1:8545,ethereum=…`): for tests whose nodes must outlive the process under test.
-pub const SANDBOX_EVM_NODES_ENV: &str = "GATEWAY_DESK_SANDBOX_EVM_NODES";
+/// The environment variable naming nodes the Sandbox uses instead of starting its own
+/// (`bob=http://127.0.0.1:8545,solana=…`): for tests whose nodes must outlive the process under test.
+pub const SANDBOX_NODES_ENV: &str = "GATEWAY_DESK_SANDBOX_NODES";
 
-/// The Sandbox's EVM chains: a real anvil node per chain, started when the chain is first used, with the
-/// Sandbox's gateway contract and test tokens placed; the embedded gateway checks registered transactions on it.
+/// The Sandbox's chains: a real node per chain (anvil per EVM chain with the Sandbox's gateway contract and test
+/// tokens placed, LiteSVM for Solana, the Tron HTTP API over an EVM), each started when its chain is first used, by
+/// its family's [`LocalChain`](local_chain::LocalChain); the embedded gateway checks registered transactions on them.
 #[derive(Debug, Clone, Default)]
 pub struct SandboxChains {
-    nodes: Arc<tokio::sync::Mutex<BTreeMap<String, Arc<EvmNode>>>>,
-    /// The Solana chain (LiteSVM behind JSON-RPC), started when first used.
-    solana: Arc<tokio::sync::Mutex<Option<Arc<SolanaNode>>>>,
-    /// The Tron chain (the HTTP API stand-in over a real EVM), started when first used.
-    tron: Arc<tokio::sync::Mutex<Option<Arc<TronNode>>>>,
-    funded: Arc<std::sync::Mutex<BTreeSet<(String, String)>>>,
-    sim_chains: EvmChains,
+    nodes: Arc<tokio::sync::Mutex<BTreeMap<String, NodeSlot>>>,
+    /// The addresses funded on each chain.
+    funded: Arc<std::sync::Mutex<BTreeMap<String, Vec<String>>>>,
+    sim_chains: ChainNodes,
     /// The gateway whose finished orders' outputs are delivered on these chains (set once it is made).
     sim: Arc<OnceLock<Sim>>,
 }
 
-/// The URL [`SANDBOX_EVM_NODES_ENV`] names for `chain`, if any.
+/// A chain's node once it has started (a failed start leaves it empty, to be tried again).
+type NodeSlot = Arc<tokio::sync::OnceCell<Arc<dyn RunningNode>>>;
+
+/// The URL [`SANDBOX_NODES_ENV`] names for `chain`, if any.
 fn external_node(chain: &str) -> Option<String> {
-    std::env::var(SANDBOX_EVM_NODES_ENV).ok().and_then(|all| {
+    std::env::var(SANDBOX_NODES_ENV).ok().and_then(|all| {
         all.split(',')
             .filter_map(|pair| pair.split_once('='))
             .find(|(c, _)| c.trim() == chain)
@@ -191,180 +190,93 @@ fn external_node(chain: &str) -> Option<String> {
 }
 
 impl SandboxChains {
-    /// The node of `chain`, started (or attached, see [`SANDBOX_EVM_NODES_ENV`]) on first use.
-    pub async fn node(&self, chain: &str) -> Result<Arc<EvmNode>, SandboxError> {
-        let mut nodes = self.nodes.lock().await;
-        if let Some(node) = nodes.get(chain) {
-            return Ok(node.clone());
-        }
-        let external = external_node(chain);
-        let failed = |e: gateway_sim::evm_node::NodeError| {
+    /// The node of `chain`, started (or attached, see [`SANDBOX_NODES_ENV`]) on first use by its family's
+    /// [`LocalChain`](local_chain::LocalChain), and named to the embedded gateway.
+    pub async fn node(&self, chain: &str) -> Result<Arc<dyn RunningNode>, SandboxError> {
+        // Each chain has its own slot, so one chain's node starting keeps no other chain waiting.
+        let slot = self
+            .nodes
+            .lock()
+            .await
+            .entry(chain.to_owned())
+            .or_default()
+            .clone();
+        slot.get_or_try_init(|| self.start(chain)).await.cloned()
+    }
+
+    async fn start(&self, chain: &str) -> Result<Arc<dyn RunningNode>, SandboxError> {
+        let name = gateway_client::chains::chain_name(chain);
+        let local = local_chain::of(chain).ok_or_else(|| {
             SandboxError(format!(
-                "The Sandbox's local {chain} chain could not start ({e}). Run `cargo xtask setup`, then try again."
+                "The Sandbox runs no local {name} chain. Choose another chain."
             ))
-        };
-        let node = match external {
-            Some(url) => EvmNode::attach(chain, &url).await.map_err(failed)?,
-            None => {
-                let node = EvmNode::start(chain).await.map_err(failed)?;
-                node.place_sandbox_contracts().await.map_err(failed)?;
-                node
-            }
-        };
-        info!(chain, url = node.url(), "Sandbox chain started");
-        self.sim_chains.set(chain, node.url());
-        let node = Arc::new(node);
-        nodes.insert(chain.to_owned(), node.clone());
-        Ok(node)
-    }
-
-    /// The Sandbox's Solana node (LiteSVM), started (or attached: `solana=URL` in [`SANDBOX_EVM_NODES_ENV`]) on first
-    /// use; the embedded gateway builds Solana transactions on its blockhash and checks registered signatures on it.
-    pub async fn solana_node(&self) -> Result<Arc<SolanaNode>, SandboxError> {
-        self.started(
-            &self.solana,
-            "Solana",
-            SolanaNode::url,
-            SolanaNode::start,
-            |url| async move { SolanaNode::attach(&url).await },
-        )
-        .await
-    }
-
-    /// The Solana node, with `address` funded on it once (10 SOL and the catalogue's SPL tokens).
-    pub async fn funded_solana(&self, address: &str) -> Result<Arc<SolanaNode>, SandboxError> {
-        let node = self.solana_node().await?;
-        self.fund_once(
-            ("solana".to_owned(), address.to_owned()),
-            node.fund_sandbox_wallet(address),
-        )
-        .await?;
-        Ok(node)
-    }
-
-    /// The Sandbox's Tron node (the HTTP API stand-in), started (or attached: `tron=URL` in
-    /// [`SANDBOX_EVM_NODES_ENV`]) on first use; the embedded gateway checks registered Tron transactions on it.
-    pub async fn tron_node(&self) -> Result<Arc<TronNode>, SandboxError> {
-        self.started(
-            &self.tron,
-            "Tron",
-            TronNode::url,
-            TronNode::start,
-            |url| async move { TronNode::attach(&url).await },
-        )
-        .await
-    }
-
-    /// The node held in `slot` for the chain `name` (Solana, Tron): started, or attached to the URL
-    /// [`SANDBOX_EVM_NODES_ENV`] names for it, on first use, and named to the embedded gateway.
-    async fn started<N, E, S, SF, A, AF>(
-        &self,
-        slot: &tokio::sync::Mutex<Option<Arc<N>>>,
-        name: &str,
-        url_of: fn(&N) -> &str,
-        start: S,
-        attach: A,
-    ) -> Result<Arc<N>, SandboxError>
-    where
-        E: std::fmt::Display,
-        S: FnOnce() -> SF,
-        SF: std::future::Future<Output = Result<N, E>>,
-        A: FnOnce(String) -> AF,
-        AF: std::future::Future<Output = Result<N, E>>,
-    {
-        let mut held = slot.lock().await;
-        if let Some(node) = held.as_ref() {
-            return Ok(node.clone());
-        }
-        let chain = name.to_ascii_lowercase();
-        let node = match external_node(&chain) {
-            Some(url) => attach(url).await,
-            None => start().await,
+        })?;
+        let node = match external_node(chain) {
+            // A node named from outside holds what the Sandbox places already (its owner placed it).
+            Some(url) => local.attach_node(chain, &url, false).await,
+            None => local.start_node(chain).await,
         }
         .map_err(|e| {
-            SandboxError(
-                format!(
-                    "The Sandbox's local {name} chain could not start ({e}). Run `cargo xtask setup`, then try again."
-                ),
-            )
+            SandboxError(format!(
+                "The Sandbox's local {name} chain could not start ({e}). Run `cargo xtask setup`, then try again."
+            ))
         })?;
-        info!(chain, url = url_of(&node), "Sandbox chain started");
-        self.sim_chains.set(&chain, url_of(&node));
-        let node = Arc::new(node);
-        *held = Some(node.clone());
-        Ok(node)
+        info!(chain, url = node.url(), "Sandbox chain started");
+        self.sim_chains.set(chain, node.url());
+        Ok(Arc::from(node))
     }
 
-    /// The Tron node, with `address` funded on it once (1,000 TRX and the catalogue's TRC-20 tokens).
-    pub async fn funded_tron(&self, address: &str) -> Result<Arc<TronNode>, SandboxError> {
-        let node = self.tron_node().await?;
-        self.fund_once(
-            ("tron".to_owned(), address.to_owned()),
-            node.fund_sandbox_wallet(address),
-        )
-        .await?;
-        Ok(node)
-    }
-
-    /// The URL of `chain`'s node (an EVM chain, `solana` or `tron`), started on first use; with `owner`, that address
-    /// funded on it once. Then what the gateway's finished orders owe on the chain is delivered there (after the
-    /// funding, which sets a native balance rather than adding to it), so a balance read next shows it.
-    pub async fn url_for(&self, chain: &str, owner: Option<&str>) -> Result<String, SandboxError> {
-        let url = self.started_url(chain, owner).await?;
-        if let Some(sim) = self.sim.get() {
-            sim.deliver_owed().await;
-        }
-        Ok(url)
-    }
-
-    async fn started_url(&self, chain: &str, owner: Option<&str>) -> Result<String, SandboxError> {
-        Ok(match (chain, owner) {
-            ("solana", Some(owner)) => self.funded_solana(owner).await?.url().to_owned(),
-            ("solana", None) => self.solana_node().await?.url().to_owned(),
-            ("tron", Some(owner)) => self.funded_tron(owner).await?.url().to_owned(),
-            ("tron", None) => self.tron_node().await?.url().to_owned(),
-            (_, Some(owner)) => self.funded_node(chain, owner).await?.url().to_owned(),
-            (_, None) => self.node(chain).await?.url().to_owned(),
-        })
-    }
-
-    /// Runs `fund` the first time `key` (chain, address) is seen; after a failure it is tried again next time.
-    async fn fund_once<E: std::fmt::Display>(
-        &self,
-        key: (String, String),
-        fund: impl std::future::Future<Output = Result<(), E>>,
-    ) -> Result<(), SandboxError> {
-        let first = self
-            .funded
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .insert(key.clone());
-        if first && let Err(e) = fund.await {
-            self.funded
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .remove(&key);
-            return Err(SandboxError(format!(
-                "The Sandbox could not fund {} on {} ({e}). Try again.",
-                key.1, key.0
-            )));
-        }
-        Ok(())
-    }
-
-    /// The node of `chain`, with `address` funded on it once (test coins and tokens).
+    /// The node of `chain`, with `address` funded on it once (test coins and tokens; see
+    /// [`RunningNode::fund_sandbox_wallet`]); after a failure it is tried again next time.
     pub async fn funded_node(
         &self,
         chain: &str,
         address: &str,
-    ) -> Result<Arc<EvmNode>, SandboxError> {
+    ) -> Result<Arc<dyn RunningNode>, SandboxError> {
         let node = self.node(chain).await?;
-        self.fund_once(
-            (chain.to_owned(), address.to_ascii_lowercase()),
-            node.fund_sandbox_wallet(address),
-        )
-        .await?;
+        let family = chain_family(chain);
+        // One account has several spellings on some chains (an EVM address in any case): compared as accounts.
+        let same = |a: &String| family.is_some_and(|f| same_account(f, a, address)) || a == address;
+        let first = {
+            let mut funded = self
+                .funded
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let on_chain = funded.entry(chain.to_owned()).or_default();
+            let first = !on_chain.iter().any(same);
+            if first {
+                on_chain.push(address.to_owned());
+            }
+            first
+        };
+        if first && let Err(e) = node.fund_sandbox_wallet(address).await {
+            if let Some(on_chain) = self
+                .funded
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .get_mut(chain)
+            {
+                on_chain.retain(|a| !same(a));
+            }
+            return Err(SandboxError(format!(
+                "The Sandbox could not fund {address} on {chain} ({e}). Try again."
+            )));
+        }
         Ok(node)
+    }
+
+    /// The URL of `chain`'s node, started on first use; with `owner`, that address funded on it once. Then what the
+    /// gateway's finished orders owe on the chain is delivered there (after the funding, which sets a native balance
+    /// rather than adding to it), so a balance read next shows it.
+    pub async fn url_for(&self, chain: &str, owner: Option<&str>) -> Result<String, SandboxError> {
+        let node = match owner {
+            Some(owner) => self.funded_node(chain, owner).await?,
+            None => self.node(chain).await?,
+        };
+        if let Some(sim) = self.sim.get() {
+            sim.deliver_owed().await;
+        }
+        Ok(node.url().to_owned())
     }
 }
 
@@ -374,7 +286,7 @@ fn sandbox_sim(
     state: Option<&Path>,
     admin: bool,
     key: Option<&ApiKey>,
-    evm_chains: EvmChains,
+    chain_nodes: ChainNodes,
     production_shape: bool,
 ) -> Sim {
     // The Sandbox accepts the key stored for it, so a partner can try their key's flow without a real gateway.
@@ -388,7 +300,7 @@ fn sandbox_sim(
         admin,
         access: access.clone(),
         network: BitcoinNetwork::Regtest,
-        evm_chains: evm_chains.clone(),
+        chain_nodes: chain_nodes.clone(),
         production_shape,
         ..SimConfig::default()
     };
@@ -430,6 +342,7 @@ mod tests {
     use super::*;
     use gateway_client::wire::RegisterTx;
     use gateway_client::{ApiVersion, Client, ClientConfig, QuoteRequest};
+    use gateway_sim::evm_node::EvmNode;
 
     const USDT_BOB: &str = "0x05D032ac25d322df992303dCa074EE7392C117b9";
     const USDT_ETH: &str = "0xdac17f958d2ee523a2206206994597c13d831ec7";

@@ -1,9 +1,13 @@
-//! What a family's local chain is to the simulated gateway: the trait [`LocalChain`], and what its implementations
-//! share (how far back a chain is read, the HTTP client, a delivery's errors). The implementations are in their
-//! nodes' files and [`crate::local_chain::of`] chooses one; this module uses neither, so nothing goes in a circle.
+//! What a family's local chain is to the simulated gateway and the Sandbox: the traits [`LocalChain`] (the gateway's
+//! dealings with the chain, and starting its node) and [`RunningNode`] (a node started or attached to), the chains
+//! whose nodes are read ([`ChainNodes`]), and what the implementations share (how far back a chain is read, the HTTP
+//! client, a delivery's errors). The implementations are in their nodes' files and [`crate::local_chain::of`] chooses
+//! one; this module uses neither, so nothing goes in a circle.
 
+use std::collections::BTreeMap;
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
 use alloy_primitives::U256;
@@ -23,6 +27,55 @@ pub(crate) fn http() -> Option<reqwest::Client> {
 
 /// A boxed future, so that the trait can be used as `dyn LocalChain`.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// The chains whose nodes the gateway reads, of any family (anvil, the Tron stand-in, the Solana node): chain slug →
+/// URL. Shared between the gateway and whoever starts the nodes (the Sandbox starts a chain's node when it is first
+/// used).
+#[derive(Debug, Clone, Default)]
+pub struct ChainNodes(Arc<RwLock<BTreeMap<String, String>>>);
+
+impl ChainNodes {
+    /// `chain`'s transactions are checked on the node at `url` from now on.
+    pub fn set(&self, chain: &str, url: &str) {
+        self.0
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(chain.to_owned(), url.to_owned());
+    }
+
+    /// The node URL of `chain`, when it has one.
+    pub fn url(&self, chain: &str) -> Option<String> {
+        self.0
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get(chain)
+            .cloned()
+    }
+
+    /// The chains with a node.
+    pub fn chains(&self) -> Vec<String> {
+        self.0
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .keys()
+            .cloned()
+            .collect()
+    }
+}
+
+/// A local chain's node that this process started (it stops when this is dropped, or when the process ends however
+/// it ends) or attached to.
+pub trait RunningNode: Send + Sync + std::fmt::Debug {
+    /// The node's URL (JSON-RPC, or the base of the Tron HTTP API).
+    fn url(&self) -> &str;
+
+    /// Funds a Sandbox wallet's `address` with test money on the node: the chain's native coin (its balance set, not
+    /// added to) and each catalogue token of the chain. `Err` is the node's error.
+    fn fund_sandbox_wallet<'a>(&'a self, address: &'a str) -> BoxFuture<'a, Result<(), String>>;
+}
+
+/// A boxed [`RunningNode`], or why the node could not start.
+pub type Started = Result<Box<dyn RunningNode>, String>;
 
 /// The gateway's dealings with one family's local chain, through the node at a URL.
 pub trait LocalChain: Send + Sync {
@@ -49,6 +102,19 @@ pub trait LocalChain: Send + Sync {
         amount: U256,
     ) -> BoxFuture<'a, Result<(), DeliveryError>>;
 
+    /// Starts a node for `chain` on a free loopback port, with what the Sandbox places on it (its gateway and entry
+    /// contracts and test tokens, where the family has them).
+    fn start_node<'a>(&'a self, chain: &'a str) -> BoxFuture<'a, Started>;
+
+    /// The node of `chain` already running at `url` (started by a test that outlives the process using it), checked
+    /// to be the Sandbox's chain; with `place`, the Sandbox's contracts and tokens are placed on it too.
+    fn attach_node<'a>(
+        &'a self,
+        chain: &'a str,
+        url: &'a str,
+        place: bool,
+    ) -> BoxFuture<'a, Started>;
+
     /// The recent block hash an order's transaction is built on, for families whose transactions carry one; `None`
     /// for the others, `Some(Err(why))` when the node gave none.
     fn recent_blockhash<'a>(
@@ -56,6 +122,12 @@ pub trait LocalChain: Send + Sync {
         _url: &'a str,
     ) -> BoxFuture<'a, Option<Result<[u8; 32], String>>> {
         Box::pin(async { None })
+    }
+
+    /// Whether the chain's node must run before an order from it is created: the gateway builds the order's
+    /// transaction on the chain's latest state, or checks its registered transaction there from the first.
+    fn runs_before_order(&self) -> bool {
+        false
     }
 }
 
@@ -108,10 +180,13 @@ pub(crate) fn amount_error(delivery: &Delivery, reason: &str) -> DeliveryError {
 
 /// Implements [`LocalChain`] for the unit struct `$name` by the async functions of the module it is used in:
 /// `check_paid(url, order, hash)`, `find_payment(url, order)` and `deliver(url, delivery, amount)`, with the trait's
-/// arguments and answers; and, when given, `recent_blockhash: f` by `f(url)`. The three families' implementations
-/// differ only in those functions, so the boxing each needs for `dyn LocalChain` is written here once.
+/// arguments and answers; `start_node(chain)` and `attach_node(chain, url, place)`, answering the family's node type
+/// (a [`RunningNode`]) or an error to show; and, when given, `recent_blockhash: f` by `f(url)` and
+/// `runs_before_order: true`. The three families'
+/// implementations differ only in those functions, so the boxing each needs for `dyn LocalChain` is written here
+/// once.
 macro_rules! local_chain {
-    ($name:ident $(, recent_blockhash: $blockhash:path)?) => {
+    ($name:ident $(, recent_blockhash: $blockhash:path)? $(, runs_before_order: $before:literal)?) => {
         impl $crate::chain_node::LocalChain for $name {
             fn check_paid<'a>(
                 &'a self,
@@ -139,6 +214,32 @@ macro_rules! local_chain {
                 Box::pin(deliver(url, delivery, amount))
             }
 
+            fn start_node<'a>(
+                &'a self,
+                chain: &'a str,
+            ) -> $crate::chain_node::BoxFuture<'a, $crate::chain_node::Started> {
+                Box::pin(async move {
+                    start_node(chain)
+                        .await
+                        .map(|node| Box::new(node) as Box<dyn $crate::chain_node::RunningNode>)
+                        .map_err(|e| e.to_string())
+                })
+            }
+
+            fn attach_node<'a>(
+                &'a self,
+                chain: &'a str,
+                url: &'a str,
+                place: bool,
+            ) -> $crate::chain_node::BoxFuture<'a, $crate::chain_node::Started> {
+                Box::pin(async move {
+                    attach_node(chain, url, place)
+                        .await
+                        .map(|node| Box::new(node) as Box<dyn $crate::chain_node::RunningNode>)
+                        .map_err(|e| e.to_string())
+                })
+            }
+
             $(
                 fn recent_blockhash<'a>(
                     &'a self,
@@ -147,8 +248,39 @@ macro_rules! local_chain {
                     Box::pin(async move { Some($blockhash(url).await) })
                 }
             )?
+
+            $(
+                fn runs_before_order(&self) -> bool {
+                    $before
+                }
+            )?
         }
     };
 }
 
 pub(crate) use local_chain;
+
+/// Implements [`RunningNode`] for the node type `$node` by its own `url()` and `fund_sandbox_wallet(address)` (whose
+/// error shows as text).
+macro_rules! running_node {
+    ($node:ty) => {
+        impl $crate::chain_node::RunningNode for $node {
+            fn url(&self) -> &str {
+                <$node>::url(self)
+            }
+
+            fn fund_sandbox_wallet<'a>(
+                &'a self,
+                address: &'a str,
+            ) -> $crate::chain_node::BoxFuture<'a, Result<(), String>> {
+                Box::pin(async move {
+                    <$node>::fund_sandbox_wallet(self, address)
+                        .await
+                        .map_err(|e| e.to_string())
+                })
+            }
+        }
+    };
+}
+
+pub(crate) use running_node;

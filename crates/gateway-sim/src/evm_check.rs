@@ -4,48 +4,12 @@
 //! moved to the contract (an ERC-20 `Transfer` of the quoted amount from the sender, or the native amount as value).
 //! Only then does the order go to inProgress. Chains without a node keep the published service's hash-shape check.
 
-use std::collections::BTreeMap;
-use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
 use alloy_primitives::{Address, B256, U256, hex, keccak256};
 use serde_json::{Value, json};
 
 use crate::orders::Order;
-
-/// The EVM chains whose transactions are checked on a node: chain slug → JSON-RPC URL. Shared between the gateway
-/// and whoever starts the nodes (the Sandbox starts a chain's node when it is first used).
-#[derive(Debug, Clone, Default)]
-pub struct EvmChains(Arc<RwLock<BTreeMap<String, String>>>);
-
-impl EvmChains {
-    /// `chain`'s transactions are checked on the node at `url` from now on.
-    pub fn set(&self, chain: &str, url: &str) {
-        self.0
-            .write()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .insert(chain.to_owned(), url.to_owned());
-    }
-
-    /// The node URL of `chain`, when it has one.
-    pub fn url(&self, chain: &str) -> Option<String> {
-        self.0
-            .read()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .get(chain)
-            .cloned()
-    }
-
-    /// The chains with a node.
-    pub fn chains(&self) -> Vec<String> {
-        self.0
-            .read()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .keys()
-            .cloned()
-            .collect()
-    }
-}
 
 /// What the order's source transaction must be.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -230,6 +194,27 @@ pub async fn check_registered(
 pub struct EvmChain;
 
 crate::chain_node::local_chain!(EvmChain);
+crate::chain_node::running_node!(crate::evm_node::EvmNode);
+
+/// anvil for `chain` with the Sandbox's contracts and tokens.
+async fn start_node(chain: &str) -> Result<crate::evm_node::EvmNode, crate::evm_node::NodeError> {
+    let node = crate::evm_node::EvmNode::start(chain).await?;
+    node.place_sandbox_contracts().await?;
+    Ok(node)
+}
+
+/// The anvil of `chain` at `url`; with `place`, the Sandbox's contracts and tokens placed on it.
+async fn attach_node(
+    chain: &str,
+    url: &str,
+    place: bool,
+) -> Result<crate::evm_node::EvmNode, crate::evm_node::NodeError> {
+    let node = crate::evm_node::EvmNode::attach(chain, url).await?;
+    if place {
+        node.place_sandbox_contracts().await?;
+    }
+    Ok(node)
+}
 
 /// register-tx's check on anvil of the call create-order handed out for `order` (none to check: `Ok`).
 async fn check_paid(url: &str, order: &Order, hash: &str) -> Result<(), String> {

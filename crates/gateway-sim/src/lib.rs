@@ -26,9 +26,7 @@ pub mod quote;
 pub mod script_node;
 mod server;
 pub mod signing;
-pub mod solana_node;
 pub mod tamper;
-pub mod tron_node;
 
 pub use catalogue::Catalogue;
 pub use server::{ClockMoved, ClockReading, Delivered, RunningSim, Sim, SimConfig, SimError};

@@ -62,8 +62,8 @@ struct Args {
     /// Keep orders (and the signing key) in this file across restarts.
     #[arg(long)]
     state_file: Option<PathBuf>,
-    /// Start a local node for CHAIN (an EVM chain of the catalogue such as `bob`, or `solana`, or `tron`) as the app's
-    /// Sandbox does: anvil with the Sandbox's contracts and tokens, LiteSVM, or the Tron stand-in. Then a registered
+    /// Start a local node for CHAIN (a chain of the catalogue but `bitcoin`: an EVM chain such as `bob`, or `solana`, or `tron`) as the
+    /// app's Sandbox does: anvil with the Sandbox's contracts and tokens, LiteSVM, or the Tron stand-in. Then a registered
     /// transaction of that chain must be on it, the order's own call, or register-tx refuses it. Repeat for more.
     #[arg(long = "chain", value_name = "CHAIN")]
     chains: Vec<String>,
@@ -86,57 +86,17 @@ fn parse_node(text: &str) -> Result<(String, String), String> {
     Ok((chain.trim().to_owned(), url.trim().to_owned()))
 }
 
-/// A chain's node this process started or attached to; a started one stops with the process.
-enum Node {
-    Evm(gateway_sim::evm_node::EvmNode),
-    Solana(gateway_sim::solana_node::SolanaNode),
-    Tron(gateway_sim::tron_node::TronNode),
-}
-
-impl Node {
-    /// Starts `chain`'s node (`url`: attaches to the one running there instead).
-    async fn open(chain: &str, url: Option<&str>) -> Result<Self, String> {
-        Ok(match (chain, url) {
-            ("solana", None) => Self::Solana(
-                gateway_sim::solana_node::SolanaNode::start()
-                    .await
-                    .map_err(|e| e.to_string())?,
-            ),
-            ("solana", Some(url)) => Self::Solana(
-                gateway_sim::solana_node::SolanaNode::attach(url)
-                    .await
-                    .map_err(|e| e.to_string())?,
-            ),
-            ("tron", None) => Self::Tron(
-                gateway_sim::tron_node::TronNode::start()
-                    .await
-                    .map_err(|e| e.to_string())?,
-            ),
-            ("tron", Some(url)) => Self::Tron(
-                gateway_sim::tron_node::TronNode::attach(url)
-                    .await
-                    .map_err(|e| e.to_string())?,
-            ),
-            (evm, url) => {
-                let node = match url {
-                    None => gateway_sim::evm_node::EvmNode::start(evm).await,
-                    Some(url) => gateway_sim::evm_node::EvmNode::attach(evm, url).await,
-                }
-                .map_err(|e| e.to_string())?;
-                node.place_sandbox_contracts()
-                    .await
-                    .map_err(|e| e.to_string())?;
-                Self::Evm(node)
-            }
-        })
-    }
-
-    fn url(&self) -> &str {
-        match self {
-            Self::Evm(node) => node.url(),
-            Self::Solana(node) => node.url(),
-            Self::Tron(node) => node.url(),
-        }
+/// Starts `chain`'s node by its family's local chain (`url`: attaches to the one running there instead, with the
+/// Sandbox's contracts and tokens placed on it); a started one stops with the process.
+async fn open_node(
+    chain: &str,
+    url: Option<&str>,
+) -> Result<Box<dyn gateway_sim::local_chain::RunningNode>, String> {
+    let local = gateway_sim::local_chain::of(chain)
+        .ok_or_else(|| format!("{chain} is not a chain whose node gateway-sim runs"))?;
+    match url {
+        None => local.start_node(chain).await,
+        Some(url) => local.attach_node(chain, url, true).await,
     }
 }
 
@@ -175,9 +135,9 @@ async fn main() -> ExitCode {
         .map(|chain| (chain.clone(), None))
         .chain(args.nodes.iter().map(|(c, u)| (c.clone(), Some(u.clone()))));
     for (chain, url) in wanted {
-        match Node::open(&chain, url.as_deref()).await {
+        match open_node(&chain, url.as_deref()).await {
             Ok(node) => {
-                config.evm_chains.set(&chain, node.url());
+                config.chain_nodes.set(&chain, node.url());
                 nodes.push((chain, node));
             }
             Err(e) => {

@@ -31,8 +31,8 @@ use tracing::{debug, info, warn};
 
 use crate::access::{Access, AccessConfig, InvalidKeyConfig};
 use crate::catalogue::Catalogue;
+use crate::chain_node::ChainNodes;
 use crate::clock::Clock;
-use crate::evm_check::EvmChains;
 use crate::faults::{self, Faults};
 use crate::orders::{Book, CreateContext, Order, Pool, StateError, StateFile};
 use crate::quote::{self, QuoteError};
@@ -54,9 +54,10 @@ pub struct SimConfig {
     pub header_read_timeout: Duration,
     /// How many connections may be open at once ([`MAX_CONNECTIONS`] by default).
     pub max_connections: usize,
-    /// The EVM chains with a real node behind them, whose registered transactions are checked on that node
-    /// ([`crate::evm_check`]); empty by default.
-    pub evm_chains: EvmChains,
+    /// The chains with a real node behind them (of any family), whose registered transactions are checked, and whose
+    /// unregistered payments found and owed outputs delivered, on that node ([`crate::local_chain`]); empty by
+    /// default.
+    pub chain_nodes: ChainNodes,
     /// Orders from EVM chains and Tron take the real service's shape ([`crate::quote::production_shape`]): the
     /// quote's `txTo` is the chain's published entry contract and the transaction its `exec`, which lets the gateway
     /// contract pull the amount. Off by default.
@@ -72,7 +73,7 @@ impl Default for SimConfig {
             state_file: None,
             header_read_timeout: HEADER_READ_TIMEOUT,
             max_connections: MAX_CONNECTIONS,
-            evm_chains: EvmChains::default(),
+            chain_nodes: ChainNodes::default(),
             production_shape: false,
         }
     }
@@ -593,9 +594,9 @@ async fn create_order(
     // An order whose chain builds transactions on a recent block (Solana's blockhash) is built on its node's latest,
     // when the gateway has a node of that chain.
     let mut recent_blockhash = None;
-    for chain in sim.config.evm_chains.chains() {
+    for chain in sim.config.chain_nodes.chains() {
         let (Some(url), Some(local)) = (
-            sim.config.evm_chains.url(&chain),
+            sim.config.chain_nodes.url(&chain),
             crate::local_chain::of(&chain),
         ) else {
             continue;
@@ -689,7 +690,7 @@ async fn check_on_node(sim: &Sim, body: &Value) -> Result<(), QuoteError> {
     } else {
         "evm_txhash"
     };
-    let Some(url) = sim.config.evm_chains.url(&order.src.chain) else {
+    let Some(url) = sim.config.chain_nodes.url(&order.src.chain) else {
         return Ok(());
     };
     if gateway_client::txhash::validate_src_tx_hash(&order.src.chain, hash).is_err() {

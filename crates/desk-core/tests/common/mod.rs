@@ -176,7 +176,7 @@ pub fn name_nodes_to_sandbox(nodes: &[(&str, &str)]) {
     // after this.
     #[allow(unsafe_code)]
     unsafe {
-        std::env::set_var(desk_sandbox::SANDBOX_EVM_NODES_ENV, named.join(","));
+        std::env::set_var(desk_sandbox::SANDBOX_NODES_ENV, named.join(","));
     }
 }
 

@@ -202,10 +202,12 @@ async fn pay_from_solana(
     pause: &(dyn Fn(&str) + Send + Sync),
 ) -> String {
     let node = std::env::var("NODE_URL").unwrap();
-    let endpoint =
-        desk_core::chains::solana::connect(&[node], gateway_sim::solana_node::SANDBOX_GENESIS)
-            .await
-            .unwrap();
+    let endpoint = desk_core::chains::solana::connect(
+        &[node],
+        gateway_sim::local_chain::solana_node::SANDBOX_GENESIS,
+    )
+    .await
+    .unwrap();
     let key = desk_core::wallet::solana_signer(&app_wallet()).unwrap();
     let pay = desk_core::execute::solana::solana_pay_of(&journal.order(local_id).unwrap().to_pay())
         .unwrap();
@@ -233,10 +235,12 @@ async fn pay_from_tron(
 ) -> String {
     use desk_core::execute::{Executed, has_unfinished_wallet_tx, tron};
     let node = std::env::var("NODE_URL").unwrap();
-    let endpoint =
-        desk_core::chains::tron::connect(&[node], gateway_sim::tron_node::SANDBOX_GENESIS_BLOCK)
-            .await
-            .unwrap();
+    let endpoint = desk_core::chains::tron::connect(
+        &[node],
+        gateway_sim::local_chain::tron_node::SANDBOX_GENESIS_BLOCK,
+    )
+    .await
+    .unwrap();
     let key = desk_core::wallet::tron_signing_key(&app_wallet()).unwrap();
     let owner = gateway_client::tron::parse_account(&wallet_account(|a| a.tron)).unwrap();
     let pay = tron::tron_pay_of(
@@ -502,12 +506,16 @@ fn a_kill_at_any_step_of_any_route_loses_nothing_and_every_order_can_be_finished
     // Solana (LiteSVM behind JSON-RPC) and Tron (the HTTP API stand-in over a real EVM), the wallet funded on each:
     // it pays its swaps there, and the gateway checks each registered signature or id on them.
     let (solana, tron) = runtime.block_on(async {
-        let solana = gateway_sim::solana_node::SolanaNode::start().await.unwrap();
+        let solana = gateway_sim::local_chain::solana_node::SolanaNode::start()
+            .await
+            .unwrap();
         solana
             .fund_sandbox_wallet(&wallet_account(|a| a.solana))
             .await
             .unwrap();
-        let tron = gateway_sim::tron_node::TronNode::start().await.unwrap();
+        let tron = gateway_sim::local_chain::tron_node::TronNode::start()
+            .await
+            .unwrap();
         tron.fund_sandbox_wallet(&wallet_account(|a| a.tron))
             .await
             .unwrap();
@@ -520,7 +528,7 @@ fn a_kill_at_any_step_of_any_route_loses_nothing_and_every_order_can_be_finished
                 "solana" => {
                     let endpoint = desk_core::chains::solana::connect(
                         &[solana.url().to_owned()],
-                        gateway_sim::solana_node::SANDBOX_GENESIS,
+                        gateway_sim::local_chain::solana_node::SANDBOX_GENESIS,
                     )
                     .await
                     .unwrap();
@@ -534,7 +542,7 @@ fn a_kill_at_any_step_of_any_route_loses_nothing_and_every_order_can_be_finished
                 "tron" => {
                     let endpoint = desk_core::chains::tron::connect(
                         &[tron.url().to_owned()],
-                        gateway_sim::tron_node::SANDBOX_GENESIS_BLOCK,
+                        gateway_sim::local_chain::tron_node::SANDBOX_GENESIS_BLOCK,
                     )
                     .await
                     .unwrap();
@@ -552,9 +560,9 @@ fn a_kill_at_any_step_of_any_route_loses_nothing_and_every_order_can_be_finished
         access: gateway_sim::access::AccessConfig::unlimited(),
         ..SimConfig::default()
     };
-    config.evm_chains.set("bob", node.url());
-    config.evm_chains.set("solana", solana.url());
-    config.evm_chains.set("tron", tron.url());
+    config.chain_nodes.set("bob", node.url());
+    config.chain_nodes.set("solana", solana.url());
+    config.chain_nodes.set("tron", tron.url());
     let sim = Sim::with_config(config).unwrap();
     let nonce = || -> u64 {
         let answer = runtime

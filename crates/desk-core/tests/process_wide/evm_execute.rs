@@ -1,5 +1,5 @@
 //! EVM offramps signed, approved and broadcast by the app's wallet on the Sandbox, whose chain is a real local anvil
-//! node (started by this test and named to the Sandbox through `GATEWAY_DESK_SANDBOX_EVM_NODES`, so the test can
+//! node (started by this test and named to the Sandbox through `GATEWAY_DESK_SANDBOX_NODES`, so the test can
 //! also change balances on it): an exact approval first, then the order's call, each only as confirmed; the
 //! embedded gateway registers the payment only because the node has its receipt. Too little gas money and a call
 //! that would revert are told before anything is signed.

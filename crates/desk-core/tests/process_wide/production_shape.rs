@@ -256,7 +256,9 @@ async fn production_shaped_lies_are_refused_by_the_decoding_or_the_simulation() 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_production_shaped_trc20_swap_is_approved_to_trons_entry_run_read_only_and_registered() {
     let _turn = TURN.lock().await;
-    let node = gateway_sim::tron_node::TronNode::start().await.unwrap();
+    let node = gateway_sim::local_chain::tron_node::TronNode::start()
+        .await
+        .unwrap();
     common::name_nodes_to_sandbox(&[("tron", node.url())]);
     let home = tempfile::tempdir().unwrap();
     let (desk, accounts) = desk_with_wallet(home.path()).await;

@@ -1,6 +1,6 @@
 //! Offramps and token swaps from Solana signed and sent by the app's wallet on the Sandbox, whose Solana chain is a
 //! real runtime (LiteSVM behind JSON-RPC, `chains/solana-node.mjs`) started by this test and named to the Sandbox
-//! through `GATEWAY_DESK_SANDBOX_EVM_NODES` (`solana=URL`), so the test can also act on it. The embedded gateway
+//! through `GATEWAY_DESK_SANDBOX_NODES` (`solana=URL`), so the test can also act on it. The embedded gateway
 //! builds each order's transaction on that chain's blockhash and registers a signature only when the chain
 //! executed the order's own transaction.
 
@@ -10,7 +10,7 @@ use desk_core::ErrorKind;
 use desk_core::desk::SwapForm;
 use desk_core::journal::{Journal, Stage, WalletTxState};
 use gateway_client::wire::NATIVE_TOKEN;
-use gateway_sim::solana_node::SolanaNode;
+use gateway_sim::local_chain::solana_node::SolanaNode;
 
 use common::{
     ABANDON, USDT_BOB, card, complete_onramp, desk_with_wallet, set_tamper, verified_order,
@@ -243,7 +243,7 @@ async fn a_journaled_transaction_is_sent_as_it_is_on_resume() {
         .unwrap();
     let endpoint = desk_core::chains::solana::connect(
         &[node.url().to_owned()],
-        gateway_sim::solana_node::SANDBOX_GENESIS,
+        gateway_sim::local_chain::solana_node::SANDBOX_GENESIS,
     )
     .await
     .unwrap();

@@ -1,7 +1,7 @@
 //! Offramps and token swaps from Tron signed and broadcast by the app's wallet on the Sandbox, whose Tron chain is
 //! the loopback stand-in of the Tron HTTP API (`chains/tron-node.mjs`: protobuf decoded, signature, TaPoS,
 //! expiration and fee limit checked, contract calls run on a real EVM) started by this test and named to the
-//! Sandbox through `GATEWAY_DESK_SANDBOX_EVM_NODES` (`tron=URL`). The app builds each transaction's protobuf itself;
+//! Sandbox through `GATEWAY_DESK_SANDBOX_NODES` (`tron=URL`). The app builds each transaction's protobuf itself;
 //! the embedded gateway registers a transaction id only when the node executed the order's own call, signed by its
 //! sender, moving its tokens.
 
@@ -11,7 +11,7 @@ use desk_core::ErrorKind;
 use desk_core::desk::SwapForm;
 use desk_core::journal::{Journal, Stage, WalletTxKind, WalletTxState};
 use gateway_client::wire::NATIVE_TOKEN;
-use gateway_sim::tron_node::TronNode;
+use gateway_sim::local_chain::tron_node::TronNode;
 
 use common::{
     ABANDON, USDT_BOB, card, complete_onramp, desk_with_wallet, set_tamper, verified_order,
@@ -169,7 +169,7 @@ async fn a_journaled_transaction_is_sent_as_it_is_and_an_expired_one_is_signed_a
     .unwrap();
     let endpoint = desk_core::chains::tron::connect(
         &[node.url().to_owned()],
-        gateway_sim::tron_node::SANDBOX_GENESIS_BLOCK,
+        gateway_sim::local_chain::tron_node::SANDBOX_GENESIS_BLOCK,
     )
     .await
     .unwrap();

@@ -174,7 +174,7 @@ impl Sim {
         let waiting = self.lock().awaiting_chain_reading(now);
         let mut found = 0;
         for order in waiting {
-            let Some(url) = self.config.evm_chains.url(&order.src.chain) else {
+            let Some(url) = self.config.chain_nodes.url(&order.src.chain) else {
                 continue;
             };
             let Some(hash) = crate::chain_read::find_payment(&url, &order).await else {
@@ -204,11 +204,11 @@ impl Sim {
 
     /// The owed deliveries on chains that have a node, with that node's URL.
     fn due(&self) -> Vec<(String, Delivery)> {
-        let chains = self.config.evm_chains.chains();
+        let chains = self.config.chain_nodes.chains();
         let book = self.lock();
         chains
             .into_iter()
-            .filter_map(|chain| self.config.evm_chains.url(&chain).map(|url| (chain, url)))
+            .filter_map(|chain| self.config.chain_nodes.url(&chain).map(|url| (chain, url)))
             .flat_map(|(chain, url)| {
                 book.owed_on(&chain)
                     .into_iter()

@@ -9,7 +9,7 @@ use crate::support;
 use alloy_primitives::U256;
 use gateway_client::wire::{CreateOrderResponse, NATIVE_TOKEN, OrderStatus, RegisterTx};
 use gateway_client::{ApiVersion, QuoteRequest};
-use gateway_sim::evm_check::EvmChains;
+use gateway_sim::chain_node::ChainNodes;
 use gateway_sim::evm_node::EvmNode;
 use gateway_sim::orders::DeliveryKind;
 use gateway_sim::payload::testkit::TestWallet;
@@ -28,11 +28,11 @@ fn wallet() -> TestWallet {
     TestWallet::from_seed([31; 32])
 }
 
-fn config(state_file: Option<std::path::PathBuf>, chains: EvmChains) -> SimConfig {
+fn config(state_file: Option<std::path::PathBuf>, chains: ChainNodes) -> SimConfig {
     SimConfig {
         state_file,
         access: gateway_sim::access::AccessConfig::unlimited(),
-        evm_chains: chains,
+        chain_nodes: chains,
         ..SimConfig::default()
     }
 }
@@ -55,7 +55,7 @@ async fn an_offramps_bitcoin_payout_is_a_spendable_coin_of_the_recipient_once() 
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("sandbox.json");
     let (sim, running) =
-        start_with(Sim::with_config(config(Some(path.clone()), EvmChains::default())).unwrap())
+        start_with(Sim::with_config(config(Some(path.clone()), ChainNodes::default())).unwrap())
             .await;
     let v3 = client(&running, ApiVersion::V3);
     let http = support::http(&running);
@@ -150,7 +150,7 @@ async fn an_offramps_bitcoin_payout_is_a_spendable_coin_of_the_recipient_once() 
 
     // A restart from the state file: the clock where it was moved (the order stays finished), the coin there once.
     let (sim, running) =
-        start_with(Sim::with_config(config(Some(path), EvmChains::default())).unwrap()).await;
+        start_with(Sim::with_config(config(Some(path), ChainNodes::default())).unwrap()).await;
     assert_eq!(sim.clock().offset(), advanced);
     let v3 = client(&running, ApiVersion::V3);
     let http = support::http(&running);
@@ -168,7 +168,7 @@ async fn an_offramps_bitcoin_payout_is_a_spendable_coin_of_the_recipient_once() 
 #[tokio::test]
 async fn a_refunded_onramp_pays_its_sender_back_in_the_ledger() {
     let (sim, running) =
-        start_with(Sim::with_config(config(None, EvmChains::default())).unwrap()).await;
+        start_with(Sim::with_config(config(None, ChainNodes::default())).unwrap()).await;
     let http = support::http(&running);
     let sender = wallet().address(Network::Bitcoin);
     let script = wallet().script_pubkey();
@@ -212,7 +212,7 @@ async fn a_refunded_onramp_pays_its_sender_back_in_the_ledger() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tokens_are_minted_on_the_chain_once_it_has_a_node_and_only_once() {
-    let chains = EvmChains::default();
+    let chains = ChainNodes::default();
     let (sim, running) = start_with(Sim::with_config(config(None, chains.clone())).unwrap()).await;
     let v3 = client(&running, ApiVersion::V3);
     // 50 USDT from BOB to Ethereum for EVM, owned by OWNER: one succeeds, one (…808) is refunded.
@@ -296,9 +296,9 @@ async fn tokens_are_minted_on_the_chain_once_it_has_a_node_and_only_once() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn spl_and_trc20_payments_are_minted_on_the_solana_and_tron_nodes() {
     use gateway_sim::delivery::deliver;
+    use gateway_sim::local_chain::solana_node::SolanaNode;
+    use gateway_sim::local_chain::tron_node::TronNode;
     use gateway_sim::orders::Delivery;
-    use gateway_sim::solana_node::SolanaNode;
-    use gateway_sim::tron_node::TronNode;
     use solana_pubkey::Pubkey;
     use std::str::FromStr;
 

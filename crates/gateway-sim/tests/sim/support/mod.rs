@@ -321,7 +321,7 @@ pub async fn sim_on_a_bob_node(
         .await
         .unwrap();
     let config = gateway_sim::SimConfig::default();
-    config.evm_chains.set("bob", node.url());
+    config.chain_nodes.set("bob", node.url());
     let sim = Sim::with_config(config).unwrap();
     let running = sim
         .clone()

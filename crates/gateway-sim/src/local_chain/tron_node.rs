@@ -385,7 +385,18 @@ impl ExpectedTronCall {
 /// The Tron family's local chain (the stand-in node): [`crate::chain_node::LocalChain`].
 pub struct TronChain;
 
-crate::chain_node::local_chain!(TronChain);
+crate::chain_node::local_chain!(TronChain, runs_before_order: true);
+crate::chain_node::running_node!(TronNode);
+
+/// The Sandbox's node (one serves the family's one chain).
+async fn start_node(_chain: &str) -> Result<TronNode, TronNodeError> {
+    TronNode::start().await
+}
+
+/// The Sandbox's node at `url` (it holds what the Sandbox places from its start).
+async fn attach_node(_chain: &str, url: &str, _place: bool) -> Result<TronNode, TronNodeError> {
+    TronNode::attach(url).await
+}
 
 /// register-tx's check on the Tron node of the call create-order handed out for `order` (none to check: `Ok`).
 async fn check_paid(url: &str, order: &crate::orders::Order, hash: &str) -> Result<(), String> {

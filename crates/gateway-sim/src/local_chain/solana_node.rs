@@ -258,7 +258,18 @@ pub async fn check_registered(url: &str, created_b64: &str, signature: &str) -> 
 /// The Solana family's local chain (the LiteSVM node): [`crate::chain_node::LocalChain`].
 pub struct SolanaChain;
 
-crate::chain_node::local_chain!(SolanaChain, recent_blockhash: recent_blockhash);
+crate::chain_node::local_chain!(SolanaChain, recent_blockhash: recent_blockhash, runs_before_order: true);
+crate::chain_node::running_node!(SolanaNode);
+
+/// The Sandbox's node (one serves the family's one chain).
+async fn start_node(_chain: &str) -> Result<SolanaNode, SolanaNodeError> {
+    SolanaNode::start().await
+}
+
+/// The Sandbox's node at `url` (it holds what the Sandbox places from its start).
+async fn attach_node(_chain: &str, url: &str, _place: bool) -> Result<SolanaNode, SolanaNodeError> {
+    SolanaNode::attach(url).await
+}
 
 /// register-tx's check on the Solana node of the transaction create-order handed out for `order` (none: `Ok`).
 async fn check_paid(url: &str, order: &crate::orders::Order, hash: &str) -> Result<(), String> {
