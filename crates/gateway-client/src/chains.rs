@@ -53,6 +53,15 @@ impl ChainFamily {
         self == Self::Solana
     }
 
+    /// The family's all-zero account in its own spelling, which some producers write for the chain's native token
+    /// (Tron's `T9yD14…`: `0x41` and 20 zero bytes); `None` where that is the all-zero EVM address, or there is none.
+    pub fn zero_account(self) -> Option<&'static str> {
+        match self {
+            Self::Tron => Some(crate::tron::ZERO_ACCOUNT),
+            Self::Bitcoin | Self::Evm | Self::Solana => None,
+        }
+    }
+
     /// Whether an address of the family can receive an affiliate fee: the gateway pays affiliate fees in tokens (the
     /// inventory asset: wrapped BTC or a stablecoin), so the address is one of a token chain, never a Bitcoin one.
     pub fn receives_affiliate_fees(self) -> bool {

@@ -11,13 +11,13 @@ use serde_json::Value;
 use tracing::{Instrument, debug, info_span, warn};
 use url::Url;
 
-use crate::address::{BitcoinNetwork, ChainFamily, validate_bitcoin};
+use crate::address::{BitcoinNetwork, validate_bitcoin};
 use crate::display::clipped;
 use crate::error::{ClientError, GatewayErrorBody};
 use crate::params::{ParamError, QuoteRequest};
 use crate::wire::{
     CreateOrderResponse, MaxSpendable, OrderInfo, OrdersPage, Quote, QuoteView, RegisterTx,
-    RegisterTxResponse, RouteInfo, TxData,
+    RegisterTxResponse, RouteInfo,
 };
 
 pub use crate::version::ApiVersion;
@@ -859,10 +859,10 @@ fn check_created_order(quote: &QuoteView, order: &CreateOrderResponse) -> Result
         QuoteView::TokenSwap(q) => Some(q.tx_to.as_str()),
         QuoteView::Onramp(_) | QuoteView::LayerZero(_) => None,
     };
-    let order_to = order.tx().and_then(|tx| match tx.to_tx_data() {
-        TxData::Evm(call) => Some((ChainFamily::Evm, call.to)),
-        TxData::Tron(call) => Some((ChainFamily::Tron, call.to)),
-        TxData::Solana(_) => None,
+    let order_to = order.tx().and_then(|tx| {
+        tx.to_tx_data()
+            .contract_called()
+            .map(|(family, to)| (family, to.to_owned()))
     });
     // Compared as addresses: the service writes a Tron `to` as `0x41…` hex where its quote may say `T…`.
     if let (Some(expected), Some((family, actual))) = (tx_to, order_to)

@@ -299,6 +299,9 @@ pub fn base58(account: &[u8; 21]) -> String {
 
 /// A Tron address written in Base58Check (`T…`) has exactly this many characters.
 pub const BASE58_ADDRESS_CHARS: usize = 34;
+
+/// Tron's all-zero account (`0x41` and 20 zero bytes, Base58Check), which some producers write for TRX.
+pub const ZERO_ACCOUNT: &str = "T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb";
 /// A Tron address written in hex (`41…`, without `0x`) has exactly this many characters.
 pub const HEX_ADDRESS_CHARS: usize = 42;
 

@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::chains::ChainFamily;
+
 /// One supported route, as listed by get-routes (V1, V2 and V3 share this shape).
 ///
 /// Tokens are addresses; Bitcoin and native tokens are the all-zero EVM address, and some producers write `"BTC"`.
@@ -39,15 +41,15 @@ impl MaxSpendable {
 /// The all-zero EVM address that stands for Bitcoin and for a chain's native token.
 pub const NATIVE_TOKEN: &str = "0x0000000000000000000000000000000000000000";
 
-/// Tron's all-zero account (`0x41` and 20 zero bytes, Base58Check), which some producers write for TRX.
-pub const TRON_ZERO_ACCOUNT: &str = "T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb";
-
-/// True when `token` on `chain` names the chain's native asset: the all-zero address, `"BTC"` on Bitcoin, or Tron's
-/// all-zero account on Tron (some producers write them so). Neither spelling names the native token of another chain.
+/// True when `token` on `chain` names the chain's native asset: the all-zero address, `"BTC"` on Bitcoin, or the
+/// family's all-zero account in its own spelling ([`ChainFamily::zero_account`]: Tron's, which some producers write
+/// for TRX). No spelling names the native token of another chain.
 pub fn is_native_token(chain: &str, token: &str) -> bool {
     token == NATIVE_TOKEN
         || (chain.eq_ignore_ascii_case("bitcoin") && token.eq_ignore_ascii_case("btc"))
-        || (chain.eq_ignore_ascii_case("tron") && token == TRON_ZERO_ACCOUNT)
+        || crate::address::chain_family(chain)
+            .and_then(ChainFamily::zero_account)
+            .is_some_and(|zero| token == zero)
 }
 
 impl RouteInfo {
@@ -60,6 +62,22 @@ impl RouteInfo {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_familys_zero_account_is_native_on_its_chains_only() {
+        let tron_zero = ChainFamily::Tron.zero_account().unwrap();
+        let mut body = [0u8; 21];
+        body[0] = crate::tron::ADDRESS_PREFIX;
+        assert_eq!(crate::tron::parse_account(tron_zero), Some(body));
+        assert!(is_native_token("tron", tron_zero));
+        assert!(is_native_token("tron", NATIVE_TOKEN));
+        assert!(!is_native_token("bob", tron_zero));
+        assert!(!is_native_token("solana", tron_zero));
+        assert!(!is_native_token(
+            "tron",
+            "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t"
+        ));
+    }
 
     #[test]
     fn route_uses_camel_case_and_keeps_btc() {

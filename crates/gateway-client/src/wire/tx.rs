@@ -60,6 +60,16 @@ pub enum TxData {
 }
 
 impl TxData {
+    /// The contract the transaction calls and the family whose address it is, for a call; `None` for a whole
+    /// transaction (Solana's), whose program is read from its instructions.
+    pub fn contract_called(&self) -> Option<(crate::chains::ChainFamily, &str)> {
+        match self {
+            Self::Evm(call) => Some((crate::chains::ChainFamily::Evm, call.to.as_str())),
+            Self::Tron(call) => Some((crate::chains::ChainFamily::Tron, call.to.as_str())),
+            Self::Solana(_) => None,
+        }
+    }
+
     /// What is asked to be signed, in lines for a terminal: the chain, the contract or transaction, and each amount
     /// in the chain's smallest unit with the unit named.
     pub fn lines_to_sign(&self) -> Vec<String> {
