@@ -2,6 +2,8 @@
 
 use std::collections::HashMap;
 
+use alloy_primitives::U256;
+
 use gateway_client::wire::{NATIVE_TOKEN, RouteKind};
 use gateway_client::{ApiVersion, RouteInfo, TokenRegistry};
 
@@ -163,10 +165,54 @@ fn version_index(version: ApiVersion) -> usize {
     }
 }
 
+/// One token a Sandbox wallet is funded with ([`Catalogue::sandbox_funding`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Funding {
+    /// The token's address on its chain.
+    pub token: &'static str,
+    /// Its decimals.
+    pub decimals: u8,
+    /// How much, in smallest units.
+    pub amount: U256,
+}
+
+impl Funding {
+    /// The amount as a `u64`, which some nodes' calls take (the largest one when it does not fit).
+    pub fn amount_u64(&self) -> u64 {
+        u64::try_from(self.amount).unwrap_or(u64::MAX)
+    }
+}
+
 impl Catalogue {
     /// The tokens listed.
     pub fn tokens(&self) -> &[ListedToken] {
         &self.tokens
+    }
+
+    /// What a Sandbox wallet is funded with of each token listed on `chain` but its native coin: 10,000 of a dollar
+    /// token, 1 of any other, in smallest units by the token file's decimals (`fallback_decimals` for a token it
+    /// does not have). Each family's node mints these ([`crate::chain_node::RunningNode::fund_sandbox_wallet`]).
+    pub fn sandbox_funding(&self, chain: &str, fallback_decimals: u8) -> Vec<Funding> {
+        let registry = TokenRegistry::builtin();
+        self.tokens
+            .iter()
+            .filter(|t| t.chain == chain && t.class != AssetClass::Native)
+            .map(|token| {
+                let decimals = registry
+                    .get(token.chain, token.address)
+                    .map_or(fallback_decimals, |i| i.decimals);
+                let units: u64 = if token.class == AssetClass::Usd {
+                    10_000
+                } else {
+                    1
+                };
+                Funding {
+                    token: token.address,
+                    decimals,
+                    amount: U256::from(units) * U256::from(10u64).pow(U256::from(decimals)),
+                }
+            })
+            .collect()
     }
 
     /// The listed token `address` on `chain` (EVM addresses compared without case; the all-zero address, or
@@ -252,6 +298,34 @@ fn compute_routes(tokens: &[ListedToken], version: ApiVersion) -> Vec<RouteInfo>
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_sandbox_wallet_gets_ten_thousand_of_a_dollar_token_and_one_of_any_other() {
+        let catalogue = Catalogue::default();
+        let bob = catalogue.sandbox_funding("bob", 18);
+        let of = |token: &str| bob.iter().find(|f| f.token == token).copied().unwrap();
+        // Wrapped BTC (8 decimals) and USDT (6) on BOB; the native coin is funded by the node, not minted.
+        let wbtc = of("0x0555E30da8f98308EdB960aa94C0Db47230d2B9c");
+        assert_eq!(
+            (wbtc.decimals, wbtc.amount),
+            (8, U256::from(100_000_000u64))
+        );
+        let usdt = of("0x05D032ac25d322df992303dCa074EE7392C117b9");
+        assert_eq!(
+            (usdt.decimals, usdt.amount),
+            (6, U256::from(10_000_000_000u64))
+        );
+        assert!(bob.iter().all(|f| f.token != NATIVE_TOKEN));
+        assert_eq!(bob.len(), 3);
+        assert!(catalogue.sandbox_funding("not-a-chain", 8).is_empty());
+        let too_large = Funding {
+            token: NATIVE_TOKEN,
+            decimals: 30,
+            amount: U256::from(10u64).pow(U256::from(30u64)),
+        };
+        assert_eq!(too_large.amount_u64(), u64::MAX);
+        assert_eq!(usdt.amount_u64(), 10_000_000_000);
+    }
 
     #[test]
     fn every_listed_token_has_metadata() {

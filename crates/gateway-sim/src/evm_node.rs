@@ -218,22 +218,8 @@ impl EvmNode {
     pub async fn fund_sandbox_wallet(&self, address: &str) -> Result<(), NodeError> {
         let ten = U256::from(10u64) * U256::from(10u64).pow(U256::from(18u64));
         self.set_native_balance(address, ten).await?;
-        let registry = TokenRegistry::builtin();
-        for token in Catalogue::default()
-            .tokens()
-            .iter()
-            .filter(|t| t.chain == self.chain && t.class != AssetClass::Native)
-        {
-            let decimals = registry
-                .get(token.chain, token.address)
-                .map_or(18, |i| i.decimals);
-            let units = if token.class == AssetClass::Usd {
-                10_000u64
-            } else {
-                1
-            };
-            let amount = U256::from(units) * U256::from(10u64).pow(U256::from(decimals));
-            self.mint(token.address, address, amount).await?;
+        for funding in Catalogue::default().sandbox_funding(&self.chain, 18) {
+            self.mint(funding.token, address, funding.amount).await?;
         }
         Ok(())
     }

@@ -9,7 +9,7 @@ use std::time::Duration;
 use gateway_client::TokenRegistry;
 use serde_json::{Value, json};
 
-use crate::catalogue::{AssetClass, Catalogue};
+use crate::catalogue::Catalogue;
 
 pub use crate::payload::sandbox::SANDBOX_GENESIS;
 pub use crate::script_node::NODE_ENV;
@@ -142,22 +142,8 @@ impl SolanaNode {
     /// Funds a Sandbox wallet's address: 10 SOL, and of each catalogue SPL token 10,000 (dollar tokens) or 1.
     pub async fn fund_sandbox_wallet(&self, owner: &str) -> Result<(), SolanaNodeError> {
         self.airdrop(owner, 10_000_000_000).await?;
-        let registry = TokenRegistry::builtin();
-        for token in Catalogue::default()
-            .tokens()
-            .iter()
-            .filter(|t| t.chain == "solana" && t.class != AssetClass::Native)
-        {
-            let decimals = registry
-                .get(token.chain, token.address)
-                .map_or(9, |i| i.decimals);
-            let units: u64 = if token.class == AssetClass::Usd {
-                10_000
-            } else {
-                1
-            };
-            let amount = units.saturating_mul(10u64.saturating_pow(u32::from(decimals)));
-            self.mint_token(token.address, owner, amount, decimals)
+        for funding in Catalogue::default().sandbox_funding("solana", 9) {
+            self.mint_token(funding.token, owner, funding.amount_u64(), funding.decimals)
                 .await?;
         }
         Ok(())

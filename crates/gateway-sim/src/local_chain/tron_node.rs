@@ -161,26 +161,9 @@ impl TronNode {
     /// Funds a Sandbox wallet's address: 1,000 TRX, and of each catalogue TRC-20 10,000 (dollar tokens) or 1.
     pub async fn fund_sandbox_wallet(&self, address: &str) -> Result<(), TronNodeError> {
         self.fund(address, 1_000_000_000).await?;
-        let registry = TokenRegistry::builtin();
-        for token in Catalogue::default()
-            .tokens()
-            .iter()
-            .filter(|t| t.chain == "tron" && t.class != AssetClass::Native)
-        {
-            let decimals = registry
-                .get(token.chain, token.address)
-                .map_or(18, |i| i.decimals);
-            let units: u64 = if token.class == AssetClass::Usd {
-                10_000
-            } else {
-                1
-            };
-            self.mint(
-                token.address,
-                address,
-                units.saturating_mul(10u64.saturating_pow(u32::from(decimals))),
-            )
-            .await?;
+        for funding in Catalogue::default().sandbox_funding("tron", 18) {
+            self.mint(funding.token, address, funding.amount_u64())
+                .await?;
         }
         Ok(())
     }
