@@ -146,6 +146,12 @@ pub fn production_shaped(
 /// Fee limit of a Tron call, in sun: 100 TRX, the most the wallet may burn for energy.
 pub const TRON_FEE_LIMIT_SUN: u64 = 100_000_000;
 
+/// The fee limit a call on a chain of `family` carries, in the chain's smallest unit (Tron's
+/// [`TRON_FEE_LIMIT_SUN`]); `None` for a family whose calls carry none.
+pub fn call_fee_limit(family: ChainFamily) -> Option<u64> {
+    (family == ChainFamily::Tron).then_some(TRON_FEE_LIMIT_SUN)
+}
+
 /// The chain id of a gateway chain slug (case and surrounding whitespace ignored), or `None` for Bitcoin and unknown
 /// chains. EVM chains use their EIP-155 id; Tron uses 728126428 (its mainnet id as EVM tooling reports it, `0x2b6653dc`);
 /// Solana uses 792703809, the id the published gateway puts in its Solana transactions.

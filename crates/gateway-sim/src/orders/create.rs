@@ -272,30 +272,39 @@ fn build_tx(
     recipient: &str,
     sender: Option<&str>,
     min_out: U256,
-    solana_blockhash: Option<[u8; 32]>,
+    recent_blockhash: Option<[u8; 32]>,
 ) -> Result<Value, QuoteError> {
     let bad = |e: payload::PayloadError| err("INVALID_ORDER_ARGS", e.to_string());
-    if chain_family(src_chain) == Some(ChainFamily::Solana) {
-        let sender = sender.ok_or_else(|| {
-            err("INVALID_ORDER_ARGS", "a Solana transaction needs the quote's sender (the fee payer); ask for a quote with sender set")
-        })?;
-        let transaction = payload::solana_tx(
-            order_id,
-            tx_to,
-            sender,
-            src_token,
-            amount,
-            dst_chain,
-            dst_token,
-            recipient,
-            min_out,
-            solana_blockhash,
-        )
-        .map_err(bad)?;
+    let family = chain_family(src_chain);
+    if let Some(family) = family.filter(|f| f.quote_needs_sender())
+        && sender.is_none()
+    {
+        return Err(err(
+            "INVALID_ORDER_ARGS",
+            format!(
+                "a {family} transaction needs the quote's sender (the fee payer); ask for a quote with sender set"
+            ),
+        ));
+    }
+    let args = payload::OrderTxArgs {
+        order_id,
+        tx_to,
+        sender,
+        token: src_token,
+        amount,
+        dst_chain,
+        dst_token,
+        recipient,
+        min_out,
+        recent_blockhash,
+    };
+    // A family whose order is a whole transaction the gateway builds (Solana's), rather than a call to its contract.
+    if let Some(whole) = payload::whole_order_tx(src_chain, &args) {
+        let whole = whole.map_err(bad)?;
         return Ok(json!({
-            "type": "solana",
-            "chainId": payload::chain_id("solana").unwrap_or_default(),
-            "transaction": transaction,
+            "type": family,
+            "chainId": whole.chain_id,
+            "transaction": whole.transaction,
         }));
     }
     // A quote in the real service's shape names the chain's entry contract: the call is the gateway contract's, wrapped
@@ -320,12 +329,12 @@ fn build_tx(
         None => call,
     };
     let mut tx = json!({"to": call.to, "data": call.data, "value": call.value, "chain": src_chain});
+    // V3 tags the transaction with its family (`evm`, `tron`), and a call of a family with a fee limit carries it.
     if version >= ApiVersion::V3 {
-        if src_chain == "tron" {
-            tx["type"] = json!("tron");
-            tx["feeLimit"] = json!(payload::TRON_FEE_LIMIT_SUN.to_string());
-        } else {
-            tx["type"] = json!("evm");
+        let family = family.unwrap_or(ChainFamily::Evm);
+        tx["type"] = json!(family);
+        if let Some(limit) = payload::call_fee_limit(family) {
+            tx["feeLimit"] = json!(limit.to_string());
         }
     }
     Ok(tx)
