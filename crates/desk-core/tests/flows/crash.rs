@@ -209,16 +209,17 @@ async fn pay_from_solana(
     .await
     .unwrap();
     let key = desk_core::wallet::solana_signer(&app_wallet()).unwrap();
-    let pay = desk_core::execute::solana::solana_pay_of(&journal.order(local_id).unwrap().to_pay())
-        .unwrap();
-    desk_core::execute::solana::execute(
+    let pay =
+        desk_core::execute::rail::solana::solana_pay_of(&journal.order(local_id).unwrap().to_pay())
+            .unwrap();
+    desk_core::execute::rail::solana::execute(
         journal,
         local_id,
         &endpoint,
         Some(&key),
         &pay,
         Some(u64::MAX),
-        desk_core::execute::solana::Unsimulated::default(),
+        desk_core::execute::rail::solana::Unsimulated::default(),
         &|_| {},
         pause,
     )
@@ -233,7 +234,7 @@ async fn pay_from_tron(
     local_id: i64,
     pause: &(dyn Fn(&str) + Send + Sync),
 ) -> String {
-    use desk_core::execute::{Executed, has_unfinished_wallet_tx, tron};
+    use desk_core::execute::{Executed, has_unfinished_wallet_tx, rail::tron};
     let node = std::env::var("NODE_URL").unwrap();
     let endpoint = desk_core::chains::tron::connect(
         &[node],

@@ -226,7 +226,7 @@ async fn a_journaled_transaction_is_sent_as_it_is_on_resume() {
     desk.wallet_balance("solana", USDC_SOL).await.unwrap();
     // The settings' check of an endpoint is written by the family's rail.
     let checked = common::endpoint_check(
-        &desk_core::execute::solana::SolanaRail,
+        &desk_core::execute::rail::solana::SolanaRail,
         "solana",
         node.url(),
     )
@@ -239,8 +239,9 @@ async fn a_journaled_transaction_is_sent_as_it_is_on_resume() {
     // Sign and journal through a second handle on the desk's journal, stopping right after the journal write.
     let journal =
         Journal::open(&home.path().join("data").join(desk_core::desk::JOURNAL_FILE)).unwrap();
-    let pay = desk_core::execute::solana::solana_pay_of(&journal.order(local_id).unwrap().to_pay())
-        .unwrap();
+    let pay =
+        desk_core::execute::rail::solana::solana_pay_of(&journal.order(local_id).unwrap().to_pay())
+            .unwrap();
     let endpoint = desk_core::chains::solana::connect(
         &[node.url().to_owned()],
         gateway_sim::local_chain::solana_node::SANDBOX_GENESIS,
@@ -252,14 +253,14 @@ async fn a_journaled_transaction_is_sent_as_it_is_on_resume() {
     )
     .unwrap();
     let stopped = tokio::spawn(async move {
-        desk_core::execute::solana::execute(
+        desk_core::execute::rail::solana::execute(
             &journal,
             local_id,
             &endpoint,
             Some(&key),
             &pay,
             Some(u64::MAX),
-            desk_core::execute::solana::Unsimulated::default(),
+            desk_core::execute::rail::solana::Unsimulated::default(),
             &|_| {},
             &|point| assert_ne!(point, "pay-journaled", "stopped here"),
         )

@@ -152,8 +152,12 @@ async fn a_journaled_transaction_is_sent_as_it_is_and_an_expired_one_is_signed_a
     let (desk, accounts) = desk_with_wallet(home.path()).await;
     desk.wallet_balance("tron", USDT_TRON).await.unwrap();
     // The settings' check of an endpoint is written by the family's rail.
-    let checked =
-        common::endpoint_check(&desk_core::execute::tron::TronRail, "tron", node.url()).await;
+    let checked = common::endpoint_check(
+        &desk_core::execute::rail::tron::TronRail,
+        "tron",
+        node.url(),
+    )
+    .await;
     assert_eq!(
         checked.answered,
         format!("the chain itself, latest block {}", checked.latest_block)
@@ -162,7 +166,7 @@ async fn a_journaled_transaction_is_sent_as_it_is_and_an_expired_one_is_signed_a
 
     let journal =
         Journal::open(&home.path().join("data").join(desk_core::desk::JOURNAL_FILE)).unwrap();
-    let pay = desk_core::execute::tron::tron_pay_of(
+    let pay = desk_core::execute::rail::tron::tron_pay_of(
         &journal.order(local_id).unwrap().to_pay(),
         gateway_client::tron::parse_account(&gateway_sim::quote::gateway_contract("tron")),
     )
@@ -178,7 +182,7 @@ async fn a_journaled_transaction_is_sent_as_it_is_and_an_expired_one_is_signed_a
     )
     .unwrap();
     let stopped = tokio::spawn(async move {
-        desk_core::execute::tron::execute_next(
+        desk_core::execute::rail::tron::execute_next(
             &journal,
             local_id,
             &endpoint,
@@ -314,7 +318,7 @@ async fn the_signature_is_tronwebs_for_the_same_raw_data() {
             1_764_000_000_123,
         )
         .encode_to_vec();
-    let ours = desk_core::execute::tron::sign_raw(&raw, &key).unwrap();
+    let ours = desk_core::execute::rail::tron::sign_raw(&raw, &key).unwrap();
     let secret = alloy_primitives::hex::encode(key.to_bytes());
     let out = std::process::Command::new("node")
         .arg(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../chains/tron-sign.mjs"))

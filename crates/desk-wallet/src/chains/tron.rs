@@ -1,7 +1,7 @@
 //! Tron over its HTTP API (java-tron's `/wallet/…` endpoints, reqwest and serde_json). Every endpoint must answer
 //! the network's block 0 before anything is read from it or sent to it ([`connect`]). The node is never trusted
 //! with what is signed: the app builds the transaction's protobuf itself from the verified call and only takes the
-//! latest block's reference (TaPoS) from the node ([`crate::execute::tron`]).
+//! latest block's reference (TaPoS) from the node ([`crate::execute::rail::tron`]).
 
 use alloy::primitives::{Address, U256};
 use alloy::sol_types::SolCall;

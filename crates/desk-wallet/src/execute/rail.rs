@@ -15,6 +15,9 @@ use super::{ExecError, Executed, Unsimulated, WalletTxProgress};
 use crate::simulate::Simulation;
 use crate::wallet::{Account, Accounts, keeper::Keeper};
 
+pub mod solana;
+pub mod tron;
+
 /// A future the rail's methods give: boxed, so that the trait is chosen at run time (`dyn WalletRail`).
 pub type BoxFuture<'a, T> = std::pin::Pin<Box<dyn std::future::Future<Output = T> + Send + 'a>>;
 
@@ -419,8 +422,8 @@ pub fn rail_for(chain: &str, setup: RailSetup) -> Option<Box<dyn WalletRail>> {
     Some(match chain_family(chain)? {
         ChainFamily::Bitcoin => Box::new(super::bitcoin::BitcoinRail::new(setup)),
         ChainFamily::Evm => Box::new(super::evm::EvmRail),
-        ChainFamily::Tron => Box::new(super::tron::TronRail),
-        ChainFamily::Solana => Box::new(super::solana::SolanaRail),
+        ChainFamily::Tron => Box::new(tron::TronRail),
+        ChainFamily::Solana => Box::new(solana::SolanaRail),
     })
 }
 

@@ -25,15 +25,17 @@ use gateway_client::wire::{NATIVE_TOKEN, RouteKind};
 use prost::Message;
 use tracing::info;
 
-use super::ledger::{Ledger, OrderToPay, WalletTx, WalletTxKind, WalletTxState};
-use super::rail::{
-    BoxFuture, EndpointCheck, FeeReserve, PlannedTx, Reach, StepContext, WalletBalance, WalletPlan,
-    WalletRail, check_sender, check_signer, confirmed_fee, unpayable,
-};
-use super::{CrashHook, ExecError, Executed, Journaled, WalletTxProgress, journaled, locked};
 use crate::chains::erc20::approveCall;
 use crate::chains::tron::{
     BANDWIDTH_OVERHEAD, Broadcast, TronEndpoint, TronPrices, trc20_text, trx_text,
+};
+use crate::execute::ledger::{Ledger, OrderToPay, WalletTx, WalletTxKind, WalletTxState};
+use crate::execute::rail::{
+    BoxFuture, EndpointCheck, FeeReserve, PlannedTx, Reach, StepContext, WalletBalance, WalletPlan,
+    WalletRail, check_sender, check_signer, confirmed_fee, unpayable,
+};
+use crate::execute::{
+    CrashHook, ExecError, Executed, Journaled, WalletTxProgress, journaled, locked,
 };
 use crate::simulate::{CallExpectation, SimCall, SimLog, Simulation, SimulationStatus};
 use crate::verify::{TRON_FEE_LIMIT_CAP_SUN, Verified, VerifiedPayload};
@@ -472,7 +474,7 @@ fn tron_simulation(
                 ),
                 ..simulation
             }),
-            Err(surprise) => Err(super::refused_by_simulation(surprise, source)),
+            Err(surprise) => Err(crate::execute::refused_by_simulation(surprise, source)),
         };
     }
     let (status, sentence) = match energy {

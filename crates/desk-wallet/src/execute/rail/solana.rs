@@ -28,14 +28,16 @@ use solana_signature::Signature;
 use solana_transaction::versioned::VersionedTransaction;
 use tracing::info;
 
-pub use super::Unsimulated;
-use super::ledger::{Ledger, OrderToPay, WalletTx, WalletTxKind, WalletTxState};
-use super::rail::{
+use crate::chains::solana::{SendRefusal, SolanaEndpoint, sol_text, spl_text};
+pub use crate::execute::Unsimulated;
+use crate::execute::ledger::{Ledger, OrderToPay, WalletTx, WalletTxKind, WalletTxState};
+use crate::execute::rail::{
     BoxFuture, EndpointCheck, FeeReserve, PlannedTx, Reach, StepContext, WalletBalance, WalletPlan,
     WalletRail, check_sender, check_signer, confirmed_fee, unpayable,
 };
-use super::{CrashHook, ExecError, Executed, Journaled, WalletTxProgress, journaled, locked};
-use crate::chains::solana::{SendRefusal, SolanaEndpoint, sol_text, spl_text};
+use crate::execute::{
+    CrashHook, ExecError, Executed, Journaled, WalletTxProgress, journaled, locked,
+};
 use crate::simulate::{Simulation, SolAccount, SolanaExpectation};
 use crate::verify::{Verified, VerifiedPayload};
 use crate::wallet::{Account, Accounts};
@@ -338,7 +340,7 @@ async fn simulate(
                 ..simulation
             })
         }
-        Err(surprise) => Err(super::refused_by_simulation(surprise, source)),
+        Err(surprise) => Err(crate::execute::refused_by_simulation(surprise, source)),
     }
 }
 
@@ -379,7 +381,7 @@ pub async fn execute(
     key: Option<&SigningKey>,
     pay: &SolanaPay,
     accepted_fee: Option<u64>,
-    unsimulated: super::Unsimulated,
+    unsimulated: crate::execute::Unsimulated,
     progress: &(dyn Fn(WalletTxProgress) + Send + Sync),
     crash: CrashHook<'_>,
 ) -> Result<String, ExecError> {
@@ -433,7 +435,12 @@ pub async fn execute(
     };
     journal.wallet_tx_signed(local_id, &signed)?;
     info!(local_id, signature, "signed and journaled");
-    progress(WalletTxProgress::of(local_id, &signed, WalletTxState::Signed, 0).on_solana());
+    progress(in_solana_words(WalletTxProgress::of(
+        local_id,
+        &signed,
+        WalletTxState::Signed,
+        0,
+    )));
     crash("pay-journaled");
     finish(journal, local_id, endpoint, pay, &signed, progress, crash).await
 }
@@ -450,7 +457,12 @@ async fn finish(
     crash: CrashHook<'_>,
 ) -> Result<String, ExecError> {
     let progress_at = |state: WalletTxState, confirmations: u64| {
-        progress(WalletTxProgress::of(local_id, tx, state, confirmations).on_solana());
+        progress(in_solana_words(WalletTxProgress::of(
+            local_id,
+            tx,
+            state,
+            confirmations,
+        )));
     };
     let never = |journal: &dyn Ledger, reason: &str| -> Result<(), ExecError> {
         journal.wallet_tx_moved(
@@ -745,5 +757,55 @@ impl WalletRail for SolanaRail {
             .await?;
             Ok(Executed::Paid { hash: signature })
         })
+    }
+}
+
+/// `progress` in Solana's words: one transaction, confirmed by the cluster rather than mined.
+fn in_solana_words(mut progress: WalletTxProgress) -> WalletTxProgress {
+    let hash = &progress.hash;
+    progress.text = match progress.state {
+        WalletTxState::Signed => {
+            format!("The transaction {hash} is signed and kept; sending it…")
+        }
+        WalletTxState::Sent => {
+            format!("The transaction {hash} is sent; waiting for Solana to confirm it…")
+        }
+        WalletTxState::Mined => format!("The transaction {hash} is confirmed on Solana."),
+        WalletTxState::Reverted => {
+            format!("The transaction {hash} failed or was never executed; nothing was paid.")
+        }
+    };
+    progress
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn progress_is_put_in_solanas_words() {
+        let pay = WalletTx {
+            kind: WalletTxKind::Pay,
+            chain: "solana".into(),
+            hash: "5sig".into(),
+            raw: String::new(),
+            nonce: 0,
+            state: WalletTxState::Signed,
+            block: None,
+            reason: None,
+        };
+        assert_eq!(
+            in_solana_words(WalletTxProgress::of(1, &pay, WalletTxState::Mined, 1)).text,
+            "The transaction 5sig is confirmed on Solana."
+        );
+        assert!(
+            in_solana_words(WalletTxProgress::of(1, &pay, WalletTxState::Reverted, 0))
+                .text
+                .contains("nothing was paid")
+        );
+        assert_eq!(
+            in_solana_words(WalletTxProgress::of(1, &pay, WalletTxState::Sent, 0)).text,
+            "The transaction 5sig is sent; waiting for Solana to confirm it…"
+        );
     }
 }
