@@ -20,6 +20,7 @@
 
 pub use crate::chains::simulated::{SimCall, SimLog, SolAccount, SolSimulated, TokenAccount};
 use alloy_primitives::{Address, B256, Bytes, U256};
+use gateway_client::address::{ChainFamily, chain_family};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -118,7 +119,7 @@ pub const NATIVE_LOG_ADDRESS: Address = Address::new([0xee; 20]);
 pub const MAX_LISTED: usize = 12;
 
 /// The surprises in one sentence, at most [`MAX_LISTED`] of them and how many more.
-fn surprises(mut wrong: Vec<String>) -> Surprise {
+pub(crate) fn surprises(mut wrong: Vec<String>) -> Surprise {
     let more = wrong.len().saturating_sub(MAX_LISTED);
     wrong.truncate(MAX_LISTED);
     let mut said = wrong.join("; ");
@@ -129,7 +130,7 @@ fn surprises(mut wrong: Vec<String>) -> Surprise {
 }
 
 /// `moves` cut to [`MAX_LISTED`]; how many were left out.
-fn bounded(moves: &mut Vec<AssetMove>) -> usize {
+pub(crate) fn bounded(moves: &mut Vec<AssetMove>) -> usize {
     let more = moves.len().saturating_sub(MAX_LISTED);
     moves.truncate(MAX_LISTED);
     more
@@ -177,21 +178,20 @@ pub enum Surprise {
     Leaves(String),
 }
 
-/// An account as `chain` writes it: Base58Check on Tron (`0x41` and the 20 bytes), EIP-55 elsewhere.
+/// An account as `chain` writes it from its 20 bytes ([`ChainFamily::account_from_body`]: Base58Check of `0x41` and
+/// the bytes on Tron, EIP-55 on EVM chains).
 fn word_on(chain: &str, address: Address) -> String {
-    if chain == "tron" {
-        let mut raw = [0x41u8; 21];
-        raw[1..].copy_from_slice(address.as_slice());
-        gateway_client::tron::base58(&raw)
-    } else {
-        address.to_checksum(None)
-    }
+    chain_family(chain)
+        .and_then(|family| family.account_from_body(address.0.0))
+        .unwrap_or_else(|| address.to_checksum(None))
 }
 
-/// `amount` of `token` (the zero address or [`NATIVE_LOG_ADDRESS`]: the native coin) on `chain`, as a person reads it.
+/// `amount` of `token` (the zero address or [`NATIVE_LOG_ADDRESS`]: the native coin) on `chain`, as a person reads it:
+/// on an EVM chain in the wallet's coin and token words, on another family's chain (Tron) by the token file, the
+/// token written as that chain writes it.
 fn amount_on(chain: &str, token: Address, amount: U256) -> String {
     let native = token == NATIVE_LOG_ADDRESS || token.is_zero();
-    if chain == "tron" {
+    if chain_family(chain) != Some(ChainFamily::Evm) {
         let token = if native {
             gateway_client::wire::NATIVE_TOKEN.to_owned()
         } else {
@@ -400,7 +400,12 @@ pub fn assess_calls(
 /// `−500 USDC to 0x…, network fee at most 0.0008 ETH; nothing else leaves the wallet.` (and what enters): each move
 /// with its counterparty when `with_counterparty` (EVM, Tron), without it on Solana, whose accounts are not a person's.
 /// `more` moves were left out of `moves` ([`bounded`]).
-fn sentence(moves: &[AssetMove], more: usize, fee: &str, with_counterparty: bool) -> String {
+pub(crate) fn sentence(
+    moves: &[AssetMove],
+    more: usize,
+    fee: &str,
+    with_counterparty: bool,
+) -> String {
     let said = |m: &AssetMove| {
         if with_counterparty {
             format!(
@@ -431,163 +436,6 @@ fn sentence(moves: &[AssetMove], more: usize, fee: &str, with_counterparty: bool
     }
     s.push('.');
     s
-}
-
-/// What a Solana order may take from the wallet.
-#[derive(Debug, Clone)]
-pub struct SolanaExpectation {
-    /// The wallet's account (the fee payer).
-    pub owner: [u8; 32],
-    /// The SPL mint paid (`None` for SOL).
-    pub mint: Option<[u8; 32]>,
-    /// The quoted amount.
-    pub amount: u64,
-    /// The fee of this exact message, lamports.
-    pub fee: u64,
-    /// The most rent new token accounts may lock, lamports.
-    pub rent: u64,
-}
-
-fn base58(key: &[u8; 32]) -> String {
-    solana_pubkey::Pubkey::new_from_array(*key).to_string()
-}
-
-/// Reads a Solana simulation: `watched` are the wallet's account and its token accounts the transaction writes, each
-/// as before and after the run. Anything beyond the quote's input, the fee and the rent leaving them (another mint,
-/// more of the same, a delegate or a new owner on a token account, a token account closed) refuses the order.
-pub fn assess_solana(
-    expect: &SolanaExpectation,
-    watched: &[([u8; 32], Option<SolAccount>, Option<SolAccount>)],
-    err: Option<&str>,
-) -> Result<Simulation, Surprise> {
-    use crate::chains::solana::{sol_text, spl_text};
-    if let Some(reason) = err {
-        return Err(Surprise::Reverts {
-            what: "order's transaction",
-            reason: reason.to_owned(),
-        });
-    }
-    let spl = |mint: &[u8; 32], amount: u64| {
-        spl_text(&solana_pubkey::Pubkey::new_from_array(*mint), amount)
-    };
-    let mut moves = Vec::new();
-    let mut wrong = Vec::new();
-    let mut pulled: u64 = 0;
-    for (address, before, after) in watched {
-        if *address == expect.owner {
-            let (before, after) = (
-                before.as_ref().map_or(0, |a| a.lamports),
-                after.as_ref().map_or(0, |a| a.lamports),
-            );
-            let spent = before.saturating_sub(after);
-            let sent = spent.saturating_sub(expect.fee);
-            let allowed = expect.rent.saturating_add(if expect.mint.is_none() {
-                expect.amount
-            } else {
-                0
-            });
-            if sent > 0 {
-                moves.push(AssetMove {
-                    leaves: true,
-                    text: format!("−{}", sol_text(sent)),
-                    token: "native".into(),
-                    amount: sent.to_string(),
-                    counterparty: "the transaction's accounts".into(),
-                });
-            }
-            if sent > allowed {
-                wrong.push(format!(
-                    "{} leaves the wallet besides the fee, more than the {} the quote and the rent allow",
-                    sol_text(sent),
-                    sol_text(allowed)
-                ));
-            }
-            continue;
-        }
-        let Some(pre) = before.as_ref().and_then(SolAccount::token) else {
-            continue;
-        };
-        if pre.owner != expect.owner {
-            continue;
-        }
-        let Some(post) = after.as_ref().and_then(SolAccount::token) else {
-            wrong.push(format!(
-                "the wallet's token account {} (holding {}) is closed",
-                base58(address),
-                spl(&pre.mint, pre.amount)
-            ));
-            continue;
-        };
-        if post.owner != expect.owner {
-            wrong.push(format!(
-                "the wallet's token account {} is handed to {}",
-                base58(address),
-                base58(&post.owner)
-            ));
-        }
-        if let Some(delegate) = post.delegate
-            && post.delegated > 0
-            && (pre.delegate != post.delegate || post.delegated > pre.delegated)
-        {
-            wrong.push(format!(
-                "the wallet lets {} move {} of its token account {}, a stranger",
-                base58(&delegate),
-                spl(&post.mint, post.delegated),
-                base58(address)
-            ));
-        }
-        let out = pre.amount.saturating_sub(post.amount);
-        let inn = post.amount.saturating_sub(pre.amount);
-        if out > 0 {
-            moves.push(AssetMove {
-                leaves: true,
-                text: format!("−{}", spl(&pre.mint, out)),
-                token: base58(&pre.mint),
-                amount: out.to_string(),
-                counterparty: "the gateway's program".into(),
-            });
-            if Some(pre.mint) == expect.mint {
-                pulled = pulled.saturating_add(out);
-            } else {
-                wrong.push(format!(
-                    "{} leaves the wallet, but the quote takes only {}",
-                    spl(&pre.mint, out),
-                    match expect.mint {
-                        Some(mint) => spl(&mint, expect.amount),
-                        None => sol_text(expect.amount),
-                    }
-                ));
-            }
-        }
-        if inn > 0 {
-            moves.push(AssetMove {
-                leaves: false,
-                text: format!("+{}", spl(&pre.mint, inn)),
-                token: base58(&pre.mint),
-                amount: inn.to_string(),
-                counterparty: "the transaction's accounts".into(),
-            });
-        }
-    }
-    if let Some(mint) = expect.mint
-        && pulled > expect.amount
-    {
-        wrong.push(format!(
-            "{} leaves the wallet, more than the quote's {}",
-            spl(&mint, pulled),
-            spl(&mint, expect.amount)
-        ));
-    }
-    if !wrong.is_empty() {
-        return Err(surprises(wrong));
-    }
-    let more = bounded(&mut moves);
-    Ok(Simulation {
-        status: SimulationStatus::Simulated,
-        sentence: sentence(&moves, more, &sol_text(expect.fee), false),
-        moves,
-        source: String::new(),
-    })
 }
 
 #[cfg(test)]

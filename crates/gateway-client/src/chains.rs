@@ -62,6 +62,20 @@ impl ChainFamily {
         }
     }
 
+    /// An account of the family written from its 20-byte body, for the families whose contract calls are EVM calls:
+    /// EIP-55 on EVM, Base58Check of `0x41` and the body on Tron; `None` for the others.
+    pub fn account_from_body(self, body: [u8; 20]) -> Option<String> {
+        match self {
+            Self::Evm => Some(alloy_primitives::Address::from(body).to_checksum(None)),
+            Self::Tron => {
+                let mut raw = [crate::tron::ADDRESS_PREFIX; 21];
+                raw[1..].copy_from_slice(&body);
+                Some(crate::tron::base58(&raw))
+            }
+            Self::Bitcoin | Self::Solana => None,
+        }
+    }
+
     /// Whether an address of the family can receive an affiliate fee: the gateway pays affiliate fees in tokens (the
     /// inventory asset: wrapped BTC or a stablecoin), so the address is one of a token chain, never a Bitcoin one.
     pub fn receives_affiliate_fees(self) -> bool {
@@ -409,6 +423,22 @@ pub fn chains_with_endpoints() -> impl Iterator<Item = &'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_20_byte_account_is_written_as_its_family_writes_it() {
+        let body: [u8; 20] = alloy_primitives::hex!("a614f803b6fd780986a42c78ec9c7f77e6ded13c");
+        assert_eq!(
+            ChainFamily::Evm.account_from_body(body).as_deref(),
+            Some("0xa614f803B6FD780986A42c78Ec9c7f77e6DeD13C")
+        );
+        // USDT's contract on Tron: 41a614f8…d13c.
+        assert_eq!(
+            ChainFamily::Tron.account_from_body(body).as_deref(),
+            Some("TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t")
+        );
+        assert_eq!(ChainFamily::Solana.account_from_body(body), None);
+        assert_eq!(ChainFamily::Bitcoin.account_from_body(body), None);
+    }
 
     #[test]
     fn the_table_has_each_chain_once_with_what_its_family_needs() {

@@ -38,10 +38,13 @@ use crate::execute::rail::{
 use crate::execute::{
     CrashHook, ExecError, Executed, Journaled, WalletTxProgress, journaled, locked,
 };
-use crate::simulate::{Simulation, SolAccount, SolanaExpectation};
+use crate::simulate::{Simulation, SolAccount};
+
+pub mod simulation;
 use crate::verify::{Verified, VerifiedPayload};
 use crate::wallet::{Account, Accounts};
 use gateway_client::address::ChainFamily;
+use simulation::SolanaExpectation;
 
 /// How long a sent transaction's confirmation is awaited before the order is left to be resumed.
 pub const CONFIRMATION_WAIT: Duration = Duration::from_secs(120);
@@ -299,7 +302,7 @@ fn writable_keys(pay: &SolanaPay) -> Vec<Pubkey> {
 }
 
 /// Runs `pay`'s unsigned transaction on the node (`simulateTransaction`) and compares the wallet's account and its
-/// token accounts before and after with the quote ([`crate::simulate::assess_solana`]). A surprise or a failed run
+/// token accounts before and after with the quote ([`simulation::assess_solana`]). A surprise or a failed run
 /// refuses the order; an endpoint that cannot simulate gives [`crate::simulate::SimulationStatus::Unavailable`].
 async fn simulate(
     endpoint: &SolanaEndpoint,
@@ -332,7 +335,7 @@ async fn simulate(
         fee,
         rent,
     };
-    match crate::simulate::assess_solana(&expect, &rows, after.err.as_deref()) {
+    match simulation::assess_solana(&expect, &rows, after.err.as_deref()) {
         Ok(simulation) => {
             info!(sentence = simulation.sentence, "simulated on Solana");
             Ok(Simulation {
