@@ -32,8 +32,8 @@ pub fn same_account(family: ChainFamily, a: &str, b: &str) -> bool {
             _ => false,
         },
         ChainFamily::Tron => match (
-            crate::tron::parse_account(a.trim()),
-            crate::tron::parse_account(b.trim()),
+            crate::chains::tron::parse_account(a.trim()),
+            crate::chains::tron::parse_account(b.trim()),
         ) {
             (Some(a), Some(b)) => a == b,
             _ => false,

@@ -15,7 +15,6 @@ pub mod error;
 pub mod params;
 mod text;
 pub mod tokens;
-pub mod tron;
 pub mod txhash;
 pub mod usd;
 pub mod version;

@@ -309,11 +309,11 @@ pub(crate) fn parse_tron(value: &str, field: &'static str) -> Result<Address, Pa
         reason,
     };
     // Measured before it is decoded (gateway_client::base58): a hostile megabyte "address" costs nothing.
-    if value.len() != gateway_client::tron::BASE58_ADDRESS_CHARS {
+    if value.len() != gateway_client::chains::tron::BASE58_ADDRESS_CHARS {
         return Err(invalid(format!(
             "not a Tron address: it has {} characters, not {}",
             value.len(),
-            gateway_client::tron::BASE58_ADDRESS_CHARS
+            gateway_client::chains::tron::BASE58_ADDRESS_CHARS
         )));
     }
     let raw = gateway_client::base58::decode_check(value, 21)

@@ -440,9 +440,9 @@ fn tamper_onramp(tamper: Tamper, inner: &mut Value, network: Network) -> bool {
 
 /// An address of the calls' 20 bytes: EVM text, or a Tron address's body.
 fn call_address(text: &str) -> Option<Address> {
-    text.parse::<Address>()
-        .ok()
-        .or_else(|| gateway_client::tron::parse_account(text).map(|a| Address::from_slice(&a[1..])))
+    text.parse::<Address>().ok().or_else(|| {
+        gateway_client::chains::tron::parse_account(text).map(|a| Address::from_slice(&a[1..]))
+    })
 }
 
 /// The production shape's `exec` answers, rewritten: its amount ten times (the decoding refuses it), or its inner

@@ -243,10 +243,10 @@ async fn pay_from_tron(
     .await
     .unwrap();
     let key = desk_core::wallet::tron_signing_key(&app_wallet()).unwrap();
-    let owner = gateway_client::tron::parse_account(&wallet_account(|a| a.tron)).unwrap();
+    let owner = gateway_client::chains::tron::parse_account(&wallet_account(|a| a.tron)).unwrap();
     let pay = tron::tron_pay_of(
         &journal.order(local_id).unwrap().to_pay(),
-        gateway_client::tron::parse_account(&gateway_sim::quote::gateway_contract("tron")),
+        gateway_client::chains::tron::parse_account(&gateway_sim::quote::gateway_contract("tron")),
     )
     .unwrap();
     loop {
@@ -548,8 +548,9 @@ fn a_kill_at_any_step_of_any_route_loses_nothing_and_every_order_can_be_finished
                     .await
                     .unwrap();
                     let owner =
-                        gateway_client::tron::parse_account(&wallet_account(|a| a.tron)).unwrap();
-                    let token = gateway_client::tron::parse_account(USDT_TRON).unwrap();
+                        gateway_client::chains::tron::parse_account(&wallet_account(|a| a.tron))
+                            .unwrap();
+                    let token = gateway_client::chains::tron::parse_account(USDT_TRON).unwrap();
                     let balance = endpoint.token_balance(&token, &owner).await.unwrap();
                     Some(u128::try_from(balance).unwrap())
                 }

@@ -168,7 +168,7 @@ async fn a_journaled_transaction_is_sent_as_it_is_and_an_expired_one_is_signed_a
         Journal::open(&home.path().join("data").join(desk_core::desk::JOURNAL_FILE)).unwrap();
     let pay = desk_core::execute::rail::tron::tron_pay_of(
         &journal.order(local_id).unwrap().to_pay(),
-        gateway_client::tron::parse_account(&gateway_sim::quote::gateway_contract("tron")),
+        gateway_client::chains::tron::parse_account(&gateway_sim::quote::gateway_contract("tron")),
     )
     .unwrap();
     let endpoint = desk_core::chains::tron::connect(
@@ -265,7 +265,7 @@ async fn shortfalls_other_senders_and_unknown_ids_are_refused() {
     let mut form = swap_form(&accounts, "40");
     let mut other = [0x11u8; 21];
     other[0] = 0x41;
-    form.sender = Some(gateway_client::tron::base58(&other));
+    form.sender = Some(gateway_client::chains::tron::base58(&other));
     let local_id = verified_order(&desk, &form).await;
     let refused = desk.wallet_plan(local_id).await.unwrap_err();
     assert!(
@@ -291,16 +291,17 @@ async fn shortfalls_other_senders_and_unknown_ids_are_refused() {
 /// same key and raw_data: both are secp256k1 with RFC 6979 nonces and low S over SHA-256 of raw_data.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_signature_is_tronwebs_for_the_same_raw_data() {
-    use gateway_client::tron::{BlockRef, TronCall};
+    use gateway_client::chains::tron::{BlockRef, TronCall};
     use prost::Message;
     let key = desk_core::wallet::tron_signing_key(
         &desk_core::wallet::Seed::from_phrase(ABANDON, "").unwrap(),
     )
     .unwrap();
-    let owner = gateway_client::tron::parse_account("TUEZSdKsoDHQMeZwihtdoBiN46zxhGWYdH").unwrap();
+    let owner =
+        gateway_client::chains::tron::parse_account("TUEZSdKsoDHQMeZwihtdoBiN46zxhGWYdH").unwrap();
     let call = TronCall {
         owner,
-        contract: gateway_client::tron::parse_account(USDT_TRON).unwrap(),
+        contract: gateway_client::chains::tron::parse_account(USDT_TRON).unwrap(),
         call_value: 0,
         data: alloy_primitives::hex::decode("095ea7b3000000000000000000000000000000000000000000000000000000000000000100000000000000000000000000000000000000000000000000000000000003e8").unwrap(),
         fee_limit: 20_000_000,
@@ -337,7 +338,7 @@ async fn the_signature_is_tronwebs_for_the_same_raw_data() {
     );
     assert_eq!(
         theirs["txID"].as_str().unwrap(),
-        alloy_primitives::hex::encode(gateway_client::tron::txid(&raw))
+        alloy_primitives::hex::encode(gateway_client::chains::tron::txid(&raw))
     );
     assert_eq!(
         theirs["address"].as_str().unwrap(),

@@ -6,8 +6,8 @@
 use alloy::primitives::{Address, U256};
 use alloy::sol_types::SolCall;
 use gateway_client::TokenRegistry;
+use gateway_client::chains::tron::{self, BlockRef};
 use gateway_client::display::amount_text;
-use gateway_client::tron::{self, BlockRef};
 use gateway_client::wire::NATIVE_TOKEN;
 use serde_json::{Value, json};
 use tracing::warn;

@@ -81,17 +81,18 @@ pub(super) fn verify_tron(
     same_chain(source, &tx.chain)?;
     // Each address is measured before it is decoded (`tron::read_account`), and quoted clipped: a gateway's
     // megabyte "address" costs neither time nor a megabyte sentence.
-    let quoted = gateway_client::tron::parse_account(&source.tx_to).ok_or_else(|| {
+    let quoted = gateway_client::chains::tron::parse_account(&source.tx_to).ok_or_else(|| {
         VerifyError::QuoteUnreadable {
             field: "txTo",
             value: clipped(&source.tx_to),
         }
     })?;
-    let to =
-        gateway_client::tron::parse_account(&tx.to).ok_or_else(|| VerifyError::BadTxAddress {
+    let to = gateway_client::chains::tron::parse_account(&tx.to).ok_or_else(|| {
+        VerifyError::BadTxAddress {
             value: clipped(&tx.to),
             family: "Tron",
-        })?;
+        }
+    })?;
     if to != quoted {
         return Err(VerifyError::WrongContract {
             quoted: clipped(&source.tx_to),
@@ -103,7 +104,7 @@ pub(super) fn verify_tron(
     pinned(
         source,
         &to_text,
-        |pinned| gateway_client::tron::parse_account(pinned).is_some_and(|p| p == to),
+        |pinned| gateway_client::chains::tron::parse_account(pinned).is_some_and(|p| p == to),
         policy,
     )?;
     let value = check_value(source, &tx.value)?;
@@ -111,7 +112,7 @@ pub(super) fn verify_tron(
     let token = if is_native_token(&source.chain, &source.token) {
         Address::ZERO
     } else {
-        gateway_client::tron::parse_account(&source.token)
+        gateway_client::chains::tron::parse_account(&source.token)
             .map(|account| Address::from_slice(&account[1..]))
             .ok_or_else(|| VerifyError::QuoteUnreadable {
                 field: "inputAmount.address",

@@ -1084,8 +1084,8 @@ fn a_huge_tron_address_anywhere_is_refused_unread_with_a_short_sentence() {
         .take(100_000)
         .collect();
     assert_eq!(
-        gateway_client::tron::read_account(&huge),
-        Err(gateway_client::tron::AccountError::WrongLength { chars: 100_000 }),
+        gateway_client::chains::tron::read_account(&huge),
+        Err(gateway_client::chains::tron::AccountError::WrongLength { chars: 100_000 }),
         "measured, not decoded"
     );
     let (q, tx) = tron_swap(USDT_TRON, 5_000_000);
@@ -2165,7 +2165,7 @@ fn a_tron_entry_call_is_decoded_with_the_token_in_base58() {
     let q = swap_quote(
         "tron", USDT_TRON, "1000000", "bob", WBTC_BOB, EVM, entry, None,
     );
-    let usdt = gateway_client::tron::parse_account(USDT_TRON).unwrap();
+    let usdt = gateway_client::chains::tron::parse_account(USDT_TRON).unwrap();
     let token = format!("0x{}", alloy_primitives::hex::encode(&usdt[1..]));
     let tx = json!({"type": "tron", "to": "0x4107a39ae4c49dee86e892450b20881f32cd5d500d",
                     "data": exec_data(&token, 1_000_000, INNER_TARGET, &[]), "value": "0", "chain": "tron",

@@ -67,8 +67,8 @@ mod tests {
     fn a_familys_zero_account_is_native_on_its_chains_only() {
         let tron_zero = ChainFamily::Tron.zero_account().unwrap();
         let mut body = [0u8; 21];
-        body[0] = crate::tron::ADDRESS_PREFIX;
-        assert_eq!(crate::tron::parse_account(tron_zero), Some(body));
+        body[0] = crate::chains::tron::ADDRESS_PREFIX;
+        assert_eq!(crate::chains::tron::parse_account(tron_zero), Some(body));
         assert!(is_native_token("tron", tron_zero));
         assert!(is_native_token("tron", NATIVE_TOKEN));
         assert!(!is_native_token("bob", tron_zero));

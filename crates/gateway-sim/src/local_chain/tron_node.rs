@@ -7,7 +7,7 @@
 use std::time::Duration;
 
 use gateway_client::TokenRegistry;
-use gateway_client::tron;
+use gateway_client::chains::tron;
 use serde_json::{Value, json};
 
 use crate::catalogue::{AssetClass, Catalogue};

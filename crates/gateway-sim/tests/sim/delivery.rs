@@ -344,7 +344,7 @@ async fn spl_and_trc20_payments_are_minted_on_the_solana_and_tron_nodes() {
     // Tron: the TRC-20 test token's balanceOf, read-only through the stand-in's HTTP API.
     let tron = TronNode::start().await.unwrap();
     let to = support::TRON_ADDR;
-    let account = gateway_client::tron::parse_account(to).unwrap();
+    let account = gateway_client::chains::tron::parse_account(to).unwrap();
     let balance_of = || async {
         let mut data = alloy_primitives::hex::decode("70a08231").unwrap();
         data.extend_from_slice(&[0u8; 12]);

@@ -3,7 +3,7 @@
 //! The order's call (`to`, `data`, `value`, `feeLimit`) was verified against the quote before anything here runs
 //! ([`crate::verify`]: the gateway's contract, the amounts in the calldata, a fee limit no larger than
 //! [`crate::verify::TRON_FEE_LIMIT_CAP_SUN`]). Here it becomes a `TriggerSmartContract` transaction that the app
-//! builds itself ([`gateway_client::tron`], protobuf): only the latest block's reference comes from the node, and
+//! builds itself ([`gateway_client::chains::tron`], protobuf): only the latest block's reference comes from the node, and
 //! the encoded `raw_data` is decoded again and checked to carry exactly the verified contract, data, value and fee
 //! limit before it is signed (secp256k1 over SHA-256 of `raw_data`, k256, RFC 6979). As on EVM:
 //! - the endpoint must answer the network's block 0 first ([`crate::chains::tron::connect`]);
@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 
 use alloy::primitives::{Address, U256};
 use alloy::sol_types::SolCall;
-use gateway_client::tron::{self, TronCall};
+use gateway_client::chains::tron::{self, TronCall};
 use gateway_client::wire::{NATIVE_TOKEN, RouteKind};
 use prost::Message;
 use tracing::info;
