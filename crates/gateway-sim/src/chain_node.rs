@@ -77,6 +77,14 @@ pub trait RunningNode: Send + Sync + std::fmt::Debug {
 /// A boxed [`RunningNode`], or why the node could not start.
 pub type Started = Result<Box<dyn RunningNode>, String>;
 
+/// A family's node as [`Started`]: boxed, or its error as text.
+pub(crate) fn started<N: RunningNode + 'static, E: std::fmt::Display>(
+    node: Result<N, E>,
+) -> Started {
+    node.map(|node| Box::new(node) as Box<dyn RunningNode>)
+        .map_err(|e| e.to_string())
+}
+
 /// The gateway's dealings with one family's local chain, through the node at a URL.
 pub trait LocalChain: Send + Sync {
     /// Whether `hash` on the node at `url` is a transaction that succeeded and paid `order`: `Err` is the sentence
@@ -218,12 +226,7 @@ macro_rules! local_chain {
                 &'a self,
                 chain: &'a str,
             ) -> $crate::chain_node::BoxFuture<'a, $crate::chain_node::Started> {
-                Box::pin(async move {
-                    start_node(chain)
-                        .await
-                        .map(|node| Box::new(node) as Box<dyn $crate::chain_node::RunningNode>)
-                        .map_err(|e| e.to_string())
-                })
+                Box::pin(async move { $crate::chain_node::started(start_node(chain).await) })
             }
 
             fn attach_node<'a>(
@@ -232,12 +235,7 @@ macro_rules! local_chain {
                 url: &'a str,
                 place: bool,
             ) -> $crate::chain_node::BoxFuture<'a, $crate::chain_node::Started> {
-                Box::pin(async move {
-                    attach_node(chain, url, place)
-                        .await
-                        .map(|node| Box::new(node) as Box<dyn $crate::chain_node::RunningNode>)
-                        .map_err(|e| e.to_string())
-                })
+                Box::pin(async move { $crate::chain_node::started(attach_node(chain, url, place).await) })
             }
 
             $(
