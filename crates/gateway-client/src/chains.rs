@@ -71,11 +71,7 @@ impl ChainFamily {
     pub fn account_from_body(self, body: [u8; 20]) -> Option<String> {
         match self {
             Self::Evm => Some(alloy_primitives::Address::from(body).to_checksum(None)),
-            Self::Tron => {
-                let mut raw = [tron::ADDRESS_PREFIX; 21];
-                raw[1..].copy_from_slice(&body);
-                Some(tron::base58(&raw))
-            }
+            Self::Tron => Some(tron::base58(&tron::account_of_body(body))),
             Self::Bitcoin | Self::Solana => None,
         }
     }

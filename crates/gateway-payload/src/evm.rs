@@ -326,9 +326,8 @@ pub(crate) fn parse_tron(value: &str, field: &'static str) -> Result<Address, Pa
 
 /// The Base58Check text of a Tron address body.
 fn tron_text(body: Address) -> String {
-    let mut raw = vec![0x41u8];
-    raw.extend_from_slice(body.as_slice());
-    bs58::encode(raw).with_check().into_string()
+    use gateway_client::chains::tron;
+    tron::base58(&tron::account_of_body(body.0.0))
 }
 
 /// A destination token or recipient as 32 bytes, read in `chain`'s address format: EVM and Tron addresses

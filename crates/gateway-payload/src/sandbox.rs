@@ -18,9 +18,8 @@ pub fn gateway_contract(chain: &str) -> String {
     const BYTES: [u8; 20] = *b"gateway-sim-contract";
     match chain {
         "tron" => {
-            let mut raw = vec![0x41u8];
-            raw.extend_from_slice(&BYTES);
-            bs58::encode(raw).with_check().into_string()
+            use gateway_client::chains::tron;
+            tron::base58(&tron::account_of_body(BYTES))
         }
         "solana" => {
             let mut key = [0u8; 32];

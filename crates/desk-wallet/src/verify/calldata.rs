@@ -146,12 +146,9 @@ pub(super) fn check(
     let floor = floor_out(source)?;
     let quoted_amount = quote_u256(&source.amount, "inputAmount.amount")?;
     let order = B256::from(order_id_hash(&source.order_id));
-    let token_text = |address: Address| match family {
-        ChainFamily::Tron if !address.is_zero() => {
-            let mut raw = vec![0x41u8];
-            raw.extend_from_slice(address.as_slice());
-            bitcoin::base58::encode_check(&raw)
-        }
+    // A token as the source family writes it (Tron's Base58Check); the zero address (native) as it is.
+    let token_text = |address: Address| match family.account_from_body(address.0.0) {
+        Some(text) if !address.is_zero() => text,
         _ => address.to_checksum(None),
     };
     if selector == EXEC_SELECTOR {

@@ -372,10 +372,9 @@ pub fn accounts(seed: &Seed, network: BitcoinNetwork) -> Result<Accounts, Wallet
         path: path_of(EVM_PATH),
     });
     let tron = secp_key(seed, TRON_PATH, KeyFamily::Tron)?.map(|key| {
-        let mut raw = vec![0x41u8];
-        raw.extend_from_slice(&evm_address_bytes(&key, &secp));
+        use gateway_client::chains::tron;
         Account {
-            address: bitcoin::base58::encode_check(&raw),
+            address: tron::base58(&tron::account_of_body(evm_address_bytes(&key, &secp))),
             path: path_of(TRON_PATH),
         }
     });

@@ -297,11 +297,19 @@ pub fn base58(account: &[u8; 21]) -> String {
     bitcoin::base58::encode_check(account)
 }
 
+/// The Tron account whose 20-byte body is `body` (an EVM address's bytes): [`ADDRESS_PREFIX`] and the body.
+pub fn account_of_body(body: [u8; 20]) -> [u8; 21] {
+    let mut account = [ADDRESS_PREFIX; 21];
+    account[1..].copy_from_slice(&body);
+    account
+}
+
 /// A Tron address written in Base58Check (`T…`) has exactly this many characters.
 pub const BASE58_ADDRESS_CHARS: usize = 34;
 
 /// Tron's all-zero account (`0x41` and 20 zero bytes, Base58Check), which some producers write for TRX.
 pub const ZERO_ACCOUNT: &str = "T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb";
+
 /// A Tron address written in hex (`41…`, without `0x`) has exactly this many characters.
 pub const HEX_ADDRESS_CHARS: usize = 42;
 

@@ -340,11 +340,7 @@ impl ExpectedTronCall {
             use alloy_sol_types::SolCall;
             crate::payload::evm::IAllowanceHolderExec::execCall::abi_decode(&data)
                 .ok()
-                .map_or(contract, |c| {
-                    let mut account = [0x41u8; 21];
-                    account[1..].copy_from_slice(c.target.as_slice());
-                    account
-                })
+                .map_or(contract, |c| tron::account_of_body(c.target.0.0))
         };
         Some(Self {
             owners: order
