@@ -85,31 +85,31 @@ pub fn whole_order_tx(
     args: &OrderTxArgs<'_>,
 ) -> Option<Result<WholeTx, PayloadError>> {
     use gateway_client::chains::ChainFamily;
-    let build = match gateway_client::address::chain_family(src_chain)? {
-        ChainFamily::Solana => |args: &OrderTxArgs<'_>| {
-            let sender = args.sender.ok_or_else(|| PayloadError::InvalidAddress {
-                field: "sender",
-                value: String::new(),
-                reason: "a Solana transaction needs its fee payer".into(),
-            })?;
-            solana_tx(
-                args.order_id,
-                args.tx_to,
-                sender,
-                args.token,
-                args.amount,
-                args.dst_chain,
-                args.dst_token,
-                args.recipient,
-                args.min_out,
-                args.recent_blockhash,
-            )
-        },
+    match gateway_client::address::chain_family(src_chain)? {
+        ChainFamily::Solana => {}
         ChainFamily::Bitcoin | ChainFamily::Evm | ChainFamily::Tron => return None,
-    };
-    let chain_id = chain_id(src_chain).unwrap_or_default();
-    Some(build(args).map(|transaction| WholeTx {
-        chain_id,
+    }
+    let sender = args.sender.ok_or_else(|| PayloadError::InvalidAddress {
+        field: "sender",
+        value: String::new(),
+        reason: "a Solana transaction needs its fee payer".into(),
+    });
+    let built = sender.and_then(|sender| {
+        solana_tx(
+            args.order_id,
+            args.tx_to,
+            sender,
+            args.token,
+            args.amount,
+            args.dst_chain,
+            args.dst_token,
+            args.recipient,
+            args.min_out,
+            args.recent_blockhash,
+        )
+    });
+    Some(built.map(|transaction| WholeTx {
+        chain_id: chain_id(src_chain).unwrap_or_default(),
         transaction,
     }))
 }

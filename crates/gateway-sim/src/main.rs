@@ -62,9 +62,10 @@ struct Args {
     /// Keep orders (and the signing key) in this file across restarts.
     #[arg(long)]
     state_file: Option<PathBuf>,
-    /// Start a local node for CHAIN (a chain of the catalogue but `bitcoin`: an EVM chain such as `bob`, or `solana`, or `tron`) as the
-    /// app's Sandbox does: anvil with the Sandbox's contracts and tokens, LiteSVM, or the Tron stand-in. Then a registered
-    /// transaction of that chain must be on it, the order's own call, or register-tx refuses it. Repeat for more.
+    /// Start a local node for CHAIN (a chain of the catalogue but `bitcoin`: an EVM chain such as `bob`, or `solana`,
+    /// or `tron`) as the app's Sandbox does: anvil with the Sandbox's contracts and tokens, LiteSVM, or the Tron
+    /// stand-in. Then a registered transaction of that chain must be on it, the order's own call, or register-tx
+    /// refuses it. Repeat for more.
     #[arg(long = "chain", value_name = "CHAIN")]
     chains: Vec<String>,
     /// The same with a node already running at URL (`bob=http://127.0.0.1:8545`); an EVM node gets the Sandbox's

@@ -182,21 +182,19 @@ impl Book {
                     Some(to) if opt_text(&quote, "txTo").is_none() => to,
                     _ => text(&quote, "txTo")?,
                 };
-                let tx = build_tx(
-                    ctx.version,
-                    route,
-                    &id,
+                let args = payload::OrderTxArgs {
+                    order_id: &id,
                     tx_to,
-                    &src_chain,
-                    &src_token,
-                    input,
-                    &dst_chain,
-                    &dst_token,
-                    recipient,
                     sender,
+                    token: &src_token,
+                    amount: input,
+                    dst_chain: &dst_chain,
+                    dst_token: &dst_token,
+                    recipient,
                     min_out,
-                    ctx.recent_blockhash,
-                )?;
+                    recent_blockhash: ctx.recent_blockhash,
+                };
+                let tx = build_tx(ctx.version, route, &src_chain, &args)?;
                 (
                     tx_to.to_owned(),
                     None,
@@ -257,27 +255,17 @@ impl Book {
     }
 }
 
-/// The transaction of an offramp or token swap, as `version` writes it.
-#[allow(clippy::too_many_arguments)]
+/// The transaction of an offramp or token swap from `src_chain`, as `version` writes it.
 fn build_tx(
     version: ApiVersion,
     route: RouteKind,
-    order_id: &str,
-    tx_to: &str,
     src_chain: &str,
-    src_token: &str,
-    amount: U256,
-    dst_chain: &str,
-    dst_token: &str,
-    recipient: &str,
-    sender: Option<&str>,
-    min_out: U256,
-    recent_blockhash: Option<[u8; 32]>,
+    args: &payload::OrderTxArgs<'_>,
 ) -> Result<Value, QuoteError> {
     let bad = |e: payload::PayloadError| err("INVALID_ORDER_ARGS", e.to_string());
     let family = chain_family(src_chain);
     if let Some(family) = family.filter(|f| f.quote_needs_sender())
-        && sender.is_none()
+        && args.sender.is_none()
     {
         return Err(err(
             "INVALID_ORDER_ARGS",
@@ -286,20 +274,8 @@ fn build_tx(
             ),
         ));
     }
-    let args = payload::OrderTxArgs {
-        order_id,
-        tx_to,
-        sender,
-        token: src_token,
-        amount,
-        dst_chain,
-        dst_token,
-        recipient,
-        min_out,
-        recent_blockhash,
-    };
     // A family whose order is a whole transaction the gateway builds (Solana's), rather than a call to its contract.
-    if let Some(whole) = payload::whole_order_tx(src_chain, &args) {
+    if let Some(whole) = payload::whole_order_tx(src_chain, args) {
         let whole = whole.map_err(bad)?;
         return Ok(json!({
             "type": family,
@@ -310,22 +286,36 @@ fn build_tx(
     // A quote in the real service's shape names the chain's entry contract: the call is the gateway contract's, wrapped
     // in the entry's `exec` (quote::production_shape).
     let entry = crate::quote::entry_of(src_chain).filter(|entry| {
-        chain_family(src_chain)
-            .is_some_and(|family| gateway_client::address::same_account(family, entry, tx_to))
+        family
+            .is_some_and(|family| gateway_client::address::same_account(family, entry, args.tx_to))
     });
     let gateway = entry.map(|_| crate::quote::gateway_contract(src_chain));
-    let to = gateway.as_deref().unwrap_or(tx_to);
+    let to = gateway.as_deref().unwrap_or(args.tx_to);
     let call = match route {
-        RouteKind::Offramp => {
-            payload::offramp_call(order_id, to, src_token, amount, min_out, recipient)
-        }
+        RouteKind::Offramp => payload::offramp_call(
+            args.order_id,
+            to,
+            args.token,
+            args.amount,
+            args.min_out,
+            args.recipient,
+        ),
         _ => payload::swap_call(
-            order_id, to, src_token, amount, dst_chain, dst_token, recipient, min_out,
+            args.order_id,
+            to,
+            args.token,
+            args.amount,
+            args.dst_chain,
+            args.dst_token,
+            args.recipient,
+            args.min_out,
         ),
     }
     .map_err(bad)?;
     let call = match entry {
-        Some(entry) => payload::production_shaped(&call, entry, src_token, amount).map_err(bad)?,
+        Some(entry) => {
+            payload::production_shaped(&call, entry, args.token, args.amount).map_err(bad)?
+        }
         None => call,
     };
     let mut tx = json!({"to": call.to, "data": call.data, "value": call.value, "chain": src_chain});

@@ -285,19 +285,25 @@ async fn a_v4_offramp_is_found_on_its_chain_without_being_registered() {
         done.status
     );
 
+    // A new order, approved and paid on the chain by its own call, and registered with nobody.
+    let pay_a_new_order = || async {
+        let created = v4
+            .create_order(&v4.get_quote(&request).await.unwrap().value)
+            .await
+            .unwrap()
+            .value;
+        let tx = created.tx().unwrap().as_evm().unwrap().clone();
+        node.send_as(USER, WBTC_BOB, &approve, U256::ZERO)
+            .await
+            .unwrap();
+        let data = alloy_primitives::hex::decode(&tx.data).unwrap();
+        node.send_as(USER, &tx.to, &data, U256::ZERO).await.unwrap();
+        created
+    };
+
     // Paid and read by nobody before the clock moves a day: found as it was before the move (the real gateway reads
     // its chains all along), so it runs its course instead of expiring unpaid on the way.
-    let created = v4
-        .create_order(&v4.get_quote(&request).await.unwrap().value)
-        .await
-        .unwrap()
-        .value;
-    let tx = created.tx().unwrap().as_evm().unwrap().clone();
-    node.send_as(USER, WBTC_BOB, &approve, U256::ZERO)
-        .await
-        .unwrap();
-    let data = alloy_primitives::hex::decode(&tx.data).unwrap();
-    node.send_as(USER, &tx.to, &data, U256::ZERO).await.unwrap();
+    let created = pay_a_new_order().await;
     let moved = sim.advance_clock(24 * 3600).await;
     assert_eq!((moved.finished, moved.expired), (1, 0), "{moved:?}");
     let done = v4.get_order(created.order_id()).await.unwrap().value;
@@ -305,17 +311,7 @@ async fn a_v4_offramp_is_found_on_its_chain_without_being_registered() {
 
     // The clock as the app's "Finish pending orders now" reads it counts an order paid and read by nobody as under
     // way, and moving it by what it says finishes that order.
-    let created = v4
-        .create_order(&v4.get_quote(&request).await.unwrap().value)
-        .await
-        .unwrap()
-        .value;
-    let tx = created.tx().unwrap().as_evm().unwrap().clone();
-    node.send_as(USER, WBTC_BOB, &approve, U256::ZERO)
-        .await
-        .unwrap();
-    let data = alloy_primitives::hex::decode(&tx.data).unwrap();
-    node.send_as(USER, &tx.to, &data, U256::ZERO).await.unwrap();
+    pay_a_new_order().await;
     let reading = sim.read_clock().await;
     assert_eq!(reading.pending, 1, "{reading:?}");
     let moved = sim.advance_clock(reading.finish_in_secs).await;
