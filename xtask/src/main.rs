@@ -12,6 +12,8 @@ mod footprint;
 mod pss;
 mod setup;
 mod signals;
+#[cfg(test)]
+mod sizes;
 mod tasks;
 
 use anyhow::{Result, bail};
