@@ -198,7 +198,7 @@ fn scan(root: &Path, dirs: &[PathBuf]) -> Result<Vec<Naming>> {
 }
 
 /// The source files under `dir` with one of `extensions`, test files and folders left out.
-fn files(dir: &Path, extensions: &[&str]) -> Result<Vec<PathBuf>> {
+pub(crate) fn files(dir: &Path, extensions: &[&str]) -> Result<Vec<PathBuf>> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(dir) = stack.pop() {

@@ -16,8 +16,8 @@ pub fn lines_before_tests(source: &str) -> usize {
         .count()
 }
 
-/// The workspace's Rust source files, test files and folders left out.
-fn source_files(root: &Path) -> std::io::Result<Vec<PathBuf>> {
+/// The workspace's Rust source files, test files and folders left out (the walk [`crate::families`] reads).
+fn source_files(root: &Path) -> anyhow::Result<Vec<PathBuf>> {
     let mut dirs = vec![root.join("src-tauri"), root.join("xtask/src")];
     for entry in std::fs::read_dir(root.join("crates"))? {
         let src = entry?.path().join("src");
@@ -26,20 +26,9 @@ fn source_files(root: &Path) -> std::io::Result<Vec<PathBuf>> {
         }
     }
     let mut files = Vec::new();
-    while let Some(dir) = dirs.pop() {
-        for entry in std::fs::read_dir(&dir)? {
-            let path = entry?.path();
-            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-            if path.is_dir() {
-                if !matches!(name, "tests" | "target" | "gen" | "node_modules") {
-                    dirs.push(path);
-                }
-            } else if name != "tests.rs" && path.extension().is_some_and(|e| e == "rs") {
-                files.push(path);
-            }
-        }
+    for dir in dirs {
+        files.extend(crate::families::files(&dir, &["rs"])?);
     }
-    files.sort();
     Ok(files)
 }
 
