@@ -11,6 +11,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 pub use crate::chains::ChainFamily;
+use crate::chains::{AddressRule, Base58Rule};
 
 /// The family of a gateway chain slug ("bitcoin", "tron", "solana", "base", ...), or `None` for an unknown chain.
 ///
@@ -26,32 +27,10 @@ pub fn chain_family(chain: &str) -> Option<ChainFamily> {
 /// Solana addresses have one spelling each and are compared as trimmed text. A text that is no address of the
 /// family (measured before it is decoded) equals nothing, itself included.
 pub fn same_account(family: ChainFamily, a: &str, b: &str) -> bool {
-    match family {
-        ChainFamily::Evm => match (evm_bytes(a), evm_bytes(b)) {
-            (Some(a), Some(b)) => a == b,
-            _ => false,
-        },
-        ChainFamily::Tron => match (
-            crate::chains::tron::parse_account(a.trim()),
-            crate::chains::tron::parse_account(b.trim()),
-        ) {
-            (Some(a), Some(b)) => a == b,
-            _ => false,
-        },
-        ChainFamily::Bitcoin | ChainFamily::Solana => {
-            let (a, b) = (a.trim(), b.trim());
-            !a.is_empty() && a == b
-        }
-    }
-}
-
-/// The 20 bytes of an EVM address written as `0x` and 40 hex digits in any case; `None` for anything else.
-fn evm_bytes(text: &str) -> Option<[u8; 20]> {
-    let hex = text.trim().strip_prefix("0x")?;
-    if hex.len() != 40 {
-        return None;
-    }
-    alloy_primitives::Address::from_str(hex).ok().map(|a| a.0.0)
+    matches!(
+        (family.account_key(a), family.account_key(b)),
+        (Some(a), Some(b)) if a == b
+    )
 }
 
 /// The Bitcoin network a gateway deployment settles on; addresses of other networks are refused.
@@ -204,54 +183,73 @@ pub enum AddressError {
     )]
     EvmChecksum,
 
-    /// A Tron address holds a character outside the Base58 alphabet.
+    /// An address of a family written in Base58 (Tron, Solana) holds a character outside the Base58 alphabet.
     #[error(
-        "The Tron address contains {}, which Tron addresses never use (0, O, I and l are left out). \
+        "The {family} address contains {}, which {family} addresses never use (0, O, I and l are left out). \
          Check for a mistyped character, or copy the address again from its source.",
         describe_char(*character)
     )]
-    TronInvalidCharacter {
+    Base58InvalidCharacter {
+        /// The family of address the chain needs.
+        family: ChainFamily,
         /// The first such character.
         character: char,
     },
-    /// The text is not 34 characters starting with T, or does not decode to a Tron account (`0x41` and 20 bytes).
+    /// A Base58Check address (Tron's) does not have the family's length and first characters, or does not decode to
+    /// its version byte and body.
     #[error(
-        "A Tron address is 34 characters starting with T; this one has {length} characters{}. \
+        "A {family} address is {}; this one has {length} characters{}. \
          Copy the address again from its source.",
-        if *starts_with_t { "" } else { " and does not start with T" }
+        base58_rule(*family).lengths(),
+        match (has_prefix, base58_rule(*family).prefix) {
+            (false, Some(prefix)) => format!(" and does not start with {prefix}"),
+            _ => String::new(),
+        }
     )]
-    TronNotAnAddress {
+    Base58NotAnAddress {
+        /// The family of address the chain needs.
+        family: ChainFamily,
         /// The text's length, in characters.
         length: usize,
-        /// Whether it starts with T, as every Tron address does.
-        starts_with_t: bool,
+        /// Whether it starts as every address of the family does.
+        has_prefix: bool,
     },
-    /// A Tron address does not match its Base58Check checksum.
+    /// A Base58Check address does not match its checksum.
     #[error(
-        "The Tron address does not match its checksum: a character may be mistyped. \
+        "The {family} address does not match its checksum: a character may be mistyped. \
          Copy the address again from its source."
     )]
-    TronChecksum,
-
-    /// A Solana address holds a character outside the Base58 alphabet.
-    #[error(
-        "The Solana address contains {}, which Solana addresses never use (0, O, I and l are left out). \
-         Check for a mistyped character, or copy the address again from its source.",
-        describe_char(*character)
-    )]
-    SolanaInvalidCharacter {
-        /// The first such character.
-        character: char,
+    Base58Checksum {
+        /// The family of address the chain needs.
+        family: ChainFamily,
     },
-    /// A Solana address does not decode to exactly 32 bytes.
+    /// A Base58 address with no checksum (Solana's) does not decode to the family's number of bytes.
     #[error(
-        "A Solana address is 32 bytes, written as 32 to 44 characters; this one is {bytes} bytes. \
-         A character may be missing or extra: copy the address again from its source."
+        "A {family} address is {} bytes, written as {}; this one is {bytes} bytes. \
+         A character may be missing or extra: copy the address again from its source.",
+        base58_rule(*family).bytes,
+        base58_rule(*family).lengths()
     )]
-    SolanaWrongLength {
+    Base58WrongLength {
+        /// The family of address the chain needs.
+        family: ChainFamily,
         /// How many bytes it decodes to (estimated, for a text far too long to decode).
         bytes: usize,
     },
+}
+
+/// The Base58 rule of `family`, for the sentences of the errors that only such a family gives.
+fn base58_rule(family: ChainFamily) -> Base58Rule {
+    match family.address_rule() {
+        AddressRule::Base58(rule) => rule,
+        AddressRule::Bitcoin | AddressRule::Evm => Base58Rule {
+            prefix: None,
+            min_len: 0,
+            max_len: 0,
+            bytes: 0,
+            version: None,
+        },
+    }
 }
 
 fn article(family: ChainFamily) -> &'static str {
@@ -276,14 +274,19 @@ pub fn validate_address(
     address: &str,
     btc_network: BitcoinNetwork,
 ) -> Result<ValidAddress, AddressError> {
-    match chain_family(chain) {
-        Some(ChainFamily::Bitcoin) => validate_bitcoin(address, btc_network),
-        Some(ChainFamily::Evm) => validate_evm(address),
-        Some(ChainFamily::Tron) => validate_tron(address),
-        Some(ChainFamily::Solana) => validate_solana(address),
-        None => Err(AddressError::UnknownChain {
+    let Some(family) = chain_family(chain) else {
+        return Err(AddressError::UnknownChain {
             chain: chain.to_owned(),
-        }),
+        });
+    };
+    match family.address_rule() {
+        AddressRule::Bitcoin => validate_bitcoin(address, btc_network),
+        AddressRule::Evm => validate_evm(address),
+        AddressRule::Base58(rule) => {
+            let address = address.trim();
+            check_base58(address, family, rule)
+                .map_err(|err| wrong_family(address, family).unwrap_or(err))
+        }
     }
 }
 
@@ -336,18 +339,32 @@ fn base58_kind(run: &str) -> Option<IdShape> {
     }
     let has_digit = run.bytes().any(|b| b.is_ascii_digit());
     let len = run.len();
-    // Bitcoin (`1`, `3`, `2` carry their digit) and Tron: a digit, or failing that a valid base58check payload.
+    let rules = || {
+        ChainFamily::ALL
+            .into_iter()
+            .filter_map(|family| match family.address_rule() {
+                AddressRule::Base58(rule) => Some(rule),
+                AddressRule::Bitcoin | AddressRule::Evm => None,
+            })
+            .filter(|rule| (rule.min_len..=rule.max_len).contains(&len))
+    };
+    // Bitcoin (`1`, `3`, `2` carry their digit) and a Base58Check family (Tron): a digit, or failing that a valid
+    // Base58Check payload of a version byte and 20 bytes.
     let bitcoin =
         matches!(run.as_bytes()[0], b'1' | b'3' | b'm' | b'n' | b'2') && (26..=35).contains(&len);
-    let tron = run.starts_with('T') && len == 34;
-    if (bitcoin || tron)
+    let checked = rules().any(|rule| {
+        rule.version.is_some() && rule.prefix.is_some_and(|prefix| run.starts_with(prefix))
+    });
+    if (bitcoin || checked)
         && (has_digit
             || bitcoin::base58::decode_check(run).is_ok_and(|payload| payload.len() == 21))
     {
         return Some(IdShape::Address);
     }
+    // A Base58 family with no checksum (Solana): a digit, and the family's number of bytes.
     let decoded_len = || bitcoin::base58::decode(run).map(|bytes| bytes.len()).ok();
-    if has_digit && (32..=44).contains(&len) && decoded_len() == Some(32) {
+    if has_digit && rules().any(|rule| rule.version.is_none() && decoded_len() == Some(rule.bytes))
+    {
         return Some(IdShape::Address);
     }
     if (86..=88).contains(&len) && decoded_len() == Some(64) {
@@ -395,38 +412,39 @@ pub fn recognise(query: &str) -> Option<Result<ValidAddress, AddressError>> {
 }
 
 /// The chain a shortened address (`first4…last4`, as a support bundle writes it) most likely belongs to, from how
-/// it starts: `0x` Ethereum, `T` Tron, `bc1`, `1` or `3` Bitcoin, anything else Solana.
+/// it starts: `0x` Ethereum, `bc1`, `1` or `3` Bitcoin, what a Base58 family's addresses all start with that family
+/// (`T` Tron), anything else the Base58 family whose addresses start with anything (Solana).
 pub fn likely_chain_of_short(text: &str) -> &'static str {
     if text.starts_with("0x") {
-        "ethereum"
-    } else if text.starts_with('T') {
-        "tron"
-    } else if text.starts_with("bc1") || text.starts_with('1') || text.starts_with('3') {
-        "bitcoin"
-    } else {
-        "solana"
+        return "ethereum";
     }
+    if text.starts_with("bc1") || text.starts_with('1') || text.starts_with('3') {
+        return "bitcoin";
+    }
+    let base58 = || {
+        ChainFamily::ALL
+            .into_iter()
+            .filter_map(|family| match family.address_rule() {
+                AddressRule::Base58(rule) => Some((family, rule.prefix)),
+                AddressRule::Bitcoin | AddressRule::Evm => None,
+            })
+    };
+    base58()
+        .find(|(_, prefix)| prefix.is_some_and(|prefix| text.starts_with(prefix)))
+        .or_else(|| base58().find(|(_, prefix)| prefix.is_none()))
+        .map_or("bitcoin", |(family, _)| family.first_chain())
 }
 
 /// A valid address of `family` to stand in for one that is not known (a support bundle shortened it); `n` tells
 /// stand-ins apart. A Bitcoin stand-in is a P2WPKH address of a made-up key hash on `btc_network`.
 pub fn stand_in(family: ChainFamily, n: u8, btc_network: BitcoinNetwork) -> Option<String> {
-    const TRON: [&str; 2] = [
-        "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7",
-        "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t",
-    ];
-    const SOLANA: [&str; 2] = [
-        "11111111111111111111111111111111",
-        "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v",
-    ];
-    let pick = |list: &[&str]| list[usize::from(n) % list.len()].to_owned();
-    Some(match family {
-        ChainFamily::Evm => {
+    Some(match family.address_rule() {
+        AddressRule::Evm => {
             validate_evm(&format!("0x{:040x}", 0xdead_0000_u64 + u64::from(n)))
                 .ok()?
                 .canonical
         }
-        ChainFamily::Bitcoin => {
+        AddressRule::Bitcoin => {
             let mut hash = [0xde_u8; 20];
             hash[19] = n;
             let script = ::bitcoin::ScriptBuf::new_p2wpkh(
@@ -436,8 +454,10 @@ pub fn stand_in(family: ChainFamily, n: u8, btc_network: BitcoinNetwork) -> Opti
                 .ok()?
                 .to_string()
         }
-        ChainFamily::Tron => pick(&TRON),
-        ChainFamily::Solana => pick(&SOLANA),
+        AddressRule::Base58(_) => {
+            let list = family.stand_ins();
+            (*list.get(usize::from(n) % list.len().max(1))?).to_owned()
+        }
     })
 }
 
@@ -561,64 +581,54 @@ fn check_evm(address: &str) -> Result<ValidAddress, AddressError> {
     Ok(ValidAddress { family, canonical })
 }
 
-/// Validates a Tron address: Base58Check of 21 bytes starting with 0x41, which reads as 34 characters from T.
-pub fn validate_tron(address: &str) -> Result<ValidAddress, AddressError> {
-    let address = address.trim();
-    check_tron(address).map_err(|err| wrong_family(address, ChainFamily::Tron).unwrap_or(err))
-}
-
-fn check_tron(address: &str) -> Result<ValidAddress, AddressError> {
-    let family = ChainFamily::Tron;
-    if address.is_empty() {
-        return Err(AddressError::Empty { family });
-    }
-    if let Some(character) = first_non_base58(address) {
-        return Err(AddressError::TronInvalidCharacter { character });
-    }
-    let length = address.len();
-    let starts_with_t = address.starts_with('T');
-    let not_tron = AddressError::TronNotAnAddress {
-        length,
-        starts_with_t,
-    };
-    if length != 34 || !starts_with_t {
-        return Err(not_tron);
-    }
-    let payload = bs58::decode(address)
-        .with_check(None)
-        .into_vec()
-        .map_err(|err| match err {
-            bs58::decode::Error::InvalidChecksum { .. } => AddressError::TronChecksum,
-            _ => not_tron.clone(),
-        })?;
-    if payload.len() != 21 || payload[0] != 0x41 {
-        return Err(not_tron);
-    }
-    Ok(ValidAddress {
-        family,
-        canonical: address.to_owned(),
-    })
-}
-
-/// Validates a Solana address: Base58 that decodes to exactly 32 bytes.
+/// Checks `address` (trimmed) against a family's Base58 rule and returns it as written.
 ///
-/// Solana addresses carry no checksum, so a mistyped character that keeps the length is not detectable here.
-pub fn validate_solana(address: &str) -> Result<ValidAddress, AddressError> {
-    let address = address.trim();
-    check_solana(address).map_err(|err| wrong_family(address, ChainFamily::Solana).unwrap_or(err))
-}
-
-fn check_solana(address: &str) -> Result<ValidAddress, AddressError> {
-    let family = ChainFamily::Solana;
+/// With a checksum (Tron's Base58Check) the length and first characters are checked before anything is decoded;
+/// without one (Solana's public keys) only the decoded length can be, so a mistyped character that keeps it is not
+/// detectable here.
+fn check_base58(
+    address: &str,
+    family: ChainFamily,
+    rule: Base58Rule,
+) -> Result<ValidAddress, AddressError> {
     if address.is_empty() {
         return Err(AddressError::Empty { family });
     }
     if let Some(character) = first_non_base58(address) {
-        return Err(AddressError::SolanaInvalidCharacter { character });
+        return Err(AddressError::Base58InvalidCharacter { family, character });
     }
-    let bytes = base58_len(address, 32);
-    if bytes != 32 {
-        return Err(AddressError::SolanaWrongLength { bytes });
+    match rule.version {
+        Some(version) => {
+            let length = address.len();
+            let has_prefix = rule.prefix.is_none_or(|prefix| address.starts_with(prefix));
+            let not_an_address = AddressError::Base58NotAnAddress {
+                family,
+                length,
+                has_prefix,
+            };
+            if !(rule.min_len..=rule.max_len).contains(&length) || !has_prefix {
+                return Err(not_an_address);
+            }
+            let payload =
+                bs58::decode(address)
+                    .with_check(None)
+                    .into_vec()
+                    .map_err(|err| match err {
+                        bs58::decode::Error::InvalidChecksum { .. } => {
+                            AddressError::Base58Checksum { family }
+                        }
+                        _ => not_an_address.clone(),
+                    })?;
+            if payload.len() != rule.bytes || payload[0] != version {
+                return Err(not_an_address);
+            }
+        }
+        None => {
+            let bytes = base58_len(address, rule.bytes);
+            if bytes != rule.bytes {
+                return Err(AddressError::Base58WrongLength { family, bytes });
+            }
+        }
     }
     Ok(ValidAddress {
         family,
@@ -651,20 +661,13 @@ pub enum AddressShape {
 
 /// The shape of `family`'s addresses ([`AddressShape`]).
 pub fn address_shape(family: ChainFamily) -> AddressShape {
-    match family {
-        ChainFamily::Evm => AddressShape::Evm,
-        ChainFamily::Bitcoin => AddressShape::Bitcoin,
-        // Base58Check of 21 bytes from 0x41 (`check_tron`).
-        ChainFamily::Tron => AddressShape::Base58 {
-            prefix: Some("T"),
-            min_len: 34,
-            max_len: 34,
-        },
-        // 32 bytes in Base58 (`check_solana`).
-        ChainFamily::Solana => AddressShape::Base58 {
-            prefix: None,
-            min_len: 32,
-            max_len: 44,
+    match family.address_rule() {
+        AddressRule::Evm => AddressShape::Evm,
+        AddressRule::Bitcoin => AddressShape::Bitcoin,
+        AddressRule::Base58(rule) => AddressShape::Base58 {
+            prefix: rule.prefix,
+            min_len: rule.min_len,
+            max_len: rule.max_len,
         },
     }
 }
@@ -693,28 +696,32 @@ pub(crate) fn first_non_base58(text: &str) -> Option<char> {
 
 /// When `address` fails as `expected` but is a valid address of another family, the error to give instead.
 fn wrong_family(address: &str, expected: ChainFamily) -> Option<AddressError> {
-    let found = [
-        ChainFamily::Evm,
-        ChainFamily::Bitcoin,
-        ChainFamily::Tron,
-        ChainFamily::Solana,
-    ]
-    .into_iter()
-    .filter(|&family| family != expected)
-    .find(|&family| match family {
-        ChainFamily::Evm => address
-            .strip_prefix("0x")
-            .is_some_and(|hex| hex.len() == 40 && hex.bytes().all(|b| b.is_ascii_hexdigit())),
-        ChainFamily::Bitcoin => bitcoin::Address::from_str(address).is_ok(),
-        ChainFamily::Tron => check_tron(address).is_ok(),
-        ChainFamily::Solana => check_solana(address).is_ok(),
-    })?;
+    let found = ChainFamily::ALL
+        .into_iter()
+        .filter(|&family| family != expected)
+        .find(|&family| match family.address_rule() {
+            AddressRule::Evm => address
+                .strip_prefix("0x")
+                .is_some_and(|hex| hex.len() == 40 && hex.bytes().all(|b| b.is_ascii_hexdigit())),
+            AddressRule::Bitcoin => bitcoin::Address::from_str(address).is_ok(),
+            AddressRule::Base58(rule) => check_base58(address, family, rule).is_ok(),
+        })?;
     Some(AddressError::WrongFamily { expected, found })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A Tron address checked as the app checks one on the chain `tron`.
+    fn validate_tron(address: &str) -> Result<ValidAddress, AddressError> {
+        validate_address("tron", address, BitcoinNetwork::Mainnet)
+    }
+
+    /// A Solana address checked as the app checks one on the chain `solana`.
+    fn validate_solana(address: &str) -> Result<ValidAddress, AddressError> {
+        validate_address("solana", address, BitcoinNetwork::Mainnet)
+    }
 
     #[test]
     fn every_address_the_strict_check_takes_has_its_family_s_typing_shape() {
@@ -1103,21 +1110,29 @@ mod tests {
         assert_eq!(canonical(validate_tron(&format!(" {usdt}\t"))), usdt);
         assert_eq!(
             validate_tron("TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6u"),
-            Err(AddressError::TronChecksum)
+            Err(AddressError::Base58Checksum {
+                family: ChainFamily::Tron
+            })
         );
         assert_eq!(
             validate_tron("TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLJ6t"),
-            Err(AddressError::TronChecksum)
+            Err(AddressError::Base58Checksum {
+                family: ChainFamily::Tron
+            })
         );
         assert_eq!(
             validate_tron("TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj60"),
-            Err(AddressError::TronInvalidCharacter { character: '0' })
+            Err(AddressError::Base58InvalidCharacter {
+                family: ChainFamily::Tron,
+                character: '0'
+            })
         );
         assert_eq!(
             validate_tron("TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6"),
-            Err(AddressError::TronNotAnAddress {
+            Err(AddressError::Base58NotAnAddress {
+                family: ChainFamily::Tron,
                 length: 33,
-                starts_with_t: true
+                has_prefix: true
             })
         );
         assert_eq!(
@@ -1145,9 +1160,10 @@ mod tests {
         assert!(other_prefix.starts_with('T'), "{other_prefix}");
         assert_eq!(
             validate_tron(&other_prefix),
-            Err(AddressError::TronNotAnAddress {
+            Err(AddressError::Base58NotAnAddress {
+                family: ChainFamily::Tron,
                 length: 34,
-                starts_with_t: true
+                has_prefix: true
             })
         );
     }
@@ -1157,11 +1173,12 @@ mod tests {
         let huge = "2".repeat(100_000);
         assert!(matches!(
             validate_solana(&huge),
-            Err(AddressError::SolanaWrongLength { bytes }) if bytes > 70_000
+            Err(AddressError::Base58WrongLength { family: ChainFamily::Solana, bytes }) if bytes > 70_000
         ));
         assert!(matches!(
             validate_address("tron", &huge, MAINNET),
-            Err(AddressError::TronNotAnAddress {
+            Err(AddressError::Base58NotAnAddress {
+                family: ChainFamily::Tron,
                 length: 100_000,
                 ..
             })
@@ -1174,8 +1191,8 @@ mod tests {
         assert_eq!(base58_len(&bs58::encode([7u8; 40]).into_string(), 32), 40);
         assert_eq!(base58_len(&bs58::encode([7u8; 32]).into_string(), 32), 32);
         assert!(matches!(
-            crate::txhash::validate_solana_signature(&huge),
-            Err(crate::txhash::TxHashError::SolanaWrongLength { bytes }) if bytes > 70_000
+            crate::txhash::validate_src_tx_hash("solana", &huge),
+            Err(crate::txhash::TxHashError::SignatureWrongLength { family: ChainFamily::Solana, bytes }) if bytes > 70_000
         ));
     }
 
@@ -1194,27 +1211,42 @@ mod tests {
         assert_eq!(canonical(validate_solana(system_program)), system_program);
         assert_eq!(
             validate_solana(&system_program[1..]),
-            Err(AddressError::SolanaWrongLength { bytes: 31 })
+            Err(AddressError::Base58WrongLength {
+                family: ChainFamily::Solana,
+                bytes: 31
+            })
         );
         let thirty_one_bytes = bs58::encode([0xabu8; 31]).into_string();
         assert_eq!(
             validate_solana(&thirty_one_bytes),
-            Err(AddressError::SolanaWrongLength { bytes: 31 })
+            Err(AddressError::Base58WrongLength {
+                family: ChainFamily::Solana,
+                bytes: 31
+            })
         );
         assert!(
-            matches!(validate_solana(&usdc[..40]), Err(AddressError::SolanaWrongLength { bytes }) if bytes < 32)
+            matches!(validate_solana(&usdc[..40]), Err(AddressError::Base58WrongLength { family: ChainFamily::Solana, bytes }) if bytes < 32)
         );
         assert_eq!(
             validate_solana(&format!("{usdc}1")),
-            Err(AddressError::SolanaWrongLength { bytes: 33 })
+            Err(AddressError::Base58WrongLength {
+                family: ChainFamily::Solana,
+                bytes: 33
+            })
         );
         assert_eq!(
             validate_solana("EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1O"),
-            Err(AddressError::SolanaInvalidCharacter { character: 'O' })
+            Err(AddressError::Base58InvalidCharacter {
+                family: ChainFamily::Solana,
+                character: 'O'
+            })
         );
         assert_eq!(
             validate_solana("EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1é"),
-            Err(AddressError::SolanaInvalidCharacter { character: 'é' })
+            Err(AddressError::Base58InvalidCharacter {
+                family: ChainFamily::Solana,
+                character: 'é'
+            })
         );
         assert_eq!(
             validate_solana(" "),

@@ -6,9 +6,11 @@
 //! touches this file rather than the crate's root.
 
 use std::fmt;
+use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
+pub mod solana;
 pub mod tron;
 
 /// The kind of chain an address belongs to; all chains of one family share an address format.
@@ -81,6 +83,127 @@ impl ChainFamily {
     pub fn receives_affiliate_fees(self) -> bool {
         self != Self::Bitcoin
     }
+
+    /// How the family writes an address, which [`crate::address`] checks without naming the family.
+    pub fn address_rule(self) -> AddressRule {
+        match self {
+            Self::Bitcoin => AddressRule::Bitcoin,
+            Self::Evm => AddressRule::Evm,
+            Self::Tron => AddressRule::Base58(tron::ADDRESS_RULE),
+            Self::Solana => AddressRule::Base58(solana::ADDRESS_RULE),
+        }
+    }
+
+    /// How the id of a source transaction of the family looks ([`TxIdShape`]): what [`crate::txhash`] checks a
+    /// handed-in id against, and the window's check as the person types.
+    pub fn tx_id_shape(self) -> TxIdShape {
+        match self {
+            Self::Evm => TxIdShape::Hex { adds_0x: true },
+            Self::Tron => tron::TX_ID_SHAPE,
+            Self::Solana => solana::SIGNATURE_SHAPE,
+            Self::Bitcoin => TxIdShape::Unchecked,
+        }
+    }
+
+    /// Valid addresses of a family written in Base58, to stand in for one a support bundle shortened
+    /// ([`crate::address::stand_in`] makes EVM's and Bitcoin's); empty for the others.
+    pub fn stand_ins(self) -> &'static [&'static str] {
+        match self {
+            Self::Tron => &tron::STAND_INS,
+            Self::Solana => &solana::STAND_INS,
+            Self::Bitcoin | Self::Evm => &[],
+        }
+    }
+
+    /// What identifies the account `text` names, so that two spellings of one account compare equal: an EVM
+    /// address's 20 bytes (any case), a Tron account's 21 bytes (Base58, `41…` or `0x41…` hex); for the families with
+    /// one spelling (Bitcoin, Solana), the trimmed text. `None` for a text that is no account of the family (measured
+    /// before it is decoded) or is empty.
+    pub fn account_key(self, text: &str) -> Option<Vec<u8>> {
+        let text = text.trim();
+        match self {
+            Self::Evm => {
+                let hex = text.strip_prefix("0x")?;
+                if hex.len() != 40 {
+                    return None;
+                }
+                alloy_primitives::Address::from_str(hex)
+                    .ok()
+                    .map(|a| a.0.0.to_vec())
+            }
+            Self::Tron => tron::parse_account(text).map(Vec::from),
+            Self::Bitcoin | Self::Solana => (!text.is_empty()).then(|| text.as_bytes().to_vec()),
+        }
+    }
+}
+
+/// How a family writes its addresses ([`ChainFamily::address_rule`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AddressRule {
+    /// Bitcoin's: Base58Check legacy addresses and bech32 SegWit and Taproot ones, each of one network.
+    Bitcoin,
+    /// EVM's: `0x` and 40 hexadecimal characters, EIP-55 checksummed when mixed case.
+    Evm,
+    /// A fixed number of bytes written in Base58 (Tron, Solana).
+    Base58(Base58Rule),
+}
+
+/// An address written in Base58: its length in characters, what it starts with, the bytes it decodes to and whether
+/// it carries a checksum. A family added with such addresses is one more of these, checked by the same code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Base58Rule {
+    /// What every address of the family starts with, if anything (Tron's `T`).
+    pub prefix: Option<&'static str>,
+    /// The fewest characters.
+    pub min_len: usize,
+    /// The most characters.
+    pub max_len: usize,
+    /// How many bytes the text decodes to (its version byte included, for Base58Check).
+    pub bytes: usize,
+    /// Base58Check whose first byte is this (Tron's `0x41`); `None` for plain Base58 with no checksum (Solana's
+    /// public keys), where only the decoded length is checked.
+    pub version: Option<u8>,
+}
+
+impl Base58Rule {
+    /// Its lengths as a person reads them: "34 characters starting with T", "32 to 44 characters".
+    pub fn lengths(&self) -> String {
+        let count = if self.min_len == self.max_len {
+            format!("{} characters", self.min_len)
+        } else {
+            format!("{} to {} characters", self.min_len, self.max_len)
+        };
+        match self.prefix {
+            Some(prefix) => format!("{count} starting with {prefix}"),
+            None => count,
+        }
+    }
+}
+
+/// How the id of a source transaction of a family looks, for the window's checks as the person types (the hand-in
+/// box of an offramp or token swap) and for [`crate::txhash::validate_src_tx_hash`], which reads it for the families
+/// added after Bitcoin and EVM.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum TxIdShape {
+    /// 64 hexadecimal characters, `0x` before them or not; `adds_0x`: the app writes it with `0x` (added when missing).
+    Hex {
+        /// Whether the app writes it with `0x`.
+        #[serde(rename = "adds0x")]
+        adds_0x: bool,
+    },
+    /// Base58 of `min_len` to `max_len` characters (a signature).
+    Base58 {
+        /// The fewest characters.
+        #[serde(rename = "minLen")]
+        min_len: usize,
+        /// The most characters.
+        #[serde(rename = "maxLen")]
+        max_len: usize,
+    },
+    /// Not checked as typed: the family pays no order by a transaction handed in by hash (Bitcoin pays onramps, whose
+    /// signed transaction or txid is checked by the onramp's own rule).
+    Unchecked,
 }
 
 /// "an address of one of `families`" as a person reads it, article included ("an EVM, Tron or Solana address").
@@ -465,7 +588,12 @@ mod tests {
             if let Some(spender) = c.approval_spender {
                 let valid = match c.family {
                     ChainFamily::Evm => crate::address::validate_evm(spender).is_ok(),
-                    ChainFamily::Tron => crate::address::validate_tron(spender).is_ok(),
+                    ChainFamily::Tron => crate::address::validate_address(
+                        c.slug,
+                        spender,
+                        crate::address::BitcoinNetwork::Mainnet,
+                    )
+                    .is_ok(),
                     ChainFamily::Bitcoin | ChainFamily::Solana => false,
                 };
                 assert!(valid, "{}: {spender}", c.slug);

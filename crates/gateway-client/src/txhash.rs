@@ -9,9 +9,9 @@ use std::str::FromStr;
 
 use bitcoin::hex::FromHex;
 use bitcoin::{Transaction, Txid};
-use serde::Serialize;
 
 use crate::address::{ChainFamily, chain_family, first_non_base58};
+pub use crate::chains::TxIdShape;
 
 /// What kind of identifier was expected, for error messages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -22,21 +22,23 @@ pub enum TxKind {
     BitcoinTxHex,
     /// An EVM transaction hash: `0x` and 64 hexadecimal characters.
     EvmHash,
-    /// A Tron transaction id: 64 hexadecimal characters, the SHA-256 of its raw data.
-    TronId,
-    /// A Solana transaction's first signature, which identifies it: 64 bytes in Base58.
-    SolanaSignature,
+    /// A transaction id of a family added after Bitcoin and EVM, written in hex (Tron's: 64 hexadecimal
+    /// characters, the SHA-256 of its raw data).
+    HexId(ChainFamily),
+    /// A transaction's first signature, which identifies it on a family whose ids are signatures (Solana's): 64
+    /// bytes in Base58.
+    Signature(ChainFamily),
 }
 
 impl fmt::Display for TxKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Self::BitcoinTxid => "Bitcoin transaction id",
-            Self::BitcoinTxHex => "raw Bitcoin transaction",
-            Self::EvmHash => "EVM transaction hash",
-            Self::TronId => "Tron transaction id",
-            Self::SolanaSignature => "Solana transaction signature",
-        })
+        match self {
+            Self::BitcoinTxid => f.write_str("Bitcoin transaction id"),
+            Self::BitcoinTxHex => f.write_str("raw Bitcoin transaction"),
+            Self::EvmHash => f.write_str("EVM transaction hash"),
+            Self::HexId(family) => write!(f, "{family} transaction id"),
+            Self::Signature(family) => write!(f, "{family} transaction signature"),
+        }
     }
 }
 
@@ -126,33 +128,42 @@ pub enum TxHashError {
         "This hex does not decode as a Bitcoin transaction. Copy the whole raw transaction again from your wallet."
     )]
     TxHexMalformed,
-    /// A Solana signature holds a character outside the Base58 alphabet.
+    /// A signature (Solana's transaction id) holds a character outside the Base58 alphabet.
     #[error(
-        "The Solana transaction signature contains {}, which Solana signatures never use (0, O, I and l are left out). \
+        "The {family} transaction signature contains {}, which {family} signatures never use (0, O, I and l are left out). \
          Copy it again from your wallet or a block explorer.",
         describe_char(*character)
     )]
-    SolanaInvalidCharacter {
+    SignatureInvalidCharacter {
+        /// The family of the chain.
+        family: ChainFamily,
         /// The first such character.
         character: char,
     },
-    /// A Solana signature does not decode to exactly 64 bytes.
+    /// A signature does not decode to exactly 64 bytes.
     #[error(
-        "A Solana transaction signature is 64 bytes, written as 87 or 88 characters; this one is {bytes} bytes. \
+        "A {family} transaction signature is 64 bytes, written as 87 or 88 characters; this one is {bytes} bytes. \
          A character may be missing or extra: copy it again from your wallet or a block explorer."
     )]
-    SolanaWrongLength {
+    SignatureWrongLength {
+        /// The family of the chain.
+        family: ChainFamily,
         /// How many bytes it decodes to (estimated, for a text far too long to decode).
         bytes: usize,
     },
 }
 
-fn expected_shape(kind: TxKind) -> &'static str {
+/// A transaction signature has this many bytes (ed25519's, Solana's).
+const SIGNATURE_BYTES: usize = 64;
+
+fn expected_shape(kind: TxKind) -> String {
     match kind {
-        TxKind::BitcoinTxid => "A Bitcoin transaction id is 64 hexadecimal characters",
-        TxKind::EvmHash => "An EVM transaction hash is 0x followed by 64 hexadecimal characters",
-        TxKind::TronId => "A Tron transaction id is 64 hexadecimal characters",
-        TxKind::BitcoinTxHex | TxKind::SolanaSignature => "It has the wrong length",
+        TxKind::BitcoinTxid => "A Bitcoin transaction id is 64 hexadecimal characters".to_owned(),
+        TxKind::EvmHash => {
+            "An EVM transaction hash is 0x followed by 64 hexadecimal characters".to_owned()
+        }
+        TxKind::HexId(family) => format!("A {family} transaction id is 64 hexadecimal characters"),
+        TxKind::BitcoinTxHex | TxKind::Signature(_) => "It has the wrong length".to_owned(),
     }
 }
 
@@ -225,11 +236,12 @@ pub fn validate_evm_tx_hash(s: &str) -> Result<String, TxHashError> {
     Ok(format!("0x{}", hex64(hex, kind)?))
 }
 
-/// Validates a Tron transaction id: 64 hexadecimal characters, returned in lower case without a prefix.
+/// Validates a transaction id written in hex on a family added after Bitcoin and EVM (Tron's): 64 hexadecimal
+/// characters, returned in lower case without a prefix.
 ///
 /// Tron writes ids without `0x`, but some tools add it; an optional leading `0x` is accepted and removed.
-pub fn validate_tron_tx_hash(s: &str) -> Result<String, TxHashError> {
-    let kind = TxKind::TronId;
+fn validate_hex_id(family: ChainFamily, s: &str) -> Result<String, TxHashError> {
+    let kind = TxKind::HexId(family);
     let s = s.trim();
     if s.is_empty() {
         return Err(TxHashError::Empty { kind });
@@ -237,97 +249,79 @@ pub fn validate_tron_tx_hash(s: &str) -> Result<String, TxHashError> {
     hex64(s.strip_prefix("0x").unwrap_or(s), kind)
 }
 
-/// Validates a Solana transaction signature: Base58 that decodes to exactly 64 bytes.
-pub fn validate_solana_signature(s: &str) -> Result<String, TxHashError> {
+/// Validates a transaction signature (Solana's transaction id): Base58 that decodes to exactly 64 bytes.
+fn validate_signature(family: ChainFamily, s: &str) -> Result<String, TxHashError> {
     let s = s.trim();
     if s.is_empty() {
         return Err(TxHashError::Empty {
-            kind: TxKind::SolanaSignature,
+            kind: TxKind::Signature(family),
         });
     }
     if let Some(character) = first_non_base58(s) {
-        return Err(TxHashError::SolanaInvalidCharacter { character });
+        return Err(TxHashError::SignatureInvalidCharacter { family, character });
     }
-    let bytes = crate::address::base58_len(s, 64);
-    if bytes != 64 {
-        return Err(TxHashError::SolanaWrongLength { bytes });
+    let bytes = crate::address::base58_len(s, SIGNATURE_BYTES);
+    if bytes != SIGNATURE_BYTES {
+        return Err(TxHashError::SignatureWrongLength { family, bytes });
     }
     Ok(s.to_owned())
 }
 
-/// How the id of a source transaction of a family looks, for the window's checks as the person types (the hand-in
-/// box of an offramp or token swap): its shape only; the strict check is [`validate_src_tx_hash`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(tag = "kind", rename_all = "camelCase")]
-pub enum TxIdShape {
-    /// 64 hexadecimal characters, `0x` before them or not; `adds_0x`: the app writes it with `0x` (added when missing).
-    Hex {
-        /// Whether the app writes it with `0x`.
-        #[serde(rename = "adds0x")]
-        adds_0x: bool,
-    },
-    /// Base58 of `min_len` to `max_len` characters (a signature).
-    Base58 {
-        /// The fewest characters.
-        #[serde(rename = "minLen")]
-        min_len: usize,
-        /// The most characters.
-        #[serde(rename = "maxLen")]
-        max_len: usize,
-    },
-    /// Not checked as typed: the family pays no order by a transaction handed in by hash (Bitcoin pays onramps, whose
-    /// signed transaction or txid is checked by the onramp's own rule).
-    Unchecked,
-}
-
-/// The shape of `family`'s source transaction ids ([`TxIdShape`]).
+/// The shape of `family`'s source transaction ids ([`ChainFamily::tx_id_shape`]).
 pub fn tx_id_shape(family: ChainFamily) -> TxIdShape {
-    match family {
-        ChainFamily::Evm => TxIdShape::Hex { adds_0x: true },
-        ChainFamily::Tron => TxIdShape::Hex { adds_0x: false },
-        // 64 bytes in Base58 (`validate_solana_signature`): 87 or 88 characters as a rule, fewer with leading zero
-        // bytes (each is one `1` rather than about 1.37 characters: 64 when all are zero).
-        ChainFamily::Solana => TxIdShape::Base58 {
-            min_len: 64,
-            max_len: 88,
-        },
-        ChainFamily::Bitcoin => TxIdShape::Unchecked,
-    }
+    family.tx_id_shape()
 }
 
 /// Validates the source transaction identifier for `chain` as `register-tx` needs it, in canonical form.
 ///
-/// Bitcoin takes a txid (not raw transaction hex), EVM chains a 0x hash, Tron a hex id, Solana a signature.
+/// Bitcoin takes a txid (not raw transaction hex), EVM chains a 0x hash; a family added after them by its
+/// [`TxIdShape`]: Tron a hex id, Solana a signature.
 pub fn validate_src_tx_hash(chain: &str, hash: &str) -> Result<String, TxHashError> {
-    match chain_family(chain) {
-        Some(ChainFamily::Bitcoin) => validate_bitcoin_txid(hash).map(|txid| txid.to_string()),
-        Some(ChainFamily::Evm) => validate_evm_tx_hash(hash),
-        Some(ChainFamily::Tron) => validate_tron_tx_hash(hash),
-        Some(ChainFamily::Solana) => validate_solana_signature(hash),
-        None => Err(TxHashError::UnknownChain {
+    let Some(family) = chain_family(chain) else {
+        return Err(TxHashError::UnknownChain {
             chain: chain.to_owned(),
-        }),
+        });
+    };
+    match family {
+        ChainFamily::Bitcoin => validate_bitcoin_txid(hash).map(|txid| txid.to_string()),
+        ChainFamily::Evm => validate_evm_tx_hash(hash),
+        added => match added.tx_id_shape() {
+            TxIdShape::Base58 { .. } => validate_signature(added, hash),
+            TxIdShape::Hex { .. } | TxIdShape::Unchecked => validate_hex_id(added, hash),
+        },
     }
 }
 
 /// What an identifier of unknown kind looks like, as a person would name it ("EVM transaction hash", "Bitcoin
 /// txid", "Solana transaction signature"), or `None` when it looks like none of the chains' transaction ids.
-pub fn looks_like(query: &str) -> Option<&'static str> {
+pub fn looks_like(query: &str) -> Option<String> {
     let query = query.trim();
     if validate_evm_tx_hash(query).is_ok() {
-        Some("EVM transaction hash")
+        Some("EVM transaction hash".to_owned())
     } else if query.len() == 64 && query.bytes().all(|b| b.is_ascii_hexdigit()) {
-        Some("Bitcoin txid")
-    } else if validate_solana_signature(query).is_ok() {
-        Some("Solana transaction signature")
+        Some("Bitcoin txid".to_owned())
     } else {
-        None
+        ChainFamily::ALL
+            .into_iter()
+            .filter(|family| matches!(family.tx_id_shape(), TxIdShape::Base58 { .. }))
+            .find(|&family| validate_signature(family, query).is_ok())
+            .map(|family| TxKind::Signature(family).to_string())
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A Tron transaction id checked as the app checks one handed in on the chain `tron`.
+    fn validate_tron_tx_hash(s: &str) -> Result<String, TxHashError> {
+        validate_src_tx_hash("tron", s)
+    }
+
+    /// A Solana signature checked as the app checks one handed in on the chain `solana`.
+    fn validate_solana_signature(s: &str) -> Result<String, TxHashError> {
+        validate_src_tx_hash("solana", s)
+    }
 
     #[test]
     fn every_id_the_strict_check_takes_has_its_family_s_typing_shape() {
@@ -560,14 +554,14 @@ mod tests {
         assert_eq!(
             validate_tron_tx_hash(&id[..63]),
             Err(TxHashError::WrongHexLength {
-                kind: TxKind::TronId,
+                kind: TxKind::HexId(ChainFamily::Tron),
                 found: 63
             })
         );
         assert_eq!(
             validate_tron_tx_hash(""),
             Err(TxHashError::Empty {
-                kind: TxKind::TronId
+                kind: TxKind::HexId(ChainFamily::Tron)
             })
         );
     }
@@ -584,19 +578,28 @@ mod tests {
         );
         assert_eq!(
             validate_solana_signature("EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v"),
-            Err(TxHashError::SolanaWrongLength { bytes: 32 })
+            Err(TxHashError::SignatureWrongLength {
+                family: ChainFamily::Solana,
+                bytes: 32
+            })
         );
         assert_eq!(
             validate_solana_signature(&format!("{}0", &SOLANA_SIGNATURE[1..])),
-            Err(TxHashError::SolanaInvalidCharacter { character: '0' })
+            Err(TxHashError::SignatureInvalidCharacter {
+                family: ChainFamily::Solana,
+                character: '0'
+            })
         );
         assert!(matches!(
             validate_solana_signature(&SOLANA_SIGNATURE[..80]),
-            Err(TxHashError::SolanaWrongLength { bytes }) if bytes < 64
+            Err(TxHashError::SignatureWrongLength { family: ChainFamily::Solana, bytes }) if bytes < 64
         ));
         assert!(matches!(
             validate_solana_signature(EVM_HASH),
-            Err(TxHashError::SolanaInvalidCharacter { character: '0' })
+            Err(TxHashError::SignatureInvalidCharacter {
+                family: ChainFamily::Solana,
+                character: '0'
+            })
         ));
     }
 

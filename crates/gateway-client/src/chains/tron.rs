@@ -307,6 +307,24 @@ pub fn account_of_body(body: [u8; 20]) -> [u8; 21] {
 /// A Tron address written in Base58Check (`T…`) has exactly this many characters.
 pub const BASE58_ADDRESS_CHARS: usize = 34;
 
+/// A Tron address as the chain table's rule: Base58Check of [`ADDRESS_PREFIX`] and 20 bytes, 34 characters from `T`.
+pub const ADDRESS_RULE: super::Base58Rule = super::Base58Rule {
+    prefix: Some("T"),
+    min_len: BASE58_ADDRESS_CHARS,
+    max_len: BASE58_ADDRESS_CHARS,
+    bytes: 21,
+    version: Some(ADDRESS_PREFIX),
+};
+
+/// A transaction id is 64 hexadecimal characters (SHA-256 of its raw data), written without `0x`.
+pub const TX_ID_SHAPE: super::TxIdShape = super::TxIdShape::Hex { adds_0x: false };
+
+/// Valid accounts to stand in for unknown ones.
+pub const STAND_INS: [&str; 2] = [
+    "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7",
+    "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t",
+];
+
 /// Tron's all-zero account (`0x41` and 20 zero bytes, Base58Check), which some producers write for TRX.
 pub const ZERO_ACCOUNT: &str = "T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb";
 

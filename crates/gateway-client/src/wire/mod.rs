@@ -24,4 +24,4 @@ pub use quote::{
 };
 pub use register::{RegisterTx, RegisterTxResponse};
 pub use routes::*;
-pub use tx::{EvmTx, OrderTx, SolanaTx, TronTx, TxData};
+pub use tx::*;

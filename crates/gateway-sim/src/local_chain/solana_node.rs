@@ -286,11 +286,14 @@ fn created_transaction(order: &crate::orders::Order) -> Option<&str> {
 async fn find_payment(url: &str, order: &crate::orders::Order) -> Option<String> {
     let created = created_transaction(order)?;
     let http = crate::chain_node::http()?;
-    for address in order
-        .addresses
-        .iter()
-        .filter(|a| gateway_client::address::validate_solana(a).is_ok())
-    {
+    for address in order.addresses.iter().filter(|a| {
+        gateway_client::address::validate_address(
+            "solana",
+            a,
+            gateway_client::address::BitcoinNetwork::Mainnet,
+        )
+        .is_ok()
+    }) {
         let signatures = crate::jsonrpc::call(
             &http,
             url,

@@ -15,10 +15,7 @@ pub(crate) enum Classified {
     },
     /// Anything else, trimmed: an order id, a source Bitcoin txid or a source transaction hash (get-order takes all
     /// three). `looks_like` names it for messages.
-    Identifier {
-        id: String,
-        looks_like: &'static str,
-    },
+    Identifier { id: String, looks_like: String },
 }
 
 /// Reads what the user typed: an address of any chain (EVM, Bitcoin on any network, Tron, Solana), else an order
@@ -38,7 +35,7 @@ pub(crate) fn classify(query: &str) -> Result<Classified, LookupError> {
         }),
         None => Ok(Classified::Identifier {
             id: query.to_owned(),
-            looks_like: txhash::looks_like(query).unwrap_or("order id"),
+            looks_like: txhash::looks_like(query).unwrap_or_else(|| "order id".to_owned()),
         }),
     }
 }
@@ -99,7 +96,7 @@ mod tests {
                 classify(&format!(" {query}\n")).unwrap(),
                 Classified::Identifier {
                     id: query.to_owned(),
-                    looks_like
+                    looks_like: looks_like.to_owned()
                 }
             );
         }

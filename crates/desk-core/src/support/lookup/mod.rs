@@ -158,7 +158,7 @@ pub async fn lookup_on(
     match classify(query)? {
         Classified::Identifier { id, looks_like } => {
             let answer = client.get_order_text(&id).await.map_err(|e| match e {
-                ClientError::NotFound => not_found(looks_like, &id, network, version),
+                ClientError::NotFound => not_found(&looks_like, &id, network, version),
                 other => LookupError::from(other),
             })?;
             info!(network, %version, "support lookup: one order");
