@@ -23,9 +23,10 @@ pub fn chain_family(chain: &str) -> Option<ChainFamily> {
 
 /// Whether two spellings name the same account on a chain of `family`, compared as addresses rather than as text:
 /// EVM addresses as their 20 bytes (any case, with or without a checksum), Tron accounts as their 21 bytes (Base58,
-/// `41…` hex or `0x41…` hex: the service writes Tron addresses in hex, its quotes often in Base58). Bitcoin and
-/// Solana addresses have one spelling each and are compared as trimmed text. A text that is no address of the
-/// family (measured before it is decoded) equals nothing, itself included.
+/// `41…` hex or `0x41…` hex: the service writes Tron addresses in hex, its quotes often in Base58), Solana keys as
+/// their 32 bytes. Bitcoin addresses have one spelling each and are compared as trimmed text. A text that is no
+/// address of the family (measured before it is decoded) equals nothing, itself included
+/// ([`ChainFamily::account_key`]).
 pub fn same_account(family: ChainFamily, a: &str, b: &str) -> bool {
     matches!(
         (family.account_key(a), family.account_key(b)),
@@ -810,6 +811,8 @@ mod tests {
             " So11111111111111111111111111111111111111112"
         ));
         assert!(!same_account(ChainFamily::Solana, "", ""));
+        // A text that is no Solana key (it decodes to 3 bytes, not 32) equals nothing, itself included.
+        assert!(!same_account(ChainFamily::Solana, "abcd", "abcd"));
         assert!(!same_account(ChainFamily::Bitcoin, "bc1qa", "bc1qb"));
     }
 

@@ -116,9 +116,9 @@ impl ChainFamily {
     }
 
     /// What identifies the account `text` names, so that two spellings of one account compare equal: an EVM
-    /// address's 20 bytes (any case), a Tron account's 21 bytes (Base58, `41…` or `0x41…` hex); for the families with
-    /// one spelling (Bitcoin, Solana), the trimmed text. `None` for a text that is no account of the family (measured
-    /// before it is decoded) or is empty.
+    /// address's 20 bytes (any case), a Tron account's 21 bytes (Base58, `41…` or `0x41…` hex), a Solana public key's
+    /// 32 bytes; for Bitcoin, whose addresses have one spelling each, the trimmed text. `None` for a text that is no
+    /// account of the family (measured before it is decoded) or is empty.
     pub fn account_key(self, text: &str) -> Option<Vec<u8>> {
         let text = text.trim();
         match self {
@@ -132,7 +132,10 @@ impl ChainFamily {
                     .map(|a| a.0.0.to_vec())
             }
             Self::Tron => tron::parse_account(text).map(Vec::from),
-            Self::Bitcoin | Self::Solana => (!text.is_empty()).then(|| text.as_bytes().to_vec()),
+            Self::Solana => crate::base58::decode(text, solana::ADDRESS_RULE.bytes)
+                .ok()
+                .filter(|key| key.len() == solana::ADDRESS_RULE.bytes),
+            Self::Bitcoin => (!text.is_empty()).then(|| text.as_bytes().to_vec()),
         }
     }
 }

@@ -10,8 +10,6 @@
 //! decimals of the app's token registry. A loss above [`GROSS_LOSS_BPS`] refuses the quote; one above
 //! [`CONFIRM_LOSS_BPS`] is reported as needing the person's confirmation.
 
-use std::str::FromStr;
-
 use alloy_primitives::U256;
 use gateway_client::address::{BitcoinNetwork, ChainFamily, chain_family, validate_bitcoin};
 use gateway_client::params::QuoteRequest;
@@ -412,23 +410,18 @@ pub fn addresses_equal(chain: &str, a: &str, b: &str) -> bool {
     let as_evm = || same_account(ChainFamily::Evm, a, b);
     match chain_family(chain) {
         Some(ChainFamily::Evm) => as_evm(),
-        Some(ChainFamily::Tron) => same_account(ChainFamily::Tron, a, b) || as_evm(),
         Some(ChainFamily::Bitcoin) => same(bitcoin_script(a), bitcoin_script(b)),
-        Some(ChainFamily::Solana) => {
-            same(
-                solana_pubkey::Pubkey::from_str(a).ok(),
-                solana_pubkey::Pubkey::from_str(b).ok(),
-            ) || as_evm()
-        }
+        // Tron by its account (or written as EVM hex), Solana by its key (or its native token as the zero address).
+        Some(added) => same_account(added, a, b) || as_evm(),
         None => a == b,
     }
 }
 
 /// Two addresses whose chain is not stated (an affiliate's) name the same account on some chain.
 fn same_account_any_chain(a: &str, b: &str) -> bool {
-    ["ethereum", "tron", "bitcoin", "solana"]
+    ChainFamily::ALL
         .iter()
-        .any(|chain| addresses_equal(chain, a, b))
+        .any(|family| addresses_equal(family.first_chain(), a, b))
 }
 
 /// Refuses a quote whose figures contradict one another, so that it cannot hide a loss behind its own dollar figures
