@@ -21,6 +21,7 @@ use std::str::FromStr;
 use alloy_primitives::{Address, B256, U256};
 use alloy_sol_types::SolCall;
 use gateway_client::address::{ChainFamily, chain_family};
+use gateway_client::chains::{AddressRule, Base58Rule};
 use sha2::{Digest, Sha256};
 
 use super::PayloadError;
@@ -101,10 +102,7 @@ pub fn production_shaped(
 ) -> Result<CallPayload, PayloadError> {
     let (to, family) = source_contract(entry)?;
     let (gateway, _) = source_contract(&call.to)?;
-    let gateway = match family {
-        ChainFamily::Tron => parse_tron(&gateway, "tx_to")?,
-        _ => parse_evm(&gateway, "tx_to")?,
-    };
+    let gateway = parse_body(family, &gateway, "tx_to")?;
     let token = source_token(token, family)?;
     let data =
         alloy_primitives::hex::decode(&call.data).map_err(|e| PayloadError::InvalidAddress {
@@ -143,15 +141,6 @@ pub fn production_shaped(
     })
 }
 
-/// Fee limit of a Tron call, in sun: 100 TRX, the most the wallet may burn for energy.
-pub const TRON_FEE_LIMIT_SUN: u64 = 100_000_000;
-
-/// The fee limit a call on a chain of `family` carries, in the chain's smallest unit (Tron's
-/// [`TRON_FEE_LIMIT_SUN`]); `None` for a family whose calls carry none.
-pub fn call_fee_limit(family: ChainFamily) -> Option<u64> {
-    (family == ChainFamily::Tron).then_some(TRON_FEE_LIMIT_SUN)
-}
-
 /// The chain id of a gateway chain slug (case and surrounding whitespace ignored), or `None` for Bitcoin and unknown
 /// chains. EVM chains use their EIP-155 id; Tron uses 728126428 (its mainnet id as EVM tooling reports it, `0x2b6653dc`);
 /// Solana uses 792703809, the id the published gateway puts in its Solana transactions.
@@ -160,7 +149,7 @@ pub fn chain_id(chain: &str) -> Option<u64> {
 }
 
 /// A call to the gateway contract: what create-order puts in `tx` (`type` `evm` or `tron`; for Tron the server adds
-/// `feeLimit` = [`TRON_FEE_LIMIT_SUN`]).
+/// `feeLimit` = [`crate::TRON_FEE_LIMIT_SUN`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CallPayload {
     /// The contract: EIP-55 on EVM chains, Base58Check on Tron.
@@ -258,30 +247,69 @@ fn require_positive(amount: U256) -> Result<(), PayloadError> {
     Ok(())
 }
 
-/// The contract's canonical text and whether it is on Tron (else EVM).
-fn source_contract(tx_to: &str) -> Result<(String, ChainFamily), PayloadError> {
-    if tx_to.starts_with("0x") {
-        Ok((
-            parse_evm(tx_to, "tx_to")?.to_checksum(None),
-            ChainFamily::Evm,
-        ))
-    } else {
-        let body = parse_tron(tx_to, "tx_to")?;
-        Ok((tron_text(body), ChainFamily::Tron))
-    }
+/// The families whose calls are EVM calls but whose accounts are written in Base58Check (Tron): a version byte
+/// and the 20-byte body the call carries.
+fn base58check_call_families() -> impl Iterator<Item = (ChainFamily, Base58Rule)> {
+    ChainFamily::ALL
+        .into_iter()
+        .filter(|family| family.account_from_body([0; 20]).is_some())
+        .filter_map(|family| match family.address_rule() {
+            AddressRule::Base58(rule) if rule.version.is_some() => Some((family, rule)),
+            _ => None,
+        })
 }
 
-/// The 20-byte source token: an EVM address, or on Tron a Tron address; the zero EVM address (native) on both.
+/// The contract's canonical text and the family of its chain: EVM for `0x…`, else the Base58Check family whose
+/// accounts start as it does (Tron's `T`).
+fn source_contract(tx_to: &str) -> Result<(String, ChainFamily), PayloadError> {
+    if tx_to.starts_with("0x") {
+        return Ok((
+            parse_evm(tx_to, "tx_to")?.to_checksum(None),
+            ChainFamily::Evm,
+        ));
+    }
+    let (family, rule) = base58check_call_families()
+        .find(|(_, rule)| rule.prefix.is_none_or(|prefix| tx_to.starts_with(prefix)))
+        .or_else(|| base58check_call_families().next())
+        .ok_or_else(|| PayloadError::InvalidAddress {
+            field: "tx_to",
+            value: gateway_client::display::clipped(tx_to),
+            reason: "an EVM address starts with 0x".into(),
+        })?;
+    let body = parse_base58check(family, rule, tx_to, "tx_to")?;
+    let text = family
+        .account_from_body(body.0.0)
+        .unwrap_or_else(|| body.to_checksum(None));
+    Ok((text, family))
+}
+
+/// The 20-byte source token: an EVM address, or on a Base58Check family (Tron) one of its accounts; the zero EVM
+/// address (native) on both.
 fn source_token(token: &str, family: ChainFamily) -> Result<Address, PayloadError> {
     match parse_evm(token, "token") {
         Ok(address) if family == ChainFamily::Evm || address.is_zero() => Ok(address),
         Ok(_) => Err(PayloadError::InvalidAddress {
             field: "token",
             value: token.into(),
-            reason: "an EVM address for a call on Tron".into(),
+            reason: format!("an EVM address for a call on {family}"),
         }),
         Err(e) if family == ChainFamily::Evm => Err(e),
-        Err(_) => parse_tron(token, "token"),
+        Err(_) => parse_body(family, token, "token"),
+    }
+}
+
+/// The 20-byte body of an account of `family`, a family whose calls are EVM calls: an EVM address, or the body of a
+/// Base58Check account after its version byte (Tron's `0x41`).
+fn parse_body(
+    family: ChainFamily,
+    value: &str,
+    field: &'static str,
+) -> Result<Address, PayloadError> {
+    match family.address_rule() {
+        AddressRule::Base58(rule) if rule.version.is_some() => {
+            parse_base58check(family, rule, value, field)
+        }
+        _ => parse_evm(value, field),
     }
 }
 
@@ -301,33 +329,37 @@ pub(crate) fn parse_evm(value: &str, field: &'static str) -> Result<Address, Pay
     Address::from_str(hex).map_err(|_| invalid("not hex"))
 }
 
-/// The 20-byte body of a Tron address (Base58Check of `0x41` + 20 bytes).
-pub(crate) fn parse_tron(value: &str, field: &'static str) -> Result<Address, PayloadError> {
+/// The 20-byte body of a Base58Check account of `family` (Tron's: `0x41` and 20 bytes), under its `rule`.
+fn parse_base58check(
+    family: ChainFamily,
+    rule: Base58Rule,
+    value: &str,
+    field: &'static str,
+) -> Result<Address, PayloadError> {
     let invalid = |reason: String| PayloadError::InvalidAddress {
         field,
         value: gateway_client::display::clipped(value),
         reason,
     };
     // Measured before it is decoded (gateway_client::base58): a hostile megabyte "address" costs nothing.
-    if value.len() != gateway_client::chains::tron::BASE58_ADDRESS_CHARS {
+    if !(rule.min_len..=rule.max_len).contains(&value.len()) {
         return Err(invalid(format!(
-            "not a Tron address: it has {} characters, not {}",
+            "not a {family} address: it has {} characters, not {}",
             value.len(),
-            gateway_client::chains::tron::BASE58_ADDRESS_CHARS
+            rule.max_len
         )));
     }
-    let raw = gateway_client::base58::decode_check(value, 21)
+    let raw = gateway_client::base58::decode_check(value, rule.bytes)
         .map_err(|e| invalid(format!("not Base58Check: {e}")))?;
-    match raw.as_slice() {
-        [0x41, body @ ..] if body.len() == 20 => Ok(Address::from_slice(body)),
-        _ => Err(invalid("not a Tron address (0x41 and 20 bytes)".into())),
+    match (raw.split_first(), rule.version) {
+        (Some((first, body)), Some(version)) if *first == version && body.len() == 20 => {
+            Ok(Address::from_slice(body))
+        }
+        _ => Err(invalid(format!(
+            "not a {family} address ({:#04x} and 20 bytes)",
+            rule.version.unwrap_or_default()
+        ))),
     }
-}
-
-/// The Base58Check text of a Tron address body.
-fn tron_text(body: Address) -> String {
-    use gateway_client::chains::tron;
-    tron::base58(&tron::account_of_body(body.0.0))
 }
 
 /// A destination token or recipient as 32 bytes, read in `chain`'s address format: EVM and Tron addresses
@@ -343,28 +375,33 @@ pub fn destination_bytes32(
         out[12..].copy_from_slice(address.as_slice());
         out
     };
-    match chain_family(chain) {
-        Some(ChainFamily::Evm) => parse_evm(value, field).map(padded),
-        Some(ChainFamily::Tron) => match parse_evm(value, field) {
+    let family = chain_family(chain).ok_or_else(|| PayloadError::UnknownChain(chain.into()))?;
+    match family.address_rule() {
+        AddressRule::Evm => parse_evm(value, field).map(padded),
+        AddressRule::Base58(rule) => match parse_evm(value, field) {
             Ok(address) if address.is_zero() => Ok([0; 32]),
-            _ => parse_tron(value, field).map(padded),
-        },
-        Some(ChainFamily::Solana) => match parse_evm(value, field) {
-            Ok(address) if address.is_zero() => Ok([0; 32]),
-            _ => solana_pubkey::Pubkey::from_str(value)
-                .map(|key| key.to_bytes())
-                .map_err(|e| PayloadError::InvalidAddress {
+            // Tron: its account's 20-byte body, left-padded.
+            _ if rule.version.is_some() => {
+                parse_base58check(family, rule, value, field).map(padded)
+            }
+            // Solana: a 32-byte public key as is.
+            _ => gateway_client::base58::decode(value, 32)
+                .map_err(|e| e.to_string())
+                .and_then(|key| {
+                    <[u8; 32]>::try_from(key.as_slice())
+                        .map_err(|_| format!("it is {} bytes, not 32", key.len()))
+                })
+                .map_err(|why| PayloadError::InvalidAddress {
                     field,
                     value: value.into(),
-                    reason: format!("not a Solana public key: {e}"),
+                    reason: format!("not a {family} public key: {why}"),
                 }),
         },
-        Some(ChainFamily::Bitcoin) => Err(PayloadError::InvalidAddress {
+        AddressRule::Bitcoin => Err(PayloadError::InvalidAddress {
             field,
             value: value.into(),
             reason: "a Bitcoin destination is an offramp, not a token swap".into(),
         }),
-        None => Err(PayloadError::UnknownChain(chain.into())),
     }
 }
 
@@ -382,7 +419,8 @@ mod tests {
     }
 
     fn tron_address(body: [u8; 20]) -> String {
-        tron_text(Address::from(body))
+        use gateway_client::chains::tron;
+        tron::base58(&tron::account_of_body(body))
     }
 
     #[test]
@@ -601,7 +639,7 @@ mod tests {
             assert_eq!(chain_id(chain), Some(id), "{chain}");
         }
         assert_eq!(chain_id("bitcoin"), None);
-        assert_eq!(TRON_FEE_LIMIT_SUN, 100 * 1_000_000);
+        assert_eq!(crate::TRON_FEE_LIMIT_SUN, 100 * 1_000_000);
     }
 
     #[test]

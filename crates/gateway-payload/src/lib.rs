@@ -34,13 +34,21 @@ pub use self::bitcoin::{
     max_spendable_all, onramp_payload, onramp_payload_from, order_commitment, payout_coin,
 };
 pub use self::evm::{
-    CallPayload, IGatewaySim, TRON_FEE_LIMIT_SUN, call_fee_limit, chain_id, offramp_call,
-    order_id_hash, production_shaped, swap_call,
+    CallPayload, IGatewaySim, chain_id, offramp_call, order_id_hash, production_shaped, swap_call,
 };
 pub use self::solana::{
     DecodedInstruction, DecodedSolanaTx, decode_solana_tx, gateway_instruction,
     gateway_instruction_min_out, solana_tx,
 };
+
+/// Fee limit of a Tron call, in sun: 100 TRX, the most the wallet may burn for energy.
+pub const TRON_FEE_LIMIT_SUN: u64 = 100_000_000;
+
+/// The fee limit a call on a chain of `family` carries, in the chain's smallest unit (Tron's
+/// [`TRON_FEE_LIMIT_SUN`]); `None` for a family whose calls carry none.
+pub fn call_fee_limit(family: gateway_client::chains::ChainFamily) -> Option<u64> {
+    (family == gateway_client::chains::ChainFamily::Tron).then_some(TRON_FEE_LIMIT_SUN)
+}
 
 /// What the transaction of an offramp or token swap is built from, whichever family its source chain is.
 #[derive(Debug, Clone, Copy)]
