@@ -65,6 +65,7 @@ mod summary;
 mod tests;
 mod text;
 pub mod to_sign;
+mod tron;
 
 use gateway_client::address::BitcoinNetwork;
 use gateway_client::wire::{CreateOrderResponse, OrderTx, Quote, QuoteView, TxData};
@@ -161,8 +162,8 @@ pub fn verify_order_with(
                     (VerifiedPayload::Evm(summary), sentence)
                 }
                 OrderTx::Tagged(TxData::Tron(tx)) => {
-                    let summary = call::verify_tron(&source, tx, policy)?;
-                    let sentence = call::tron_sentence(&summary);
+                    let summary = tron::verify(&source, tx, policy)?;
+                    let sentence = tron::sentence(&summary);
                     (VerifiedPayload::Tron(summary), sentence)
                 }
                 OrderTx::Tagged(TxData::Solana(tx)) => {

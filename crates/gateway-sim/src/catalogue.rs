@@ -99,9 +99,12 @@ const LISTED: &[ListedToken] = &[
     ),
 ];
 
-/// True for chains that only V3 serves.
+/// True for chains that only V3 serves: V1 and V2 answer create-order with a plain EVM call (no `type`), so they
+/// serve Bitcoin's and the EVM chains, and a family added after them (Tron, Solana) is V3's.
 fn v3_only(chain: &str) -> bool {
-    matches!(chain, "tron" | "solana")
+    use gateway_client::chains::ChainFamily;
+    gateway_client::address::chain_family(chain)
+        .is_some_and(|family| !matches!(family, ChainFamily::Bitcoin | ChainFamily::Evm))
 }
 
 /// The key of a route: version, source chain and token, destination chain and token.

@@ -1,4 +1,5 @@
-//! Offramp and token-swap calls on EVM chains and Tron.
+//! Offramp and token-swap calls on EVM chains, and what every family whose calls are EVM calls checks alike
+//! (Tron's own check is `tron.rs`).
 
 use std::str::FromStr;
 
@@ -6,14 +7,13 @@ use alloy_primitives::{Address, U256};
 use gateway_client::address::{ChainFamily, chain_family};
 use gateway_client::amount::parse_base_units;
 use gateway_client::display::clipped;
-use gateway_client::wire::{EvmTx, TronTx, is_native_token};
+use gateway_client::wire::{EvmTx, is_native_token};
 
 use gateway_client::tokens::TokenRegistry;
 
 use super::calldata::{self, CallCheck};
 use super::{
-    EvmCallSummary, GatewayContracts, QuotedSource, TRON_FEE_LIMIT_CAP_SUN, TronCallSummary,
-    VerifyError, VerifyPolicy, native_value_text, trx_text,
+    EvmCallSummary, GatewayContracts, QuotedSource, VerifyError, VerifyPolicy, native_value_text,
 };
 
 /// Checks an EVM call against the quote's source side.
@@ -71,90 +71,15 @@ pub(super) fn verify_evm(
     })
 }
 
-/// Checks a Tron call against the quote's source side.
-pub(super) fn verify_tron(
-    source: &QuotedSource,
-    tx: &TronTx,
-    policy: &VerifyPolicy,
-) -> Result<TronCallSummary, VerifyError> {
-    require_family(source, ChainFamily::Tron, "a Tron call")?;
-    same_chain(source, &tx.chain)?;
-    // Each address is measured before it is decoded (`tron::read_account`), and quoted clipped: a gateway's
-    // megabyte "address" costs neither time nor a megabyte sentence.
-    let quoted = gateway_client::chains::tron::parse_account(&source.tx_to).ok_or_else(|| {
-        VerifyError::QuoteUnreadable {
-            field: "txTo",
-            value: clipped(&source.tx_to),
-        }
-    })?;
-    let to = gateway_client::chains::tron::parse_account(&tx.to).ok_or_else(|| {
-        VerifyError::BadTxAddress {
-            value: clipped(&tx.to),
-            family: "Tron",
-        }
-    })?;
-    if to != quoted {
-        return Err(VerifyError::WrongContract {
-            quoted: clipped(&source.tx_to),
-            found: clipped(&tx.to),
-        });
-    }
-    let to_text = bitcoin::base58::encode_check(&to);
-    not_a_token(source, &to_text)?;
-    pinned(
-        source,
-        &to_text,
-        |pinned| gateway_client::chains::tron::parse_account(pinned).is_some_and(|p| p == to),
-        policy,
-    )?;
-    let value = check_value(source, &tx.value)?;
-    let data = calldata(&tx.data, true)?;
-    let token = if is_native_token(&source.chain, &source.token) {
-        Address::ZERO
-    } else {
-        gateway_client::chains::tron::parse_account(&source.token)
-            .map(|account| Address::from_slice(&account[1..]))
-            .ok_or_else(|| VerifyError::QuoteUnreadable {
-                field: "inputAmount.address",
-                value: clipped(&source.token),
-            })?
-    };
-    let checked = calldata::check(source, ChainFamily::Tron, token, &data, policy)?;
-    let (decoded, entry, raw_data) = split(checked, &data);
-    let fee_limit =
-        parse_base_units(tx.fee_limit.trim()).map_err(|_| VerifyError::FeeLimitInvalid {
-            value: tx.fee_limit.clone(),
-        })?;
-    if fee_limit > U256::from(TRON_FEE_LIMIT_CAP_SUN) {
-        return Err(VerifyError::FeeLimitTooHigh {
-            fee_limit_sun: fee_limit.to_string(),
-            cap_sun: TRON_FEE_LIMIT_CAP_SUN,
-        });
-    }
-    let fee_limit_sun = fee_limit.to_string();
-    Ok(TronCallSummary {
-        to: to_text,
-        value: value.to_string(),
-        value_text: native_value_text("tron", value),
-        data_bytes: u32::try_from(data.len()).unwrap_or(u32::MAX),
-        selector: selector(&data),
-        decoded,
-        entry,
-        raw_data,
-        fee_limit_text: trx_text(&fee_limit_sun),
-        fee_limit_sun,
-    })
-}
-
 /// What the check found, as the summary shows it: the decoded call; or the entry call decoded with its inner call
 /// not (blind signing on), with the raw calldata; or nothing decoded (blind signing on), with the raw calldata.
-type Shown = (
+pub(super) type Shown = (
     Option<calldata::DecodedCall>,
     Option<calldata::EntryCall>,
     Option<String>,
 );
 
-fn split(checked: CallCheck, data: &[u8]) -> Shown {
+pub(super) fn split(checked: CallCheck, data: &[u8]) -> Shown {
     let raw = || Some(format!("0x{}", alloy_primitives::hex::encode(data)));
     match checked {
         CallCheck::Decoded(call) => (Some(call), None, None),
@@ -186,7 +111,7 @@ pub(super) fn known_token(chain: &str, address: &str) -> Option<String> {
 
 /// On a network whose gateway contracts are known (the Sandbox's, or the real service's published entry of each
 /// chain), the call must go to the one of the source chain, compared as an address (`matches`).
-fn pinned(
+pub(super) fn pinned(
     source: &QuotedSource,
     to: &str,
     matches: impl Fn(&str) -> bool,
@@ -240,19 +165,6 @@ pub(super) fn evm_sentence(summary: &EvmCallSummary) -> String {
     )
 }
 
-/// The sentence of a verified Tron call.
-pub(super) fn tron_sentence(summary: &TronCallSummary) -> String {
-    format!(
-        "Calls {} on Tron, sending {}, with {} bytes of data{}; it may burn up to {} in fees. {}",
-        summary.to,
-        value_clause(&summary.value, &summary.value_text),
-        summary.data_bytes,
-        selector_clause(summary.selector.as_deref()),
-        summary.fee_limit_text,
-        decoded_clause("tron", summary.decoded.as_ref(), summary.entry.as_ref()),
-    )
-}
-
 /// `amount` (smallest units) of `token` on `chain` in the token's units (`50 USDT`); in smallest units only when the
 /// app does not know the token.
 fn token_units(chain: &str, token: &str, amount: &str) -> String {
@@ -265,7 +177,7 @@ fn token_units(chain: &str, token: &str, amount: &str) -> String {
 }
 
 /// What the decoding checked, or what it did not (blind signing), in the tokens' units.
-fn decoded_clause(
+pub(super) fn decoded_clause(
     chain: &str,
     decoded: Option<&calldata::DecodedCall>,
     entry: Option<&calldata::EntryCall>,
@@ -308,7 +220,7 @@ fn decoded_clause(
     }
 }
 
-fn value_clause(value: &str, text: &str) -> String {
+pub(super) fn value_clause(value: &str, text: &str) -> String {
     if value == "0" {
         "no native value".to_owned()
     } else {
@@ -316,13 +228,13 @@ fn value_clause(value: &str, text: &str) -> String {
     }
 }
 
-fn selector_clause(selector: Option<&str>) -> String {
+pub(super) fn selector_clause(selector: Option<&str>) -> String {
     selector.map_or_else(String::new, |s| format!(" (function {s})"))
 }
 
 /// Refuses a transaction kind that cannot run on the quote's source chain. An unknown chain slug is left to the
 /// chain comparison.
-fn require_family(
+pub(super) fn require_family(
     source: &QuotedSource,
     family: ChainFamily,
     found: &'static str,
@@ -336,7 +248,7 @@ fn require_family(
     }
 }
 
-fn same_chain(source: &QuotedSource, chain: &str) -> Result<(), VerifyError> {
+pub(super) fn same_chain(source: &QuotedSource, chain: &str) -> Result<(), VerifyError> {
     if source.chain.trim().eq_ignore_ascii_case(chain.trim()) {
         Ok(())
     } else {
@@ -348,7 +260,7 @@ fn same_chain(source: &QuotedSource, chain: &str) -> Result<(), VerifyError> {
 }
 
 /// The native value rule: exactly the quoted amount for the native token, zero for any other token.
-fn check_value(source: &QuotedSource, value: &str) -> Result<U256, VerifyError> {
+pub(super) fn check_value(source: &QuotedSource, value: &str) -> Result<U256, VerifyError> {
     let found = parse_base_units(value.trim()).map_err(|_| VerifyError::BadValue {
         value: value.to_owned(),
     })?;
@@ -384,7 +296,7 @@ pub(super) fn evm_address(text: &str) -> Option<Address> {
 }
 
 /// The calldata bytes: `0x` hex (the prefix may be absent only when `prefix_optional`), at least one byte.
-fn calldata(text: &str, prefix_optional: bool) -> Result<Vec<u8>, VerifyError> {
+pub(super) fn calldata(text: &str, prefix_optional: bool) -> Result<Vec<u8>, VerifyError> {
     let bad = |reason: &str| VerifyError::BadCalldata {
         reason: reason.to_owned(),
     };
