@@ -610,16 +610,12 @@ fn check_base58(
             if !(rule.min_len..=rule.max_len).contains(&length) || !has_prefix {
                 return Err(not_an_address);
             }
+            // Measured above: the text has the rule's length, so the reader decodes it.
             let payload =
-                bs58::decode(address)
-                    .with_check(None)
-                    .into_vec()
-                    .map_err(|err| match err {
-                        bs58::decode::Error::InvalidChecksum { .. } => {
-                            AddressError::Base58Checksum { family }
-                        }
-                        _ => not_an_address.clone(),
-                    })?;
+                crate::base58::decode_check(address, rule.bytes).map_err(|err| match err {
+                    crate::base58::Base58Error::Checksum => AddressError::Base58Checksum { family },
+                    _ => not_an_address.clone(),
+                })?;
             if payload.len() != rule.bytes || payload[0] != version {
                 return Err(not_an_address);
             }
