@@ -68,6 +68,7 @@ pub mod to_sign;
 mod tron;
 
 use gateway_client::address::BitcoinNetwork;
+use gateway_client::chains::FamilyTx;
 use gateway_client::wire::{CreateOrderResponse, OrderTx, Quote, QuoteView, TxData};
 
 pub use calldata::{DecodedCall, EXEC_SELECTOR, EntryCall};
@@ -161,12 +162,12 @@ pub fn verify_order_with(
                     let sentence = call::evm_sentence(&summary);
                     (VerifiedPayload::Evm(summary), sentence)
                 }
-                OrderTx::Tagged(TxData::Tron(tx)) => {
+                OrderTx::Tagged(TxData::Family(FamilyTx::Tron(tx))) => {
                     let summary = tron::verify(&source, tx, policy)?;
                     let sentence = tron::sentence(&summary);
                     (VerifiedPayload::Tron(summary), sentence)
                 }
-                OrderTx::Tagged(TxData::Solana(tx)) => {
+                OrderTx::Tagged(TxData::Family(FamilyTx::Solana(tx))) => {
                     let summary = solana::verify(&source, tx, policy)?;
                     let sentence = solana::sentence(&summary);
                     (VerifiedPayload::Solana(summary), sentence)

@@ -3,7 +3,8 @@
 //! chain ids, explorer links, default endpoints and the window's chain lists all read this table; no other list of
 //! chain names exists in the Rust code. A family added after the gateway's own (Bitcoin, EVM) whose wire needs more
 //! than an address rule has its module here ([`tron`]: its transaction's protobuf, its accounts), so that adding one
-//! touches this file rather than the crate's root.
+//! touches this file rather than the crate's root. This is the crate's one file that lists the added families: their
+//! rules, their chains and their entry of the gateway's transaction union ([`FamilyTx`]).
 
 use std::fmt;
 use std::str::FromStr;
@@ -136,6 +137,53 @@ impl ChainFamily {
                 .ok()
                 .filter(|key| key.len() == solana::ADDRESS_RULE.bytes),
             Self::Bitcoin => (!text.is_empty()).then(|| text.as_bytes().to_vec()),
+        }
+    }
+}
+
+/// The transaction of a family the gateway added after EVM, as the V3 create-order answer carries it: an entry of its
+/// transaction union ([`crate::wire::TxData`]), tagged by `type`, the family's slug. Each entry is its family's own
+/// ([`tron::TronTx`], [`solana::SolanaTx`]); a family added to the union is one more variant here.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum FamilyTx {
+    /// A call on Tron.
+    Tron(tron::TronTx),
+    /// A Solana transaction.
+    Solana(solana::SolanaTx),
+}
+
+impl FamilyTx {
+    /// The family the transaction is for.
+    pub fn family(&self) -> ChainFamily {
+        match self {
+            Self::Tron(_) => ChainFamily::Tron,
+            Self::Solana(_) => ChainFamily::Solana,
+        }
+    }
+
+    /// The contract a call calls, with its family; `None` for a whole transaction (Solana's), whose program is read
+    /// from its instructions.
+    pub fn contract_called(&self) -> Option<(ChainFamily, &str)> {
+        match self {
+            Self::Tron(call) => Some((ChainFamily::Tron, call.to.as_str())),
+            Self::Solana(_) => None,
+        }
+    }
+
+    /// The chain slug the transaction is for; an entry that names none is its family's chain.
+    pub fn chain(&self) -> &str {
+        match self {
+            Self::Tron(call) => &call.chain,
+            Self::Solana(_) => "solana",
+        }
+    }
+
+    /// What is asked to be signed, in lines for a terminal.
+    pub fn lines_to_sign(&self) -> Vec<String> {
+        match self {
+            Self::Tron(call) => call.lines_to_sign(),
+            Self::Solana(tx) => tx.lines_to_sign(),
         }
     }
 }

@@ -6,7 +6,7 @@ use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use bincode::Options as _;
 use gateway_client::address::{ChainFamily, chain_family};
-use gateway_client::wire::SolanaTx;
+use gateway_client::chains::solana::SolanaTx;
 use solana_message::VersionedMessage;
 use solana_pubkey::Pubkey;
 use solana_transaction::versioned::VersionedTransaction;

@@ -4,8 +4,9 @@
 use alloy_primitives::{Address, U256};
 use gateway_client::address::ChainFamily;
 use gateway_client::amount::parse_base_units;
+use gateway_client::chains::tron::TronTx;
 use gateway_client::display::clipped;
-use gateway_client::wire::{TronTx, is_native_token};
+use gateway_client::wire::is_native_token;
 
 use super::call::{
     calldata, check_value, decoded_clause, not_a_token, pinned, require_family, same_chain,

@@ -1,6 +1,7 @@
-//! Solana's facts in the chain table's terms: how its addresses and transaction signatures are written, and valid
-//! addresses to stand in for shortened ones. Its transactions, keys and local chain live in the crates that use them
-//! (desk-wallet's rail, gateway-payload, gateway-sim).
+//! Solana's facts in the chain table's terms: how its addresses and transaction signatures are written, valid
+//! addresses to stand in for shortened ones, and the gateway's Solana transaction as the create-order answer carries
+//! it. Decoding that transaction, the keys and the local chain live in the crates that use them (desk-wallet's rail
+//! and verifier, gateway-payload, gateway-sim).
 
 use super::{Base58Rule, TxIdShape};
 
@@ -25,3 +26,29 @@ pub const STAND_INS: [&str; 2] = [
     "11111111111111111111111111111111",
     "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v",
 ];
+
+/// The gateway's Solana transaction (`GatewaySolanaTx`, the `solana` entry of the V3 transaction union).
+///
+/// `transaction` is base64 of an unsigned, bincode-serialized `VersionedTransaction`: decode it, sign the message,
+/// re-serialize and broadcast; never sign the base64 text itself.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct SolanaTx {
+    /// Numeric chain id the gateway assigns to Solana.
+    #[serde(rename = "chainId")]
+    pub chain_id: u64,
+    /// Base64 of the unsigned `VersionedTransaction`.
+    pub transaction: String,
+}
+
+impl SolanaTx {
+    /// What is asked to be signed, in lines for a terminal.
+    pub fn lines_to_sign(&self) -> Vec<String> {
+        vec![
+            format!(
+                "Sign on solana (chain id {}): decode, sign and broadcast this unsigned transaction",
+                self.chain_id
+            ),
+            format!("  transaction (base64): {}", self.transaction),
+        ]
+    }
+}

@@ -1,4 +1,5 @@
-//! Tron's transaction wire form: the protobuf messages of java-tron's `Tron.proto` and `smart_contract.proto` that a
+//! Tron's facts in the chain table's terms, the gateway's Tron call as the create-order answer carries it
+//! ([`TronTx`]), and Tron's transaction wire form: the protobuf messages of java-tron's `Tron.proto` and `smart_contract.proto` that a
 //! contract call needs, with prost (no code generation: the few messages are declared here, field numbers as in
 //! java-tron), and what a wallet and a node check of them.
 //!
@@ -302,6 +303,38 @@ pub fn account_of_body(body: [u8; 20]) -> [u8; 21] {
     let mut account = [ADDRESS_PREFIX; 21];
     account[1..].copy_from_slice(&body);
     account
+}
+
+/// The gateway's Tron contract call (`TronTxData`, the `tron` entry of the V3 transaction union): the EVM call
+/// fields plus the energy budget.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct TronTx {
+    /// Contract to call (Base58).
+    pub to: String,
+    /// Calldata.
+    pub data: String,
+    /// TRX value, decimal string in sun.
+    pub value: String,
+    /// Chain slug, `tron`.
+    pub chain: String,
+    /// Maximum TRX in sun the wallet may burn on energy and bandwidth, as a decimal string.
+    #[serde(rename = "feeLimit")]
+    pub fee_limit: String,
+}
+
+impl TronTx {
+    /// What is asked to be signed, in lines for a terminal: each amount in sun, with the unit named.
+    pub fn lines_to_sign(&self) -> Vec<String> {
+        vec![
+            format!("Sign on {}: call {}", self.chain, self.to),
+            format!("  value:    {} sun", self.value),
+            format!(
+                "  feeLimit: {} sun (the most TRX the wallet may burn)",
+                self.fee_limit
+            ),
+            format!("  data:     {}", self.data),
+        ]
+    }
 }
 
 /// A Tron address written in Base58Check (`T…`) has exactly this many characters.

@@ -1,9 +1,12 @@
-//! Transactions the gateway hands back for the client to sign: the V3 tagged union and the V1/V2 plain EVM call.
+//! Transactions the gateway hands back for the client to sign: the V3 tagged union and the V1/V2 plain EVM call. The
+//! entries of the families added after EVM are the chain table's ([`FamilyTx`]), each in its family's file.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::common::read_inner;
+use crate::chains::ChainFamily;
+pub use crate::chains::FamilyTx;
 
 /// An EVM contract call (the document's `TxInfo`): what V1/V2 create-order return, and V3's `evm` variant.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -18,55 +21,40 @@ pub struct EvmTx {
     pub chain: String,
 }
 
-/// A Tron contract call (`TronTxData`): the EVM call fields plus the energy budget.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TronTx {
-    /// Contract to call (Base58).
-    pub to: String,
-    /// Calldata.
-    pub data: String,
-    /// TRX value, decimal string in sun.
-    pub value: String,
-    /// Chain slug, `tron`.
-    pub chain: String,
-    /// Maximum TRX in sun the wallet may burn on energy and bandwidth, as a decimal string.
-    #[serde(rename = "feeLimit")]
-    pub fee_limit: String,
-}
-
-/// A Solana transaction (`GatewaySolanaTx`).
+/// The V3 transaction union (`GatewayTxData`), tagged by the field `type`: `evm`, or the slug of a family the gateway
+/// added ([`FamilyTx`], which the chain table lists: `tron`, `solana`).
 ///
-/// `transaction` is base64 of an unsigned, bincode-serialized `VersionedTransaction`: decode it, sign the message,
-/// re-serialize and broadcast; never sign the base64 text itself.
+/// It is written as the gateway writes it (the family's entry carries its own `type`), and read by its tag: `evm` is
+/// an [`EvmTx`], any other tag is read as a [`FamilyTx`], whose error names the tag it does not know.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SolanaTx {
-    /// Numeric chain id the gateway assigns to Solana.
-    #[serde(rename = "chainId")]
-    pub chain_id: u64,
-    /// Base64 of the unsigned `VersionedTransaction`.
-    pub transaction: String,
-}
-
-/// The V3 transaction union (`GatewayTxData`), tagged by the field `type`: `evm`, `tron` or `solana`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "lowercase")]
+#[serde(tag = "type", rename_all = "lowercase", try_from = "Value")]
 pub enum TxData {
     /// A call on an EVM chain.
     Evm(EvmTx),
-    /// A call on Tron.
-    Tron(TronTx),
-    /// A Solana transaction.
-    Solana(SolanaTx),
+    /// A transaction on a family the gateway added after EVM.
+    #[serde(untagged)]
+    Family(FamilyTx),
+}
+
+impl TryFrom<Value> for TxData {
+    type Error = serde_json::Error;
+
+    fn try_from(value: Value) -> Result<Self, Self::Error> {
+        if value.get("type").and_then(Value::as_str) == Some("evm") {
+            read_inner(&value, "evm transaction").map(Self::Evm)
+        } else {
+            FamilyTx::deserialize(&value).map(Self::Family)
+        }
+    }
 }
 
 impl TxData {
     /// The contract the transaction calls and the family whose address it is, for a call; `None` for a whole
     /// transaction (Solana's), whose program is read from its instructions.
-    pub fn contract_called(&self) -> Option<(crate::chains::ChainFamily, &str)> {
+    pub fn contract_called(&self) -> Option<(ChainFamily, &str)> {
         match self {
-            Self::Evm(call) => Some((crate::chains::ChainFamily::Evm, call.to.as_str())),
-            Self::Tron(call) => Some((crate::chains::ChainFamily::Tron, call.to.as_str())),
-            Self::Solana(_) => None,
+            Self::Evm(call) => Some((ChainFamily::Evm, call.to.as_str())),
+            Self::Family(tx) => tx.contract_called(),
         }
     }
 
@@ -79,22 +67,7 @@ impl TxData {
                 format!("  value: {} wei", call.value),
                 format!("  data:  {}", call.data),
             ],
-            Self::Tron(call) => vec![
-                format!("Sign on {}: call {}", call.chain, call.to),
-                format!("  value:    {} sun", call.value),
-                format!(
-                    "  feeLimit: {} sun (the most TRX the wallet may burn)",
-                    call.fee_limit
-                ),
-                format!("  data:     {}", call.data),
-            ],
-            Self::Solana(sol) => vec![
-                format!(
-                    "Sign on solana (chain id {}): decode, sign and broadcast this unsigned transaction",
-                    sol.chain_id
-                ),
-                format!("  transaction (base64): {}", sol.transaction),
-            ],
+            Self::Family(tx) => tx.lines_to_sign(),
         }
     }
 }
@@ -138,12 +111,11 @@ impl OrderTx {
         }
     }
 
-    /// The chain slug the transaction is for; Solana's union entry names no slug, so it is `solana`.
+    /// The chain slug the transaction is for (an entry that names none, as Solana's, is its family's chain).
     pub fn chain(&self) -> &str {
         match self {
             Self::Plain(tx) | Self::Tagged(TxData::Evm(tx)) => &tx.chain,
-            Self::Tagged(TxData::Tron(tx)) => &tx.chain,
-            Self::Tagged(TxData::Solana(_)) => "solana",
+            Self::Tagged(TxData::Family(tx)) => tx.chain(),
         }
     }
 }
@@ -159,6 +131,7 @@ impl TryFrom<Value> for OrderTx {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chains::solana::SolanaTx;
     use serde_json::json;
 
     fn evm_fields() -> Value {
@@ -183,7 +156,8 @@ mod tests {
 
         let tron = json!({"type": "tron", "to": "TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf", "data": "0xa9059cbb",
             "value": "0", "chain": "tron", "feeLimit": "150000000", "unknown": 1});
-        let OrderTx::Tagged(TxData::Tron(t)) = serde_json::from_value::<OrderTx>(tron).unwrap()
+        let OrderTx::Tagged(TxData::Family(FamilyTx::Tron(t))) =
+            serde_json::from_value::<OrderTx>(tron).unwrap()
         else {
             panic!("not tron")
         };
@@ -193,10 +167,10 @@ mod tests {
         let tx: OrderTx = serde_json::from_value(sol.clone()).unwrap();
         assert_eq!(
             tx,
-            OrderTx::Tagged(TxData::Solana(SolanaTx {
+            OrderTx::Tagged(TxData::Family(FamilyTx::Solana(SolanaTx {
                 chain_id: 101,
                 transaction: "AQAAAA==".into()
-            }))
+            })))
         );
         assert_eq!(tx.chain(), "solana");
         assert!(tx.as_evm().is_none());

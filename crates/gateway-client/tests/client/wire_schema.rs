@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use std::sync::LazyLock;
 
 use gateway_client::ApiVersion;
+use gateway_client::chains::FamilyTx;
 use gateway_client::wire::{
     CreateOrderResponse, CreateOrderResult, MaxSpendable, OrderInfo, OrderStatus, OrderTx,
     OrdersPage, Quote, QuoteView, RegisterTx, RegisterTxResponse, RouteInfo, RouteKind, TxData,
@@ -558,13 +559,13 @@ fn typed_wire_reads_the_details_that_matter() {
 
     let tron =
         CreateOrderResult::from_json(example("v3/create-order-tokenswap-tron.json")).unwrap();
-    let Some(OrderTx::Tagged(TxData::Tron(tx))) = tron.view().tx() else {
+    let Some(OrderTx::Tagged(TxData::Family(FamilyTx::Tron(tx)))) = tron.view().tx() else {
         panic!()
     };
     assert_eq!(tx.fee_limit, "150000000");
     let sol =
         CreateOrderResult::from_json(example("v3/create-order-tokenswap-solana.json")).unwrap();
-    let Some(OrderTx::Tagged(TxData::Solana(tx))) = sol.view().tx() else {
+    let Some(OrderTx::Tagged(TxData::Family(FamilyTx::Solana(tx)))) = sol.view().tx() else {
         panic!()
     };
     assert_eq!(tx.chain_id, 792703809);

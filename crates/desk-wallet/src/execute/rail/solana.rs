@@ -115,9 +115,9 @@ pub fn solana_pay_of(order: &OrderToPay) -> Result<SolanaPay, String> {
         .created()
         .ok_or_else(|| refused("This order's create-order answer is unreadable."))?;
     let b64 = match created.tx() {
-        Some(gateway_client::wire::OrderTx::Tagged(gateway_client::wire::TxData::Solana(tx))) => {
-            tx.transaction.clone()
-        }
+        Some(gateway_client::wire::OrderTx::Tagged(gateway_client::wire::TxData::Family(
+            gateway_client::chains::FamilyTx::Solana(tx),
+        ))) => tx.transaction.clone(),
         _ => return Err(refused("This order carries no Solana transaction.")),
     };
     let bytes = STANDARD

@@ -88,8 +88,9 @@ pub fn tron_pay_of(order: &OrderToPay, known_spender: Option<[u8; 21]>) -> Resul
     let created = order
         .created()
         .ok_or_else(|| refused("This order's create-order answer is unreadable."))?;
-    let Some(gateway_client::wire::OrderTx::Tagged(gateway_client::wire::TxData::Tron(tx))) =
-        created.tx()
+    let Some(gateway_client::wire::OrderTx::Tagged(gateway_client::wire::TxData::Family(
+        gateway_client::chains::FamilyTx::Tron(tx),
+    ))) = created.tx()
     else {
         return Err(refused("This order carries no Tron call."));
     };
