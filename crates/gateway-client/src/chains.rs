@@ -79,6 +79,20 @@ impl ChainFamily {
         }
     }
 
+    /// The 20-byte body of the account `text` names, for the families whose contract calls are EVM calls (the
+    /// inverse of [`ChainFamily::account_from_body`]); `None` for the others and for a text that is no account.
+    pub fn call_body(self, text: &str) -> Option<[u8; 20]> {
+        match self {
+            Self::Evm => self.account_key(text)?.try_into().ok(),
+            Self::Tron => tron::parse_account(text.trim()).map(|a| {
+                let mut body = [0; 20];
+                body.copy_from_slice(&a[1..]);
+                body
+            }),
+            Self::Bitcoin | Self::Solana => None,
+        }
+    }
+
     /// Whether an address of the family can receive an affiliate fee: the gateway pays affiliate fees in tokens (the
     /// inventory asset: wrapped BTC or a stablecoin), so the address is one of a token chain, never a Bitcoin one.
     pub fn receives_affiliate_fees(self) -> bool {

@@ -20,6 +20,10 @@ use serde_json::{Value, json};
 use crate::catalogue::{AssetClass, Catalogue};
 use crate::payload::evm::chain_id;
 
+/// An EVM address that receives what a tampered answer diverts (where the production shape runs, the Sandbox's thief
+/// contract sits there).
+pub const ATTACKER_EVM: &str = "0xbad0bad0bad0bad0bad0bad0bad0bad0bad0bad0";
+
 /// The compiled contracts (ABI and runtime bytecode), from `chains/compiled/contracts.json`.
 pub const CONTRACTS_JSON: &str = include_str!("../../../chains/compiled/contracts.json");
 /// The environment variable naming the anvil binary to run (else the one `chains/node_modules` holds).
@@ -262,10 +266,7 @@ impl EvmNode {
             .await?;
             self.rpc(
                 "anvil_setCode",
-                json!([
-                    crate::tamper::ATTACKER_EVM,
-                    runtime_bytecode("SandboxThief")?
-                ]),
+                json!([ATTACKER_EVM, runtime_bytecode("SandboxThief")?]),
             )
             .await?;
         }

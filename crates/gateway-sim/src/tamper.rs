@@ -15,22 +15,16 @@ use std::sync::{Arc, Mutex};
 
 use alloy_primitives::{Address, B256, U256};
 use alloy_sol_types::SolCall;
-use base64::Engine as _;
-use base64::engine::general_purpose::STANDARD;
-use bincode::Options as _;
 use bitcoin::psbt::Psbt;
 use bitcoin::{Amount, ScriptBuf};
 use gateway_client::ApiVersion;
 use gateway_client::address::{ChainFamily, chain_family};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use solana_instruction::{AccountMeta, Instruction};
-use solana_message::{VersionedMessage, v0};
-use solana_pubkey::Pubkey;
-use solana_signature::Signature;
-use solana_transaction::versioned::VersionedTransaction;
 use tracing::debug;
 
+use crate::local_chain;
+pub use crate::local_chain::FamilyTamper;
 use crate::payload::Network;
 use crate::payload::evm::IGatewaySim;
 use crate::payload::testkit::TestWallet;
@@ -42,18 +36,9 @@ alloy_sol_types::sol! {
     }
 }
 
-/// An EVM address that receives what a tampered answer diverts.
-pub const ATTACKER_EVM: &str = "0xbad0bad0bad0bad0bad0bad0bad0bad0bad0bad0";
-/// A Tron address that receives what a tampered answer diverts.
-pub const ATTACKER_TRON: &str = "TSzYNvgo9jvrEkQrouWHntXVuocnpXHQbW";
-/// A Solana account that receives what a tampered answer diverts.
-pub const ATTACKER_SOLANA: &str = "DZuyd1ctzUF8wqXQ8Zfu7pYtQY8SGphWvty3qhLRxxzV";
-/// Lamports of the transfer a tampered Solana transaction adds (1 SOL).
-const STOLEN_LAMPORTS: u64 = 1_000_000_000;
+pub use crate::evm_node::ATTACKER_EVM;
 /// Bitcoin's dust limit for a P2WPKH output, in sats: a tampered change output stays above it.
 const DUST_SATS: u64 = 294;
-/// A Tron fee limit far above any sensible cap: 10,000 TRX, in sun.
-pub const ABSURD_TRON_FEE_LIMIT_SUN: u64 = 10_000_000_000;
 
 /// The attacker's Bitcoin address on `network`.
 pub fn attacker_bitcoin(network: Network) -> String {
@@ -105,8 +90,6 @@ pub enum Tamper {
     UndecodableCalldata,
     /// The call sends native value the quote does not state.
     NativeValueAdded,
-    /// The Tron call allows a fee limit of 10,000 TRX.
-    TronFeeLimit,
     /// The call goes to another contract than the chain's entry contract (the production shape's
     /// AllowanceHolder), or than the gateway's contract.
     EntrySwapped,
@@ -120,48 +103,57 @@ pub enum Tamper {
     ExecSecondToken,
     /// `exec` lets a stranger pull the amount (its `operator`), and the inner call hands the pull to it.
     ExecStrangerPulls,
-    // create-order answers, Solana transactions.
-    /// The transaction also transfers 1 SOL from the sender to a stranger.
-    SolanaExtraTransfer,
-    /// Another account pays the fee (and must sign).
-    SolanaFeePayer,
-    /// The gateway's instruction requires a second signer.
-    SolanaExtraSigner,
-    /// The transaction also calls a program the quote does not name.
-    SolanaUnknownProgram,
+    /// A lie only one added family's transactions can tell (its fee limit, its whole transaction), named as the
+    /// admin interface takes it: the Sandbox's family registry lists them ([`FamilyTamper`]).
+    #[serde(untagged)]
+    Family(FamilyTamper),
+}
+
+/// The tampers every family's answers can carry, quote tampers first; [`Tamper::ALL`] adds the families' own.
+const GENERAL: [Tamper; 21] = [
+    Tamper::QuoteRecipient,
+    Tamper::QuoteSender,
+    Tamper::QuoteOwner,
+    Tamper::QuoteRefund,
+    Tamper::QuoteToken,
+    Tamper::QuoteInputAmount,
+    Tamper::QuoteOutputOnePercent,
+    Tamper::QuoteSlippage,
+    Tamper::QuoteAffiliate,
+    Tamper::PsbtPaysStranger,
+    Tamper::PsbtChangeToFee,
+    Tamper::PsbtHugeFee,
+    Tamper::OpReturnMismatch,
+    Tamper::CalldataAmountTimesTen,
+    Tamper::CalldataRecipient,
+    Tamper::ApproveAttacker,
+    Tamper::TxToTokenContract,
+    Tamper::UndecodableCalldata,
+    Tamper::NativeValueAdded,
+    Tamper::EntrySwapped,
+    Tamper::OddLengthCalldata,
+];
+
+/// [`GENERAL`], then every family's own.
+const fn all() -> [Tamper; GENERAL.len() + FamilyTamper::ALL.len()] {
+    let mut all = [Tamper::QuoteRecipient; GENERAL.len() + FamilyTamper::ALL.len()];
+    let mut i = 0;
+    while i < GENERAL.len() {
+        all[i] = GENERAL[i];
+        i += 1;
+    }
+    let mut j = 0;
+    while j < FamilyTamper::ALL.len() {
+        all[GENERAL.len() + j] = Tamper::Family(FamilyTamper::ALL[j]);
+        j += 1;
+    }
+    all
 }
 
 impl Tamper {
     /// Every tamper that any shape of order can be refused for before anything is shown to sign, quote tampers
     /// first ([`Tamper::SIMULATED`] are not among them).
-    pub const ALL: [Tamper; 26] = [
-        Self::QuoteRecipient,
-        Self::QuoteSender,
-        Self::QuoteOwner,
-        Self::QuoteRefund,
-        Self::QuoteToken,
-        Self::QuoteInputAmount,
-        Self::QuoteOutputOnePercent,
-        Self::QuoteSlippage,
-        Self::QuoteAffiliate,
-        Self::PsbtPaysStranger,
-        Self::PsbtChangeToFee,
-        Self::PsbtHugeFee,
-        Self::OpReturnMismatch,
-        Self::CalldataAmountTimesTen,
-        Self::CalldataRecipient,
-        Self::ApproveAttacker,
-        Self::TxToTokenContract,
-        Self::UndecodableCalldata,
-        Self::NativeValueAdded,
-        Self::TronFeeLimit,
-        Self::SolanaExtraTransfer,
-        Self::SolanaFeePayer,
-        Self::SolanaExtraSigner,
-        Self::SolanaUnknownProgram,
-        Self::EntrySwapped,
-        Self::OddLengthCalldata,
-    ];
+    pub const ALL: [Tamper; GENERAL.len() + FamilyTamper::ALL.len()] = all();
 
     /// The production shape's lies inside `exec`, which the decoding cannot see (the inner call is the gateway's
     /// own): the chain's simulation refuses them before anything is signed. They apply only to `exec` answers.
@@ -216,9 +208,7 @@ impl TamperSwitch {
 fn attacker_on(chain: &str, network: Network) -> String {
     match chain_family(chain) {
         Some(ChainFamily::Bitcoin) => attacker_bitcoin(network),
-        Some(ChainFamily::Tron) => ATTACKER_TRON.to_owned(),
-        Some(ChainFamily::Solana) => ATTACKER_SOLANA.to_owned(),
-        _ => ATTACKER_EVM.to_owned(),
+        family => local_chain::attacker(family.unwrap_or(ChainFamily::Evm)).to_owned(),
     }
 }
 
@@ -288,9 +278,7 @@ pub fn tamper_quote(
             // Another token of the destination chain: an address nobody asked for.
             let other = match chain_family(&dst_chain) {
                 Some(ChainFamily::Bitcoin) => return false,
-                Some(ChainFamily::Tron) => ATTACKER_TRON.to_owned(),
-                Some(ChainFamily::Solana) => ATTACKER_SOLANA.to_owned(),
-                _ => ATTACKER_EVM.to_owned(),
+                family => local_chain::attacker(family.unwrap_or(ChainFamily::Evm)).to_owned(),
             };
             q["outputAmount"]["address"] = json!(other);
             for field in ["dstToken", "token"] {
@@ -370,8 +358,12 @@ pub fn tamper_order(tamper: Tamper, created: &mut Value, quote: &Value, network:
     let Some(tx) = inner.get_mut("tx") else {
         return false;
     };
-    if tx.get("transaction").is_some() {
-        return tamper_solana(tamper, tx);
+    let own = match tamper {
+        Tamper::Family(own) => Some(own),
+        _ => None,
+    };
+    if let Some(applied) = local_chain::tamper_tx(own, tx) {
+        return applied;
     }
     tamper_call(tamper, tx, quote, network)
 }
@@ -438,19 +430,23 @@ fn tamper_onramp(tamper: Tamper, inner: &mut Value, network: Network) -> bool {
     true
 }
 
-/// An address of the calls' 20 bytes: EVM text, or a Tron address's body.
+/// An address of the calls' 20 bytes: EVM text, or the 20-byte body of an account of a family whose calls are EVM
+/// calls (Tron's).
 fn call_address(text: &str) -> Option<Address> {
     text.parse::<Address>().ok().or_else(|| {
-        gateway_client::chains::tron::parse_account(text).map(|a| Address::from_slice(&a[1..]))
+        ChainFamily::ALL
+            .into_iter()
+            .find_map(|f| f.call_body(text))
+            .map(Address::from)
     })
 }
 
 /// The production shape's `exec` answers, rewritten: its amount ten times (the decoding refuses it), or its inner
 /// call replaced by the gateway contract's `tampered` (the simulation refuses it).
-fn tamper_exec(tamper: Tamper, data: &[u8], tron: bool, chain: &str) -> Option<Vec<u8>> {
+fn tamper_exec(tamper: Tamper, data: &[u8], attacker: &str, chain: &str) -> Option<Vec<u8>> {
     use crate::payload::evm::{IAllowanceHolderExec, IGatewaySimViaHolder};
     let mut exec = IAllowanceHolderExec::execCall::abi_decode(data).ok()?;
-    let attacker = call_address(if tron { ATTACKER_TRON } else { ATTACKER_EVM })?;
+    let attacker = call_address(attacker)?;
     let (lie, other) = match tamper {
         Tamper::CalldataAmountTimesTen => {
             exec.amount = exec.amount.saturating_mul(U256::from(10u8));
@@ -490,15 +486,15 @@ fn tamper_call(tamper: Tamper, tx: &mut Value, quote: &Value, network: Network) 
     let Some(data) = hex_bytes(data_text.trim_start_matches("0x")) else {
         return false;
     };
-    let tron = tx["type"] == "tron" || tx["chain"] == "tron";
-    let chain = tx["chain"]
-        .as_str()
+    let chain = local_chain::tx_chain(tx)
         .or_else(|| quote.get("inputAmount").and_then(|a| a["chain"].as_str()))
-        .unwrap_or(if tron { "tron" } else { "" })
+        .unwrap_or_default()
         .to_owned();
+    let family = chain_family(&chain).unwrap_or(ChainFamily::Evm);
+    let attacker = local_chain::attacker(family);
     let is_exec =
         data.get(..4) == Some(&crate::payload::evm::IAllowanceHolderExec::execCall::SELECTOR[..]);
-    if is_exec && let Some(new_data) = tamper_exec(tamper, &data, tron, &chain) {
+    if is_exec && let Some(new_data) = tamper_exec(tamper, &data, attacker, &chain) {
         let prefix = if data_text.starts_with("0x") {
             "0x"
         } else {
@@ -509,7 +505,7 @@ fn tamper_call(tamper: Tamper, tx: &mut Value, quote: &Value, network: Network) 
     }
     let new_data: Vec<u8> = match tamper {
         Tamper::EntrySwapped => {
-            tx["to"] = json!(if tron { ATTACKER_TRON } else { ATTACKER_EVM });
+            tx["to"] = json!(attacker);
             return true;
         }
         Tamper::OddLengthCalldata => {
@@ -566,15 +562,8 @@ fn tamper_call(tamper: Tamper, tx: &mut Value, quote: &Value, network: Network) 
                 .as_str()
                 .and_then(|v| v.parse().ok())
                 .unwrap_or_default();
-            let added = U256::from(10u64).pow(U256::from(if tron { 6u8 } else { 18u8 }));
+            let added = U256::from(10u64).pow(U256::from(local_chain::native_decimals(family)));
             tx["value"] = json!(value.saturating_add(added).to_string());
-            return true;
-        }
-        Tamper::TronFeeLimit => {
-            if !tron {
-                return false;
-            }
-            tx["feeLimit"] = json!(ABSURD_TRON_FEE_LIMIT_SUN.to_string());
             return true;
         }
         _ => return false,
@@ -585,105 +574,6 @@ fn tamper_call(tamper: Tamper, tx: &mut Value, quote: &Value, network: Network) 
         ""
     };
     tx["data"] = json!(format!("{prefix}{}", hex_string(&new_data)));
-    true
-}
-
-/// The instructions of a compiled v0 message, with each account's signer and writable flags.
-fn instructions_of(message: &v0::Message) -> Vec<Instruction> {
-    let header = message.header;
-    let keys = &message.account_keys;
-    let signed = usize::from(header.num_required_signatures);
-    let readonly_signed = usize::from(header.num_readonly_signed_accounts);
-    let readonly_unsigned = usize::from(header.num_readonly_unsigned_accounts);
-    let meta = |i: usize| {
-        let is_signer = i < signed;
-        let is_writable = if is_signer {
-            i < signed.saturating_sub(readonly_signed)
-        } else {
-            i < keys.len().saturating_sub(readonly_unsigned)
-        };
-        AccountMeta {
-            pubkey: keys[i],
-            is_signer,
-            is_writable,
-        }
-    };
-    message
-        .instructions
-        .iter()
-        .map(|ix| Instruction {
-            program_id: keys[usize::from(ix.program_id_index)],
-            accounts: ix.accounts.iter().map(|&a| meta(usize::from(a))).collect(),
-            data: ix.data.clone(),
-        })
-        .collect()
-}
-
-fn tamper_solana(tamper: Tamper, tx: &mut Value) -> bool {
-    let options = bincode::DefaultOptions::new()
-        .with_fixint_encoding()
-        .reject_trailing_bytes();
-    let Some(mut decoded) = tx["transaction"]
-        .as_str()
-        .and_then(|b| STANDARD.decode(b).ok())
-        .and_then(|bytes| options.deserialize::<VersionedTransaction>(&bytes).ok())
-    else {
-        return false;
-    };
-    let VersionedMessage::V0(message) = &decoded.message else {
-        return false;
-    };
-    let payer = message.account_keys[0];
-    let mut instructions = instructions_of(message);
-    let stranger = Pubkey::from_str(ATTACKER_SOLANA).expect("a valid key");
-    let mut fee_payer = payer;
-    match tamper {
-        Tamper::SolanaExtraTransfer => {
-            let mut data = 2u32.to_le_bytes().to_vec(); // SystemInstruction::Transfer
-            data.extend_from_slice(&STOLEN_LAMPORTS.to_le_bytes());
-            instructions.push(Instruction::new_with_bytes(
-                Pubkey::default(), // the System Program, 1111…
-                &data,
-                vec![
-                    AccountMeta::new(payer, true),
-                    AccountMeta::new(stranger, false),
-                ],
-            ));
-        }
-        Tamper::SolanaFeePayer => fee_payer = stranger,
-        Tamper::SolanaExtraSigner => {
-            // The gateway's instruction is the last (after the deposit).
-            let Some(gateway) = instructions.last_mut() else {
-                return false;
-            };
-            gateway
-                .accounts
-                .push(AccountMeta::new_readonly(stranger, true));
-        }
-        Tamper::SolanaUnknownProgram => {
-            instructions.push(Instruction::new_with_bytes(
-                Pubkey::new_from_array([0x42; 32]),
-                &[1, 2, 3],
-                vec![AccountMeta::new(payer, false)],
-            ));
-        }
-        _ => return false,
-    }
-    let Ok(message) = v0::Message::try_compile(
-        &fee_payer,
-        &instructions,
-        &[],
-        message.recent_blockhash.clone(),
-    ) else {
-        return false;
-    };
-    decoded.signatures =
-        vec![Signature::default(); usize::from(message.header.num_required_signatures)];
-    decoded.message = VersionedMessage::V0(message);
-    let Ok(bytes) = options.serialize(&decoded) else {
-        return false;
-    };
-    tx["transaction"] = json!(STANDARD.encode(bytes));
     true
 }
 
@@ -720,8 +610,12 @@ mod tests {
     fn the_attackers_addresses_are_valid() {
         use gateway_client::address::{BitcoinNetwork, validate_address};
         validate_address("bob", ATTACKER_EVM, BitcoinNetwork::Mainnet).unwrap();
-        validate_address("tron", ATTACKER_TRON, BitcoinNetwork::Mainnet).unwrap();
-        validate_address("solana", ATTACKER_SOLANA, BitcoinNetwork::Mainnet).unwrap();
+        for family in ChainFamily::ALL {
+            if family != ChainFamily::Bitcoin {
+                let attacker = local_chain::attacker(family);
+                validate_address(family.first_chain(), attacker, BitcoinNetwork::Mainnet).unwrap();
+            }
+        }
         validate_address(
             "bitcoin",
             &attacker_bitcoin(Network::Regtest),

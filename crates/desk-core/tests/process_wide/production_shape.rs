@@ -342,7 +342,9 @@ async fn a_production_shaped_trc20_swap_is_approved_to_trons_entry_run_read_only
     println!("tron execStrangerPulls: {}", refused.message);
     assert!(
         refused.message.contains("a third party")
-            && refused.message.contains(gateway_sim::tamper::ATTACKER_TRON),
+            && refused
+                .message
+                .contains(gateway_sim::local_chain::tron_node::ATTACKER),
         "{}",
         refused.message
     );

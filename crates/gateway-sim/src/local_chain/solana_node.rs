@@ -14,6 +14,15 @@ use crate::catalogue::Catalogue;
 pub use crate::payload::sandbox::SANDBOX_GENESIS;
 pub use crate::script_node::NODE_ENV;
 
+mod tamper;
+pub(crate) use tamper::tamper;
+
+/// A Solana account that receives what a tampered answer diverts.
+pub const ATTACKER: &str = "DZuyd1ctzUF8wqXQ8Zfu7pYtQY8SGphWvty3qhLRxxzV";
+
+/// SOL's decimals (a lamport is a billionth).
+pub const NATIVE_DECIMALS: u8 = 9;
+
 /// Why the node could not be started or used.
 #[derive(Debug, thiserror::Error)]
 pub enum SolanaNodeError {

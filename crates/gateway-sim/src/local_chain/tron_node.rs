@@ -11,8 +11,27 @@ use gateway_client::chains::tron;
 use serde_json::{Value, json};
 
 use crate::catalogue::{AssetClass, Catalogue};
+use crate::local_chain::FamilyTamper;
 
 pub use crate::payload::sandbox::SANDBOX_GENESIS_BLOCK;
+
+/// A Tron address that receives what a tampered answer diverts.
+pub const ATTACKER: &str = "TSzYNvgo9jvrEkQrouWHntXVuocnpXHQbW";
+
+/// A Tron fee limit far above any sensible cap: 10,000 TRX, in sun.
+pub const ABSURD_FEE_LIMIT_SUN: u64 = 10_000_000_000;
+
+/// TRX's decimals (a sun is a millionth).
+pub const NATIVE_DECIMALS: u8 = 6;
+
+/// Tron's own lie: the call allows a fee limit of 10,000 TRX. `false` for a lie of another family.
+pub(crate) fn tamper(tamper: FamilyTamper, tx: &mut Value) -> bool {
+    if tamper != FamilyTamper::TronFeeLimit {
+        return false;
+    }
+    tx["feeLimit"] = json!(ABSURD_FEE_LIMIT_SUN.to_string());
+    true
+}
 
 /// Why the node could not be started or used.
 #[derive(Debug, thiserror::Error)]
@@ -79,7 +98,7 @@ fn config() -> Value {
     json!({
         "gateway": crate::quote::gateway_contract("tron"),
         "entry": crate::quote::entry_of("tron"),
-        "thief": crate::tamper::ATTACKER_TRON,
+        "thief": ATTACKER,
         "tokens": tokens,
     })
 }

@@ -11,7 +11,7 @@ use gateway_client::ApiVersion;
 use gateway_client::wire::RouteKind;
 use gateway_sim::integrity;
 use gateway_sim::payload::IGatewaySim;
-use gateway_sim::tamper::Tamper;
+use gateway_sim::tamper::{FamilyTamper, Tamper};
 use gateway_sim::{Sim, SimConfig};
 use serde_json::{Value, json};
 use support::{
@@ -121,17 +121,17 @@ fn check_the_lie(tamper: Tamper, honest: &Value, lied: &Value, what: &str) {
                 "{what}"
             );
         }
-        Tamper::TronFeeLimit => {
+        Tamper::Family(FamilyTamper::TronFeeLimit) => {
             assert_eq!(lied["tx"]["feeLimit"], "10000000000", "{what}");
         }
-        Tamper::SolanaExtraTransfer | Tamper::SolanaUnknownProgram => {
+        Tamper::Family(FamilyTamper::SolanaExtraTransfer | FamilyTamper::SolanaUnknownProgram) => {
             let decoded =
                 gateway_sim::payload::decode_solana_tx(lied["tx"]["transaction"].as_str().unwrap())
                     .unwrap();
             // The deposit, the gateway's instruction, and the one added.
             assert_eq!(decoded.instructions.len(), 3, "{what}");
         }
-        Tamper::SolanaExtraSigner | Tamper::SolanaFeePayer => {
+        Tamper::Family(FamilyTamper::SolanaExtraSigner | FamilyTamper::SolanaFeePayer) => {
             let decoded =
                 gateway_sim::payload::decode_solana_tx(lied["tx"]["transaction"].as_str().unwrap())
                     .unwrap();
