@@ -70,20 +70,24 @@ mod tron;
 use gateway_client::address::BitcoinNetwork;
 use gateway_client::chains::FamilyTx;
 use gateway_client::wire::{CreateOrderResponse, OrderTx, Quote, QuoteView, TxData};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
 pub use calldata::{DecodedCall, EXEC_SELECTOR, EntryCall};
 use error::first_sentence;
 pub use error::{TxSubject, VerifyError};
 pub use onramp::{check_signed_onramp_tx, wallet_deposit_vsize};
 pub use policy::{GatewayContracts, SANDBOX_FEE_RATE_SAT_VB, VerifyPolicy};
+pub use solana::{SolanaCall, SolanaTxSummary};
 use source::QuotedSource;
 pub use summary::{
     EvmCallSummary, OnrampSummary, OutputKind, PsbtInputSummary, PsbtOutputSummary, PsbtSummary,
-    SolanaTxSummary, TronCallSummary, Verified, VerifiedPayload,
+    Verified, VerifiedPayload,
 };
 pub(crate) use text::btc_text;
 pub use text::percent;
 use text::{native_value_text, trx_text};
+pub use tron::{TronCall, TronCallSummary};
 
 /// The largest OP_RETURN payload accepted, in bytes (Bitcoin Core's standardness limit for the pushed data).
 pub const MAX_OP_RETURN_BYTES: usize = 80;
@@ -105,6 +109,98 @@ pub const DEFAULT_MAX_FEE_RATE_SAT_VB: u64 = 500;
 pub const MAX_COMPUTE_UNIT_PRICE: u64 = 5_000_000;
 /// The highest priority fee a Solana transaction may pay (compute-unit limit × price), in lamports: 0.005 SOL.
 pub const MAX_PRIORITY_FEE_LAMPORTS: u64 = 5_000_000;
+
+/// What passed the check of a transaction of a family the gateway added after EVM: the family's own summary, tagged
+/// by `type` as the other entries of [`VerifiedPayload`] are (and journaled so). A family added is one more variant.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(tag = "type", rename_all = "camelCase")]
+#[ts(export_to = "FamilySummary.ts")]
+#[allow(clippy::large_enum_variant)] // one per order, by value as VerifiedPayload's other entries (whose sizes match)
+pub enum FamilySummary {
+    /// A Tron contract call.
+    Tron(TronCallSummary),
+    /// A Solana transaction.
+    Solana(SolanaTxSummary),
+}
+
+impl FamilySummary {
+    /// The family's `type` in the gateway's transaction union (and [`to_sign::CallToSign`]'s `kind`).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::Tron(_) => "tron",
+            Self::Solana(_) => "solana",
+        }
+    }
+}
+
+/// Why a transaction of a family the gateway added after EVM was refused, beyond what every family's can be: the
+/// family's own reasons, each a complete sentence ([`VerifyError::Family`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FamilyRefusal {
+    /// Tron's: its fee limit.
+    #[error(transparent)]
+    Tron(tron::Refusal),
+    /// Solana's: its fee payer, signers, programs and instructions.
+    #[error(transparent)]
+    Solana(solana::Refusal),
+}
+
+impl From<tron::Refusal> for VerifyError {
+    fn from(refusal: tron::Refusal) -> Self {
+        Self::Family(FamilyRefusal::Tron(refusal))
+    }
+}
+
+impl From<solana::Refusal> for VerifyError {
+    fn from(refusal: solana::Refusal) -> Self {
+        Self::Family(FamilyRefusal::Solana(refusal))
+    }
+}
+
+/// The transaction of a family the gateway added after EVM, as the window shows it to sign with another wallet,
+/// tagged by `kind` as [`to_sign::CallToSign`]'s other entries are.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+#[ts(export_to = "FamilyCall.ts")]
+#[allow(clippy::large_enum_variant)] // one per order shown, by value as CallToSign's other entry (its size)
+pub enum FamilyCall {
+    /// A Tron contract call.
+    Tron(TronCall),
+    /// A Solana transaction.
+    Solana(SolanaCall),
+}
+
+/// The call of an added family whose `kind` (the answer's `type`) is `kind`, read from the create-order answer's
+/// `tx` with what verification found (`payload`); `None` when `kind` is no added family's (an EVM call), `Some(None)`
+/// when the answer lacks what the family's call needs.
+pub(crate) fn family_call_to_sign(
+    kind: &str,
+    tx: &serde_json::Map<String, serde_json::Value>,
+    payload: Option<&VerifiedPayload>,
+    send_chain: &str,
+) -> Option<Option<FamilyCall>> {
+    let summary = match payload {
+        Some(VerifiedPayload::Family(summary)) => Some(summary),
+        _ => None,
+    };
+    match kind {
+        "tron" => {
+            let summary = match summary {
+                Some(FamilySummary::Tron(t)) => Some(t),
+                _ => None,
+            };
+            Some(tron::call_to_sign(tx, summary).map(FamilyCall::Tron))
+        }
+        "solana" => {
+            let summary = match summary {
+                Some(FamilySummary::Solana(s)) => Some(s),
+                _ => None,
+            };
+            Some(solana::call_to_sign(tx, summary, send_chain).map(FamilyCall::Solana))
+        }
+        _ => None,
+    }
+}
 
 /// bincode as Solana's wire form uses it (fixed-width little-endian integers, at most a packet, nothing left over).
 pub fn solana_wire_options() -> impl bincode::Options {
@@ -165,12 +261,18 @@ pub fn verify_order_with(
                 OrderTx::Tagged(TxData::Family(FamilyTx::Tron(tx))) => {
                     let summary = tron::verify(&source, tx, policy)?;
                     let sentence = tron::sentence(&summary);
-                    (VerifiedPayload::Tron(summary), sentence)
+                    (
+                        VerifiedPayload::Family(FamilySummary::Tron(summary)),
+                        sentence,
+                    )
                 }
                 OrderTx::Tagged(TxData::Family(FamilyTx::Solana(tx))) => {
                     let summary = solana::verify(&source, tx, policy)?;
                     let sentence = solana::sentence(&summary);
-                    (VerifiedPayload::Solana(summary), sentence)
+                    (
+                        VerifiedPayload::Family(FamilySummary::Solana(summary)),
+                        sentence,
+                    )
                 }
             }
         }

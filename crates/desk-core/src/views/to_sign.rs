@@ -132,6 +132,7 @@ mod tests {
 
     use super::*;
     use crate::journal::Stage;
+    use crate::verify::FamilyCall;
     use crate::views::OrderView;
     use crate::views::fixtures::{amount, own};
 
@@ -296,7 +297,7 @@ mod tests {
                 "chain": "tron", "feeLimit": "150000000"
             }}}));
         });
-        let Some(CallToSign::Tron(call)) = tron.to_sign else {
+        let Some(CallToSign::Family(FamilyCall::Tron(call))) = tron.to_sign else {
             panic!("a Tron call")
         };
         assert_eq!(call.fee_limit_sun.as_deref(), Some("150000000"));
@@ -314,7 +315,7 @@ mod tests {
                 json!({"tokenSwap": {"order_id": "x", "tx": {"type": "solana", "chainId": 792703809, "transaction": "AQAAAA=="}}}),
             );
         });
-        let Some(CallToSign::Solana(tx)) = solana.to_sign else {
+        let Some(CallToSign::Family(FamilyCall::Solana(tx))) = solana.to_sign else {
             panic!("a Solana transaction")
         };
         assert_eq!(tx.chain_id.as_deref(), Some("792703809"));

@@ -4,9 +4,9 @@ use std::fmt;
 
 use gateway_client::wire::RouteKind;
 
-use super::text::{btc_text, native_text, trx_text};
+use super::text::{btc_text, native_text};
 #[cfg(doc)]
-use super::{MAX_OP_RETURN_BYTES, TRON_FEE_LIMIT_CAP_SUN, fee_cap_sats};
+use super::{MAX_OP_RETURN_BYTES, fee_cap_sats};
 
 /// Which transaction a Bitcoin payment problem was found in: the gateway's PSBT, or what the user signed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -475,26 +475,6 @@ pub enum VerifyError {
         /// What is wrong with it.
         reason: String,
     },
-    /// The Tron fee limit is not a whole number of sun.
-    #[error(
-        "The gateway's Tron fee limit {value:?} is not a whole number of sun. Do not sign it; ask for a new quote."
-    )]
-    FeeLimitInvalid {
-        /// The value given.
-        value: String,
-    },
-    /// The Tron fee limit is above [`TRON_FEE_LIMIT_CAP_SUN`].
-    #[error(
-        "The gateway's Tron transaction could burn up to {} in fees, more than the {} this app accepts. \
-         Do not sign it; ask for a new quote.",
-        trx_text(fee_limit_sun), trx_text(&cap_sun.to_string())
-    )]
-    FeeLimitTooHigh {
-        /// The fee limit, in sun (decimal).
-        fee_limit_sun: String,
-        /// The cap, in sun.
-        cap_sun: u64,
-    },
 
     /// A token function as the main call: it would hand over tokens or the right to move them.
     #[error(
@@ -553,18 +533,6 @@ pub enum VerifyError {
         amount: String,
         /// The token it may take.
         token: String,
-    },
-    /// Off the Sandbox, the gateway's Solana instruction is of no layout the app knows, the transaction is not run on
-    /// the chain here (another wallet signs it), and blind signing is off.
-    #[error(
-        "The gateway's Solana transaction calls its program {program} with an instruction the app cannot decode (the \
-         program's layout is not public), and here nothing runs it on the chain before you sign. Sign it with the \
-         app's wallet (which runs it first), or, if you trust this gateway, with blind signing turned on for this \
-         network; the fee payer, the signer, the compute budget and every other instruction are checked either way."
-    )]
-    SolanaNotDecoded {
-        /// The gateway's program.
-        program: String,
     },
     /// The calldata is of no function the app can decode, and blind signing is off.
     #[error(
@@ -627,100 +595,10 @@ pub enum VerifyError {
         /// The ceiling, sat/vB.
         ceiling: u64,
     },
-
-    // ---- Solana ----
-    /// The Solana transaction cannot be decoded or fails Solana's sanity checks.
-    #[error(
-        "The gateway's Solana transaction cannot be read ({reason}). Do not sign it; ask for a new quote."
-    )]
-    SolanaUnreadable {
-        /// What went wrong.
-        reason: String,
-    },
-    /// A Solana order without a sender in the quote: the fee payer cannot be checked.
-    #[error(
-        "The quote names no sender, so the fee payer of the gateway's Solana transaction cannot be checked. \
-         Do not sign it; ask for a new quote with your address as sender."
-    )]
-    SolanaNoSender,
-    /// The fee payer is not the quote's sender.
-    #[error(
-        "The gateway's Solana transaction is paid for by {fee_payer}, but the quote's sender is {sender}. \
-         Do not sign it; ask for a new quote."
-    )]
-    WrongFeePayer {
-        /// Account key 0 of the message.
-        fee_payer: String,
-        /// The quote's sender.
-        sender: String,
-    },
-    /// The transaction requires more than one signature (or none).
-    #[error(
-        "The gateway's Solana transaction asks for {required} signatures ({}), not only yours. \
-         Do not sign it; ask for a new quote.",
-        signers.join(", ")
-    )]
-    ExtraSigner {
-        /// How many signatures the message requires.
-        required: u8,
-        /// The accounts that must sign.
-        signers: Vec<String>,
-    },
-    /// A signature slot is already filled.
-    #[error(
-        "The gateway's Solana transaction already carries a signature (slot {slot}); an order's transaction comes \
-         unsigned. Do not sign it; ask for a new quote."
-    )]
-    PreSigned {
-        /// The filled slot.
-        slot: usize,
-    },
-    /// The quote's program is not invoked.
-    #[error(
-        "The gateway's Solana transaction does not call the quote's program {program} (it calls {}). \
-         Do not sign it; ask for a new quote.",
-        if called.is_empty() { "no program".to_owned() } else { called.join(", ") }
-    )]
-    ProgramNotQuoted {
-        /// The quote's `txTo`.
-        program: String,
-        /// The programs the transaction invokes.
-        called: Vec<String>,
-    },
-    /// An instruction of a program the order has no business calling, or of an unexpected kind.
-    #[error(
-        "The gateway's Solana transaction also carries an instruction the order does not need ({what}). \
-         Do not sign it; ask for a new quote."
-    )]
-    SolanaUnexpectedInstruction {
-        /// The instruction, described.
-        what: String,
-    },
-    /// The transaction uses address lookup tables, whose accounts cannot be checked offline.
-    #[error(
-        "The gateway's Solana transaction names accounts through address lookup tables, which the app cannot resolve \
-         to check them. Do not sign it; ask for a new quote."
-    )]
-    SolanaLookupTables,
-    /// The gateway instruction differs from the quote.
-    #[error(
-        "The gateway's Solana instruction differs from the quote: {difference}. Do not sign it; ask for a new quote."
-    )]
-    SolanaInstructionDiffers {
-        /// What differs, a clause.
-        difference: String,
-    },
-    /// The priority fee is above the cap.
-    #[error(
-        "The gateway's Solana transaction sets a priority fee of up to {lamports} lamports, above the {cap} this app \
-         accepts. Do not sign it; ask for a new quote."
-    )]
-    PriorityFeeTooHigh {
-        /// The priority fee, lamports.
-        lamports: u64,
-        /// The cap.
-        cap: u64,
-    },
+    /// A refusal only one added family's transaction can earn (Tron's fee limit; Solana's fee payer, signers,
+    /// programs and instructions): the family's own, in its file ([`super::FamilyRefusal`]).
+    #[error(transparent)]
+    Family(super::FamilyRefusal),
 }
 
 /// The first sentence of a message (validation errors end with advice that does not fit here).

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use super::{DecodedCall, EntryCall, VerifyError};
+use super::{DecodedCall, EntryCall, FamilySummary, VerifyError};
 #[cfg(doc)]
 use super::{FEE_CONFIRM_BPS, check_signed_onramp_tx};
 
@@ -56,10 +56,10 @@ pub enum VerifiedPayload {
     Onramp(OnrampSummary),
     /// An EVM contract call.
     Evm(EvmCallSummary),
-    /// A Tron contract call.
-    Tron(TronCallSummary),
-    /// A Solana transaction.
-    Solana(SolanaTxSummary),
+    /// A transaction of a family the gateway added after EVM (a Tron call, a Solana transaction), tagged by the
+    /// family's own `type` ([`FamilySummary`]).
+    #[serde(untagged)]
+    Family(FamilySummary),
 }
 
 /// A verified onramp: where the Bitcoin goes, how much, with which OP_RETURN, and the PSBT when there is one.
@@ -178,61 +178,6 @@ pub struct EvmCallSummary {
     pub entry: Option<EntryCall>,
     /// The raw calldata, shown when the call was not decoded (blind signing).
     pub raw_data: Option<String>,
-}
-
-/// A verified Tron contract call.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "camelCase")]
-#[ts(export_to = "TronCallSummary.ts")]
-pub struct TronCallSummary {
-    /// The contract called (Base58Check), the quote's `txTo`.
-    pub to: String,
-    /// TRX sent with the call, in sun (decimal).
-    pub value: String,
-    /// The same value as a person reads it, e.g. `10 TRX`.
-    pub value_text: String,
-    /// Length of the calldata, in bytes.
-    pub data_bytes: u32,
-    /// The 4-byte function selector (`0x` and 8 hex characters), when the calldata has one.
-    pub selector: Option<String>,
-    /// The call decoded against the gateway contract (see [`EvmCallSummary::decoded`]).
-    pub decoded: Option<DecodedCall>,
-    /// The entry call, decoded, its inner call not (see [`EvmCallSummary::entry`]).
-    #[serde(default)]
-    #[ts(optional)]
-    pub entry: Option<EntryCall>,
-    /// The raw calldata, shown when the call was not decoded (blind signing).
-    pub raw_data: Option<String>,
-    /// The most the call may burn in fees, in sun (decimal).
-    pub fee_limit_sun: String,
-    /// The same limit as a person reads it, e.g. `100 TRX`.
-    pub fee_limit_text: String,
-}
-
-/// A verified Solana transaction.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "camelCase")]
-#[ts(export_to = "SolanaTxSummary.ts")]
-pub struct SolanaTxSummary {
-    /// Whether the gateway's own instruction was decoded and compared with the quote (always on the Sandbox); false
-    /// when its layout is not public and blind signing let it through, labelled not decoded.
-    #[serde(default = "decoded_before_issue_30")]
-    pub gateway_decoded: bool,
-    /// The fee payer and only signer: the quote's sender.
-    pub fee_payer: String,
-    /// The programs invoked, each once, in order of first use.
-    pub programs: Vec<String>,
-    /// How many instructions the transaction carries.
-    pub instruction_count: u32,
-    /// The recent blockhash (base58); a wallet may replace it before signing.
-    pub recent_blockhash: String,
-    /// The message version: `legacy`, `v0` or `v1`.
-    pub version: String,
-}
-
-/// A Solana summary journaled before issue 30 was of a decoded instruction (nothing else passed then).
-fn decoded_before_issue_30() -> bool {
-    true
 }
 
 /// Serializes a `u64` as a decimal string (amounts cross to TypeScript as strings) and reads it back.

@@ -19,6 +19,7 @@ use solana_message::VersionedMessage;
 use solana_transaction::versioned::VersionedTransaction;
 
 use super::*;
+use super::{solana::Refusal as SolanaRefusal, tron::Refusal as TronRefusal};
 
 const MAINNET: BitcoinNetwork = BitcoinNetwork::Mainnet;
 const SECRET: [u8; 32] = [1; 32];
@@ -992,7 +993,7 @@ fn tron_swap(token: &str, input: u64) -> (Quote, Value) {
 fn verify_genuine_tron_calls_pass() {
     let (q, tx) = tron_swap(NATIVE_TOKEN, 25_000_000);
     let verified = verify(&q, &tx_answer("tokenSwap", tx.clone())).unwrap();
-    let VerifiedPayload::Tron(summary) = &verified.payload else {
+    let VerifiedPayload::Family(FamilySummary::Tron(summary)) = &verified.payload else {
         panic!("not tron: {verified:?}")
     };
     assert_eq!(summary.to, gateway_contract("tron"));
@@ -1020,7 +1021,7 @@ fn verify_genuine_tron_calls_pass() {
     let (q, tx) = tron_swap(USDT_TRON, 5_000_000);
     let verified = verify(&q, &tx_answer("tokenSwap", tx)).unwrap();
     assert!(
-        matches!(&verified.payload, VerifiedPayload::Tron(s) if s.value == "0"),
+        matches!(&verified.payload, VerifiedPayload::Family(FamilySummary::Tron(s)) if s.value == "0"),
         "{verified:?}"
     );
 }
@@ -1033,10 +1034,10 @@ fn verify_tron_tampering_is_refused() {
     let err = refused(&q, &tx_answer("tokenSwap", limit));
     assert_eq!(
         err,
-        VerifyError::FeeLimitTooHigh {
+        VerifyError::Family(FamilyRefusal::Tron(TronRefusal::FeeLimitTooHigh {
             fee_limit_sun: "300000001".into(),
             cap_sun: TRON_FEE_LIMIT_CAP_SUN
-        }
+        }))
     );
     assert!(
         err.to_string()
@@ -1050,7 +1051,7 @@ fn verify_tron_tampering_is_refused() {
     not_number["feeLimit"] = json!("100 TRX");
     assert!(matches!(
         refused(&q, &tx_answer("tokenSwap", not_number)),
-        VerifyError::FeeLimitInvalid { .. }
+        VerifyError::Family(FamilyRefusal::Tron(TronRefusal::FeeLimitInvalid { .. }))
     ));
     let mut other_to = tx.clone();
     other_to["to"] = json!(USDT_TRON);
@@ -1180,7 +1181,7 @@ fn edit_solana(b64: &str, change: impl FnOnce(&mut VersionedTransaction)) -> Str
 fn verify_genuine_solana_transaction_passes() {
     let (q, b64) = solana_swap(Some(SOL_SENDER));
     let verified = verify(&q, &solana_answer(&b64)).unwrap();
-    let VerifiedPayload::Solana(summary) = &verified.payload else {
+    let VerifiedPayload::Family(FamilySummary::Solana(summary)) = &verified.payload else {
         panic!("not solana: {verified:?}")
     };
     assert_eq!(summary.fee_payer, SOL_SENDER);
@@ -1211,15 +1212,15 @@ fn verify_solana_tampering_is_refused() {
     let (other_sender, _) = solana_swap(Some(USDC_SOL));
     assert_eq!(
         refused(&other_sender, &solana_answer(&b64)),
-        VerifyError::WrongFeePayer {
+        VerifyError::Family(FamilyRefusal::Solana(SolanaRefusal::WrongFeePayer {
             fee_payer: SOL_SENDER.into(),
             sender: USDC_SOL.into()
-        }
+        }))
     );
     let (no_sender, _) = solana_swap(None);
     assert_eq!(
         refused(&no_sender, &solana_answer(&b64)),
-        VerifyError::SolanaNoSender
+        VerifyError::Family(FamilyRefusal::Solana(SolanaRefusal::NoSender))
     );
     // A second signer.
     let two = edit_solana(&b64, |tx| {
@@ -1231,7 +1232,7 @@ fn verify_solana_tampering_is_refused() {
     });
     assert!(matches!(
         refused(&q, &solana_answer(&two)),
-        VerifyError::ExtraSigner { required: 2, ref signers } if signers.len() == 2 && signers[0] == SOL_SENDER
+        VerifyError::Family(FamilyRefusal::Solana(SolanaRefusal::ExtraSigner { required: 2, ref signers })) if signers.len() == 2 && signers[0] == SOL_SENDER
     ));
     // A signature already in place (the first slot follows the one-byte count).
     let presigned = {
@@ -1244,7 +1245,7 @@ fn verify_solana_tampering_is_refused() {
     };
     assert_eq!(
         refused(&q, &solana_answer(&presigned)),
-        VerifyError::PreSigned { slot: 0 }
+        VerifyError::Family(FamilyRefusal::Solana(SolanaRefusal::PreSigned { slot: 0 }))
     );
     // The quote's program is not called.
     let other_program = swap_quote(
@@ -1259,18 +1260,18 @@ fn verify_solana_tampering_is_refused() {
     );
     assert_eq!(
         refused(&other_program, &solana_answer(&b64)),
-        VerifyError::ProgramNotQuoted {
+        VerifyError::Family(FamilyRefusal::Solana(SolanaRefusal::ProgramNotQuoted {
             program: USDC_SOL.into(),
             called: vec![
                 "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA".to_owned(),
                 gateway_contract("solana")
             ]
-        }
+        }))
     );
     // Not a transaction; a Solana transaction for an EVM quote.
     assert!(matches!(
         refused(&q, &solana_answer("AQAAAA==")),
-        VerifyError::SolanaUnreadable { .. }
+        VerifyError::Family(FamilyRefusal::Solana(SolanaRefusal::Unreadable { .. }))
     ));
     let (evm_quote, _) = evm_offramp();
     assert!(matches!(
@@ -1410,17 +1411,19 @@ fn verify_every_message_is_a_sentence_with_what_to_do() {
             found: s("1"),
             floor: s("2"),
         },
-        VerifyError::SolanaUnexpectedInstruction {
-            what: s("a call of the program 1111"),
-        },
-        VerifyError::SolanaLookupTables,
-        VerifyError::SolanaInstructionDiffers {
+        VerifyError::Family(FamilyRefusal::Solana(
+            SolanaRefusal::UnexpectedInstruction {
+                what: s("a call of the program 1111"),
+            },
+        )),
+        VerifyError::Family(FamilyRefusal::Solana(SolanaRefusal::LookupTables)),
+        VerifyError::Family(FamilyRefusal::Solana(SolanaRefusal::InstructionDiffers {
             difference: s("its accounts differ"),
-        },
-        VerifyError::PriorityFeeTooHigh {
+        })),
+        VerifyError::Family(FamilyRefusal::Solana(SolanaRefusal::PriorityFeeTooHigh {
             lamports: 10,
             cap: 5,
-        },
+        })),
         VerifyError::FeeNotConfirmed {
             fee_sats: 7_500,
             percent: s("3.00"),
@@ -1462,26 +1465,30 @@ fn verify_every_message_is_a_sentence_with_what_to_do() {
         VerifyError::BadCalldata {
             reason: s("it is empty"),
         },
-        VerifyError::FeeLimitInvalid { value: s("x") },
-        VerifyError::FeeLimitTooHigh {
+        VerifyError::Family(FamilyRefusal::Tron(TronRefusal::FeeLimitInvalid {
+            value: s("x"),
+        })),
+        VerifyError::Family(FamilyRefusal::Tron(TronRefusal::FeeLimitTooHigh {
             fee_limit_sun: s("2000000000"),
             cap_sun: TRON_FEE_LIMIT_CAP_SUN,
-        },
-        VerifyError::SolanaUnreadable { reason: s("bad") },
-        VerifyError::SolanaNoSender,
-        VerifyError::WrongFeePayer {
+        })),
+        VerifyError::Family(FamilyRefusal::Solana(SolanaRefusal::Unreadable {
+            reason: s("bad"),
+        })),
+        VerifyError::Family(FamilyRefusal::Solana(SolanaRefusal::NoSender)),
+        VerifyError::Family(FamilyRefusal::Solana(SolanaRefusal::WrongFeePayer {
             fee_payer: s(USDC_SOL),
             sender: s(SOL_SENDER),
-        },
-        VerifyError::ExtraSigner {
+        })),
+        VerifyError::Family(FamilyRefusal::Solana(SolanaRefusal::ExtraSigner {
             required: 2,
             signers: vec![s(SOL_SENDER), s(USDC_SOL)],
-        },
-        VerifyError::PreSigned { slot: 0 },
-        VerifyError::ProgramNotQuoted {
+        })),
+        VerifyError::Family(FamilyRefusal::Solana(SolanaRefusal::PreSigned { slot: 0 })),
+        VerifyError::Family(FamilyRefusal::Solana(SolanaRefusal::ProgramNotQuoted {
             program: s(USDC_SOL),
             called: vec![],
-        },
+        })),
     ];
     for err in errors {
         let message = err.to_string();
@@ -1588,14 +1595,18 @@ fn verify_solana_allows_a_capped_compute_budget_and_the_orders_token_account_onl
             &q,
             &solana_answer(&solana_with(&[limit(1_400_000), price(5_000_000)]))
         ),
-        VerifyError::PriorityFeeTooHigh { .. }
+        VerifyError::Family(FamilyRefusal::Solana(
+            SolanaRefusal::PriorityFeeTooHigh { .. }
+        ))
     ));
     assert!(matches!(
         refused(
             &q,
             &solana_answer(&solana_with(&[(budget, vec![], vec![1, 0, 0, 0, 0])]))
         ),
-        VerifyError::SolanaUnexpectedInstruction { .. }
+        VerifyError::Family(FamilyRefusal::Solana(
+            SolanaRefusal::UnexpectedInstruction { .. }
+        ))
     ));
     // Creating the sender's own token account for the mint, idempotently, is what a wallet expects.
     let gateway = usdc_swap_instruction();
@@ -1628,7 +1639,9 @@ fn verify_solana_allows_a_capped_compute_budget_and_the_orders_token_account_onl
     for bad in [create(stranger, vec![1]), create(sender_ata, vec![0])] {
         assert!(matches!(
             refused(&q, &solana_answer(&solana_with(&[bad]))),
-            VerifyError::SolanaUnexpectedInstruction { .. }
+            VerifyError::Family(FamilyRefusal::Solana(
+                SolanaRefusal::UnexpectedInstruction { .. }
+            ))
         ));
     }
 }
@@ -1675,7 +1688,9 @@ fn verify_solana_takes_one_exact_deposit_to_the_vault_only() {
         assert!(
             matches!(
                 refused(&q, &solana_answer(&solana_with(&bad))),
-                VerifyError::SolanaUnexpectedInstruction { .. }
+                VerifyError::Family(FamilyRefusal::Solana(
+                    SolanaRefusal::UnexpectedInstruction { .. }
+                ))
             ),
             "{bad:?}"
         );
@@ -1701,7 +1716,9 @@ fn verify_solana_instruction_must_be_the_quotes() {
     .unwrap();
     assert!(matches!(
         refused(&q, &solana_answer(&b64)),
-        VerifyError::SolanaInstructionDiffers { .. }
+        VerifyError::Family(FamilyRefusal::Solana(
+            SolanaRefusal::InstructionDiffers { .. }
+        ))
     ));
 }
 
@@ -1927,7 +1944,7 @@ fn off_the_sandbox_a_tron_call_to_the_published_entry_passes_in_the_services_hex
     for to in [entry, hex, &hex[2..]] {
         let verified = verify_order_with(&q, &tx_answer("tokenSwap", tx(to)), &blind)
             .unwrap_or_else(|e| panic!("{to}: {e}"));
-        let VerifiedPayload::Tron(summary) = &verified.payload else {
+        let VerifiedPayload::Family(FamilySummary::Tron(summary)) = &verified.payload else {
             panic!("not tron")
         };
         assert_eq!(summary.to, entry, "shown in Base58");
@@ -2171,7 +2188,7 @@ fn a_tron_entry_call_is_decoded_with_the_token_in_base58() {
                     "data": exec_data(&token, 1_000_000, INNER_TARGET, &[]), "value": "0", "chain": "tron",
                     "feeLimit": TRON_FEE_LIMIT_SUN.to_string()});
     let verified = verify_order_with(&q, &tx_answer("tokenSwap", tx), &blind_strict()).unwrap();
-    let VerifiedPayload::Tron(summary) = &verified.payload else {
+    let VerifiedPayload::Family(FamilySummary::Tron(summary)) = &verified.payload else {
         panic!("not tron")
     };
     let shown = summary.entry.as_ref().unwrap();
@@ -2217,13 +2234,13 @@ fn off_the_sandbox_a_solana_instruction_of_no_known_layout_is_labelled_not_decod
     };
     assert!(matches!(
         verify_order_with(&q, &solana_answer(&b64), &unrun).unwrap_err(),
-        VerifyError::SolanaNotDecoded { program } if program == gateway_contract("solana")
+        VerifyError::Family(FamilyRefusal::Solana(SolanaRefusal::NotDecoded { program })) if program == gateway_contract("solana")
     ));
     assert_eq!(
         verify_order_with(&q, &solana_answer(&b64), &blind_strict()).unwrap(),
         verified
     );
-    let VerifiedPayload::Solana(summary) = &verified.payload else {
+    let VerifiedPayload::Family(FamilySummary::Solana(summary)) = &verified.payload else {
         panic!("not solana")
     };
     assert!(!summary.gateway_decoded);
@@ -2241,7 +2258,7 @@ fn off_the_sandbox_a_solana_instruction_of_no_known_layout_is_labelled_not_decod
     let (q, with_transfer) = solana_unknown_layout(true);
     let err = verify_order_with(&q, &solana_answer(&with_transfer), &blind_strict()).unwrap_err();
     assert!(
-        matches!(&err, VerifyError::SolanaUnexpectedInstruction { what } if what.contains("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA")),
+        matches!(&err, VerifyError::Family(FamilyRefusal::Solana(SolanaRefusal::UnexpectedInstruction { what })) if what.contains("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA")),
         "{err:?}"
     );
 
@@ -2250,11 +2267,14 @@ fn off_the_sandbox_a_solana_instruction_of_no_known_layout_is_labelled_not_decod
     sandbox.blind_signing = true;
     assert!(matches!(
         verify_order_with(&q, &solana_answer(&b64), &sandbox).unwrap_err(),
-        VerifyError::SolanaInstructionDiffers { .. }
+        VerifyError::Family(FamilyRefusal::Solana(
+            SolanaRefusal::InstructionDiffers { .. }
+        ))
     ));
     // A decoded instruction says so.
     let (q, genuine) = solana_swap(Some(SOL_SENDER));
-    let VerifiedPayload::Solana(summary) = verify(&q, &solana_answer(&genuine)).unwrap().payload
+    let VerifiedPayload::Family(FamilySummary::Solana(summary)) =
+        verify(&q, &solana_answer(&genuine)).unwrap().payload
     else {
         panic!("not solana")
     };
@@ -2276,4 +2296,38 @@ fn the_quote_cards_deposit_size_covers_what_the_sandbox_builds_for_one_coin() {
         fee >= (vsize - 12) * super::SANDBOX_FEE_RATE_SAT_VB,
         "{fee}"
     );
+}
+
+/// The journal keeps each order's `VerifiedPayload`: an added family's summary is read and written in the form it
+/// had when the union named each family (tagged by `type`, its fields beside the tag), and a tag no family has is
+/// refused rather than read as another kind.
+#[test]
+fn a_journaled_family_summary_reads_and_writes_in_its_tagged_form() {
+    let tron = json!({
+        "type": "tron", "to": "TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf", "value": "0", "valueText": "0 TRX",
+        "dataBytes": 68, "selector": "0xa9059cbb", "decoded": null, "entry": null, "rawData": null,
+        "feeLimitSun": "150000000", "feeLimitText": "150 TRX"
+    });
+    let read: VerifiedPayload = serde_json::from_value(tron.clone()).unwrap();
+    let VerifiedPayload::Family(FamilySummary::Tron(summary)) = &read else {
+        panic!("not a Tron summary: {read:?}")
+    };
+    assert_eq!(summary.fee_limit_sun, "150000000");
+    assert_eq!(serde_json::to_value(&read).unwrap(), tron, "written back as it was");
+
+    // Journaled before issue 30: no `gatewayDecoded`, which then meant decoded.
+    let solana = json!({
+        "type": "solana", "feePayer": SOL_SENDER, "programs": ["11111111111111111111111111111111"],
+        "instructionCount": 2, "recentBlockhash": "11111111111111111111111111111111", "version": "v0"
+    });
+    let read: VerifiedPayload = serde_json::from_value(solana).unwrap();
+    let VerifiedPayload::Family(FamilySummary::Solana(summary)) = &read else {
+        panic!("not a Solana summary: {read:?}")
+    };
+    assert!(summary.gateway_decoded);
+    assert_eq!(serde_json::to_value(&read).unwrap()["type"], "solana");
+
+    assert!(serde_json::from_value::<VerifiedPayload>(json!({"type": "sui", "to": "x"})).is_err());
+    let evm_fields_under_tron_tag = json!({"type": "tron", "to": "0x11", "chain": "bob"});
+    assert!(serde_json::from_value::<VerifiedPayload>(evm_fields_under_tron_tag).is_err());
 }

@@ -1,14 +1,13 @@
 //! The call an offramp or a token swap asks to be signed, as the window shows it for another wallet: the family's
-//! transaction (an EVM or Tron contract call, a Solana transaction) read from the create-order answer's `tx`, with
-//! what verification found preferred where it says something of a field. Nothing is guessed: a field that is absent
-//! stays absent.
+//! transaction (an EVM contract call here; an added family's in its own file, [`FamilyCall`]) read from the
+//! create-order answer's `tx`, with what verification found preferred where it says something of a field. Nothing is
+//! guessed: a field that is absent stays absent.
 
 use serde::Serialize;
 use serde_json::{Map, Value};
 use ts_rs::TS;
 
-use super::text::trx_text;
-use super::{DecodedCall, EntryCall, VerifiedPayload};
+use super::{DecodedCall, EntryCall, FamilyCall, VerifiedPayload, family_call_to_sign};
 
 /// Wei read as the chain's native coin when the chain's coin is not known (`0.0001 (the chain's native coin)`);
 /// the text as given when it is not an amount.
@@ -50,49 +49,6 @@ pub struct ContractCall {
     pub entry: Option<EntryCall>,
 }
 
-/// A Tron contract call: the call, and the most it may burn in fees.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
-#[serde(rename_all = "camelCase")]
-#[ts(export_to = "TronCall.ts")]
-pub struct TronCall {
-    /// The call.
-    #[serde(flatten)]
-    pub call: ContractCall,
-    /// The fee limit, in sun (decimal).
-    pub fee_limit_sun: Option<String>,
-    /// The fee limit as a person reads it.
-    pub fee_limit_text: Option<String>,
-    /// The fee limit as the window shows it: [`Self::fee_limit_text`], or without verification the sun read in TRX;
-    /// none when the gateway stated none.
-    pub fee_limit_shown: Option<String>,
-}
-
-/// A Solana transaction to sign.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
-#[serde(rename_all = "camelCase")]
-#[ts(export_to = "SolanaCall.ts")]
-pub struct SolanaCall {
-    /// The chain's slug (the order's source chain).
-    pub chain: String,
-    /// The chain id the gateway named, as text.
-    pub chain_id: Option<String>,
-    /// The unsigned transaction, base64, as the gateway sent it.
-    pub transaction: String,
-    /// Who pays the fee (verified).
-    pub fee_payer: Option<String>,
-    /// The programs the transaction calls (verified); empty when not verified.
-    pub programs: Vec<String>,
-    /// How many instructions it has (verified).
-    pub instruction_count: Option<u32>,
-    /// The blockhash it was built on (verified).
-    pub recent_blockhash: Option<String>,
-    /// Its message version (`legacy`, `v0`) (verified).
-    pub version: Option<String>,
-    /// Whether the gateway's own instruction was decoded and compared with the quote (verified); false when its
-    /// layout is not public and blind signing let it through.
-    pub gateway_decoded: Option<bool>,
-}
-
 /// The transaction an offramp or a token swap asks to be signed, by kind of chain.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 #[serde(tag = "kind", rename_all = "camelCase")]
@@ -100,10 +56,10 @@ pub struct SolanaCall {
 pub enum CallToSign {
     /// An EVM contract call.
     Evm(ContractCall),
-    /// A Tron contract call.
-    Tron(TronCall),
-    /// A Solana transaction.
-    Solana(SolanaCall),
+    /// The transaction of a family the gateway added after EVM (a Tron call, a Solana transaction), tagged by the
+    /// family's own `kind` ([`FamilyCall`]).
+    #[serde(untagged)]
+    Family(FamilyCall),
 }
 
 /// A non-empty string.
@@ -115,7 +71,7 @@ pub fn text(value: Option<&Value>) -> Option<String> {
 }
 
 /// A string, or a number written as a decimal string (amounts may come either way).
-fn number_text(value: Option<&Value>) -> Option<String> {
+pub(super) fn number_text(value: Option<&Value>) -> Option<String> {
     match value {
         Some(Value::Number(n)) => Some(n.to_string()),
         other => text(other),
@@ -131,67 +87,17 @@ pub fn call_to_sign(
 ) -> Option<CallToSign> {
     let kind = text(tx.get("type")).unwrap_or_else(|| {
         match payload {
-            Some(VerifiedPayload::Tron(_)) => "tron",
-            Some(VerifiedPayload::Solana(_)) => "solana",
+            Some(VerifiedPayload::Family(family)) => family.kind(),
             _ => "evm",
         }
         .to_owned()
     });
-    if kind == "solana" {
-        let transaction = text(tx.get("transaction"))?;
-        let s = match payload {
-            Some(VerifiedPayload::Solana(s)) => Some(s),
-            _ => None,
-        };
-        return Some(CallToSign::Solana(SolanaCall {
-            chain: send_chain.to_owned(),
-            chain_id: number_text(tx.get("chainId")),
-            transaction,
-            fee_payer: s.map(|s| s.fee_payer.clone()),
-            programs: s.map(|s| s.programs.clone()).unwrap_or_default(),
-            instruction_count: s.map(|s| s.instruction_count),
-            recent_blockhash: s.map(|s| s.recent_blockhash.clone()),
-            version: s.map(|s| s.version.clone()),
-            gateway_decoded: s.map(|s| s.gateway_decoded),
-        }));
+    if let Some(call) = family_call_to_sign(&kind, tx, payload, send_chain) {
+        return call.map(CallToSign::Family);
     }
     let to = text(tx.get("to"))?;
     let data = text(tx.get("data")).unwrap_or_default();
     let value = number_text(tx.get("value"));
-    if kind == "tron" {
-        let t = match payload {
-            Some(VerifiedPayload::Tron(t)) => Some(t),
-            _ => None,
-        };
-        let value = t
-            .map(|t| t.value.clone())
-            .or(value)
-            .unwrap_or_else(|| "0".to_owned());
-        let value_text = t.map(|t| t.value_text.clone());
-        let fee_limit_sun = t
-            .map(|t| t.fee_limit_sun.clone())
-            .or_else(|| number_text(tx.get("feeLimit")));
-        let fee_limit_text = t.map(|t| t.fee_limit_text.clone());
-        return Some(CallToSign::Tron(TronCall {
-            call: ContractCall {
-                chain: text(tx.get("chain")).unwrap_or_else(|| "tron".to_owned()),
-                to: t.map_or(to, |t| t.to.clone()),
-                value_shown: value_text.clone().unwrap_or_else(|| trx_text(&value)),
-                value,
-                value_text,
-                data,
-                data_bytes: t.map(|t| t.data_bytes),
-                selector: t.and_then(|t| t.selector.clone()),
-                decoded: t.and_then(|t| t.decoded.clone()),
-                entry: t.and_then(|t| t.entry.clone()),
-            },
-            fee_limit_shown: fee_limit_text
-                .clone()
-                .or_else(|| fee_limit_sun.as_deref().map(trx_text)),
-            fee_limit_sun,
-            fee_limit_text,
-        }));
-    }
     let e = match payload {
         Some(VerifiedPayload::Evm(e)) => Some(e),
         _ => None,
@@ -232,7 +138,7 @@ mod tests {
 
     #[test]
     fn without_verification_the_values_are_shown_in_the_chain_s_coin() {
-        let CallToSign::Tron(tron) = read(json!({
+        let CallToSign::Family(FamilyCall::Tron(tron)) = read(json!({
             "type": "tron", "to": "T1", "value": "1500000", "feeLimit": 150000000, "chain": "tron"
         })) else {
             panic!("a Tron call")
@@ -242,7 +148,9 @@ mod tests {
         assert_eq!(tron.fee_limit_text, None);
         assert_eq!(tron.fee_limit_shown.as_deref(), Some("150 TRX"));
 
-        let CallToSign::Tron(no_limit) = read(json!({"type": "tron", "to": "T1"})) else {
+        let CallToSign::Family(FamilyCall::Tron(no_limit)) =
+            read(json!({"type": "tron", "to": "T1"}))
+        else {
             panic!("a Tron call")
         };
         assert_eq!(no_limit.call.value_shown, "0 TRX");
@@ -258,7 +166,7 @@ mod tests {
         );
 
         let tx = json!({"type": "solana", "chainId": 792703809, "transaction": "AQAAAA=="});
-        let Some(CallToSign::Solana(solana)) =
+        let Some(CallToSign::Family(FamilyCall::Solana(solana))) =
             call_to_sign(tx.as_object().unwrap(), None, "solana")
         else {
             panic!("a Solana transaction")

@@ -41,7 +41,7 @@ use crate::execute::{
 use crate::simulate::{Simulation, SolAccount};
 
 pub mod simulation;
-use crate::verify::{Verified, VerifiedPayload};
+use crate::verify::{FamilySummary, Verified, VerifiedPayload};
 use crate::wallet::{Account, Accounts};
 use gateway_client::address::ChainFamily;
 use simulation::SolanaExpectation;
@@ -106,7 +106,7 @@ pub fn solana_pay_of(order: &OrderToPay) -> Result<SolanaPay, String> {
     let verified: Verified = order
         .verified()
         .ok_or_else(|| refused("This order has no verified transaction."))?;
-    let VerifiedPayload::Solana(summary) = &verified.payload else {
+    let VerifiedPayload::Family(FamilySummary::Solana(summary)) = &verified.payload else {
         return Err(refused(
             "This order's transaction is not a Solana transaction.",
         ));

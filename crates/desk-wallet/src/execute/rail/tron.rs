@@ -38,7 +38,7 @@ use crate::execute::{
     CrashHook, ExecError, Executed, Journaled, WalletTxProgress, journaled, locked,
 };
 use crate::simulate::{CallExpectation, SimCall, SimLog, Simulation, SimulationStatus};
-use crate::verify::{TRON_FEE_LIMIT_CAP_SUN, Verified, VerifiedPayload};
+use crate::verify::{FamilySummary, TRON_FEE_LIMIT_CAP_SUN, Verified, VerifiedPayload};
 use crate::wallet::{Account, Accounts};
 use gateway_client::address::ChainFamily;
 
@@ -82,7 +82,7 @@ pub fn tron_pay_of(order: &OrderToPay, known_spender: Option<[u8; 21]>) -> Resul
     let verified: Verified = order
         .verified()
         .ok_or_else(|| refused("This order has no verified transaction."))?;
-    let VerifiedPayload::Tron(summary) = &verified.payload else {
+    let VerifiedPayload::Family(FamilySummary::Tron(summary)) = &verified.payload else {
         return Err(refused("This order's transaction is not a Tron call."));
     };
     let created = order
