@@ -81,7 +81,7 @@ pub fn families() -> Result<()> {
 /// holds the figures exact, so that a change that adds or removes such a file says so here. Issue 33 asks for at
 /// most four: one registry per crate that still names a family (gateway-client, gateway-payload, desk-wallet,
 /// gateway-sim; desk-sandbox starts and funds its nodes through gateway-sim's `LocalChain` and names none).
-pub const WORKSPACE_FILES: [(&str, usize); 2] = [("tron", 8), ("solana", 8)];
+pub const WORKSPACE_FILES: [(&str, usize); 2] = [("tron", 7), ("solana", 7)];
 
 /// Issue 33's measure over the whole workspace: for each added family, the files outside its own (a file is its own
 /// when a word of its path is the family's: `execute/solana.rs`, `solana_node.rs`, `tron-node.mjs`) that name it,

@@ -202,7 +202,7 @@ async fn pay_from_solana(
     pause: &(dyn Fn(&str) + Send + Sync),
 ) -> String {
     let node = std::env::var("NODE_URL").unwrap();
-    let endpoint = desk_core::chains::solana::connect(
+    let endpoint = desk_core::execute::rail::solana::node::connect(
         &[node],
         gateway_sim::local_chain::solana_node::SANDBOX_GENESIS,
     )
@@ -236,7 +236,7 @@ async fn pay_from_tron(
 ) -> String {
     use desk_core::execute::{Executed, has_unfinished_wallet_tx, rail::tron};
     let node = std::env::var("NODE_URL").unwrap();
-    let endpoint = desk_core::chains::tron::connect(
+    let endpoint = desk_core::execute::rail::tron::node::connect(
         &[node],
         gateway_sim::local_chain::tron_node::SANDBOX_GENESIS_BLOCK,
     )
@@ -527,7 +527,7 @@ fn a_kill_at_any_step_of_any_route_loses_nothing_and_every_order_can_be_finished
         runtime.block_on(async {
             match route {
                 "solana" => {
-                    let endpoint = desk_core::chains::solana::connect(
+                    let endpoint = desk_core::execute::rail::solana::node::connect(
                         &[solana.url().to_owned()],
                         gateway_sim::local_chain::solana_node::SANDBOX_GENESIS,
                     )
@@ -541,7 +541,7 @@ fn a_kill_at_any_step_of_any_route_loses_nothing_and_every_order_can_be_finished
                     ))
                 }
                 "tron" => {
-                    let endpoint = desk_core::chains::tron::connect(
+                    let endpoint = desk_core::execute::rail::tron::node::connect(
                         &[tron.url().to_owned()],
                         gateway_sim::local_chain::tron_node::SANDBOX_GENESIS_BLOCK,
                     )

@@ -242,7 +242,7 @@ async fn a_journaled_transaction_is_sent_as_it_is_on_resume() {
     let pay =
         desk_core::execute::rail::solana::solana_pay_of(&journal.order(local_id).unwrap().to_pay())
             .unwrap();
-    let endpoint = desk_core::chains::solana::connect(
+    let endpoint = desk_core::execute::rail::solana::node::connect(
         &[node.url().to_owned()],
         gateway_sim::local_chain::solana_node::SANDBOX_GENESIS,
     )

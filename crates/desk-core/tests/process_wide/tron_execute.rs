@@ -171,7 +171,7 @@ async fn a_journaled_transaction_is_sent_as_it_is_and_an_expired_one_is_signed_a
         gateway_client::chains::tron::parse_account(&gateway_sim::quote::gateway_contract("tron")),
     )
     .unwrap();
-    let endpoint = desk_core::chains::tron::connect(
+    let endpoint = desk_core::execute::rail::tron::node::connect(
         &[node.url().to_owned()],
         gateway_sim::local_chain::tron_node::SANDBOX_GENESIS_BLOCK,
     )

@@ -5,8 +5,6 @@
 pub mod erc20;
 pub mod evm;
 pub mod simulated;
-pub mod solana;
-pub mod tron;
 
 use std::time::Duration;
 

@@ -2313,7 +2313,11 @@ fn a_journaled_family_summary_reads_and_writes_in_its_tagged_form() {
         panic!("not a Tron summary: {read:?}")
     };
     assert_eq!(summary.fee_limit_sun, "150000000");
-    assert_eq!(serde_json::to_value(&read).unwrap(), tron, "written back as it was");
+    assert_eq!(
+        serde_json::to_value(&read).unwrap(),
+        tron,
+        "written back as it was"
+    );
 
     // Journaled before issue 30: no `gatewayDecoded`, which then meant decoded.
     let solana = json!({

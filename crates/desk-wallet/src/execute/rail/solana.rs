@@ -7,7 +7,7 @@
 //! slot, the transaction re-serialized and sent; the base64 text itself is never signed, and the message is never
 //! changed (not even its blockhash: a transaction whose blockhash expired is explained, and a new order is the
 //! next step).
-//! - the endpoint must answer the cluster's genesis hash first ([`crate::chains::solana::connect`]);
+//! - the endpoint must answer the cluster's genesis hash first ([`node::connect`]);
 //! - the plan reads the SOL balance (for the fee, the amount when it is SOL, and the rent of a token account the
 //!   transaction creates), the token balance when the order pays an SPL token, the fee the cluster charges for
 //!   this exact message, and whether its blockhash is still valid ([`plan`]);
@@ -28,7 +28,7 @@ use solana_signature::Signature;
 use solana_transaction::versioned::VersionedTransaction;
 use tracing::info;
 
-use crate::chains::solana::{SendRefusal, SolanaEndpoint, sol_text, spl_text};
+use self::node::{SendRefusal, SolanaEndpoint, sol_text, spl_text};
 pub use crate::execute::Unsimulated;
 use crate::execute::ledger::{Ledger, OrderToPay, WalletTx, WalletTxKind, WalletTxState};
 use crate::execute::rail::{
@@ -40,6 +40,7 @@ use crate::execute::{
 };
 use crate::simulate::{Simulation, SolAccount};
 
+pub mod node;
 pub mod simulation;
 use crate::verify::{FamilySummary, Verified, VerifiedPayload};
 use crate::wallet::{Account, Accounts};
@@ -215,7 +216,7 @@ pub async fn plan(
         None
     };
     let fee = fee.unwrap_or_else(|| {
-        crate::chains::solana::LAMPORTS_PER_SIGNATURE
+        self::node::LAMPORTS_PER_SIGNATURE
             * u64::from(pay.transaction.message.header().num_required_signatures)
     });
     let rent = TOKEN_ACCOUNT_RENT.saturating_mul(pay.creates_token_accounts());
@@ -623,9 +624,9 @@ async fn endpoint_of(reach: &Reach) -> Result<SolanaEndpoint, ExecError> {
     let genesis = if reach.sandbox_nodes {
         gateway_payload::sandbox::SANDBOX_GENESIS
     } else {
-        crate::chains::solana::MAINNET_GENESIS
+        self::node::MAINNET_GENESIS
     };
-    Ok(crate::chains::solana::connect(&reach.urls, genesis).await?)
+    Ok(self::node::connect(&reach.urls, genesis).await?)
 }
 
 fn solana_account(text: &str) -> Result<Pubkey, ExecError> {
@@ -686,7 +687,7 @@ impl WalletRail for SolanaRail {
                 || token == "11111111111111111111111111111111";
             // The fee of a transaction and the rent of one token account: what Max of SOL keeps, and what paying a
             // token needs in SOL.
-            let keep = crate::chains::solana::LAMPORTS_PER_SIGNATURE + TOKEN_ACCOUNT_RENT;
+            let keep = self::node::LAMPORTS_PER_SIGNATURE + TOKEN_ACCOUNT_RENT;
             let (amount, max) = if native {
                 let have = endpoint.balance(&owner).await?;
                 (have, have.saturating_sub(keep))

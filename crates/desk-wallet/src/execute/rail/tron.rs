@@ -6,7 +6,7 @@
 //! builds itself ([`gateway_client::chains::tron`], protobuf): only the latest block's reference comes from the node, and
 //! the encoded `raw_data` is decoded again and checked to carry exactly the verified contract, data, value and fee
 //! limit before it is signed (secp256k1 over SHA-256 of `raw_data`, k256, RFC 6979). As on EVM:
-//! - the endpoint must answer the network's block 0 first ([`crate::chains::tron::connect`]);
+//! - the endpoint must answer the network's block 0 first ([`node::connect`]);
 //! - a TRC-20's allowance to the gateway's contract is read; when short, an exact approval comes first (to the
 //!   contract the app knows on this network only), with a fee limit the app sets from the estimated energy;
 //! - the energy (estimated by a read-only run of the same call) and bandwidth (the transaction's size, free while
@@ -25,10 +25,10 @@ use gateway_client::wire::{NATIVE_TOKEN, RouteKind};
 use prost::Message;
 use tracing::info;
 
+pub mod node;
+
+use self::node::{BANDWIDTH_OVERHEAD, Broadcast, TronEndpoint, TronPrices, trc20_text, trx_text};
 use crate::chains::erc20::approveCall;
-use crate::chains::tron::{
-    BANDWIDTH_OVERHEAD, Broadcast, TronEndpoint, TronPrices, trc20_text, trx_text,
-};
 use crate::execute::ledger::{Ledger, OrderToPay, WalletTx, WalletTxKind, WalletTxState};
 use crate::execute::rail::{
     BoxFuture, EndpointCheck, FeeReserve, PlannedTx, Reach, StepContext, WalletBalance, WalletPlan,
@@ -779,9 +779,9 @@ async fn endpoint_of(reach: &Reach) -> Result<TronEndpoint, ExecError> {
     let genesis = if reach.sandbox_nodes {
         gateway_payload::sandbox::SANDBOX_GENESIS_BLOCK
     } else {
-        crate::chains::tron::MAINNET_GENESIS_BLOCK
+        self::node::MAINNET_GENESIS_BLOCK
     };
-    Ok(crate::chains::tron::connect(&reach.urls, genesis).await?)
+    Ok(self::node::connect(&reach.urls, genesis).await?)
 }
 
 fn tron_account(text: &str) -> Result<[u8; 21], ExecError> {

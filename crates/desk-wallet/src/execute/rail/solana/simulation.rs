@@ -33,7 +33,7 @@ pub fn assess_solana(
     watched: &[([u8; 32], Option<SolAccount>, Option<SolAccount>)],
     err: Option<&str>,
 ) -> Result<Simulation, Surprise> {
-    use crate::chains::solana::{sol_text, spl_text};
+    use super::node::{sol_text, spl_text};
     if let Some(reason) = err {
         return Err(Surprise::Reverts {
             what: "order's transaction",

@@ -12,8 +12,8 @@ use gateway_client::wire::NATIVE_TOKEN;
 use serde_json::{Value, json};
 use tracing::warn;
 
-use super::ChainError;
-use super::erc20::{allowanceCall, approvalRequiredCall, balanceOfCall};
+use crate::chains::ChainError;
+use crate::chains::erc20::{allowanceCall, approvalRequiredCall, balanceOfCall};
 
 /// Tron mainnet's block 0.
 pub const MAINNET_GENESIS_BLOCK: &str =
@@ -37,7 +37,7 @@ pub struct ConstantRun {
     /// The energy it used.
     pub energy: u64,
     /// Its event logs (`None`: the node's answer has none to give).
-    pub logs: Option<Vec<super::simulated::SimLog>>,
+    pub logs: Option<Vec<crate::chains::simulated::SimLog>>,
 }
 
 /// What the network charges: sun per unit of energy and per byte of bandwidth beyond the free allowance.
@@ -97,8 +97,8 @@ fn message_text(value: &Value) -> String {
 
 /// Connects to the first of `urls` whose block 0 is `genesis_block` (failing over in order).
 pub async fn connect(urls: &[String], genesis_block: &str) -> Result<TronEndpoint, ChainError> {
-    let http = super::http_client()?;
-    super::first_answering(urls, |url, _| {
+    let http = crate::chains::http_client()?;
+    crate::chains::first_answering(urls, |url, _| {
         let endpoint = TronEndpoint {
             url: url.trim_end_matches('/').to_owned(),
             http: http.clone(),
@@ -228,7 +228,7 @@ impl TronEndpoint {
                         21 if address[0] == 0x41 => &address[1..],
                         _ => return None,
                     };
-                    Some(super::simulated::SimLog {
+                    Some(crate::chains::simulated::SimLog {
                         address: Address::from_slice(body),
                         topics: log["topics"]
                             .as_array()?

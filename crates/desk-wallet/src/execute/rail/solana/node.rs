@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use solana_pubkey::Pubkey;
 use tracing::warn;
 
-use super::ChainError;
+use crate::chains::ChainError;
 
 /// Solana mainnet-beta's genesis hash: what an endpoint of the real network answers.
 pub const MAINNET_GENESIS: &str = "5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d";
@@ -52,8 +52,8 @@ fn rpc_error(e: impl std::fmt::Display) -> ChainError {
 
 /// Connects to the first of `urls` whose `getGenesisHash` is `genesis` (failing over in order).
 pub async fn connect(urls: &[String], genesis: &str) -> Result<SolanaEndpoint, ChainError> {
-    let http = super::http_client()?;
-    super::first_answering(urls, |url, _| {
+    let http = crate::chains::http_client()?;
+    crate::chains::first_answering(urls, |url, _| {
         let endpoint = SolanaEndpoint {
             url,
             http: http.clone(),
@@ -170,7 +170,7 @@ impl SolanaEndpoint {
     pub async fn accounts(
         &self,
         addresses: &[Pubkey],
-    ) -> Result<Vec<Option<super::simulated::SolAccount>>, ChainError> {
+    ) -> Result<Vec<Option<crate::chains::simulated::SolAccount>>, ChainError> {
         let list: Vec<String> = addresses.iter().map(ToString::to_string).collect();
         let answer = self
             .rpc(
@@ -186,7 +186,7 @@ impl SolanaEndpoint {
             })?;
         Ok(values
             .iter()
-            .map(super::simulated::SolAccount::from_rpc)
+            .map(crate::chains::simulated::SolAccount::from_rpc)
             .collect())
     }
 
@@ -197,7 +197,7 @@ impl SolanaEndpoint {
         &self,
         wire_b64: &str,
         addresses: &[Pubkey],
-    ) -> Result<Result<super::simulated::SolSimulated, String>, ChainError> {
+    ) -> Result<Result<crate::chains::simulated::SolSimulated, String>, ChainError> {
         let list: Vec<String> = addresses.iter().map(ToString::to_string).collect();
         let answer = self
             .call(
@@ -242,7 +242,7 @@ impl SolanaEndpoint {
         let accounts = match value["accounts"].as_array() {
             Some(list) if list.len() == addresses.len() => list
                 .iter()
-                .map(super::simulated::SolAccount::from_rpc)
+                .map(crate::chains::simulated::SolAccount::from_rpc)
                 .collect(),
             _ if err.is_some() => Vec::new(),
             _ => {
@@ -252,7 +252,7 @@ impl SolanaEndpoint {
                 )));
             }
         };
-        Ok(Ok(super::simulated::SolSimulated { err, accounts }))
+        Ok(Ok(crate::chains::simulated::SolSimulated { err, accounts }))
     }
 
     /// What the cluster charges for a message (base64), in lamports; `None` when it no longer knows its blockhash.
