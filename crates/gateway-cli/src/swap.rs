@@ -292,7 +292,7 @@ async fn swap(desk: &Desk, args: &SwapArgs) -> Result<(), Failure> {
             .or_else(|| wallet_address(&accounts, &args.route.src_chain)),
         // V4 has no owner (its refund address, on the source chain, defaults to the sender in desk-core).
         owner: args.owner.clone().or_else(|| {
-            v3.then(|| accounts.evm.as_ref().map(|a| a.address.clone()))
+            v3.then(|| accounts.evm().ok().map(|a| a.address.clone()))
                 .flatten()
         }),
         refund: args.refund_address.clone(),

@@ -14,8 +14,10 @@ use serde::{Deserialize, Serialize};
 pub mod solana;
 pub mod tron;
 
-/// The kind of chain an address belongs to; all chains of one family share an address format.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// The kind of chain an address belongs to; all chains of one family share an address format. Ordered as declared
+/// (Bitcoin, EVM, then the families added after them), which is the order the wallet lists its accounts in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export_to = "ChainFamily.ts"))]
 #[serde(rename_all = "lowercase")]
 pub enum ChainFamily {
     /// Bitcoin: Base58Check legacy addresses (P2PKH, P2SH) and bech32 SegWit and Taproot addresses.
@@ -30,12 +32,7 @@ pub enum ChainFamily {
 
 impl fmt::Display for ChainFamily {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Self::Bitcoin => "Bitcoin",
-            Self::Evm => "EVM",
-            Self::Tron => "Tron",
-            Self::Solana => "Solana",
-        })
+        f.write_str(self.name())
     }
 }
 
@@ -43,6 +40,44 @@ impl ChainFamily {
     /// Every family, in the order of [`CHAINS`]: code above the chain crates lists families from here rather than
     /// naming them, so a new family is one more variant and its chains, not an edit wherever families are listed.
     pub const ALL: [Self; 4] = [Self::Bitcoin, Self::Evm, Self::Tron, Self::Solana];
+
+    /// The family's name in a sentence: `Bitcoin`, `EVM`, `Tron`, `Solana`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Bitcoin => "Bitcoin",
+            Self::Evm => "EVM",
+            Self::Tron => "Tron",
+            Self::Solana => "Solana",
+        }
+    }
+
+    /// The family as its serde form writes it, which keys the wallet's accounts: `bitcoin`, `evm`, `tron`, `solana`.
+    pub fn key(self) -> &'static str {
+        match self {
+            Self::Bitcoin => "bitcoin",
+            Self::Evm => "evm",
+            Self::Tron => "tron",
+            Self::Solana => "solana",
+        }
+    }
+
+    /// How the family's key is made from a recovery phrase, imported on its own and named ([`KeyRule`]).
+    pub const fn key_rule(self) -> KeyRule {
+        match self {
+            Self::Bitcoin => KeyRule {
+                scheme: KeyScheme::Bitcoin,
+                import_label: "Bitcoin (WIF, compressed)",
+                account_label: "Bitcoin (native SegWit)",
+            },
+            Self::Evm => KeyRule {
+                scheme: KeyScheme::Secp256k1 { path: EVM_KEY_PATH },
+                import_label: "EVM chains (hex, 64 characters)",
+                account_label: "EVM chains (Ethereum, BOB, Base, …)",
+            },
+            Self::Tron => tron::KEY_RULE,
+            Self::Solana => solana::KEY_RULE,
+        }
+    }
 
     /// The family's first chain in [`CHAINS`]: the chain an address is checked on when only its family matters
     /// (all chains of a family share an address format).
@@ -200,6 +235,42 @@ impl FamilyTx {
             Self::Solana(tx) => tx.lines_to_sign(),
         }
     }
+}
+
+/// The EVM account's BIP-32 path.
+pub const EVM_KEY_PATH: &str = "m/44'/60'/0'/0/0";
+
+/// How a family's key is made, imported and named ([`ChainFamily::key_rule`]): what the wallet derives, reads and
+/// lists without naming the family. A family added with a kind of key already here is one more of these.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KeyRule {
+    /// The kind of key, where a recovery phrase's is, and how a single one is written.
+    pub scheme: KeyScheme,
+    /// How a single key of the family is written, as the window's import list names it.
+    pub import_label: &'static str,
+    /// The family's account, as the wallet's list of accounts names it.
+    pub account_label: &'static str,
+}
+
+/// The kind of a family's key ([`KeyRule::scheme`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyScheme {
+    /// Bitcoin's: a secp256k1 key at BIP-84's path of the network, imported as a compressed WIF key, paid to as
+    /// native SegWit.
+    Bitcoin,
+    /// A secp256k1 key at `path` (BIP-32), imported as 32 bytes of hex (`0x` optional); its account is the family's
+    /// spelling of the last 20 bytes of Keccak-256 of its public key ([`ChainFamily::account_from_body`]: EVM's,
+    /// Tron's).
+    Secp256k1 {
+        /// The BIP-32 path of a recovery phrase's key.
+        path: &'static str,
+    },
+    /// An ed25519 key at `path` (SLIP-10, every step hardened), imported as the Base58 keypair of 64 bytes its
+    /// wallets export (or its 32-byte secret); its account is the public key in Base58 (Solana's).
+    Ed25519 {
+        /// The SLIP-10 path of a recovery phrase's key.
+        path: &'static str,
+    },
 }
 
 /// How a family writes its addresses ([`ChainFamily::address_rule`]).

@@ -55,7 +55,7 @@ fn request(route: &str, step: u64) -> QuoteRequest {
                 &amount(250_000),
                 EVM,
             );
-            r.sender = Some(wallet_account(|a| a.bitcoin));
+            r.sender = Some(wallet_account(|a| a.bitcoin().ok().cloned()));
             r.owner_address = Some(OWNER.into());
             r
         }
@@ -72,9 +72,17 @@ fn request(route: &str, step: u64) -> QuoteRequest {
         }
         "solana" | "tron" => {
             let (token, base, sender) = if route == "solana" {
-                (USDC_SOL, SOLANA_AMOUNT, wallet_account(|a| a.solana))
+                (
+                    USDC_SOL,
+                    SOLANA_AMOUNT,
+                    wallet_account(|a| a.for_chain("solana").cloned()),
+                )
             } else {
-                (USDT_TRON, TRON_AMOUNT, wallet_account(|a| a.tron))
+                (
+                    USDT_TRON,
+                    TRON_AMOUNT,
+                    wallet_account(|a| a.for_chain("tron").cloned()),
+                )
             };
             let mut r = QuoteRequest::new((route, token), ("bob", USDT_BOB), &amount(base), EVM);
             r.sender = Some(sender);
@@ -112,7 +120,7 @@ fn wallet_account(
 
 /// The app wallet's EVM address, which pays offramps and token swaps on the test's anvil node.
 fn wallet_evm() -> String {
-    wallet_account(|a| a.evm)
+    wallet_account(|a| a.evm().ok().cloned())
 }
 
 fn client(url: &str) -> Client {
@@ -208,7 +216,11 @@ async fn pay_from_solana(
     )
     .await
     .unwrap();
-    let key = desk_core::wallet::solana_signer(&app_wallet()).unwrap();
+    let key = desk_core::wallet::ed25519_signer(
+        &app_wallet(),
+        desk_core::wallet::KeyFamily(gateway_client::chains::ChainFamily::Solana),
+    )
+    .unwrap();
     let pay =
         desk_core::execute::rail::solana::solana_pay_of(&journal.order(local_id).unwrap().to_pay())
             .unwrap();
@@ -242,8 +254,15 @@ async fn pay_from_tron(
     )
     .await
     .unwrap();
-    let key = desk_core::wallet::tron_signing_key(&app_wallet()).unwrap();
-    let owner = gateway_client::chains::tron::parse_account(&wallet_account(|a| a.tron)).unwrap();
+    let key = desk_core::wallet::secp_signing_key(
+        &app_wallet(),
+        desk_core::wallet::KeyFamily(gateway_client::chains::ChainFamily::Tron),
+    )
+    .unwrap();
+    let owner = gateway_client::chains::tron::parse_account(&wallet_account(|a| {
+        a.for_chain("tron").cloned()
+    }))
+    .unwrap();
     let pay = tron::tron_pay_of(
         &journal.order(local_id).unwrap().to_pay(),
         gateway_client::chains::tron::parse_account(&gateway_sim::quote::gateway_contract("tron")),
@@ -511,13 +530,13 @@ fn a_kill_at_any_step_of_any_route_loses_nothing_and_every_order_can_be_finished
             .await
             .unwrap();
         solana
-            .fund_sandbox_wallet(&wallet_account(|a| a.solana))
+            .fund_sandbox_wallet(&wallet_account(|a| a.for_chain("solana").cloned()))
             .await
             .unwrap();
         let tron = gateway_sim::local_chain::tron_node::TronNode::start()
             .await
             .unwrap();
-        tron.fund_sandbox_wallet(&wallet_account(|a| a.tron))
+        tron.fund_sandbox_wallet(&wallet_account(|a| a.for_chain("tron").cloned()))
             .await
             .unwrap();
         (solana, tron)
@@ -534,7 +553,9 @@ fn a_kill_at_any_step_of_any_route_loses_nothing_and_every_order_can_be_finished
                     .await
                     .unwrap();
                     let owner: solana_pubkey::Pubkey =
-                        wallet_account(|a| a.solana).parse().unwrap();
+                        wallet_account(|a| a.for_chain("solana").cloned())
+                            .parse()
+                            .unwrap();
                     let mint: solana_pubkey::Pubkey = USDC_SOL.parse().unwrap();
                     Some(u128::from(
                         endpoint.token_balance(&owner, &mint).await.unwrap(),
@@ -547,9 +568,10 @@ fn a_kill_at_any_step_of_any_route_loses_nothing_and_every_order_can_be_finished
                     )
                     .await
                     .unwrap();
-                    let owner =
-                        gateway_client::chains::tron::parse_account(&wallet_account(|a| a.tron))
-                            .unwrap();
+                    let owner = gateway_client::chains::tron::parse_account(&wallet_account(|a| {
+                        a.for_chain("tron").cloned()
+                    }))
+                    .unwrap();
                     let token = gateway_client::chains::tron::parse_account(USDT_TRON).unwrap();
                     let balance = endpoint.token_balance(&token, &owner).await.unwrap();
                     Some(u128::try_from(balance).unwrap())

@@ -77,7 +77,7 @@ async fn a_token_swap_needs_no_approval_when_allowed_and_usdt_is_reset_to_zero_f
     let nodes = nodes(&["bob", "ethereum"]).await;
     let home = tempfile::tempdir().unwrap();
     let (desk, accounts) = desk_with_wallet(home.path()).await;
-    let evm = accounts.evm.as_ref().unwrap().address.clone();
+    let evm = accounts.evm().ok().unwrap().address.clone();
     // Funded on first use; then an allowance larger than the order, given earlier.
     desk.wallet_balance("bob", USDT_BOB).await.unwrap();
     approve_directly(&nodes[0], &evm, USDT_BOB, 1_000_000_000_000).await;
@@ -156,7 +156,7 @@ async fn an_offramp_is_approved_exactly_paid_and_registered_by_the_wallet() {
     let node = bob_node().await;
     let home = tempfile::tempdir().unwrap();
     let (desk, accounts) = desk_with_wallet(home.path()).await;
-    let evm = accounts.evm.as_ref().unwrap().address.clone();
+    let evm = accounts.evm().ok().unwrap().address.clone();
 
     // The Sandbox funds the wallet on its local chain: 1 WBTC and 10 ETH.
     let balance = desk.wallet_balance("bob", WBTC_BOB).await.unwrap();
@@ -169,7 +169,7 @@ async fn an_offramp_is_approved_exactly_paid_and_registered_by_the_wallet() {
         "Max of the native coin keeps the gas"
     );
 
-    let form = offramp_form(&evm, &accounts.bitcoin.as_ref().unwrap().address, "0.001");
+    let form = offramp_form(&evm, &accounts.bitcoin().ok().unwrap().address, "0.001");
     let local_id = verified_order(&desk, &form).await;
 
     // First an exact approval, then the order's call.
@@ -357,8 +357,8 @@ async fn too_little_gas_money_and_a_call_that_would_revert_are_told_before_anyth
     let node = bob_node().await;
     let home = tempfile::tempdir().unwrap();
     let (desk, accounts) = desk_with_wallet(home.path()).await;
-    let evm = accounts.evm.as_ref().unwrap().address.clone();
-    let form = offramp_form(&evm, &accounts.bitcoin.as_ref().unwrap().address, "0.001");
+    let evm = accounts.evm().ok().unwrap().address.clone();
+    let form = offramp_form(&evm, &accounts.bitcoin().ok().unwrap().address, "0.001");
     let order = desk
         .start_order(card(&desk, &form).await.raw, None)
         .await
@@ -440,8 +440,8 @@ async fn an_order_the_wallet_cannot_pay_is_not_created_and_the_refusal_says_what
     let node = bob_node().await;
     let home = tempfile::tempdir().unwrap();
     let (desk, accounts) = desk_with_wallet(home.path()).await;
-    let evm = accounts.evm.as_ref().unwrap().address.clone();
-    let btc = accounts.bitcoin.as_ref().unwrap().address.clone();
+    let evm = accounts.evm().ok().unwrap().address.clone();
+    let btc = accounts.bitcoin().ok().unwrap().address.clone();
     // Funded on first use with 1 WBTC and 10 ETH.
     desk.wallet_balance("bob", WBTC_BOB).await.unwrap();
     let before = desk.orders().await.unwrap().len();
@@ -604,7 +604,14 @@ async fn endpoints_are_chosen_per_network_and_checked_to_be_their_chain() {
     // The chosen endpoint is the one used: the wallet's balance is read from it.
     let _ = desk.wallet_remove().await;
     desk.wallet_import(ABANDON, "", PASSWORD).await.unwrap();
-    let evm = desk.wallet_accounts().await.unwrap().evm.unwrap().address;
+    let evm = desk
+        .wallet_accounts()
+        .await
+        .unwrap()
+        .evm()
+        .unwrap()
+        .address
+        .clone();
     node.mint(WBTC_BOB, &evm, U256::from(4_242u64))
         .await
         .unwrap();
@@ -645,7 +652,7 @@ async fn a_single_imported_evm_key_pays_an_offramp() {
     let _ = desk.wallet_remove().await;
     let key = "0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318";
     let bad = desk
-        .wallet_import_key(desk_core::wallet::KeyFamily::Evm, "0x1234", PASSWORD)
+        .wallet_import_key(desk_core::wallet::KeyFamily::EVM, "0x1234", PASSWORD)
         .await
         .unwrap_err();
     assert!(
@@ -654,13 +661,13 @@ async fn a_single_imported_evm_key_pays_an_offramp() {
         bad.message
     );
     let view = desk
-        .wallet_import_key(desk_core::wallet::KeyFamily::Evm, key, PASSWORD)
+        .wallet_import_key(desk_core::wallet::KeyFamily::EVM, key, PASSWORD)
         .await
         .unwrap();
     let accounts = view.accounts.unwrap();
-    let evm = accounts.evm.as_ref().unwrap().address.clone();
+    let evm = accounts.evm().ok().unwrap().address.clone();
     assert_eq!(evm, "0x2c7536E3605D9C16a7a3D7b1898e529396a65c23");
-    assert!(accounts.bitcoin.is_none());
+    assert!(accounts.bitcoin().is_err());
     let no_btc = desk.wallet_balance("bitcoin", "").await.unwrap_err();
     assert!(
         no_btc.message.contains("no Bitcoin account"),
@@ -685,7 +692,10 @@ async fn a_single_imported_evm_key_pays_an_offramp() {
     );
     desk.wallet_lock().await;
     let unlocked = desk.wallet_unlock(PASSWORD).await.unwrap();
-    assert_eq!(unlocked.accounts.unwrap().evm.unwrap().address, evm);
+    assert_eq!(
+        unlocked.accounts.unwrap().evm().unwrap().address.clone(),
+        evm
+    );
     desk.shutdown().await;
 }
 
@@ -706,8 +716,8 @@ async fn a_payment_that_reverts_when_mined_is_reported_and_never_registered() {
         .unwrap()
         .accounts
         .unwrap();
-    let evm = accounts.evm.as_ref().unwrap().address.clone();
-    let form = offramp_form(&evm, &accounts.bitcoin.as_ref().unwrap().address, "0.001");
+    let evm = accounts.evm().ok().unwrap().address.clone();
+    let form = offramp_form(&evm, &accounts.bitcoin().ok().unwrap().address, "0.001");
     let order = desk
         .start_order(card(&desk, &form).await.raw, None)
         .await
@@ -912,8 +922,8 @@ async fn an_endpoint_that_cannot_simulate_needs_this_orders_acceptance_and_blind
     common::name_nodes_to_sandbox(&[("bob", &proxy)]);
     let home = tempfile::tempdir().unwrap();
     let (desk, accounts) = desk_with_wallet(home.path()).await;
-    let evm = accounts.evm.as_ref().unwrap().address.clone();
-    let form = offramp_form(&evm, &accounts.bitcoin.as_ref().unwrap().address, "0.001");
+    let evm = accounts.evm().ok().unwrap().address.clone();
+    let form = offramp_form(&evm, &accounts.bitcoin().ok().unwrap().address, "0.001");
     let local_id = verified_order(&desk, &form).await;
 
     let plan = desk.wallet_plan(local_id).await.unwrap();

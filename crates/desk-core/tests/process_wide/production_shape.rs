@@ -100,8 +100,8 @@ async fn production_shaped_orders_are_checked_simulated_and_completed_without_bl
     let settings = desk.set_sandbox_production_shape(true).await.unwrap();
     assert!(!settings.blind_signing);
     let mut events = desk.subscribe();
-    let evm = accounts.evm.as_ref().unwrap().address.clone();
-    let btc = accounts.bitcoin.as_ref().unwrap().address.clone();
+    let evm = accounts.evm().ok().unwrap().address.clone();
+    let btc = accounts.bitcoin().ok().unwrap().address.clone();
     let gateway = gateway_sim::quote::gateway_contract("bob");
 
     for form in [offramp(&evm, &btc), token_swap(&evm)] {
@@ -180,8 +180,8 @@ async fn production_shaped_lies_are_refused_by_the_decoding_or_the_simulation() 
     let home = tempfile::tempdir().unwrap();
     let (desk, accounts) = desk_with_wallet(home.path()).await;
     desk.set_sandbox_production_shape(true).await.unwrap();
-    let evm = accounts.evm.as_ref().unwrap().address.clone();
-    let btc = accounts.bitcoin.as_ref().unwrap().address.clone();
+    let evm = accounts.evm().ok().unwrap().address.clone();
+    let btc = accounts.bitcoin().ok().unwrap().address.clone();
     let form = offramp(&evm, &btc);
     desk.wallet_balance("bob", WBTC_BOB).await.unwrap();
 
@@ -264,7 +264,7 @@ async fn a_production_shaped_trc20_swap_is_approved_to_trons_entry_run_read_only
     let (desk, accounts) = desk_with_wallet(home.path()).await;
     desk.set_sandbox_production_shape(true).await.unwrap();
     desk.wallet_balance("tron", USDT_TRON).await.unwrap();
-    let evm = accounts.evm.as_ref().unwrap().address.clone();
+    let evm = accounts.evm().ok().unwrap().address.clone();
     let form = SwapForm {
         src_chain: "tron".into(),
         src_token: USDT_TRON.into(),
@@ -273,7 +273,7 @@ async fn a_production_shaped_trc20_swap_is_approved_to_trons_entry_run_read_only
         amount: "25".into(),
         slippage_bps: 300,
         recipient: evm.clone(),
-        sender: Some(accounts.tron.as_ref().unwrap().address.clone()),
+        sender: Some(accounts.for_chain("tron").unwrap().address.clone()),
         owner: None,
         refund: None,
     };

@@ -80,8 +80,8 @@ async fn moving_the_sandboxs_clock_finishes_orders_and_their_output_reaches_the_
     let home = tempfile::tempdir().unwrap();
     let (desk, accounts) = desk_with_wallet(home.path()).await;
     let mut events = desk.subscribe();
-    let evm = accounts.evm.as_ref().unwrap().address.clone();
-    let btc = accounts.bitcoin.as_ref().unwrap().address.clone();
+    let evm = accounts.evm().ok().unwrap().address.clone();
+    let btc = accounts.bitcoin().ok().unwrap().address.clone();
 
     let idle = desk.sandbox_clock().await.unwrap();
     assert_eq!(idle.pending, 0);

@@ -28,7 +28,7 @@ async fn solana_node() -> SolanaNode {
 }
 
 fn swap_form(accounts: &desk_core::wallet::Accounts, amount: &str) -> SwapForm {
-    let evm = accounts.evm.as_ref().unwrap().address.clone();
+    let evm = accounts.evm().ok().unwrap().address.clone();
     SwapForm {
         src_chain: "solana".into(),
         src_token: USDC_SOL.into(),
@@ -37,7 +37,7 @@ fn swap_form(accounts: &desk_core::wallet::Accounts, amount: &str) -> SwapForm {
         amount: amount.into(),
         slippage_bps: 300,
         recipient: evm.clone(),
-        sender: Some(accounts.solana.as_ref().unwrap().address.clone()),
+        sender: Some(accounts.for_chain("solana").unwrap().address.clone()),
         owner: None,
         refund: None,
     }
@@ -134,7 +134,11 @@ async fn a_usdc_swap_from_solana_is_signed_sent_confirmed_registered_and_complet
 
     // Neither the phrase nor the key is in any file the app wrote or in any event.
     let seed = desk_core::wallet::Seed::from_phrase(ABANDON, "").unwrap();
-    let key = desk_core::wallet::solana_signer(&seed).unwrap();
+    let key = desk_core::wallet::ed25519_signer(
+        &seed,
+        desk_core::wallet::KeyFamily(gateway_client::chains::ChainFamily::Solana),
+    )
+    .unwrap();
     let secrets = [
         ABANDON.split(' ').take(4).collect::<Vec<_>>().join(" "),
         alloy_primitives::hex::encode(key.to_bytes()),
@@ -248,8 +252,9 @@ async fn a_journaled_transaction_is_sent_as_it_is_on_resume() {
     )
     .await
     .unwrap();
-    let key = desk_core::wallet::solana_signer(
+    let key = desk_core::wallet::ed25519_signer(
         &desk_core::wallet::Seed::from_phrase(ABANDON, "").unwrap(),
+        desk_core::wallet::KeyFamily(gateway_client::chains::ChainFamily::Solana),
     )
     .unwrap();
     let stopped = tokio::spawn(async move {

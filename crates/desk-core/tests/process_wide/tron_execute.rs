@@ -29,7 +29,7 @@ async fn tron_node() -> TronNode {
 }
 
 fn swap_form(accounts: &desk_core::wallet::Accounts, amount: &str) -> SwapForm {
-    let evm = accounts.evm.as_ref().unwrap().address.clone();
+    let evm = accounts.evm().ok().unwrap().address.clone();
     SwapForm {
         src_chain: "tron".into(),
         src_token: USDT_TRON.into(),
@@ -38,7 +38,7 @@ fn swap_form(accounts: &desk_core::wallet::Accounts, amount: &str) -> SwapForm {
         amount: amount.into(),
         slippage_bps: 300,
         recipient: evm.clone(),
-        sender: Some(accounts.tron.as_ref().unwrap().address.clone()),
+        sender: Some(accounts.for_chain("tron").unwrap().address.clone()),
         owner: None,
         refund: None,
     }
@@ -132,7 +132,11 @@ async fn a_usdt_swap_from_tron_is_approved_paid_registered_and_completed() {
 
     // Neither the phrase nor the key is in any file the app wrote or in any event.
     let seed = desk_core::wallet::Seed::from_phrase(ABANDON, "").unwrap();
-    let key = desk_core::wallet::tron_signing_key(&seed).unwrap();
+    let key = desk_core::wallet::secp_signing_key(
+        &seed,
+        desk_core::wallet::KeyFamily(gateway_client::chains::ChainFamily::Tron),
+    )
+    .unwrap();
     let secrets = [
         ABANDON.split(' ').take(4).collect::<Vec<_>>().join(" "),
         alloy_primitives::hex::encode(key.to_bytes()),
@@ -177,8 +181,9 @@ async fn a_journaled_transaction_is_sent_as_it_is_and_an_expired_one_is_signed_a
     )
     .await
     .unwrap();
-    let key = desk_core::wallet::tron_signing_key(
+    let key = desk_core::wallet::secp_signing_key(
         &desk_core::wallet::Seed::from_phrase(ABANDON, "").unwrap(),
+        desk_core::wallet::KeyFamily(gateway_client::chains::ChainFamily::Tron),
     )
     .unwrap();
     let stopped = tokio::spawn(async move {
@@ -293,8 +298,9 @@ async fn shortfalls_other_senders_and_unknown_ids_are_refused() {
 async fn the_signature_is_tronwebs_for_the_same_raw_data() {
     use gateway_client::chains::tron::{BlockRef, TronCall};
     use prost::Message;
-    let key = desk_core::wallet::tron_signing_key(
+    let key = desk_core::wallet::secp_signing_key(
         &desk_core::wallet::Seed::from_phrase(ABANDON, "").unwrap(),
+        desk_core::wallet::KeyFamily(gateway_client::chains::ChainFamily::Tron),
     )
     .unwrap();
     let owner =

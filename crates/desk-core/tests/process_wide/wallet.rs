@@ -53,14 +53,14 @@ async fn a_new_wallet_is_checked_kept_locked_revealed_and_removed() {
     let accounts = view.accounts.expect("addresses while unlocked");
     assert!(
         accounts
-            .bitcoin
-            .as_ref()
+            .bitcoin()
+            .ok()
             .unwrap()
             .address
             .starts_with("bcrt1q"),
         "{accounts:?}"
     );
-    assert_eq!(accounts.bitcoin.as_ref().unwrap().path, "m/84'/1'/0'/0/0");
+    assert_eq!(accounts.bitcoin().ok().unwrap().path, "m/84'/1'/0'/0/0");
 
     // A second wallet does not overwrite the first.
     assert_eq!(
@@ -120,7 +120,7 @@ async fn an_imported_wallet_with_a_passphrase_has_its_own_addresses_and_locks_wh
     let plain = plain.accounts.unwrap();
     // The well-known EVM address of the "abandon … about" phrase.
     assert_eq!(
-        plain.evm.as_ref().unwrap().address,
+        plain.evm().ok().unwrap().address,
         "0x9858EfFD232B4033E47d90003D41EC34EcaEda94"
     );
     desk.wallet_remove().await.unwrap();
@@ -131,12 +131,12 @@ async fn an_imported_wallet_with_a_passphrase_has_its_own_addresses_and_locks_wh
         .accounts
         .unwrap();
     assert_ne!(
-        with_passphrase.evm.as_ref().unwrap().address,
-        plain.evm.as_ref().unwrap().address
+        with_passphrase.evm().ok().unwrap().address,
+        plain.evm().ok().unwrap().address
     );
     assert_ne!(
-        with_passphrase.bitcoin.as_ref().unwrap().address,
-        plain.bitcoin.as_ref().unwrap().address
+        with_passphrase.bitcoin().ok().unwrap().address,
+        plain.bitcoin().ok().unwrap().address
     );
 
     // Idle past a second: locked by the desk's clock, and told.
@@ -188,7 +188,7 @@ async fn an_onramp_is_signed_by_the_wallet_registered_and_completed_and_the_phra
         desk.wallet_balance("nowhere", "").await.unwrap_err().kind,
         ErrorKind::InvalidInput
     );
-    let form = onramp_form(Some(accounts.bitcoin.as_ref().unwrap().address.clone()));
+    let form = onramp_form(Some(accounts.bitcoin().ok().unwrap().address.clone()));
     common::set_tamper(&desk, Some("psbtPaysStranger")).await;
     let hostile = card(&desk, &form).await;
     let hostile = desk.start_order(hostile.raw, None).await.unwrap();
@@ -271,7 +271,7 @@ async fn a_psbt_signed_elsewhere_is_handed_back_as_base64_and_finalized_and_an_u
         .accounts
         .unwrap();
     desk.wallet_lock().await;
-    let form = onramp_form(Some(accounts.bitcoin.as_ref().unwrap().address.clone()));
+    let form = onramp_form(Some(accounts.bitcoin().ok().unwrap().address.clone()));
     let order = desk
         .start_order(card(&desk, &form).await.raw, None)
         .await

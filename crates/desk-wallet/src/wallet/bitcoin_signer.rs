@@ -164,7 +164,7 @@ impl BitcoinAccount {
             }
             None => {
                 let secret =
-                    super::secp_key(seed, "", super::KeyFamily::Bitcoin)?.ok_or_else(|| {
+                    super::secp_key(seed, "", super::KeyFamily::BITCOIN)?.ok_or_else(|| {
                         SignError::Key(super::WalletError::NoKey(
                             seed.key_family().map_or("other", super::KeyFamily::name),
                             "Bitcoin",
@@ -356,7 +356,7 @@ mod tests {
     fn a_single_imported_wif_key_signs_its_own_input_and_nothing_else() {
         let secret = bitcoin::secp256k1::SecretKey::from_slice(&[5u8; 32]).unwrap();
         let wif = bitcoin::PrivateKey::new(secret, bitcoin::Network::Regtest).to_wif();
-        let key = Seed::from_key(super::super::KeyFamily::Bitcoin, &wif).unwrap();
+        let key = Seed::from_key(super::super::KeyFamily::BITCOIN, &wif).unwrap();
         let network = BitcoinNetwork::Regtest;
         let script = BitcoinAccount::of(&key, network).unwrap().script;
         let tx =
@@ -371,7 +371,7 @@ mod tests {
             ),
             Err(SignError::NotOurs { index: 0, .. })
         ));
-        let evm = Seed::from_key(super::super::KeyFamily::Evm, &"11".repeat(32)).unwrap();
+        let evm = Seed::from_key(super::super::KeyFamily::EVM, &"11".repeat(32)).unwrap();
         let refused =
             sign_onramp_psbt(&evm, network, &psbt_spending(script).serialize()).unwrap_err();
         assert!(

@@ -7,7 +7,9 @@
 //! | Tron | `m/44'/195'/0'/0/0` | Base58Check of `0x41` and the EVM-style 20 bytes |
 //! | Solana | `m/44'/501'/0'/0'` (SLIP-10 ed25519, every step hardened) | the ed25519 public key, Base58 |
 //!
-//! secp256k1 keys come from rust-bitcoin's BIP-32; the phrase from `bip39` (rust-bitcoin's crate); Solana's key from
+//! Each family's path, kind of key and import form is its key rule in gateway-client's chain table
+//! ([`ChainFamily::key_rule`]), which this module reads without naming the family. secp256k1 keys come from
+//! rust-bitcoin's BIP-32; the phrase from `bip39` (rust-bitcoin's crate); ed25519 keys (Solana's) from
 //! `ed25519-dalek-bip32`. The seed lives in zeroizing memory and never prints. [`vault`] seals the phrase under the
 //! app password for the keychain. Signing comes next (issue 12): nothing here signs yet.
 
@@ -15,6 +17,7 @@ pub mod bitcoin_signer;
 pub mod keeper;
 pub mod vault;
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
 
@@ -22,6 +25,7 @@ use bitcoin::bip32::{DerivationPath, Xpriv};
 use bitcoin::secp256k1::{Secp256k1, SecretKey};
 use bitcoin::{Address, CompressedPublicKey, NetworkKind};
 use gateway_client::address::BitcoinNetwork;
+use gateway_client::chains::{ChainFamily, KeyScheme};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 use zeroize::Zeroizing;
@@ -31,11 +35,7 @@ pub const BITCOIN_PATH_MAINNET: &str = "m/84'/0'/0'/0/0";
 /// The same on test networks (coin type 1).
 pub const BITCOIN_PATH_TEST: &str = "m/84'/1'/0'/0/0";
 /// The EVM account.
-pub const EVM_PATH: &str = "m/44'/60'/0'/0/0";
-/// The Tron account.
-pub const TRON_PATH: &str = "m/44'/195'/0'/0/0";
-/// The Solana account (SLIP-10, all hardened).
-pub const SOLANA_PATH: &str = "m/44'/501'/0'/0'";
+pub const EVM_PATH: &str = gateway_client::chains::EVM_KEY_PATH;
 
 /// Why a phrase or a derivation cannot be used, as a sentence with the next step.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -81,66 +81,71 @@ enum Material {
     },
 }
 
-/// The chain family of a single imported private key.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "camelCase")]
+/// The chain family of a single imported private key, and of each of the wallet's accounts: a [`ChainFamily`], whose
+/// key rule ([`ChainFamily::key_rule`]) says how its key is derived, imported and named.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, TS)]
+#[serde(transparent)]
 #[ts(export_to = "KeyFamily.ts")]
-pub enum KeyFamily {
-    /// A WIF key (compressed), paid to as native SegWit.
-    Bitcoin,
-    /// 32 bytes in hex (`0x` optional), the key of every EVM chain.
-    Evm,
-    /// 32 bytes in hex, as Tron wallets export it.
-    Tron,
-    /// The Base58 keypair of 64 bytes Solana wallets export (or its 32-byte secret).
-    Solana,
-}
+pub struct KeyFamily(pub ChainFamily);
 
 impl KeyFamily {
-    /// Every family of key, in the order the window offers them for import.
-    pub const ALL: [Self; 4] = [Self::Evm, Self::Bitcoin, Self::Tron, Self::Solana];
+    /// Bitcoin's key: a WIF key (compressed), paid to as native SegWit.
+    pub const BITCOIN: Self = Self(ChainFamily::Bitcoin);
 
-    /// The order the wallet's accounts are listed in (the window's list, `gateway wallet address`).
-    pub const LISTED: [Self; 4] = [Self::Bitcoin, Self::Evm, Self::Tron, Self::Solana];
+    /// The key of every EVM chain: 32 bytes in hex (`0x` optional).
+    pub const EVM: Self = Self(ChainFamily::Evm);
 
-    /// The family as the wallet's accounts are keyed by it (`bitcoin`, `evm`, `tron`, `solana`).
-    pub fn key(self) -> &'static str {
-        match self {
-            Self::Bitcoin => "bitcoin",
-            Self::Evm => "evm",
-            Self::Tron => "tron",
-            Self::Solana => "solana",
+    /// Every family of key, in the order the window offers them for import: EVM's first, then the others in
+    /// [`ChainFamily::ALL`]'s order.
+    pub const ALL: [Self; ChainFamily::ALL.len()] = {
+        let mut all = [Self::EVM; ChainFamily::ALL.len()];
+        let mut from = 0;
+        let mut to = 1;
+        while from < ChainFamily::ALL.len() {
+            if !matches!(ChainFamily::ALL[from], ChainFamily::Evm) {
+                all[to] = Self(ChainFamily::ALL[from]);
+                to += 1;
+            }
+            from += 1;
         }
+        all
+    };
+
+    /// The order the wallet's accounts are listed in (the window's list, `gateway wallet address`):
+    /// [`ChainFamily::ALL`]'s, which is also the order of [`Accounts`]' keys.
+    pub const LISTED: [Self; ChainFamily::ALL.len()] = {
+        let mut listed = [Self::EVM; ChainFamily::ALL.len()];
+        let mut i = 0;
+        while i < ChainFamily::ALL.len() {
+            listed[i] = Self(ChainFamily::ALL[i]);
+            i += 1;
+        }
+        listed
+    };
+
+    /// The family as the wallet's accounts are keyed by it (`bitcoin`, `evm`, …).
+    pub fn key(self) -> &'static str {
+        self.0.key()
     }
 
     /// How a key of the family is written, as the window's import list names it.
     pub fn import_label(self) -> &'static str {
-        match self {
-            Self::Bitcoin => "Bitcoin (WIF, compressed)",
-            Self::Evm => "EVM chains (hex, 64 characters)",
-            Self::Tron => "Tron (hex, 64 characters)",
-            Self::Solana => "Solana (Base58 keypair)",
-        }
+        self.0.key_rule().import_label
     }
 
     /// The family's account as the wallet's list of accounts names it, in [`Accounts::listed`]'s order.
     pub fn account_label(self) -> &'static str {
-        match self {
-            Self::Bitcoin => "Bitcoin (native SegWit)",
-            Self::Evm => "EVM chains (Ethereum, BOB, Base, …)",
-            Self::Tron => "Tron",
-            Self::Solana => "Solana",
-        }
+        self.0.key_rule().account_label
     }
 
-    /// The family's name in a sentence: `Bitcoin`, `EVM`, `Tron` or `Solana`.
+    /// The family's name in a sentence: `Bitcoin`, `EVM`, …
     pub fn name(self) -> &'static str {
-        match self {
-            Self::Bitcoin => "Bitcoin",
-            Self::Evm => "EVM",
-            Self::Tron => "Tron",
-            Self::Solana => "Solana",
-        }
+        self.0.name()
+    }
+
+    /// How the family's key is derived and imported.
+    fn scheme(self) -> KeyScheme {
+        self.0.key_rule().scheme
     }
 }
 
@@ -176,8 +181,8 @@ impl Seed {
             why: why.to_owned(),
         };
         let mut secret = Zeroizing::new([0u8; 32]);
-        match family {
-            KeyFamily::Bitcoin => {
+        match family.scheme() {
+            KeyScheme::Bitcoin => {
                 let key = bitcoin::PrivateKey::from_wif(&text).map_err(|_| {
                     bad("it is not a WIF private key (it starts with K, L, 5, c or 9)")
                 })?;
@@ -188,7 +193,7 @@ impl Seed {
                 }
                 secret.copy_from_slice(&key.inner.secret_bytes());
             }
-            KeyFamily::Evm | KeyFamily::Tron => {
+            KeyScheme::Secp256k1 { .. } => {
                 let hex = text.strip_prefix("0x").unwrap_or(&text);
                 let bytes = Zeroizing::new(
                     alloy_primitives::hex::decode(hex).map_err(|_| bad("it is not hexadecimal"))?,
@@ -198,13 +203,14 @@ impl Seed {
                 }
                 secret.copy_from_slice(&bytes);
             }
-            KeyFamily::Solana => {
+            KeyScheme::Ed25519 { .. } => {
                 // Measured before it is decoded: a 64-byte keypair has at most 88 Base58 characters.
                 let bytes = Zeroizing::new(
                     gateway_client::base58::decode(text.as_str(), 64).map_err(|err| match err {
-                        gateway_client::base58::Base58Error::TooLong { .. } => bad(
-                            "it is too long for a Solana key (a keypair has at most 88 Base58 characters)",
-                        ),
+                        gateway_client::base58::Base58Error::TooLong { .. } => bad(&format!(
+                            "it is too long for a {} key (a keypair has at most 88 Base58 characters)",
+                            family.name()
+                        )),
                         _ => bad("it is not Base58"),
                     })?,
                 );
@@ -224,7 +230,9 @@ impl Seed {
                 }
             }
         }
-        if family != KeyFamily::Solana && SecretKey::from_slice(secret.as_slice()).is_err() {
+        if !matches!(family.scheme(), KeyScheme::Ed25519 { .. })
+            && SecretKey::from_slice(secret.as_slice()).is_err()
+        {
             return Err(bad("it is not a valid secp256k1 key"));
         }
         Ok(Self(Material::Key { family, secret }))
@@ -254,85 +262,49 @@ pub fn new_phrase(words: usize) -> Result<Zeroizing<String>, WalletError> {
     Ok(Zeroizing::new(mnemonic.to_string()))
 }
 
-/// The wallet's address on each chain family, with the path it was derived by.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "camelCase")]
+/// The wallet's address on each chain family, with the path it was derived by: an object keyed by the family
+/// (`bitcoin`, `evm`, …), in [`KeyFamily::LISTED`]'s order, without the families the wallet has no key of.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(transparent)]
 #[ts(export_to = "WalletAccounts.ts")]
-pub struct Accounts {
-    /// Native SegWit on the network's Bitcoin network.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
-    pub bitcoin: Option<Account>,
-    /// EVM chains.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
-    pub evm: Option<Account>,
-    /// Tron.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
-    pub tron: Option<Account>,
-    /// Solana.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
-    pub solana: Option<Account>,
-}
+pub struct Accounts(BTreeMap<KeyFamily, Account>);
 
 impl Accounts {
     /// The Bitcoin account, or why there is none.
     pub fn bitcoin(&self) -> Result<&Account, WalletError> {
-        self.bitcoin.as_ref().ok_or_else(|| self.missing("Bitcoin"))
+        self.required(KeyFamily::BITCOIN)
     }
 
     /// The EVM account, or why there is none.
     pub fn evm(&self) -> Result<&Account, WalletError> {
-        self.evm.as_ref().ok_or_else(|| self.missing("EVM"))
+        self.required(KeyFamily::EVM)
     }
 
-    /// The account that signs on `chain` (by its family: Bitcoin, the EVM chains, Tron or Solana), when the wallet has
-    /// one.
+    /// The account of `family`, or why there is none.
+    pub fn required(&self, family: KeyFamily) -> Result<&Account, WalletError> {
+        self.of(family).ok_or_else(|| self.missing(family.name()))
+    }
+
+    /// The account that signs on `chain` (by its family), when the wallet has one.
     pub fn for_chain(&self, chain: &str) -> Option<&Account> {
-        use gateway_client::address::{ChainFamily, chain_family};
-        match chain_family(chain)? {
-            ChainFamily::Bitcoin => self.bitcoin.as_ref(),
-            ChainFamily::Evm => self.evm.as_ref(),
-            ChainFamily::Tron => self.tron.as_ref(),
-            ChainFamily::Solana => self.solana.as_ref(),
-        }
-    }
-
-    /// The Tron account, or why there is none.
-    pub fn tron(&self) -> Result<&Account, WalletError> {
-        self.tron.as_ref().ok_or_else(|| self.missing("Tron"))
-    }
-
-    /// The Solana account, or why there is none.
-    pub fn solana(&self) -> Result<&Account, WalletError> {
-        self.solana.as_ref().ok_or_else(|| self.missing("Solana"))
+        self.of(KeyFamily(gateway_client::address::chain_family(chain)?))
     }
 
     /// The account of `family`, when the wallet has one.
     pub fn of(&self, family: KeyFamily) -> Option<&Account> {
-        match family {
-            KeyFamily::Bitcoin => self.bitcoin.as_ref(),
-            KeyFamily::Evm => self.evm.as_ref(),
-            KeyFamily::Tron => self.tron.as_ref(),
-            KeyFamily::Solana => self.solana.as_ref(),
-        }
+        self.0.get(&family)
     }
 
     /// The accounts the wallet has, each with its family, in [`KeyFamily::LISTED`]'s order.
     pub fn listed(&self) -> Vec<(KeyFamily, &Account)> {
-        KeyFamily::LISTED
-            .into_iter()
-            .filter_map(|family| self.of(family).map(|a| (family, a)))
+        self.0
+            .iter()
+            .map(|(family, account)| (*family, account))
             .collect()
     }
 
     fn missing(&self, wanted: &'static str) -> WalletError {
-        let held = KeyFamily::LISTED
-            .into_iter()
-            .find(|family| self.of(*family).is_some())
-            .map_or("other", KeyFamily::name);
+        let held = self.0.keys().next().map_or("other", |family| family.name());
         WalletError::NoKey(held, wanted)
     }
 }
@@ -348,11 +320,10 @@ pub struct Account {
     pub path: String,
 }
 
-/// The accounts of `seed`, Bitcoin's on `network`: all four for a recovery phrase, the one of its family for a single
-/// key (the path then reads "imported key").
+/// The accounts of `seed`, Bitcoin's on `network`: one per family for a recovery phrase, the one of its family for a
+/// single key (the path then reads "imported key"). Each family's key is made by its rule ([`ChainFamily::key_rule`]).
 pub fn accounts(seed: &Seed, network: BitcoinNetwork) -> Result<Accounts, WalletError> {
     let secp = Secp256k1::new();
-    let bitcoin_path = bitcoin_path(network);
     let path_of = |path: &str| {
         if seed.key_family().is_some() {
             IMPORTED.to_owned()
@@ -360,34 +331,36 @@ pub fn accounts(seed: &Seed, network: BitcoinNetwork) -> Result<Accounts, Wallet
             path.to_owned()
         }
     };
-    let bitcoin = secp_key(seed, bitcoin_path, KeyFamily::Bitcoin)?.map(|key| {
-        let public = CompressedPublicKey(key.public_key(&secp));
-        Account {
-            address: Address::p2wpkh(&public, bitcoin::Network::from(network)).to_string(),
-            path: path_of(bitcoin_path),
+    let mut held = BTreeMap::new();
+    for family in KeyFamily::LISTED {
+        let account = match family.scheme() {
+            KeyScheme::Bitcoin => {
+                let path = bitcoin_path(network);
+                secp_key(seed, path, family)?.map(|key| {
+                    let public = CompressedPublicKey(key.public_key(&secp));
+                    Account {
+                        address: Address::p2wpkh(&public, bitcoin::Network::from(network))
+                            .to_string(),
+                        path: path_of(path),
+                    }
+                })
+            }
+            KeyScheme::Secp256k1 { path } => secp_key(seed, path, family)?
+                .and_then(|key| family.0.account_from_body(evm_address_bytes(&key, &secp)))
+                .map(|address| Account {
+                    address,
+                    path: path_of(path),
+                }),
+            KeyScheme::Ed25519 { path } => ed25519_key(seed, path, family)?.map(|key| Account {
+                address: bs58::encode(key.verifying_key().to_bytes()).into_string(),
+                path: path_of(path),
+            }),
+        };
+        if let Some(account) = account {
+            held.insert(family, account);
         }
-    });
-    let evm = secp_key(seed, EVM_PATH, KeyFamily::Evm)?.map(|key| Account {
-        address: alloy_primitives::Address::from(evm_address_bytes(&key, &secp)).to_checksum(None),
-        path: path_of(EVM_PATH),
-    });
-    let tron = secp_key(seed, TRON_PATH, KeyFamily::Tron)?.map(|key| {
-        use gateway_client::chains::tron;
-        Account {
-            address: tron::base58(&tron::account_of_body(evm_address_bytes(&key, &secp))),
-            path: path_of(TRON_PATH),
-        }
-    });
-    let solana = solana_public_key(seed)?.map(|public| Account {
-        address: solana_pubkey::Pubkey::new_from_array(public).to_string(),
-        path: path_of(SOLANA_PATH),
-    });
-    Ok(Accounts {
-        bitcoin,
-        evm,
-        tron,
-        solana,
-    })
+    }
+    Ok(Accounts(held))
 }
 
 /// What an imported key's account shows instead of a derivation path.
@@ -396,7 +369,7 @@ pub const IMPORTED: &str = "imported key";
 /// The signer of the wallet's EVM account (`m/44'/60'/0'/0/0`, or the imported EVM key); its key is wiped when it is
 /// dropped.
 pub fn evm_signer(seed: &Seed) -> Result<alloy::signers::local::PrivateKeySigner, WalletError> {
-    let key = secp_key(seed, EVM_PATH, KeyFamily::Evm)?.ok_or_else(|| {
+    let key = secp_key(seed, EVM_PATH, KeyFamily::EVM)?.ok_or_else(|| {
         WalletError::NoKey(seed.key_family().map_or("other", KeyFamily::name), "EVM")
     })?;
     let bytes = Zeroizing::new(key.secret_bytes());
@@ -404,11 +377,23 @@ pub fn evm_signer(seed: &Seed) -> Result<alloy::signers::local::PrivateKeySigner
         .map_err(|e| WalletError::Derivation(e.to_string()))
 }
 
-/// The signing key of the wallet's Tron account (`m/44'/195'/0'/0/0`, or the imported Tron key); k256 wipes it
-/// when it is dropped.
-pub fn tron_signing_key(seed: &Seed) -> Result<k256::ecdsa::SigningKey, WalletError> {
-    let key = secp_key(seed, TRON_PATH, KeyFamily::Tron)?.ok_or_else(|| {
-        WalletError::NoKey(seed.key_family().map_or("other", KeyFamily::name), "Tron")
+/// The secp256k1 signing key of the wallet's account of `family` (its rule's path, or the imported key of the family),
+/// for a family whose calls are signed with k256 (Tron's); k256 wipes it when it is dropped.
+pub fn secp_signing_key(
+    seed: &Seed,
+    family: KeyFamily,
+) -> Result<k256::ecdsa::SigningKey, WalletError> {
+    let KeyScheme::Secp256k1 { path } = family.scheme() else {
+        return Err(WalletError::Derivation(format!(
+            "{} keys are not secp256k1 keys at a BIP-32 path",
+            family.name()
+        )));
+    };
+    let key = secp_key(seed, path, family)?.ok_or_else(|| {
+        WalletError::NoKey(
+            seed.key_family().map_or("other", KeyFamily::name),
+            family.name(),
+        )
     })?;
     let bytes = Zeroizing::new(key.secret_bytes());
     k256::ecdsa::SigningKey::from_slice(bytes.as_slice())
@@ -449,7 +434,7 @@ pub(crate) fn secp_key(
     }
 }
 
-/// The 20 address bytes of an EVM (and Tron) key: the last 20 bytes of Keccak-256 of the uncompressed public key.
+/// The 20 address bytes of a secp256k1 key whose family's calls are EVM calls (EVM's, Tron's): the last 20 bytes of Keccak-256 of the uncompressed public key.
 fn evm_address_bytes(key: &SecretKey, secp: &Secp256k1<bitcoin::secp256k1::All>) -> [u8; 20] {
     let public = key.public_key(secp).serialize_uncompressed();
     let hash = alloy_primitives::keccak256(&public[1..]);
@@ -458,22 +443,20 @@ fn evm_address_bytes(key: &SecretKey, secp: &Secp256k1<bitcoin::secp256k1::All>)
     out
 }
 
-/// The ed25519 public key of `seed` at [`SOLANA_PATH`] (SLIP-10), or of the imported Solana key.
-fn solana_public_key(seed: &Seed) -> Result<Option<[u8; 32]>, WalletError> {
-    Ok(solana_key(seed)?.map(|key| key.verifying_key().to_bytes()))
-}
-
-/// The ed25519 key of `seed` at [`SOLANA_PATH`] (SLIP-10), or the imported Solana key; `None` for a single key of
-/// another family. ed25519-dalek wipes it when it is dropped.
-fn solana_key(seed: &Seed) -> Result<Option<ed25519_dalek::SigningKey>, WalletError> {
+/// The ed25519 key of `seed` at `path` (SLIP-10), or the imported key when it is of `family`; `None` for a single key
+/// of another family. ed25519-dalek wipes it when it is dropped.
+fn ed25519_key(
+    seed: &Seed,
+    path: &str,
+    family: KeyFamily,
+) -> Result<Option<ed25519_dalek::SigningKey>, WalletError> {
     match &seed.0 {
-        Material::Key {
-            family: KeyFamily::Solana,
-            secret,
-        } => Ok(Some(ed25519_dalek::SigningKey::from_bytes(secret))),
+        Material::Key { family: f, secret } if *f == family => {
+            Ok(Some(ed25519_dalek::SigningKey::from_bytes(secret)))
+        }
         Material::Key { .. } => Ok(None),
         Material::Phrase(bytes) => {
-            let path: ed25519_dalek_bip32::DerivationPath = SOLANA_PATH
+            let path: ed25519_dalek_bip32::DerivationPath = path
                 .parse()
                 .map_err(|e| WalletError::Derivation(format!("{e:?}")))?;
             let key = ed25519_dalek_bip32::ExtendedSigningKey::from_seed(bytes.as_ref())
@@ -484,15 +467,30 @@ fn solana_key(seed: &Seed) -> Result<Option<ed25519_dalek::SigningKey>, WalletEr
     }
 }
 
-/// The signing key of the wallet's Solana account (`m/44'/501'/0'/0'`, or the imported Solana key).
-pub fn solana_signer(seed: &Seed) -> Result<ed25519_dalek::SigningKey, WalletError> {
-    solana_key(seed)?.ok_or_else(|| {
-        WalletError::NoKey(seed.key_family().map_or("other", KeyFamily::name), "Solana")
+/// The ed25519 signing key of the wallet's account of `family` (its rule's SLIP-10 path, or the imported key of the
+/// family), for a family whose keys are ed25519 (Solana's).
+pub fn ed25519_signer(
+    seed: &Seed,
+    family: KeyFamily,
+) -> Result<ed25519_dalek::SigningKey, WalletError> {
+    let KeyScheme::Ed25519 { path } = family.scheme() else {
+        return Err(WalletError::Derivation(format!(
+            "{} keys are not ed25519 keys",
+            family.name()
+        )));
+    };
+    ed25519_key(seed, path, family)?.ok_or_else(|| {
+        WalletError::NoKey(
+            seed.key_family().map_or("other", KeyFamily::name),
+            family.name(),
+        )
     })
 }
 
 #[cfg(test)]
 mod tests {
+    const TRON: KeyFamily = KeyFamily(ChainFamily::Tron);
+    const SOLANA: KeyFamily = KeyFamily(ChainFamily::Solana);
     use super::*;
 
     const ABANDON: &str = "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about";
@@ -507,12 +505,16 @@ mod tests {
 
     #[test]
     fn a_single_key_gives_its_familys_account_only() {
-        let evm = Seed::from_key(KeyFamily::Evm, &format!("  {EVM_KEY}\n")).unwrap();
+        let evm = Seed::from_key(KeyFamily::EVM, &format!("  {EVM_KEY}\n")).unwrap();
         let held = accounts(&evm, BitcoinNetwork::Mainnet).unwrap();
-        let account = held.evm.as_ref().unwrap();
+        let account = held.of(KeyFamily::EVM).unwrap();
         assert_eq!(account.address, EVM_KEY_ADDRESS);
         assert_eq!(account.path, IMPORTED);
-        assert!(held.bitcoin.is_none() && held.tron.is_none() && held.solana.is_none());
+        assert!(
+            held.of(KeyFamily::BITCOIN).is_none()
+                && held.of(TRON).is_none()
+                && held.of(SOLANA).is_none()
+        );
         assert_eq!(
             evm_signer(&evm).unwrap().address().to_checksum(None),
             EVM_KEY_ADDRESS
@@ -524,17 +526,17 @@ mod tests {
         );
 
         // The same bytes as a Tron key: Tron's address of the same public key.
-        let tron = Seed::from_key(KeyFamily::Tron, EVM_KEY.trim_start_matches("0x")).unwrap();
-        let tron = accounts_of(&tron).tron.unwrap().address;
+        let tron = Seed::from_key(TRON, EVM_KEY.trim_start_matches("0x")).unwrap();
+        let tron = accounts_of(&tron).of(TRON).cloned().unwrap().address;
         let mut raw = vec![0x41u8];
         raw.extend_from_slice(&alloy_primitives::hex::decode(&EVM_KEY_ADDRESS[2..]).unwrap());
         assert_eq!(tron, bitcoin::base58::encode_check(&raw));
-        assert!(evm_signer(&Seed::from_key(KeyFamily::Tron, EVM_KEY).unwrap()).is_err());
+        assert!(evm_signer(&Seed::from_key(TRON, EVM_KEY).unwrap()).is_err());
 
         // Bitcoin: a compressed WIF key, paid to as native SegWit on the network asked for.
         let secret = SecretKey::from_slice(&[7u8; 32]).unwrap();
         let wif = bitcoin::PrivateKey::new(secret, bitcoin::Network::Bitcoin).to_wif();
-        let btc = Seed::from_key(KeyFamily::Bitcoin, &wif).unwrap();
+        let btc = Seed::from_key(KeyFamily::BITCOIN, &wif).unwrap();
         let expected = Address::p2wpkh(
             &CompressedPublicKey(secret.public_key(&Secp256k1::new())),
             bitcoin::Network::Regtest,
@@ -542,41 +544,40 @@ mod tests {
         assert_eq!(
             accounts(&btc, BitcoinNetwork::Regtest)
                 .unwrap()
-                .bitcoin
+                .of(KeyFamily::BITCOIN)
                 .unwrap()
                 .address,
             expected.to_string()
         );
         let mut uncompressed = bitcoin::PrivateKey::new(secret, bitcoin::Network::Bitcoin);
         uncompressed.compressed = false;
-        assert!(Seed::from_key(KeyFamily::Bitcoin, &uncompressed.to_wif()).is_err());
+        assert!(Seed::from_key(KeyFamily::BITCOIN, &uncompressed.to_wif()).is_err());
 
         // Solana: the 64-byte keypair (its halves must belong together) or the 32-byte secret.
         let signing = ed25519_dalek_bip32::SigningKey::from_bytes(&[9u8; 32]);
         let mut pair = [9u8; 32].to_vec();
         pair.extend_from_slice(signing.verifying_key().as_bytes());
-        let sol = Seed::from_key(KeyFamily::Solana, &bs58::encode(&pair).into_string()).unwrap();
+        let sol = Seed::from_key(SOLANA, &bs58::encode(&pair).into_string()).unwrap();
         assert_eq!(
-            accounts_of(&sol).solana.unwrap().address,
+            accounts_of(&sol).of(SOLANA).cloned().unwrap().address,
             bs58::encode(signing.verifying_key().as_bytes()).into_string()
         );
         pair[40] ^= 1;
-        assert!(Seed::from_key(KeyFamily::Solana, &bs58::encode(&pair).into_string()).is_err());
+        assert!(Seed::from_key(SOLANA, &bs58::encode(&pair).into_string()).is_err());
         // A pasted text far longer than any key is measured, not decoded (that would take seconds).
-        let Err(WalletError::InvalidKey { why, .. }) =
-            Seed::from_key(KeyFamily::Solana, &"2".repeat(100_000))
+        let Err(WalletError::InvalidKey { why, .. }) = Seed::from_key(SOLANA, &"2".repeat(100_000))
         else {
             panic!("a 100,000-character Solana key was accepted")
         };
         assert!(why.contains("too long for a Solana key"), "{why}");
 
         for (family, bad) in [
-            (KeyFamily::Evm, "0x1234"),
-            (KeyFamily::Evm, "zz"),
-            (KeyFamily::Bitcoin, "not a wif"),
-            (KeyFamily::Solana, "0OIl"),
+            (KeyFamily::EVM, "0x1234"),
+            (KeyFamily::EVM, "zz"),
+            (KeyFamily::BITCOIN, "not a wif"),
+            (SOLANA, "0OIl"),
             (
-                KeyFamily::Evm,
+                KeyFamily::EVM,
                 "0x0000000000000000000000000000000000000000000000000000000000000000",
             ),
         ] {
@@ -608,7 +609,7 @@ mod tests {
             signer.address().to_checksum(None),
             accounts(&seed, BitcoinNetwork::Mainnet)
                 .unwrap()
-                .evm
+                .of(KeyFamily::EVM)
                 .unwrap()
                 .address
         );
@@ -641,47 +642,82 @@ mod tests {
         assert_eq!(format!("{plain:?}"), "Seed(…)");
     }
 
+    /// What the vault keeps (an imported key's family) and what the window and the command line read (the accounts)
+    /// are written as they were when each family was named here: the family's lowercase name, and an object keyed
+    /// by it in the listed order, without the families the wallet has no key of.
+    #[test]
+    fn the_families_and_the_accounts_are_written_as_before() {
+        assert_eq!(
+            serde_json::to_string(&KeyFamily::ALL).unwrap(),
+            r#"["evm","bitcoin","tron","solana"]"#
+        );
+        assert_eq!(
+            KeyFamily::LISTED,
+            [KeyFamily::BITCOIN, KeyFamily::EVM, TRON, SOLANA]
+        );
+        let back: KeyFamily = serde_json::from_str(r#""tron""#).unwrap();
+        assert_eq!(back, TRON);
+        assert!(serde_json::from_str::<KeyFamily>(r#""Tron""#).is_err());
+
+        let all = accounts_of(&Seed::from_phrase(ABANDON, "").unwrap());
+        let written = serde_json::to_string(&all).unwrap();
+        let at = |key: &str| written.find(&format!("\"{key}\":{{")).unwrap();
+        assert!(
+            written.starts_with(r#"{"bitcoin":{"address":"#),
+            "{written}"
+        );
+        assert!(at("bitcoin") < at("evm") && at("evm") < at("tron") && at("tron") < at("solana"));
+        let read: Accounts = serde_json::from_str(&written).unwrap();
+        assert_eq!(read, all);
+
+        let one = accounts_of(&Seed::from_key(KeyFamily::EVM, EVM_KEY).unwrap());
+        assert_eq!(
+            serde_json::to_value(&one).unwrap(),
+            serde_json::json!({"evm": {"address": EVM_KEY_ADDRESS, "path": IMPORTED}})
+        );
+    }
+
     #[test]
     fn the_abandon_phrase_derives_the_well_known_addresses() {
         let seed = Seed::from_phrase(ABANDON, "").unwrap();
         let main = accounts(&seed, BitcoinNetwork::Mainnet).unwrap();
         // BIP-84's own test vector.
         assert_eq!(
-            main.bitcoin.as_ref().unwrap().address,
+            main.of(KeyFamily::BITCOIN).unwrap().address,
             "bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu"
         );
-        assert_eq!(main.bitcoin.as_ref().unwrap().path, "m/84'/0'/0'/0/0");
+        assert_eq!(main.of(KeyFamily::BITCOIN).unwrap().path, "m/84'/0'/0'/0/0");
         assert_eq!(
-            main.evm.as_ref().unwrap().address,
+            main.of(KeyFamily::EVM).unwrap().address,
             "0x9858EfFD232B4033E47d90003D41EC34EcaEda94"
         );
         assert_eq!(
-            main.tron.as_ref().unwrap().address,
+            main.of(TRON).unwrap().address,
             "TUEZSdKsoDHQMeZwihtdoBiN46zxhGWYdH"
         );
         assert_eq!(
-            main.solana.as_ref().unwrap().address,
+            main.of(SOLANA).unwrap().address,
             "HAgk14JpMQLgt6rVgv7cBQFJWFto5Dqxi472uT3DKpqk"
         );
         let test = accounts(&seed, BitcoinNetwork::Testnet).unwrap();
         assert_eq!(
-            test.bitcoin.as_ref().unwrap().address,
+            test.of(KeyFamily::BITCOIN).unwrap().address,
             "tb1q6rz28mcfaxtmd6v789l9rrlrusdprr9pqcpvkl"
         );
-        assert_eq!(test.bitcoin.as_ref().unwrap().path, "m/84'/1'/0'/0/0");
+        assert_eq!(test.of(KeyFamily::BITCOIN).unwrap().path, "m/84'/1'/0'/0/0");
         // Regtest: the same key as the test networks, its own prefix.
         let regtest = accounts(&seed, BitcoinNetwork::Regtest).unwrap();
         assert!(
             regtest
-                .bitcoin
+                .of(KeyFamily::BITCOIN)
                 .as_ref()
                 .unwrap()
                 .address
                 .starts_with("bcrt1q"),
             "{}",
-            regtest.bitcoin.as_ref().unwrap().address
+            regtest.of(KeyFamily::BITCOIN).unwrap().address
         );
-        assert_eq!(regtest.evm, test.evm);
+        assert_eq!(regtest.evm().ok(), test.evm().ok());
     }
 
     #[test]

@@ -27,6 +27,15 @@ pub const STAND_INS: [&str; 2] = [
     "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v",
 ];
 
+/// A Solana key: ed25519 at `m/44'/501'/0'/0'` (SLIP-10), exported by Solana wallets as a Base58 keypair of 64 bytes.
+pub const KEY_RULE: super::KeyRule = super::KeyRule {
+    scheme: super::KeyScheme::Ed25519 {
+        path: "m/44'/501'/0'/0'",
+    },
+    import_label: "Solana (Base58 keypair)",
+    account_label: "Solana",
+};
+
 /// The gateway's Solana transaction (`GatewaySolanaTx`, the `solana` entry of the V3 transaction union).
 ///
 /// `transaction` is base64 of an unsigned, bincode-serialized `VersionedTransaction`: decode it, sign the message,

@@ -305,6 +305,16 @@ pub fn account_of_body(body: [u8; 20]) -> [u8; 21] {
     account
 }
 
+/// A Tron key: secp256k1 at `m/44'/195'/0'/0/0`, exported by Tron wallets as 64 hexadecimal characters; its account
+/// is Base58Check of `0x41` and the EVM-style 20 bytes.
+pub const KEY_RULE: super::KeyRule = super::KeyRule {
+    scheme: super::KeyScheme::Secp256k1 {
+        path: "m/44'/195'/0'/0/0",
+    },
+    import_label: "Tron (hex, 64 characters)",
+    account_label: "Tron",
+};
+
 /// The gateway's Tron contract call (`TronTxData`, the `tron` entry of the V3 transaction union): the EVM call
 /// fields plus the energy budget.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

@@ -43,9 +43,13 @@ use crate::simulate::{Simulation, SolAccount};
 pub mod node;
 pub mod simulation;
 use crate::verify::{FamilySummary, Verified, VerifiedPayload};
-use crate::wallet::{Account, Accounts};
+use crate::wallet::{Account, Accounts, KeyFamily};
+
 use gateway_client::address::ChainFamily;
 use simulation::SolanaExpectation;
+
+/// The wallet's Solana keys.
+const SOLANA_KEYS: KeyFamily = KeyFamily(ChainFamily::Solana);
 
 /// How long a sent transaction's confirmation is awaited before the order is left to be resumed.
 pub const CONFIRMATION_WAIT: Duration = Duration::from_secs(120);
@@ -646,7 +650,7 @@ impl WalletRail for SolanaRail {
     }
 
     fn account<'a>(&self, accounts: &'a Accounts) -> Result<&'a Account, ExecError> {
-        Ok(accounts.solana()?)
+        Ok(accounts.required(SOLANA_KEYS)?)
     }
 
     fn done_line(&self, tx: &WalletTx) -> String {
@@ -739,7 +743,7 @@ impl WalletRail for SolanaRail {
             let pay = pay_on(order)?;
             let key = context
                 .keeper
-                .with_seed(crate::wallet::solana_signer)
+                .with_seed(|seed| crate::wallet::ed25519_signer(seed, SOLANA_KEYS))
                 .transpose()?;
             let owner = key
                 .as_ref()

@@ -39,8 +39,12 @@ use crate::execute::{
 };
 use crate::simulate::{CallExpectation, SimCall, SimLog, Simulation, SimulationStatus};
 use crate::verify::{FamilySummary, TRON_FEE_LIMIT_CAP_SUN, Verified, VerifiedPayload};
-use crate::wallet::{Account, Accounts};
+use crate::wallet::{Account, Accounts, KeyFamily};
+
 use gateway_client::address::ChainFamily;
+
+/// The wallet's Tron keys.
+const TRON_KEYS: KeyFamily = KeyFamily(ChainFamily::Tron);
 
 /// How long a transaction stays valid after the block it refers to (TronWeb's default).
 pub const LIFETIME_MS: i64 = 60_000;
@@ -802,7 +806,7 @@ impl WalletRail for TronRail {
     }
 
     fn account<'a>(&self, accounts: &'a Accounts) -> Result<&'a Account, ExecError> {
-        Ok(accounts.tron()?)
+        Ok(accounts.required(TRON_KEYS)?)
     }
 
     fn check_endpoint<'a>(
@@ -891,7 +895,7 @@ impl WalletRail for TronRail {
             let pay = tron_pay_on(order, reach.sandbox_pins)?;
             let key = context
                 .keeper
-                .with_seed(crate::wallet::tron_signing_key)
+                .with_seed(|seed| crate::wallet::secp_signing_key(seed, TRON_KEYS))
                 .transpose()?;
             let owner = key.as_ref().map(|k| {
                 let point = k.verifying_key().to_encoded_point(false);
