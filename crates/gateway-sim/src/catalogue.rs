@@ -40,12 +40,8 @@ const fn listed(chain: &'static str, address: &'static str, class: AssetClass) -
 
 use AssetClass::{Bitcoin as Btc, Native, Usd};
 
-/// The tokens listed: Bitcoin; BOB, Ethereum, Base, BSC, Arbitrum; Tron; Solana. Addresses as in the token file.
-///
-/// On Tron and Solana only the tokens the published service routes there: USDT (TRC-20) on Tron, USDC and USDT (SPL)
-/// on Solana. Their native TRX and SOL are not listed: the interface writes a native token as the all-zero EVM
-/// address, which is no address on those chains, so a client that resolves a chain's native token by the chain's own
-/// conventions (as the published service's own command-line client does) could not read such a route.
+/// The tokens listed on Bitcoin's and the EVM chains: Bitcoin; BOB, Ethereum, Base, BSC, Arbitrum. Addresses as in the
+/// token file. The families added after them are listed by rule ([`added_families_tokens`]).
 const LISTED: &[ListedToken] = &[
     listed("bitcoin", NATIVE_TOKEN, Btc),
     listed("bob", NATIVE_TOKEN, Native),
@@ -86,18 +82,45 @@ const LISTED: &[ListedToken] = &[
         "0xaf88d065e77c8cc2239327c5edb3a432268e5831",
         Usd,
     ),
-    listed("tron", "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", Usd),
-    listed(
-        "solana",
-        "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v",
-        Usd,
-    ),
-    listed(
-        "solana",
-        "Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB",
-        Usd,
-    ),
 ];
+
+/// The tokens listed on the chains of the families added after Bitcoin and EVM (Tron's, Solana's), after
+/// [`LISTED`]: every token of the token file there that is pegged to Bitcoin or the dollar (on Tron USDT, on Solana
+/// USDC and USDT, which are what the published service routes there), by family and chain in the chain table's order
+/// and by the token file's order on a chain. Their native coins (TRX, SOL) are not listed: the interface writes a
+/// native token as the all-zero EVM address, which is no address on those chains, so a client that resolves a chain's
+/// native token by the chain's own conventions (as the published service's own command-line client does) could not
+/// read such a route.
+fn added_families_tokens() -> impl Iterator<Item = ListedToken> {
+    use gateway_client::chains::{CHAINS, ChainFamily};
+    use gateway_client::params::{Peg, peg_of};
+    let registry = TokenRegistry::builtin();
+    ChainFamily::ALL
+        .into_iter()
+        .filter(|family| !matches!(family, ChainFamily::Bitcoin | ChainFamily::Evm))
+        .flat_map(|family| CHAINS.iter().filter(move |c| c.family == family))
+        .flat_map(move |chain| {
+            registry
+                .all()
+                .iter()
+                .filter(move |t| {
+                    t.chain == chain.slug
+                        && !gateway_client::wire::is_native_token(chain.slug, &t.address)
+                })
+                .filter_map(move |t| {
+                    let class = match peg_of(&t.symbol)? {
+                        Peg::Bitcoin => AssetClass::Bitcoin,
+                        Peg::Dollar => AssetClass::Usd,
+                        _ => return None,
+                    };
+                    Some(ListedToken {
+                        chain: chain.slug,
+                        address: t.address.as_str(),
+                        class,
+                    })
+                })
+        })
+}
 
 /// True for chains that only V3 serves: V1 and V2 answer create-order with a plain EVM call (no `type`), so they
 /// serve Bitcoin's and the EVM chains, and a family added after them (Tron, Solana) is V3's.
@@ -128,7 +151,11 @@ pub struct Catalogue {
 
 impl Default for Catalogue {
     fn default() -> Self {
-        let tokens = LISTED.to_vec();
+        let tokens: Vec<ListedToken> = LISTED
+            .iter()
+            .cloned()
+            .chain(added_families_tokens())
+            .collect();
         let versions = [
             ApiVersion::V1,
             ApiVersion::V2,
@@ -364,6 +391,40 @@ mod tests {
         assert!(
             v3.iter().all(|r| r.src_chain != r.dst_chain),
             "every route crosses chains"
+        );
+    }
+
+    /// The added families' tokens come from the token file by rule, and are exactly the rows the catalogue listed by
+    /// hand before, in the same order (the routes are worked out in that order).
+    #[test]
+    fn the_added_families_tokens_are_the_token_files_pegged_ones_there() {
+        let added: Vec<(&str, &str, AssetClass)> = added_families_tokens()
+            .map(|t| (t.chain, t.address, t.class))
+            .collect();
+        assert_eq!(
+            added,
+            [
+                (
+                    "tron",
+                    "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t",
+                    AssetClass::Usd
+                ),
+                (
+                    "solana",
+                    "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v",
+                    AssetClass::Usd
+                ),
+                (
+                    "solana",
+                    "Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB",
+                    AssetClass::Usd
+                ),
+            ]
+        );
+        let all = Catalogue::default();
+        assert_eq!(
+            &all.tokens()[LISTED.len()..],
+            added_families_tokens().collect::<Vec<_>>()
         );
     }
 
