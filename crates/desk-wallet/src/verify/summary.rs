@@ -47,8 +47,9 @@ impl Verified {
     }
 }
 
-/// The checked facts of one kind of transaction, tagged by `type`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+/// The checked facts of one kind of transaction, tagged by `type`, and read by that tag first, so that a damaged
+/// journal entry names what is wrong with it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 #[serde(tag = "type", rename_all = "camelCase")]
 #[ts(export_to = "VerifiedPayload.ts")]
 pub enum VerifiedPayload {
@@ -60,6 +61,22 @@ pub enum VerifiedPayload {
     /// family's own `type` ([`FamilySummary`]).
     #[serde(untagged)]
     Family(FamilySummary),
+}
+
+impl<'de> Deserialize<'de> for VerifiedPayload {
+    /// Reads the entry its `type` names: `onramp`, `evm`, or an added family's ([`FamilySummary`], whose error names
+    /// a tag no family has). An entry of a known tag that is damaged is refused with its own error (a missing field,
+    /// a wrong type), not serde's "did not match any variant".
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        use serde::de::Error as _;
+        let value = serde_json::Value::deserialize(deserializer)?;
+        let read = match value.get("type").and_then(serde_json::Value::as_str) {
+            Some("onramp") => OnrampSummary::deserialize(&value).map(Self::Onramp),
+            Some("evm") => EvmCallSummary::deserialize(&value).map(Self::Evm),
+            _ => FamilySummary::deserialize(&value).map(Self::Family),
+        };
+        read.map_err(D::Error::custom)
+    }
 }
 
 /// A verified onramp: where the Bitcoin goes, how much, with which OP_RETURN, and the PSBT when there is one.

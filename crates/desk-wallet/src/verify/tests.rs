@@ -2331,7 +2331,23 @@ fn a_journaled_family_summary_reads_and_writes_in_its_tagged_form() {
     assert!(summary.gateway_decoded);
     assert_eq!(serde_json::to_value(&read).unwrap()["type"], "solana");
 
-    assert!(serde_json::from_value::<VerifiedPayload>(json!({"type": "sui", "to": "x"})).is_err());
+    let sui =
+        serde_json::from_value::<VerifiedPayload>(json!({"type": "sui", "to": "x"})).unwrap_err();
+    assert!(sui.to_string().contains("sui"), "{sui}");
     let evm_fields_under_tron_tag = json!({"type": "tron", "to": "0x11", "chain": "bob"});
-    assert!(serde_json::from_value::<VerifiedPayload>(evm_fields_under_tron_tag).is_err());
+    let damaged = serde_json::from_value::<VerifiedPayload>(evm_fields_under_tron_tag).unwrap_err();
+    assert!(
+        damaged.to_string().contains("missing field"),
+        "names what is wrong: {damaged}"
+    );
+    let mut no_limit = tron.clone();
+    no_limit.as_object_mut().unwrap().remove("feeLimitSun");
+    let damaged = serde_json::from_value::<VerifiedPayload>(no_limit).unwrap_err();
+    assert!(damaged.to_string().contains("feeLimitSun"), "{damaged}");
+    let onramp_damaged =
+        serde_json::from_value::<VerifiedPayload>(json!({"type": "onramp"})).unwrap_err();
+    assert!(
+        onramp_damaged.to_string().contains("missing field"),
+        "{onramp_damaged}"
+    );
 }

@@ -4,6 +4,7 @@ import type { FamilySummary } from "./FamilySummary";
 import type { OnrampSummary } from "./OnrampSummary";
 
 /**
- * The checked facts of one kind of transaction, tagged by `type`.
+ * The checked facts of one kind of transaction, tagged by `type`, and read by that tag first, so that a damaged
+ * journal entry names what is wrong with it.
  */
 export type VerifiedPayload = { "type": "onramp" } & OnrampSummary | { "type": "evm" } & EvmCallSummary | FamilySummary;
