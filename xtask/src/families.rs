@@ -83,7 +83,7 @@ pub fn families() -> Result<()> {
 /// `chains.rs`, gateway-payload's `lib.rs`, desk-wallet's `execute/rail.rs` and `verify.rs`, gateway-sim's
 /// `local_chain.rs` (desk-sandbox starts and funds its nodes through gateway-sim's
 /// `LocalChain` and names none); docs/DESIGN.md says why they are not fewer.
-pub const WORKSPACE_FILES: [(&str, usize); 2] = [("tron", 5), ("solana", 5)];
+pub const WORKSPACE_FILES: [(&str, usize); 2] = [("tron", 4), ("solana", 5)];
 
 /// Issue 33's measure over the whole workspace: for each added family, the files outside its own (a file is its own
 /// when a word of its path is the family's: `execute/solana.rs`, `solana_node.rs`, `tron-node.mjs`) that name it,

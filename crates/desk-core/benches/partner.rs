@@ -185,6 +185,7 @@ fn fill(journal: &Journal) -> usize {
             version,
             now: t0,
             recent_blockhash: None,
+            order_tx: gateway_sim::local_chain::ORDER_TX,
         };
         let created = book
             .create_order(&ctx, &raw)

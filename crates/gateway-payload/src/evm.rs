@@ -148,8 +148,8 @@ pub fn chain_id(chain: &str) -> Option<u64> {
     gateway_client::chains::chain_id(chain)
 }
 
-/// A call to the gateway contract: what create-order puts in `tx` (`type` `evm` or `tron`; for Tron the server adds
-/// `feeLimit` = [`crate::TRON_FEE_LIMIT_SUN`]).
+/// A call to the gateway contract: what create-order puts in `tx` (`type` `evm` or `tron`; on Tron the simulated
+/// gateway adds the `feeLimit` it chooses, gateway-sim's `local_chain::call_fee_limit`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CallPayload {
     /// The contract: EIP-55 on EVM chains, Base58Check on Tron.
@@ -639,7 +639,6 @@ mod tests {
             assert_eq!(chain_id(chain), Some(id), "{chain}");
         }
         assert_eq!(chain_id("bitcoin"), None);
-        assert_eq!(crate::TRON_FEE_LIMIT_SUN, 100 * 1_000_000);
     }
 
     #[test]

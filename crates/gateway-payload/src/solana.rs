@@ -52,6 +52,8 @@ use solana_transaction::versioned::VersionedTransaction;
 use super::PayloadError;
 use super::evm::{chain_id, destination_bytes32, order_id_hash, parse_evm};
 
+/// A Solana transaction, as [`PayloadError`]'s sentences name it.
+const WHAT: &str = "Solana transaction";
 /// Solana's packet size: the largest serialized transaction the network accepts.
 const PACKET_DATA_SIZE: u64 = 1232;
 /// The System Program.
@@ -131,7 +133,10 @@ pub fn solana_tx(
             .into()
     }));
     let message = v0::Message::try_compile(&payer, &[deposit, instruction], &[], blockhash)
-        .map_err(|e| PayloadError::SolanaBuild(e.to_string()))?;
+        .map_err(|e| PayloadError::TxBuild {
+            what: WHAT,
+            reason: e.to_string(),
+        })?;
     let signatures =
         vec![Signature::default(); usize::from(message.header.num_required_signatures)];
     let tx = VersionedTransaction {
@@ -140,7 +145,10 @@ pub fn solana_tx(
     };
     let bytes = wire_options()
         .serialize(&tx)
-        .map_err(|e| PayloadError::SolanaBuild(e.to_string()))?;
+        .map_err(|e| PayloadError::TxBuild {
+            what: WHAT,
+            reason: e.to_string(),
+        })?;
     Ok(STANDARD.encode(bytes))
 }
 
@@ -293,7 +301,7 @@ pub fn gateway_instruction_min_out(data: &[u8]) -> Option<U256> {
 /// transaction of at most 1232 bytes that passes Solana's sanity checks, with as many signature slots as the message
 /// requires. Instructions must refer to static account keys only (address lookup tables are not resolved).
 pub fn decode_solana_tx(b64: &str) -> Result<DecodedSolanaTx, PayloadError> {
-    let bad = |reason: String| PayloadError::SolanaDecode(reason);
+    let bad = |reason: String| PayloadError::TxDecode { what: WHAT, reason };
     let bytes = STANDARD
         .decode(b64.trim())
         .map_err(|e| bad(format!("not base64: {e}")))?;
@@ -602,11 +610,11 @@ mod tests {
         );
         assert!(matches!(
             decode_solana_tx("!!"),
-            Err(PayloadError::SolanaDecode(_))
+            Err(PayloadError::TxDecode { .. })
         ));
         assert!(matches!(
             decode_solana_tx("AQAAAA=="),
-            Err(PayloadError::SolanaDecode(_))
+            Err(PayloadError::TxDecode { .. })
         ));
         let mut bytes = STANDARD
             .decode(swap(USDC, U256::from(7u64)).unwrap())
@@ -614,7 +622,7 @@ mod tests {
         bytes.push(0);
         assert!(matches!(
             decode_solana_tx(&STANDARD.encode(bytes)),
-            Err(PayloadError::SolanaDecode(_))
+            Err(PayloadError::TxDecode { .. })
         ));
     }
 }

@@ -12,8 +12,10 @@
 //! [`of`].
 //!
 //! This is also the crate's one list of what else the Sandbox knows of each added family, each kept in the family's
-//! own file: the account a tampered answer diverts to ([`attacker`]), its native coin's decimals, and the lies only
-//! its transactions can tell ([`FamilyTamper`], told by [`tamper_tx`]).
+//! own file: the account a tampered answer diverts to ([`attacker`]), its native coin's decimals, the lies only its
+//! transactions can tell ([`FamilyTamper`], told by [`tamper_tx`]), and how create-order builds an order's
+//! transaction on its chains where that differs from a call to the gateway's contract ([`call_fee_limit`],
+//! [`whole_order_tx`]: the payload crate encodes, the simulated gateway decides what it hands back).
 
 use gateway_client::address::{ChainFamily, chain_family};
 use serde::{Deserialize, Serialize};
@@ -82,6 +84,35 @@ pub fn native_decimals(family: ChainFamily) -> u8 {
     }
 }
 
+/// How create-order builds an order's transaction on an added family's chains, handed to it by the server
+/// ([`crate::orders::CreateContext::order_tx`]).
+pub const ORDER_TX: crate::orders::OrderTxRules = crate::orders::OrderTxRules {
+    whole_order_tx,
+    call_fee_limit,
+};
+
+/// The fee limit the gateway puts on a call on a chain of `family`, in the chain's smallest unit (Tron's
+/// [`tron_node::FEE_LIMIT_SUN`]); `None` for a family whose calls carry none.
+pub fn call_fee_limit(family: ChainFamily) -> Option<u64> {
+    match family {
+        ChainFamily::Tron => Some(tron_node::FEE_LIMIT_SUN),
+        ChainFamily::Solana | ChainFamily::Evm | ChainFamily::Bitcoin => None,
+    }
+}
+
+/// The whole transaction of an order from `src_chain`, for a family whose order is one (Solana's:
+/// [`solana_node::whole_order_tx`]); `None` for a family whose order is a call to the gateway's contract
+/// ([`crate::payload::offramp_call`], [`crate::payload::swap_call`]), and for a chain the client does not know.
+pub fn whole_order_tx(
+    src_chain: &str,
+    args: &crate::payload::OrderTxArgs<'_>,
+) -> Option<Result<crate::orders::WholeTx, crate::payload::PayloadError>> {
+    match chain_family(src_chain)? {
+        ChainFamily::Solana => Some(solana_node::whole_order_tx(src_chain, args)),
+        ChainFamily::Tron | ChainFamily::Evm | ChainFamily::Bitcoin => None,
+    }
+}
+
 /// The chain a create-order answer's transaction `tx` is for: its `chain`, or else its `type` when that is a family's
 /// slug rather than `evm` (Solana's entry names no chain).
 pub(crate) fn tx_chain(tx: &Value) -> Option<&str> {
@@ -115,5 +146,66 @@ mod tests {
             );
         }
         assert!(of("not-a-chain").is_none());
+    }
+
+    fn args(sender: Option<&str>) -> crate::payload::OrderTxArgs<'_> {
+        crate::payload::OrderTxArgs {
+            order_id: "5d1b7a2e-8c3f-4e6a-b0d9-7f2c4a1e3b58",
+            tx_to: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v",
+            sender,
+            token: "0x0000000000000000000000000000000000000000",
+            amount: alloy_primitives::U256::from(1_000_000_000u64),
+            dst_chain: "base",
+            dst_token: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+            recipient: "0x1111111111111111111111111111111111111111",
+            min_out: alloy_primitives::U256::from(24_000_000u64),
+            recent_blockhash: Some([7; 32]),
+        }
+    }
+
+    #[test]
+    fn only_a_family_whose_order_is_a_whole_transaction_builds_one() {
+        use crate::payload::PayloadError;
+        use crate::payload::solana::{decode_solana_tx, solana_tx};
+        let sender = "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM";
+        let a = args(Some(sender));
+        let whole = whole_order_tx("solana", &a).unwrap().unwrap();
+        assert_eq!(whole.chain_id, 792_703_809);
+        let direct = solana_tx(
+            a.order_id,
+            a.tx_to,
+            sender,
+            a.token,
+            a.amount,
+            a.dst_chain,
+            a.dst_token,
+            a.recipient,
+            a.min_out,
+            a.recent_blockhash,
+        )
+        .unwrap();
+        assert_eq!(whole.transaction, direct);
+        assert_eq!(
+            decode_solana_tx(&whole.transaction).unwrap().fee_payer,
+            sender
+        );
+        assert!(matches!(
+            whole_order_tx("solana", &args(None)),
+            Some(Err(PayloadError::InvalidAddress {
+                field: "sender",
+                ..
+            }))
+        ));
+        for call_family in ["bob", "ethereum", "tron", "bitcoin", "not-a-chain"] {
+            assert!(whole_order_tx(call_family, &a).is_none(), "{call_family}");
+        }
+    }
+
+    #[test]
+    fn only_tron_calls_carry_a_fee_limit_of_100_trx() {
+        assert_eq!(call_fee_limit(ChainFamily::Tron), Some(100 * 1_000_000));
+        for family in [ChainFamily::Evm, ChainFamily::Solana, ChainFamily::Bitcoin] {
+            assert_eq!(call_fee_limit(family), None, "{family}");
+        }
     }
 }

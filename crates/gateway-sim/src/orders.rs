@@ -463,6 +463,30 @@ pub struct CreateContext<'a> {
     /// built on one ([`crate::local_chain::LocalChain::recent_blockhash`]), so that the transaction can be executed
     /// as returned. Without a node, a made-up one.
     pub recent_blockhash: Option<[u8; 32]>,
+    /// How the transaction is built on the chains of a family whose order is not a plain call to the gateway's
+    /// contract: the Sandbox's family list's [`crate::local_chain::ORDER_TX`].
+    pub order_tx: OrderTxRules,
+}
+
+/// How create-order builds an order's transaction where its source chain's family differs from a call to the
+/// gateway's contract, each family's way kept with its local chain ([`crate::local_chain::ORDER_TX`]).
+#[derive(Debug, Clone, Copy)]
+pub struct OrderTxRules {
+    /// The whole transaction of an order from a chain (`None` for a family whose order is a call to the contract).
+    pub whole_order_tx:
+        fn(&str, &payload::OrderTxArgs<'_>) -> Option<Result<WholeTx, payload::PayloadError>>,
+    /// The fee limit a call on a chain of the family carries, in its smallest unit (`None`: the call has none).
+    pub call_fee_limit: fn(gateway_client::chains::ChainFamily) -> Option<u64>,
+}
+
+/// An order's whole transaction, for a family whose order is a transaction the gateway builds rather than a call to
+/// its contract: what create-order puts in `tx` beside its `type`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WholeTx {
+    /// The chain id the service writes in it.
+    pub chain_id: u64,
+    /// The unsigned transaction, base64.
+    pub transaction: String,
 }
 
 /// The route key of a quote or register-tx body under `version`.

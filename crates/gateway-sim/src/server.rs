@@ -622,6 +622,7 @@ async fn create_order(
         version,
         now: sim.clock.now(),
         recent_blockhash,
+        order_tx: crate::local_chain::ORDER_TX,
     };
     let (result, snapshot) = sim.change(|book, _| book.create_order(&ctx, &body));
     match result {

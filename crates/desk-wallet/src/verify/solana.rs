@@ -342,7 +342,7 @@ pub(super) fn verify(
     // refuses anything beyond the quote's input, the fee and the rent leaving the wallet. The Sandbox's own
     // instruction is always decoded.
     let not_public = policy.contracts == super::GatewayContracts::Published
-        && gateway_payload::gateway_instruction_min_out(&gateway.data).is_none();
+        && gateway_payload::solana::gateway_instruction_min_out(&gateway.data).is_none();
     let (expected, deposit, decoded) = if not_public {
         if !policy.simulated && !policy.blind_signing {
             return Err(VerifyError::from(Refusal::NotDecoded {
@@ -524,7 +524,7 @@ fn expected_instruction(
 ) -> Result<Vec<Pubkey>, VerifyError> {
     let differs =
         |difference: String| VerifyError::from(Refusal::InstructionDiffers { difference });
-    let min_out = gateway_payload::gateway_instruction_min_out(&found.data)
+    let min_out = gateway_payload::solana::gateway_instruction_min_out(&found.data)
         .ok_or_else(|| differs("its data is of no gateway function the app knows".into()))?;
     let floor = floor_out(source)?;
     if min_out < floor {
@@ -539,7 +539,7 @@ fn expected_instruction(
             value: source.amount.clone(),
         }
     })?;
-    let expected = gateway_payload::gateway_instruction(
+    let expected = gateway_payload::solana::gateway_instruction(
         &source.order_id,
         source.tx_to.trim(),
         sender.trim(),

@@ -9,10 +9,10 @@ use bitcoin::{Amount, ScriptBuf, TxOut};
 use gateway_client::address::BitcoinNetwork;
 use gateway_client::wire::{CreateOrderResponse, NATIVE_TOKEN, Quote, RouteKind};
 use gateway_payload::sandbox::gateway_contract;
+use gateway_payload::solana::solana_tx;
 use gateway_payload::testkit::TestWallet;
 use gateway_payload::{
-    Network, OnrampPayload, TRON_FEE_LIMIT_SUN, deposit_fee_sats, initial_coin, offramp_call,
-    onramp_payload, solana_tx, swap_call,
+    Network, OnrampPayload, deposit_fee_sats, initial_coin, offramp_call, onramp_payload, swap_call,
 };
 use serde_json::{Value, json};
 use solana_message::VersionedMessage;
@@ -20,6 +20,10 @@ use solana_transaction::versioned::VersionedTransaction;
 
 use super::*;
 use super::{solana::Refusal as SolanaRefusal, tron::Refusal as TronRefusal};
+
+/// The fee limit the Sandbox's gateway puts on a Tron call, in sun (gateway-sim's `tron_node::FEE_LIMIT_SUN`, which
+/// this crate does not depend on): 100 TRX, under the verifier's cap.
+const TRON_FEE_LIMIT_SUN: u64 = 100_000_000;
 
 const MAINNET: BitcoinNetwork = BitcoinNetwork::Mainnet;
 const SECRET: [u8; 32] = [1; 32];
@@ -1515,7 +1519,7 @@ type ExtraInstruction = (
 
 /// The gateway instruction of [`solana_swap`]'s transaction.
 fn usdc_swap_instruction() -> solana_instruction::Instruction {
-    gateway_payload::gateway_instruction(
+    gateway_payload::solana::gateway_instruction(
         ORDER,
         &gateway_contract("solana"),
         SOL_SENDER,

@@ -23,6 +23,37 @@ pub const ATTACKER: &str = "DZuyd1ctzUF8wqXQ8Zfu7pYtQY8SGphWvty3qhLRxxzV";
 /// SOL's decimals (a lamport is a billionth).
 pub const NATIVE_DECIMALS: u8 = 9;
 
+/// The whole transaction of an order from `src_chain` (a Solana chain): an unsigned v0 transaction calling the
+/// gateway program, paid for by the quote's sender ([`crate::payload::solana::solana_tx`]).
+pub(crate) fn whole_order_tx(
+    src_chain: &str,
+    args: &crate::payload::OrderTxArgs<'_>,
+) -> Result<crate::orders::WholeTx, crate::payload::PayloadError> {
+    let sender = args
+        .sender
+        .ok_or_else(|| crate::payload::PayloadError::InvalidAddress {
+            field: "sender",
+            value: String::new(),
+            reason: "a Solana transaction needs its fee payer".into(),
+        })?;
+    let transaction = crate::payload::solana::solana_tx(
+        args.order_id,
+        args.tx_to,
+        sender,
+        args.token,
+        args.amount,
+        args.dst_chain,
+        args.dst_token,
+        args.recipient,
+        args.min_out,
+        args.recent_blockhash,
+    )?;
+    Ok(crate::orders::WholeTx {
+        chain_id: crate::payload::chain_id(src_chain).unwrap_or_default(),
+        transaction,
+    })
+}
+
 /// Why the node could not be started or used.
 #[derive(Debug, thiserror::Error)]
 pub enum SolanaNodeError {

@@ -24,6 +24,10 @@ pub const ABSURD_FEE_LIMIT_SUN: u64 = 10_000_000_000;
 /// TRX's decimals (a sun is a millionth).
 pub const NATIVE_DECIMALS: u8 = 6;
 
+/// The fee limit the simulated gateway puts on a Tron call, in sun: 100 TRX, the most the wallet may burn for
+/// energy (the verifier accepts up to 300 TRX).
+pub const FEE_LIMIT_SUN: u64 = 100_000_000;
+
 /// Tron's own lie: the call allows a fee limit of 10,000 TRX. `false` for a lie of another family.
 pub(crate) fn tamper(tamper: FamilyTamper, tx: &mut Value) -> bool {
     if tamper != FamilyTamper::TronFeeLimit {

@@ -194,7 +194,7 @@ impl Book {
                     min_out,
                     recent_blockhash: ctx.recent_blockhash,
                 };
-                let tx = build_tx(ctx.version, route, &src_chain, &args)?;
+                let tx = build_tx(ctx.version, route, &src_chain, &args, ctx.order_tx)?;
                 (
                     tx_to.to_owned(),
                     None,
@@ -261,6 +261,7 @@ fn build_tx(
     route: RouteKind,
     src_chain: &str,
     args: &payload::OrderTxArgs<'_>,
+    order_tx: super::OrderTxRules,
 ) -> Result<Value, QuoteError> {
     let bad = |e: payload::PayloadError| err("INVALID_ORDER_ARGS", e.to_string());
     let family = chain_family(src_chain);
@@ -275,7 +276,7 @@ fn build_tx(
         ));
     }
     // A family whose order is a whole transaction the gateway builds (Solana's), rather than a call to its contract.
-    if let Some(whole) = payload::whole_order_tx(src_chain, args) {
+    if let Some(whole) = (order_tx.whole_order_tx)(src_chain, args) {
         let whole = whole.map_err(bad)?;
         return Ok(json!({
             "type": family,
@@ -323,7 +324,7 @@ fn build_tx(
     if version >= ApiVersion::V3 {
         let family = family.unwrap_or(ChainFamily::Evm);
         tx["type"] = json!(family);
-        if let Some(limit) = payload::call_fee_limit(family) {
+        if let Some(limit) = (order_tx.call_fee_limit)(family) {
             tx["feeLimit"] = json!(limit.to_string());
         }
     }

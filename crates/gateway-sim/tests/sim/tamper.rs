@@ -125,16 +125,18 @@ fn check_the_lie(tamper: Tamper, honest: &Value, lied: &Value, what: &str) {
             assert_eq!(lied["tx"]["feeLimit"], "10000000000", "{what}");
         }
         Tamper::Family(FamilyTamper::SolanaExtraTransfer | FamilyTamper::SolanaUnknownProgram) => {
-            let decoded =
-                gateway_sim::payload::decode_solana_tx(lied["tx"]["transaction"].as_str().unwrap())
-                    .unwrap();
+            let decoded = gateway_sim::payload::solana::decode_solana_tx(
+                lied["tx"]["transaction"].as_str().unwrap(),
+            )
+            .unwrap();
             // The deposit, the gateway's instruction, and the one added.
             assert_eq!(decoded.instructions.len(), 3, "{what}");
         }
         Tamper::Family(FamilyTamper::SolanaExtraSigner | FamilyTamper::SolanaFeePayer) => {
-            let decoded =
-                gateway_sim::payload::decode_solana_tx(lied["tx"]["transaction"].as_str().unwrap())
-                    .unwrap();
+            let decoded = gateway_sim::payload::solana::decode_solana_tx(
+                lied["tx"]["transaction"].as_str().unwrap(),
+            )
+            .unwrap();
             assert_eq!(decoded.num_required_signatures, 2, "{what}");
         }
         _ => {}
