@@ -484,29 +484,14 @@ pub async fn execute_next(
         return Err(ExecError::NotEnough(short));
     }
     unsimulated.check(&plan.simulation)?;
-    let (step, (request, _)) = plan
-        .steps
-        .into_iter()
-        .zip(requests)
-        .next()
-        .ok_or_else(|| ExecError::Changed("nothing is left to sign".into()))?;
-    let Some((kind, accepted)) = confirmed else {
-        return Err(ExecError::Changed("no step was confirmed".into()));
-    };
-    if kind != step.kind {
-        return Err(ExecError::Changed(format!(
-            "the next step is now: {}",
-            step.sentence
-        )));
-    }
-    let fee: U256 = step.max_fee.parse().unwrap_or(U256::MAX);
-    if fee > accepted {
-        return Err(ExecError::Changed(format!(
-            "its gas may now cost up to {}, more than the {} accepted",
-            step.max_fee_text,
-            native_text(&endpoint.chain, accepted)
-        )));
-    }
+    let ((request, _), kind) =
+        super::rail::confirmed_step(plan.steps, requests, confirmed, |step, accepted: U256| {
+            format!(
+                "its gas may now cost up to {}, more than the {} accepted",
+                step.max_fee_text,
+                native_text(&endpoint.chain, accepted)
+            )
+        })?;
     // The simulation again, right before signing, from the same state the nonce is read from.
     endpoint
         .simulate(&request)
@@ -547,15 +532,7 @@ pub async fn execute_next(
         block: None,
         reason: None,
     };
-    journal.wallet_tx_signed(local_id, &signed)?;
-    info!(local_id, hash, ?kind, nonce, "signed and journaled");
-    progress(WalletTxProgress::of(
-        local_id,
-        &signed,
-        WalletTxState::Signed,
-        0,
-    ));
-    crash(&format!("{}-journaled", kind.slug()));
+    super::rail::journal_signed(journal, local_id, &signed, progress, crash)?;
     finish(journal, local_id, endpoint, &signed, progress, crash).await
 }
 

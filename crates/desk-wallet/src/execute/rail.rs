@@ -473,6 +473,64 @@ pub(crate) fn check_signer(order: &OrderToPay, signer: Option<&str>) -> Result<(
     }
 }
 
+/// What the plan's first step signs (of `requests`, one per step) and its kind, but only when it is the step the person
+/// confirmed (`confirmed`: its kind and the most fee they accepted) and it may cost at most that fee; otherwise why it
+/// changed, `costlier` saying how for a fee above the accepted one (a fee that does not read as `T` is above any).
+pub(crate) fn confirmed_step<R, T: std::str::FromStr + PartialOrd>(
+    steps: Vec<PlannedTx>,
+    requests: Vec<R>,
+    confirmed: Option<(WalletTxKind, T)>,
+    costlier: impl FnOnce(&PlannedTx, T) -> String,
+) -> Result<(R, WalletTxKind), ExecError> {
+    let (step, request) = steps
+        .into_iter()
+        .zip(requests)
+        .next()
+        .ok_or_else(|| ExecError::Changed("nothing is left to sign".into()))?;
+    let Some((kind, accepted)) = confirmed else {
+        return Err(ExecError::Changed("no step was confirmed".into()));
+    };
+    if kind != step.kind {
+        return Err(ExecError::Changed(format!(
+            "the next step is now: {}",
+            step.sentence
+        )));
+    }
+    match step.max_fee.parse::<T>() {
+        Ok(fee) if fee <= accepted => Ok((request, kind)),
+        _ => Err(ExecError::Changed(costlier(&step, accepted))),
+    }
+}
+
+/// Keeps `signed` in the journal before it is broadcast, so that a crash from here on sends the same bytes again
+/// rather than signing anew; then reports it signed and passes the crash hook's `<kind>-journaled` point. Every
+/// rail's signing step goes through here between its signature and its broadcast.
+pub(crate) fn journal_signed(
+    journal: &dyn Ledger,
+    local_id: i64,
+    signed: &WalletTx,
+    progress: &(dyn Fn(WalletTxProgress) + Send + Sync),
+    crash: super::CrashHook<'_>,
+) -> Result<(), ExecError> {
+    journal.wallet_tx_signed(local_id, signed)?;
+    tracing::info!(
+        local_id,
+        chain = signed.chain,
+        hash = signed.hash,
+        kind = ?signed.kind,
+        nonce = signed.nonce,
+        "signed and journaled"
+    );
+    progress(WalletTxProgress::of(
+        local_id,
+        signed,
+        super::ledger::WalletTxState::Signed,
+        0,
+    ));
+    crash(&format!("{}-journaled", signed.kind.slug()));
+    Ok(())
+}
+
 /// Why an order carries no payment the wallet can sign, as its refusal.
 pub(crate) fn unpayable(why: String) -> ExecError {
     ExecError::Refusal(format!("{why} Nothing is signed."))
@@ -490,4 +548,104 @@ pub(crate) fn confirmed_fee<T: std::str::FromStr>(
         })
     })
     .transpose()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn step(kind: WalletTxKind, max_fee: &str) -> PlannedTx {
+        PlannedTx {
+            kind,
+            sentence: format!("{} on the chain", kind.slug()),
+            to: "0x1111111111111111111111111111111111111111".into(),
+            value: "0".into(),
+            gas_limit: Some(60_000),
+            max_fee: max_fee.into(),
+            max_fee_text: format!("{max_fee} units"),
+            max_fee_usd: None,
+            fee_sentence: String::new(),
+            rent_text: None,
+            fee_needs_acceptance: false,
+        }
+    }
+
+    fn changed(result: Result<(&str, WalletTxKind), ExecError>) -> String {
+        match result {
+            Err(ExecError::Changed(why)) => why,
+            other => panic!("expected a change, got {other:?}"),
+        }
+    }
+
+    fn costlier(step: &PlannedTx, accepted: u64) -> String {
+        format!("up to {}, above {accepted}", step.max_fee_text)
+    }
+
+    #[test]
+    fn only_the_confirmed_first_step_within_the_accepted_fee_is_signed() {
+        let steps = || {
+            vec![
+                step(WalletTxKind::Approve, "500"),
+                step(WalletTxKind::Pay, "900"),
+            ]
+        };
+        let requests = || vec!["approve", "pay"];
+        let confirmed = |kind, fee: u64| Some((kind, fee));
+        assert_eq!(
+            confirmed_step(
+                steps(),
+                requests(),
+                confirmed(WalletTxKind::Approve, 500),
+                costlier
+            )
+            .unwrap(),
+            ("approve", WalletTxKind::Approve)
+        );
+        assert_eq!(
+            changed(confirmed_step(
+                steps(),
+                requests(),
+                confirmed(WalletTxKind::Pay, 900),
+                costlier
+            )),
+            "the next step is now: approve on the chain"
+        );
+        assert_eq!(
+            changed(confirmed_step(
+                steps(),
+                requests(),
+                confirmed(WalletTxKind::Approve, 499),
+                costlier
+            )),
+            "up to 500 units, above 499"
+        );
+        assert_eq!(
+            changed(confirmed_step(
+                steps(),
+                requests(),
+                None::<(WalletTxKind, u64)>,
+                costlier
+            )),
+            "no step was confirmed"
+        );
+        assert_eq!(
+            changed(confirmed_step(
+                Vec::new(),
+                Vec::<&str>::new(),
+                confirmed(WalletTxKind::Pay, 900),
+                costlier
+            )),
+            "nothing is left to sign"
+        );
+        // A fee that does not read as the chain's amount is above any accepted one.
+        assert_eq!(
+            changed(confirmed_step(
+                vec![step(WalletTxKind::Pay, "lots")],
+                vec!["pay"],
+                confirmed(WalletTxKind::Pay, u64::MAX),
+                costlier
+            )),
+            "up to lots units, above 18446744073709551615"
+        );
+    }
 }

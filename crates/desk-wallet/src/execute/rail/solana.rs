@@ -441,15 +441,8 @@ pub async fn execute(
         block: None,
         reason: None,
     };
-    journal.wallet_tx_signed(local_id, &signed)?;
-    info!(local_id, signature, "signed and journaled");
-    progress(in_solana_words(WalletTxProgress::of(
-        local_id,
-        &signed,
-        WalletTxState::Signed,
-        0,
-    )));
-    crash("pay-journaled");
+    let in_words = |p: WalletTxProgress| progress(in_solana_words(p));
+    super::journal_signed(journal, local_id, &signed, &in_words, crash)?;
     finish(journal, local_id, endpoint, pay, &signed, progress, crash).await
 }
 

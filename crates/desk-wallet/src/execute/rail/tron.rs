@@ -593,29 +593,14 @@ pub async fn execute_next(
     if let Some(short) = plan.shortfall {
         return Err(ExecError::NotEnough(short));
     }
-    let (step, call) = plan
-        .steps
-        .into_iter()
-        .zip(calls)
-        .next()
-        .ok_or_else(|| ExecError::Changed("nothing is left to sign".into()))?;
-    let Some((kind, accepted)) = confirmed else {
-        return Err(ExecError::Changed("no step was confirmed".into()));
-    };
-    if kind != step.kind {
-        return Err(ExecError::Changed(format!(
-            "the next step is now: {}",
-            step.sentence
-        )));
-    }
-    let most: u64 = step.max_fee.parse().unwrap_or(u64::MAX);
-    if most > accepted {
-        return Err(ExecError::Changed(format!(
-            "it may now burn up to {}, more than the {} accepted",
-            step.max_fee_text,
-            trx_text(accepted)
-        )));
-    }
+    let (call, kind) =
+        super::confirmed_step(plan.steps, calls, confirmed, |step, accepted: u64| {
+            format!(
+                "it may now burn up to {}, more than the {} accepted",
+                step.max_fee_text,
+                trx_text(accepted)
+            )
+        })?;
     let (transaction, id) = build_and_sign(endpoint, &call, key).await?;
     crash(&format!("{}-signed", kind.slug()));
     let signed = WalletTx {
@@ -628,15 +613,7 @@ pub async fn execute_next(
         block: None,
         reason: None,
     };
-    journal.wallet_tx_signed(local_id, &signed)?;
-    info!(local_id, id, ?kind, "signed and journaled");
-    progress(WalletTxProgress::of(
-        local_id,
-        &signed,
-        WalletTxState::Signed,
-        0,
-    ));
-    crash(&format!("{}-journaled", kind.slug()));
+    super::journal_signed(journal, local_id, &signed, progress, crash)?;
     finish(journal, local_id, endpoint, &signed, progress, crash).await
 }
 
