@@ -42,6 +42,20 @@ pub fn default_endpoints(chain: &str) -> &'static [&'static str] {
     gateway_client::chains::chain(chain).map_or(&[], |c| c.public_rpcs)
 }
 
+/// The families whose chains have endpoints the app sets, as a sentence lists them ("EVM, Tron and Solana").
+fn families_with_endpoints() -> String {
+    let names: Vec<&str> = gateway_client::chains::ChainFamily::ALL
+        .into_iter()
+        .filter(|family| !default_endpoints(family.first_chain()).is_empty())
+        .map(|family| family.name())
+        .collect();
+    match names.split_last() {
+        Some((last, [])) => (*last).to_owned(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
+
 /// The endpoints of `chain` on the current network: those chosen in Settings, else the public defaults.
 fn endpoints_of(state: &State, chain: &str) -> (Vec<String>, bool) {
     match state
@@ -204,7 +218,8 @@ impl Desk {
             return Err(invalid(
                 "chain",
                 format!(
-                    "{chain:?} is not a chain whose endpoints the app sets (an EVM chain, Solana or Tron)."
+                    "{chain:?} is not a chain whose endpoints the app sets: those are the {} chains.",
+                    families_with_endpoints()
                 ),
             ));
         }
@@ -572,7 +587,13 @@ impl Desk {
 
 #[cfg(test)]
 mod tests {
-    use super::endpoint_url;
+    use super::{endpoint_url, families_with_endpoints};
+
+    #[test]
+    fn the_families_with_endpoints_are_listed_from_the_chain_table() {
+        // Bitcoin's payments go through the gateway, so the app sets no endpoint for it.
+        assert_eq!(families_with_endpoints(), "EVM, Tron and Solana");
+    }
 
     #[test]
     fn an_endpoint_without_https_gets_a_sentence() {

@@ -98,11 +98,13 @@ pub enum ExecError {
         "What is to be signed changed since you read it ({0}). Read the new step and confirm it again."
     )]
     Changed(String),
-    /// The Solana transaction's blockhash has expired, so the order's transaction can never be executed.
+    /// The blockhash the order's transaction is built on has expired (Solana's), so it can never be executed.
     #[error(
-        "The order's transaction is built on the blockhash {blockhash}, which Solana no longer accepts (a blockhash lasts about a minute). It was {what}, and can never be executed now. Ask for a new quote and create a new order."
+        "The order's transaction is built on the blockhash {blockhash}, which {chain} no longer accepts (a blockhash lasts about a minute). It was {what}, and can never be executed now. Ask for a new quote and create a new order."
     )]
     Expired {
+        /// The chain's name as a person reads it (`Solana`).
+        chain: &'static str,
         /// The expired blockhash, Base58.
         blockhash: String,
         /// "not signed" or "signed but never executed".

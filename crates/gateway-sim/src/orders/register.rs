@@ -159,7 +159,7 @@ impl Book {
                     if hash.is_empty() {
                         return Err(err(
                             "INVALID_REQUEST",
-                            "src_tx_hash is missing: give the hash (on Solana, the signature) of the transaction you broadcast",
+                            "src_tx_hash is missing: give the hash (or the signature, on a chain whose transactions are named by one) of the transaction you broadcast",
                         ));
                     }
                     if chain.is_empty() {

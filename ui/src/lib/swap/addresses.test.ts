@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import {
   EIP55_MISMATCH,
+  addressPlaceholder,
   bytesToBase64,
+  familiesListed,
   chainFamily,
   checkAddress,
   checkHandIn,
@@ -21,6 +23,19 @@ const TRON = "TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf";
 const SOLANA = "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM";
 const HASH = "a".repeat(64);
 const SIGNATURE = "5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW";
+
+describe("the families in a sentence, from the generated facts", () => {
+  it("lists every family, or those asked for", () => {
+    expect(familiesListed()).toBe("Bitcoin, EVM, Tron or Solana");
+    expect(familiesListed(["evm", "tron", "solana"], "and")).toBe("EVM, Tron and Solana");
+    expect(familiesListed(["solana"])).toBe("Solana");
+  });
+
+  it("says how each family's addresses start, or names the family where they share no start", () => {
+    expect(addressPlaceholder()).toBe("bc1…, 0x…, T…, or a Solana address");
+    expect(addressPlaceholder(["evm"])).toBe("0x…");
+  });
+});
 
 describe("chainFamily", () => {
   it("knows the gateway's chains", () => {

@@ -23,6 +23,29 @@ export function familyName(family: ChainFamily): string {
   return FAMILY_NAMES[family];
 }
 
+/** Every family the app knows, in the generated table's order. */
+export const ALL_FAMILIES: readonly ChainFamily[] = Object.keys(FAMILY_NAMES) as ChainFamily[];
+
+/** The families' names as a sentence lists them: "Bitcoin, EVM, Tron or Solana" (`joined` "and" for a sum). */
+export function familiesListed(families: readonly ChainFamily[] = ALL_FAMILIES, joined: "or" | "and" = "or"): string {
+  const names = families.map((f) => FAMILY_NAMES[f]);
+  if (names.length < 2) return names.join("");
+  return `${names.slice(0, -1).join(", ")} ${joined} ${names[names.length - 1]}`;
+}
+
+/** How an address of each family starts, for a field that takes any ("0x…, bc1…, T…, or a Solana address"): the
+ * family's shape's first characters, or its name where its addresses have none in common. */
+export function addressPlaceholder(families: readonly ChainFamily[] = ALL_FAMILIES): string {
+  const starts = families.map((family) => {
+    const shape = TYPING_SHAPES[family].address;
+    if (shape.kind === "evm") return "0x…";
+    if (shape.kind === "bitcoin") return "bc1…";
+    return shape.prefix ? `${shape.prefix}…` : anAddress(family);
+  });
+  if (starts.length < 2) return starts.join("");
+  return `${starts.slice(0, -1).join(", ")}, or ${starts[starts.length - 1]}`;
+}
+
 /** "an EVM", "a Bitcoin": the family's name with its article. */
 function withArticle(family: ChainFamily): string {
   const name = FAMILY_NAMES[family];

@@ -410,6 +410,7 @@ pub async fn execute(
     let plan = plan(endpoint, &owner, pay).await?;
     if !plan.blockhash_valid {
         return Err(ExecError::Expired {
+            chain: ChainFamily::Solana.name(),
             blockhash: plan.blockhash,
             what: "not signed",
         });
@@ -482,6 +483,7 @@ async fn finish(
             Err(SendRefusal::BlockhashNotFound) => {
                 never(journal, "its blockhash expired before it reached Solana")?;
                 return Err(ExecError::Expired {
+                    chain: ChainFamily::Solana.name(),
                     blockhash: pay.blockhash(),
                     what: "signed but never executed",
                 });
@@ -543,6 +545,7 @@ async fn finish(
                 if !endpoint.blockhash_valid(&pay.blockhash()).await? {
                     never(journal, "its blockhash expired before Solana executed it")?;
                     return Err(ExecError::Expired {
+                        chain: ChainFamily::Solana.name(),
                         blockhash: pay.blockhash(),
                         what: "signed but never executed",
                     });

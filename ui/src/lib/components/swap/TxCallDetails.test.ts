@@ -107,10 +107,10 @@ describe("TxCallDetails", () => {
       gatewayDecoded,
     });
     show(solana(false));
-    expect(text("tx-solana-not-decoded")).toMatch(
+    expect(text("tx-whole-not-decoded")).toMatch(
       /^Built by the gateway, not decoded: its program's layout is not public/,
     );
     show(solana(true));
-    expect(byId("tx-solana-not-decoded")).toBeNull();
+    expect(byId("tx-whole-not-decoded")).toBeNull();
   });
 });
