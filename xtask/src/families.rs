@@ -9,9 +9,12 @@
 //! named wherever an onramp or an approval is.
 //!
 //! What counts as naming: in Rust, an identifier with `tron` or `solana` as one of its words (`ChainFamily::Solana`,
-//! `SolanaCall`, `tron_node`) or a string literal that is the slug (`"solana"`); in TypeScript and Svelte, the slug
-//! in quotes. Comments, doc comments and what is compiled for tests only do not count (test files, `#[cfg(test)]`
-//! items, `*.test.ts`, the test data, the generated bindings).
+//! `SolanaCall`, `tron_node`), a string literal that is the slug (`"solana"`), and a string with the family's name in
+//! it, attributes' included (`#[error("… which Solana no longer accepts …")]`: a sentence that lists or names the
+//! families goes stale when one is added, as code does); in TypeScript and Svelte, the slug in quotes and the name in
+//! what the window says (a string of the script, a line of a component's markup). Comments, doc comments, imports,
+//! an identifier of the window's script (a chain's logo keyed `solana:`) and what is compiled for tests only do not
+//! count (test files, `#[cfg(test)]` items, `*.test.ts`, the test data, the generated bindings).
 
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
@@ -79,10 +82,10 @@ pub fn families() -> Result<()> {
 
 /// How many files outside each added family's own name it, over the whole workspace ([`whole_workspace`]). A test
 /// holds the figures exact, so that a change that adds or removes such a file says so here. Issue 33 asks for at
-/// most four. The five are each the one file of its crate where one concern lists the families: gateway-client's
-/// `chains.rs`, gateway-payload's `lib.rs`, desk-wallet's `execute/rail.rs` and `verify.rs`, gateway-sim's
-/// `local_chain.rs` (desk-sandbox starts and funds its nodes through gateway-sim's
-/// `LocalChain` and names none); docs/DESIGN.md says why they are not fewer.
+/// most four. Each is the one file of its crate where one concern lists the families: gateway-client's `chains.rs`,
+/// desk-wallet's `execute/rail.rs` and `verify.rs`, gateway-sim's `local_chain.rs` (desk-sandbox starts and funds its
+/// nodes through gateway-sim's `LocalChain` and names none), and for Solana, whose payload is not the gateway
+/// contract's call, gateway-payload's `lib.rs` (`pub mod solana;`); docs/DESIGN.md says why they are not fewer.
 pub const WORKSPACE_FILES: [(&str, usize); 2] = [("tron", 4), ("solana", 5)];
 
 /// Issue 33's measure over the whole workspace: for each added family, the files outside its own (a file is its own
@@ -187,7 +190,7 @@ fn scan(root: &Path, dirs: &[PathBuf]) -> Result<Vec<Naming>> {
             continue;
         }
         let source = std::fs::read_to_string(&file)?;
-        for (line, what) in in_script(&source) {
+        for (line, what) in in_script(&source, name.ends_with(".svelte")) {
             found.push(Naming {
                 file: relative.clone(),
                 line,
@@ -274,7 +277,13 @@ fn walk(stream: TokenStream, items: bool, out: &mut Vec<(usize, String)>) {
                         i = skip_item(&tokens, at + 1, items);
                         continue;
                     }
-                    // A doc comment is an attribute too (`#[doc = "…"]`): prose, not code.
+                    // A doc comment is an attribute too (`#[doc = "…"]`): prose for the reader of the code. Any other
+                    // attribute is read: `#[serde(rename = "tron")]` names a family, and `#[error("…")]` is a
+                    // sentence the person reads.
+                    let is_doc = matches!(g.stream().into_iter().next(), Some(TokenTree::Ident(ident)) if ident == "doc");
+                    if !is_doc {
+                        walk(g.stream(), false, out);
+                    }
                     i = at + 1;
                     continue;
                 }
@@ -289,7 +298,10 @@ fn walk(stream: TokenStream, items: bool, out: &mut Vec<(usize, String)>) {
             }
             TokenTree::Literal(literal) => {
                 let text = literal.to_string();
-                if ADDED.iter().any(|slug| text == format!("\"{slug}\"")) {
+                let is_string = text.starts_with('"') || text.starts_with('r');
+                if is_string
+                    && (ADDED.iter().any(|slug| text == format!("\"{slug}\"")) || mentions(&text))
+                {
                     out.push((tokens[i].span().start().line, text));
                 }
                 i += 1;
@@ -303,21 +315,81 @@ fn walk(stream: TokenStream, items: bool, out: &mut Vec<(usize, String)>) {
     }
 }
 
-/// The namings in one TypeScript or Svelte file: the slug in quotes (`"solana"`, `'tron'`, `` `tron` ``), comment
-/// lines left out.
-fn in_script(source: &str) -> Vec<(usize, String)> {
+/// Whether `text` (a string's, or a line of the window's) has an added family's name as a word, in any case: a
+/// sentence that lists the families (`an EVM chain, Solana or Tron`) goes stale when one is added, as code does.
+fn mentions(text: &str) -> bool {
+    let text = text.to_lowercase();
+    ADDED.iter().any(|family| {
+        text.match_indices(family).any(|(at, _)| {
+            let before = text[..at].chars().next_back();
+            let after = text[at + family.len()..].chars().next();
+            !before.is_some_and(|c| c.is_ascii_alphanumeric())
+                && !after.is_some_and(|c| c.is_ascii_alphanumeric())
+        })
+    })
+}
+
+/// The quoted parts of a line of script (`"…"`, `'…'`, `` `…` ``): what it says, not what it names.
+fn quoted(line: &str) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let mut open: Option<(char, usize)> = None;
+    let mut escaped = false;
+    for (at, c) in line.char_indices() {
+        match open {
+            Some(_) if escaped => escaped = false,
+            Some(_) if c == '\\' => escaped = true,
+            Some((quote, start)) if c == quote => {
+                parts.push(&line[start..at]);
+                open = None;
+            }
+            Some(_) => {}
+            None if matches!(c, '"' | '\'' | '`') => open = Some((c, at + c.len_utf8())),
+            None => {}
+        }
+    }
+    parts
+}
+
+/// The namings in one TypeScript or Svelte file: the slug in quotes (`"solana"`, `'tron'`, `` `tron` ``), and a
+/// family's name in what the window says (a string of its script, a line of a component's markup: `Tron or
+/// Solana`); comment lines and imports left out. A name that is only an identifier of the script (a chain's logo
+/// keyed `solana:`) is the chain's, not the family's.
+fn in_script(source: &str, svelte: bool) -> Vec<(usize, String)> {
     let mut out = Vec::new();
+    let mut in_script = !svelte;
     for (n, line) in source.lines().enumerate() {
         let code = line.trim_start();
-        if code.starts_with("//") || code.starts_with('*') || code.starts_with("/*") {
+        if svelte && code.starts_with("<script") {
+            in_script = true;
+        }
+        if svelte && code.starts_with("</script>") {
+            in_script = false;
             continue;
         }
+        if code.starts_with("//")
+            || code.starts_with('*')
+            || code.starts_with("/*")
+            || code.starts_with("<!--")
+            || code.starts_with("import ")
+        {
+            continue;
+        }
+        let mut slug_found = false;
         for slug in ADDED {
             for quote in ['"', '\'', '`'] {
                 if line.contains(&format!("{quote}{slug}{quote}")) {
                     out.push((n + 1, format!("{quote}{slug}{quote}")));
+                    slug_found = true;
                 }
             }
+        }
+        let says = if in_script {
+            quoted(line).into_iter().any(mentions)
+        } else {
+            mentions(line)
+        };
+        if !slug_found && says {
+            out.push((n + 1, code.to_owned()));
         }
     }
     out
@@ -346,7 +418,14 @@ mod tests {
                 family == ChainFamily::Solana
             }
             const SLUG: &str = "tron";
-            const PROSE: &str = "Sign on tron";
+            const PROSE: &str = "Sign on Solana";
+            const ELSE: &str = "electronics";
+            #[derive(thiserror::Error)]
+            enum E {
+                /// Tron's, in a doc comment.
+                #[error("which Solana no longer accepts")]
+                Expired,
+            }
             #[cfg(test)]
             mod tests {
                 fn t() { let _ = ChainFamily::Tron; let _ = "solana"; }
@@ -355,7 +434,12 @@ mod tests {
         let found = in_rust(source).unwrap();
         assert_eq!(
             found.iter().map(|(_, w)| w.as_str()).collect::<Vec<_>>(),
-            ["Solana", "\"tron\""]
+            [
+                "Solana",
+                "\"tron\"",
+                "\"Sign on Solana\"",
+                "\"which Solana no longer accepts\""
+            ]
         );
         assert_eq!(found[0].0, 6);
     }
@@ -364,9 +448,25 @@ mod tests {
     fn scripts_count_the_quoted_slug_outside_comments() {
         let source = "// \"solana\" in a comment\nif (kind === \"solana\") x();\n  * 'tron' in a doc\nconst t = 'tron';\n";
         assert_eq!(
-            in_script(source),
+            in_script(source, false),
             [(2, "\"solana\"".to_owned()), (4, "'tron'".to_owned())]
         );
+    }
+
+    #[test]
+    fn what_the_window_says_counts_and_an_identifier_of_its_script_does_not() {
+        let script = "import net_tron from \"./tron.svg.js\";\nconst logos = { tron: net_tron };\nconst m = `Enter (EVM, Tron or Solana)`;\n";
+        assert_eq!(
+            in_script(script, false),
+            [(3, "const m = `Enter (EVM, Tron or Solana)`;".to_owned())]
+        );
+        let component = "<script lang=\"ts\">\n  const solana = 1;\n</script>\n<!-- Solana in a comment -->\n<p>Solana sources need it.</p>\n<p>electronic</p>\n";
+        assert_eq!(
+            in_script(component, true),
+            [(5, "<p>Solana sources need it.</p>".to_owned())]
+        );
+        assert!(mentions("\"the Tron chain\""));
+        assert!(!mentions("\"electronics\""));
     }
 
     #[test]
