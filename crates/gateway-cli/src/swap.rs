@@ -57,8 +57,8 @@ pub struct SwapArgs {
     /// settings are not changed): a call the app cannot decode is then shown as NOT CHECKED instead of refused
     #[arg(long)]
     blind_signing: bool,
-    /// On the Sandbox: its EVM and Tron orders take the real service's shape (each chain's published entry contract,
-    /// an AllowanceHolder placed at its real address, and its exec), checked as on Production
+    /// On the Sandbox: its orders on a chain with a published entry contract take the real service's shape (that
+    /// contract, an AllowanceHolder placed at its real address, and its exec), checked as on Production
     #[arg(long)]
     production_shape: bool,
 }
