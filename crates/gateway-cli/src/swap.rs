@@ -202,8 +202,8 @@ pub async fn run(
     outcome
 }
 
-/// `wallet balance --chain CHAIN [--token TOKEN]`: the wallet's balance of a token (default: the chain's coin) on an
-/// EVM chain, Solana or Tron, read from the chain's endpoint (on the Sandbox its local node), and what Max would send.
+/// `wallet balance --chain CHAIN [--token TOKEN]`: the wallet's balance of a token (default: the chain's coin) on a
+/// chain the wallet pays on, read from the chain's endpoint (on the Sandbox its local node), and what Max would send.
 pub async fn balance(
     network: &str,
     version: ApiVersion,

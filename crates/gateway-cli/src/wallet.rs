@@ -40,6 +40,58 @@ fn key_family() -> impl clap::builder::TypedValueParser<Value = wallet::KeyFamil
         })
 }
 
+/// `--key`'s help: each family as the option takes it, and the form of its key (its key rule's import label).
+fn key_help() -> String {
+    let forms: Vec<String> = wallet::KeyFamily::ALL
+        .iter()
+        .map(|family| format!("{}: {}", family.key(), family.import_label()))
+        .collect();
+    format!(
+        "Import a single private key of this chain family instead of a phrase (the wallet then has that family's \
+         account only). {}",
+        forms.join("; ")
+    )
+}
+
+/// `wallet balance --chain`'s help: the chains with endpoints the wallet reads, by family from the table of chains
+/// (a family of many as "an EVM chain (bob, ethereum, …)", one of a single chain by its slug).
+fn balance_chain_help() -> String {
+    use gateway_client::chains::{CHAINS, ChainFamily};
+    let kinds: Vec<String> = ChainFamily::ALL
+        .into_iter()
+        .filter_map(|family| {
+            let slugs: Vec<&str> = CHAINS
+                .iter()
+                .filter(|chain| chain.family == family && !chain.public_rpcs.is_empty())
+                .map(|chain| chain.slug)
+                .collect();
+            let name = family.name();
+            let article = if name.starts_with(['A', 'E', 'I', 'O', 'U']) {
+                "an"
+            } else {
+                "a"
+            };
+            match slugs.as_slice() {
+                [] => None,
+                [one] => Some((*one).to_owned()),
+                [first, second, ..] => {
+                    Some(format!("{article} {name} chain ({first}, {second}, …)"))
+                }
+            }
+        })
+        .collect();
+    let listed = match kinds.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    };
+    let mut help = format!("{listed}; default: Bitcoin");
+    if let Some(first) = help.get_mut(0..1) {
+        first.make_ascii_uppercase();
+    }
+    help
+}
+
 #[derive(Debug, Clone, Subcommand)]
 pub enum WalletCommand {
     /// Create a wallet: a new recovery phrase shown once, three of its words typed back, kept in the keychain under
@@ -55,21 +107,21 @@ pub enum WalletCommand {
         /// Also ask for the phrase's BIP-39 passphrase
         #[arg(long, conflicts_with = "key")]
         with_passphrase: bool,
-        /// Import a single private key of this chain family instead of a phrase (the wallet then has that family's
-        /// account only): evm (hex), bitcoin (WIF), tron (hex), solana (Base58 keypair)
-        #[arg(long, value_parser = key_family(), value_name = "FAMILY")]
+        /// Import a single private key of this chain family instead of a phrase (its forms: [`key_help`])
+        #[arg(long, value_parser = key_family(), value_name = "FAMILY", help = key_help())]
         key: Option<wallet::KeyFamily>,
     },
     /// The wallet's addresses and their paths (from GATEWAY_MNEMONIC, else the keychain's wallet)
     Address,
     /// What the wallet's Bitcoin address can spend, after the network fee (the gateway's get-max-spendable); with
-    /// --chain, its balance on an EVM chain, Solana or Tron read from the chain (`--network sandbox`: the Sandbox's own
-    /// local chains, the wallet funded on first use)
+    /// --chain, its balance on that chain read from the chain's endpoint (`--network sandbox`: the Sandbox's own local
+    /// chains, the wallet funded on first use)
     Balance {
-        /// An EVM chain (bob, ethereum, …), solana or tron; default: Bitcoin
-        #[arg(long)]
+        /// A chain the wallet pays on ([`balance_chain_help`]); default: Bitcoin
+        #[arg(long, help = balance_chain_help())]
         chain: Option<String>,
-        /// The token: its address (an SPL mint on Solana) or its symbol; default: the chain's coin
+        /// The token: its address on the chain (its mint, where tokens are mints) or its symbol; default: the chain's
+        /// coin
         #[arg(long, requires = "chain")]
         token: Option<String>,
     },
@@ -332,4 +384,26 @@ fn import(with_passphrase: bool) -> Result<(), Failure> {
     kept::keep(&phrase, &passphrase, &password, KdfProfile::STANDARD).map_err(kept_failure)?;
     println!("The wallet is kept in the keychain. `gateway wallet address` shows its addresses.");
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{balance_chain_help, key_help};
+
+    #[test]
+    fn the_help_lists_the_families_from_their_rules_and_the_table_of_chains() {
+        assert_eq!(
+            balance_chain_help(),
+            "An EVM chain (bob, ethereum, …), tron or solana; default: Bitcoin"
+        );
+        let help = key_help();
+        for form in [
+            "evm: EVM chains (hex, 64 characters)",
+            "bitcoin: Bitcoin (WIF, compressed)",
+            "tron: Tron (hex, 64 characters)",
+            "solana: Solana (Base58 keypair)",
+        ] {
+            assert!(help.contains(form), "{help}");
+        }
+    }
 }

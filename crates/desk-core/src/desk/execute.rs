@@ -46,7 +46,11 @@ pub fn default_endpoints(chain: &str) -> &'static [&'static str] {
 fn families_with_endpoints() -> String {
     let names: Vec<&str> = gateway_client::chains::ChainFamily::ALL
         .into_iter()
-        .filter(|family| !default_endpoints(family.first_chain()).is_empty())
+        .filter(|family| {
+            gateway_client::chains::CHAINS
+                .iter()
+                .any(|chain| chain.family == *family && !chain.public_rpcs.is_empty())
+        })
         .map(|family| family.name())
         .collect();
     match names.split_last() {

@@ -422,8 +422,12 @@ pub async fn execute(
     let Some(accepted) = accepted_fee else {
         return Err(ExecError::Changed("no fee was confirmed".into()));
     };
-    let fee: u64 = plan.fee_lamports.parse().unwrap_or(u64::MAX);
-    if fee > accepted {
+    // A fee that does not read as lamports is above any accepted one, as the other rails' (`confirmed_step`).
+    if !plan
+        .fee_lamports
+        .parse::<u64>()
+        .is_ok_and(|fee| fee <= accepted)
+    {
         return Err(ExecError::Changed(format!(
             "its fee is now {}, more than the {} accepted",
             plan.fee_text,
