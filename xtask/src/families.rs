@@ -12,9 +12,12 @@
 //! `SolanaCall`, `tron_node`), a string literal that is the slug (`"solana"`), and a string with the family's name in
 //! it, attributes' included (`#[error("… which Solana no longer accepts …")]`: a sentence that lists or names the
 //! families goes stale when one is added, as code does); in TypeScript and Svelte, the slug in quotes and the name in
-//! what the window says (a string of the script, a line of a component's markup). Comments, doc comments, imports,
-//! an identifier of the window's script (a chain's logo keyed `solana:`) and what is compiled for tests only do not
-//! count (test files, `#[cfg(test)]` items, `*.test.ts`, the test data, the generated bindings).
+//! what the window says (a string of the script, a line of a component's markup); the command line's `///` doc
+//! comments, which clap prints as its help. Comments and other doc comments, the window's imports, an identifier of
+//! its script (a chain's logo keyed `solana:`), byte strings (data: the Sandbox's fixed program key ends in the bytes
+//! `-solana-pub!`, chosen by rule for any family of 32-byte keys, so a new family would not change it) and what is
+//! compiled for tests only do not count (test files, `#[cfg(test)]` items, `*.test.ts`, the test data, the
+//! generated bindings).
 
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
@@ -34,6 +37,9 @@ const RUST_ABOVE: [&str; 3] = [
     "crates/gateway-cli/src",
     "src-tauri",
 ];
+
+/// The crate whose `///` doc comments are also its help (clap prints them for `--help`): they count there.
+const HELP_DOCS: &str = "crates/gateway-cli/src";
 
 /// The window's TypeScript and Svelte.
 const UI_ABOVE: &str = "ui/src";
@@ -120,7 +126,7 @@ pub fn whole_workspace() -> Result<()> {
 fn outside_own(found: &[Naming], family: &str) -> Vec<Naming> {
     found
         .iter()
-        .filter(|n| n.what.to_lowercase().contains(family) && !is_own(&n.file, family))
+        .filter(|n| names(&n.what, family) && !is_own(&n.file, family))
         .cloned()
         .collect()
 }
@@ -168,7 +174,8 @@ fn scan(root: &Path, dirs: &[PathBuf]) -> Result<Vec<Naming>> {
         for file in files(dir, &["rs"])? {
             let source = std::fs::read_to_string(&file)?;
             let relative = file.strip_prefix(root).unwrap_or(&file).to_path_buf();
-            for (line, what) in in_rust(&source)
+            let help_docs = relative.starts_with(HELP_DOCS);
+            for (line, what) in in_rust(&source, help_docs)
                 .map_err(|e| anyhow!("cannot tokenize {}: {e}", relative.display()))?
             {
                 found.push(Naming {
@@ -251,14 +258,15 @@ fn words(ident: &str) -> Vec<String> {
 }
 
 /// The namings in one Rust file, by line, `#[cfg(test)]` items left out.
-fn in_rust(source: &str) -> Result<Vec<(usize, String)>> {
+/// `help_docs`: the file's `///` doc comments are help a person reads (the command line's, which clap prints).
+fn in_rust(source: &str, help_docs: bool) -> Result<Vec<(usize, String)>> {
     let tokens = TokenStream::from_str(source).map_err(|e| anyhow!("{e}"))?;
     let mut out = Vec::new();
-    walk(tokens, true, &mut out);
+    walk(tokens, true, help_docs, &mut out);
     Ok(out)
 }
 
-fn walk(stream: TokenStream, items: bool, out: &mut Vec<(usize, String)>) {
+fn walk(stream: TokenStream, items: bool, help_docs: bool, out: &mut Vec<(usize, String)>) {
     let tokens: Vec<TokenTree> = stream.into_iter().collect();
     let mut i = 0;
     while i < tokens.len() {
@@ -281,8 +289,8 @@ fn walk(stream: TokenStream, items: bool, out: &mut Vec<(usize, String)>) {
                     // attribute is read: `#[serde(rename = "tron")]` names a family, and `#[error("…")]` is a
                     // sentence the person reads.
                     let is_doc = matches!(g.stream().into_iter().next(), Some(TokenTree::Ident(ident)) if ident == "doc");
-                    if !is_doc {
-                        walk(g.stream(), false, out);
+                    if !is_doc || (help_docs && !inner) {
+                        walk(g.stream(), false, help_docs, out);
                     }
                     i = at + 1;
                     continue;
@@ -307,7 +315,12 @@ fn walk(stream: TokenStream, items: bool, out: &mut Vec<(usize, String)>) {
                 i += 1;
             }
             TokenTree::Group(g) => {
-                walk(g.stream(), g.delimiter() == Delimiter::Brace, out);
+                walk(
+                    g.stream(),
+                    g.delimiter() == Delimiter::Brace,
+                    help_docs,
+                    out,
+                );
                 i += 1;
             }
             TokenTree::Punct(_) => i += 1,
@@ -318,14 +331,22 @@ fn walk(stream: TokenStream, items: bool, out: &mut Vec<(usize, String)>) {
 /// Whether `text` (a string's, or a line of the window's) has an added family's name as a word, in any case: a
 /// sentence that lists the families (`an EVM chain, Solana or Tron`) goes stale when one is added, as code does.
 fn mentions(text: &str) -> bool {
-    let text = text.to_lowercase();
-    ADDED.iter().any(|family| {
-        text.match_indices(family).any(|(at, _)| {
-            let before = text[..at].chars().next_back();
-            let after = text[at + family.len()..].chars().next();
-            !before.is_some_and(|c| c.is_ascii_alphanumeric())
-                && !after.is_some_and(|c| c.is_ascii_alphanumeric())
-        })
+    ADDED.iter().any(|family| names(text, family))
+}
+
+/// Whether `text` has `family`'s name as a word, in any case (an escape such as `\n` before it is not a letter of
+/// the word before).
+fn names(text: &str, family: &str) -> bool {
+    let text = text
+        .replace("\\n", " ")
+        .replace("\\t", " ")
+        .replace("\\r", " ")
+        .to_lowercase();
+    text.match_indices(family).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + family.len()..].chars().next();
+        !before.is_some_and(|c| c.is_ascii_alphanumeric())
+            && !after.is_some_and(|c| c.is_ascii_alphanumeric())
     })
 }
 
@@ -362,8 +383,14 @@ fn in_script(source: &str, svelte: bool) -> Vec<(usize, String)> {
         if svelte && code.starts_with("<script") {
             in_script = true;
         }
-        if svelte && code.starts_with("</script>") {
+        if svelte && line.contains("</script>") {
+            // A one-line script, or its closing tag: what follows the tag is markup again.
             in_script = false;
+            if let Some((_, after)) = line.rsplit_once("</script>")
+                && mentions(after)
+            {
+                out.push((n + 1, code.to_owned()));
+            }
             continue;
         }
         if code.starts_with("//")
@@ -431,7 +458,7 @@ mod tests {
                 fn t() { let _ = ChainFamily::Tron; let _ = "solana"; }
             }
         "#;
-        let found = in_rust(source).unwrap();
+        let found = in_rust(source, false).unwrap();
         assert_eq!(
             found.iter().map(|(_, w)| w.as_str()).collect::<Vec<_>>(),
             [
@@ -454,6 +481,34 @@ mod tests {
     }
 
     #[test]
+    fn the_command_line_s_help_counts_and_bytes_do_not() {
+        let source = r#"
+            //! The command line: Solana in its module doc.
+            #[derive(clap::Args)]
+            struct Balance {
+                /// An EVM chain, solana or tron
+                chain: String,
+            }
+            const TAIL: &[u8] = b"-solana-pub!";
+            const SAID: &str = "line one\nSolana";
+        "#;
+        let found = in_rust(source, true).unwrap();
+        assert_eq!(
+            found.iter().map(|(_, w)| w.as_str()).collect::<Vec<_>>(),
+            ["\" An EVM chain, solana or tron\"", "\"line one\\nSolana\""]
+        );
+        assert!(
+            in_rust(source, false)
+                .unwrap()
+                .iter()
+                .all(|(_, w)| w.contains("line one"))
+        );
+        // Which family a place names is read by word: "electronic" is not Tron's.
+        assert!(names("\"Solana, <strong>electronic</strong>\"", "solana"));
+        assert!(!names("\"Solana, <strong>electronic</strong>\"", "tron"));
+    }
+
+    #[test]
     fn what_the_window_says_counts_and_an_identifier_of_its_script_does_not() {
         let script = "import net_tron from \"./tron.svg.js\";\nconst logos = { tron: net_tron };\nconst m = `Enter (EVM, Tron or Solana)`;\n";
         assert_eq!(
@@ -464,6 +519,11 @@ mod tests {
         assert_eq!(
             in_script(component, true),
             [(5, "<p>Solana sources need it.</p>".to_owned())]
+        );
+        let one_line = "<script>const tron = 1;</script>\n<p>Pay on Tron.</p>\n";
+        assert_eq!(
+            in_script(one_line, true),
+            [(2, "<p>Pay on Tron.</p>".to_owned())]
         );
         assert!(mentions("\"the Tron chain\""));
         assert!(!mentions("\"electronics\""));
