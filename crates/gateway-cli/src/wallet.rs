@@ -56,36 +56,27 @@ fn key_help() -> String {
 /// `wallet balance --chain`'s help: the chains with endpoints the wallet reads, by family from the table of chains
 /// (a family of many as "an EVM chain (bob, ethereum, …)", one of a single chain by its slug).
 fn balance_chain_help() -> String {
-    use gateway_client::chains::{CHAINS, ChainFamily};
+    use gateway_client::chains::{CHAINS, ChainFamily, article, in_a_sentence};
     let kinds: Vec<String> = ChainFamily::ALL
         .into_iter()
-        .filter_map(|family| {
+        .filter(|family| family.has_endpoints())
+        .map(|family| {
             let slugs: Vec<&str> = CHAINS
                 .iter()
                 .filter(|chain| chain.family == family && !chain.public_rpcs.is_empty())
                 .map(|chain| chain.slug)
                 .collect();
-            let name = family.name();
-            let article = if name.starts_with(['A', 'E', 'I', 'O', 'U']) {
-                "an"
-            } else {
-                "a"
-            };
             match slugs.as_slice() {
-                [] => None,
-                [one] => Some((*one).to_owned()),
                 [first, second, ..] => {
-                    Some(format!("{article} {name} chain ({first}, {second}, …)"))
+                    let name = family.name();
+                    format!("{} {name} chain ({first}, {second}, …)", article(name))
                 }
+                // The family's one chain, by its slug.
+                one => one.concat(),
             }
         })
         .collect();
-    let listed = match kinds.split_last() {
-        Some((last, [])) => last.clone(),
-        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
-        None => String::new(),
-    };
-    let mut help = format!("{listed}; default: Bitcoin");
+    let mut help = format!("{}; default: Bitcoin", in_a_sentence(&kinds, "or"));
     if let Some(first) = help.get_mut(0..1) {
         first.make_ascii_uppercase();
     }

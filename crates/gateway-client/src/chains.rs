@@ -89,6 +89,14 @@ impl ChainFamily {
             .expect("every family has a chain in the table")
     }
 
+    /// Whether the app reads some chain of the family through endpoints of its own (public ones, or the person's):
+    /// every family but Bitcoin, whose payments the gateway reads.
+    pub fn has_endpoints(self) -> bool {
+        CHAINS
+            .iter()
+            .any(|c| c.family == self && !c.public_rpcs.is_empty())
+    }
+
     /// Whether a quote from a chain of the family must name its sender: the gateway builds a Solana transaction
     /// with the sender as its fee payer and signer, so it cannot quote one without it.
     pub fn quote_needs_sender(self) -> bool {
@@ -344,23 +352,32 @@ pub enum TxIdShape {
 
 /// "an address of one of `families`" as a person reads it, article included ("an EVM, Tron or Solana address").
 pub fn any_family_address(families: &[ChainFamily]) -> String {
-    let list = match families {
+    let list = in_a_sentence(families, "or");
+    format!("{} {list} address", article(&list))
+}
+
+/// `items` as a sentence lists them: "EVM, Tron or Solana" (`last`: the word before the last one, `or` or `and`).
+pub fn in_a_sentence<T: std::fmt::Display>(items: &[T], last: &str) -> String {
+    match items {
         [] => String::new(),
         [one] => one.to_string(),
-        [rest @ .., last] => format!(
-            "{} or {last}",
+        [rest @ .., final_one] => format!(
+            "{} {last} {final_one}",
             rest.iter()
                 .map(ToString::to_string)
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
-    };
-    let article = if list.starts_with(['A', 'E', 'I', 'O', 'U']) {
+    }
+}
+
+/// The article before `word` as it is read here, by its first letter: "an" (EVM), "a" (Bitcoin).
+pub fn article(word: &str) -> &'static str {
+    if word.starts_with(['A', 'E', 'I', 'O', 'U']) {
         "an"
     } else {
         "a"
-    };
-    format!("{article} {list} address")
+    }
 }
 
 /// What the app knows of one chain.
@@ -682,6 +699,25 @@ pub fn chains_with_endpoints() -> impl Iterator<Item = &'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lists_read_as_sentences_and_only_bitcoin_has_no_endpoints_of_the_app() {
+        assert_eq!(
+            in_a_sentence(&["EVM", "Tron", "Solana"], "and"),
+            "EVM, Tron and Solana"
+        );
+        assert_eq!(in_a_sentence(&["EVM", "Tron"], "or"), "EVM or Tron");
+        assert_eq!(in_a_sentence(&["Solana"], "or"), "Solana");
+        assert_eq!(in_a_sentence::<&str>(&[], "or"), "");
+        assert_eq!((article("EVM"), article("Bitcoin")), ("an", "a"));
+        for family in ChainFamily::ALL {
+            assert_eq!(
+                family.has_endpoints(),
+                family != ChainFamily::Bitcoin,
+                "{family}"
+            );
+        }
+    }
 
     #[test]
     fn a_20_byte_account_is_written_as_its_family_writes_it() {

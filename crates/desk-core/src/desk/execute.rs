@@ -44,20 +44,13 @@ pub fn default_endpoints(chain: &str) -> &'static [&'static str] {
 
 /// The families whose chains have endpoints the app sets, as a sentence lists them ("EVM, Tron and Solana").
 fn families_with_endpoints() -> String {
-    let names: Vec<&str> = gateway_client::chains::ChainFamily::ALL
+    use gateway_client::chains::{ChainFamily, in_a_sentence};
+    let names: Vec<&str> = ChainFamily::ALL
         .into_iter()
-        .filter(|family| {
-            gateway_client::chains::CHAINS
-                .iter()
-                .any(|chain| chain.family == *family && !chain.public_rpcs.is_empty())
-        })
+        .filter(|family| family.has_endpoints())
         .map(|family| family.name())
         .collect();
-    match names.split_last() {
-        Some((last, [])) => (*last).to_owned(),
-        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
-        None => String::new(),
-    }
+    in_a_sentence(&names, "and")
 }
 
 /// The endpoints of `chain` on the current network: those chosen in Settings, else the public defaults.
