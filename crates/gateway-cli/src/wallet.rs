@@ -56,23 +56,25 @@ fn key_help() -> String {
 /// `wallet balance --chain`'s help: the chains with endpoints the wallet reads, by family from the table of chains
 /// (a family of many as "an EVM chain (bob, ethereum, …)", one of a single chain by its slug).
 fn balance_chain_help() -> String {
-    use gateway_client::chains::{CHAINS, ChainFamily, article, in_a_sentence};
+    use gateway_client::chains::{
+        ChainFamily, article, chain, chains_with_endpoints, in_a_sentence,
+    };
     let kinds: Vec<String> = ChainFamily::ALL
         .into_iter()
-        .filter(|family| family.has_endpoints())
-        .map(|family| {
-            let slugs: Vec<&str> = CHAINS
-                .iter()
-                .filter(|chain| chain.family == family && !chain.public_rpcs.is_empty())
-                .map(|chain| chain.slug)
+        .filter_map(|family| {
+            let slugs: Vec<&str> = chains_with_endpoints()
+                .filter(|slug| chain(slug).is_some_and(|c| c.family == family))
                 .collect();
             match slugs.as_slice() {
+                [] => None,
+                [one] => Some((*one).to_owned()),
                 [first, second, ..] => {
                     let name = family.name();
-                    format!("{} {name} chain ({first}, {second}, …)", article(name))
+                    Some(format!(
+                        "{} {name} chain ({first}, {second}, …)",
+                        article(name)
+                    ))
                 }
-                // The family's one chain, by its slug.
-                one => one.concat(),
             }
         })
         .collect();

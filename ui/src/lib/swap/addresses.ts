@@ -26,11 +26,19 @@ export function familyName(family: ChainFamily): string {
 /** Every family the app knows, in the generated table's order. */
 export const ALL_FAMILIES: readonly ChainFamily[] = Object.keys(FAMILY_NAMES) as ChainFamily[];
 
+/** `items` as a sentence lists them: "a, b or c" (`serial`: with a comma before the last word, "a, b, or c"); the
+ * window's twin of gateway-client's `in_a_sentence`. */
+function inASentence(items: readonly string[], joined: "or" | "and", serial = false): string {
+  if (items.length < 2) return items.join("");
+  return `${items.slice(0, -1).join(", ")}${serial ? "," : ""} ${joined} ${items[items.length - 1]}`;
+}
+
 /** The families' names as a sentence lists them: "Bitcoin, EVM, Tron or Solana" (`joined` "and" for a sum). */
 export function familiesListed(families: readonly ChainFamily[] = ALL_FAMILIES, joined: "or" | "and" = "or"): string {
-  const names = families.map((f) => FAMILY_NAMES[f]);
-  if (names.length < 2) return names.join("");
-  return `${names.slice(0, -1).join(", ")} ${joined} ${names[names.length - 1]}`;
+  return inASentence(
+    families.map((f) => FAMILY_NAMES[f]),
+    joined,
+  );
 }
 
 /** How an address of each family starts, for a field that takes any ("0x…, bc1…, T…, or a Solana address"): the
@@ -42,8 +50,7 @@ export function addressPlaceholder(families: readonly ChainFamily[] = ALL_FAMILI
     if (shape.kind === "bitcoin") return "bc1…";
     return shape.prefix ? `${shape.prefix}…` : anAddress(family);
   });
-  if (starts.length < 2) return starts.join("");
-  return `${starts.slice(0, -1).join(", ")}, or ${starts[starts.length - 1]}`;
+  return inASentence(starts, "or", true);
 }
 
 /** "an EVM", "a Bitcoin": the family's name with its article. */
