@@ -81,8 +81,8 @@ pub use policy::{GatewayContracts, SANDBOX_FEE_RATE_SAT_VB, VerifyPolicy};
 pub use solana::{SolanaCall, SolanaTxSummary};
 use source::QuotedSource;
 pub use summary::{
-    EvmCallSummary, OnrampSummary, OutputKind, PsbtInputSummary, PsbtOutputSummary, PsbtSummary,
-    Verified, VerifiedPayload,
+    CallSummary, EvmCallSummary, OnrampSummary, OutputKind, PsbtInputSummary, PsbtOutputSummary,
+    PsbtSummary, Verified, VerifiedPayload,
 };
 pub(crate) use text::btc_text;
 pub use text::percent;

@@ -106,7 +106,7 @@ pub fn pay_call_of(
         .to
         .parse()
         .map_err(|_| refused("The call's contract is not an address."))?;
-    if to.to_checksum(None) != summary.to || tx.value != summary.value {
+    if to.to_checksum(None) != summary.call.to || tx.value != summary.call.value {
         return Err(refused(
             "The transaction differs from the one the app verified.",
         ));

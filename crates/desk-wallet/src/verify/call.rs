@@ -13,8 +13,104 @@ use gateway_client::tokens::TokenRegistry;
 
 use super::calldata::{self, CallCheck};
 use super::{
-    EvmCallSummary, GatewayContracts, QuotedSource, VerifyError, VerifyPolicy, native_value_text,
+    CallSummary, EvmCallSummary, GatewayContracts, QuotedSource, VerifyError, VerifyPolicy,
+    native_value_text,
 };
+
+/// How a family whose order is a call to the gateway's contract (the EVM chains, Tron) reads and writes that call's
+/// addresses, and what differs in its wire form: the only things its check does not share with the others.
+pub(super) struct CallRules {
+    /// The family the quote's source chain must be of.
+    pub family: ChainFamily,
+    /// The transaction as a refusal names it ("an EVM call").
+    pub what: &'static str,
+    /// An address of the family as its 20 bytes (the calldata's form), or `None` when the text is not one. Measured
+    /// before it is decoded, so a gateway's megabyte "address" costs neither time nor a megabyte sentence (quoted
+    /// clipped).
+    pub read: fn(&str) -> Option<Address>,
+    /// The 20 bytes as the family writes an address (EIP-55, Base58Check).
+    pub write: fn(Address) -> String,
+    /// Whether the calldata may come without its `0x` (Tron's API writes it bare).
+    pub bare_calldata: bool,
+    /// The chain whose native coin the value is counted in when the family has one chain (Tron's TRX); else the
+    /// quote's source chain.
+    pub value_chain: Option<&'static str>,
+}
+
+/// The EVM chains' call: `0x` addresses (EIP-55 written), `0x` calldata.
+const EVM_CALL: CallRules = CallRules {
+    family: ChainFamily::Evm,
+    what: "an EVM call",
+    read: evm_address,
+    write: checksummed,
+    bare_calldata: false,
+    value_chain: None,
+};
+
+fn checksummed(address: Address) -> String {
+    address.to_checksum(None)
+}
+
+/// The call of an order of a family whose order is a call to the gateway's contract (`rules`), `to`, `value` and
+/// `data` on `chain` as the gateway sent them, checked against the quote's source side: the chain and its family,
+/// the contract (the quote's `txTo`, not a token, the pinned one where contracts are known), the native value, and
+/// the calldata decoded against the quote (or, with blind signing, what could not be).
+pub(super) fn verify_call(
+    source: &QuotedSource,
+    rules: &CallRules,
+    chain: &str,
+    to: &str,
+    value: &str,
+    data: &str,
+    policy: &VerifyPolicy,
+) -> Result<CallSummary, VerifyError> {
+    require_family(source, rules.family, rules.what)?;
+    same_chain(source, chain)?;
+    let quoted = (rules.read)(&source.tx_to).ok_or_else(|| VerifyError::QuoteUnreadable {
+        field: "txTo",
+        value: clipped(&source.tx_to),
+    })?;
+    let to_address = (rules.read)(to).ok_or_else(|| VerifyError::BadTxAddress {
+        value: clipped(to),
+        family: rules.family.name(),
+    })?;
+    if to_address != quoted {
+        return Err(VerifyError::WrongContract {
+            quoted: clipped(&source.tx_to),
+            found: clipped(to),
+        });
+    }
+    let to_text = (rules.write)(to_address);
+    not_a_token(source, &to_text)?;
+    pinned(
+        source,
+        &to_text,
+        |pinned| (rules.read)(pinned).is_some_and(|p| p == to_address),
+        policy,
+    )?;
+    let value = check_value(source, value)?;
+    let data = calldata(data, rules.bare_calldata)?;
+    let token = if is_native_token(&source.chain, &source.token) {
+        Address::ZERO
+    } else {
+        (rules.read)(&source.token).ok_or_else(|| VerifyError::QuoteUnreadable {
+            field: "inputAmount.address",
+            value: clipped(&source.token),
+        })?
+    };
+    let checked = calldata::check(source, rules.family, token, &data, policy)?;
+    let (decoded, entry, raw_data) = split(checked, &data);
+    Ok(CallSummary {
+        to: to_text,
+        value: value.to_string(),
+        value_text: native_value_text(rules.value_chain.unwrap_or(&source.chain), value),
+        data_bytes: u32::try_from(data.len()).unwrap_or(u32::MAX),
+        selector: selector(&data),
+        decoded,
+        entry,
+        raw_data,
+    })
+}
 
 /// Checks an EVM call against the quote's source side.
 pub(super) fn verify_evm(
@@ -22,52 +118,12 @@ pub(super) fn verify_evm(
     tx: &EvmTx,
     policy: &VerifyPolicy,
 ) -> Result<EvmCallSummary, VerifyError> {
-    require_family(source, ChainFamily::Evm, "an EVM call")?;
-    same_chain(source, &tx.chain)?;
-    let quoted = evm_address(&source.tx_to).ok_or_else(|| VerifyError::QuoteUnreadable {
-        field: "txTo",
-        value: clipped(&source.tx_to),
-    })?;
-    let to = evm_address(&tx.to).ok_or_else(|| VerifyError::BadTxAddress {
-        value: clipped(&tx.to),
-        family: "EVM",
-    })?;
-    if to != quoted {
-        return Err(VerifyError::WrongContract {
-            quoted: clipped(&source.tx_to),
-            found: clipped(&tx.to),
-        });
-    }
-    let to_text = to.to_checksum(None);
-    not_a_token(source, &to_text)?;
-    pinned(
-        source,
-        &to_text,
-        |pinned| evm_address(pinned).is_some_and(|p| p == to),
-        policy,
+    let call = verify_call(
+        source, &EVM_CALL, &tx.chain, &tx.to, &tx.value, &tx.data, policy,
     )?;
-    let value = check_value(source, &tx.value)?;
-    let data = calldata(&tx.data, false)?;
-    let token = if is_native_token(&source.chain, &source.token) {
-        Address::ZERO
-    } else {
-        evm_address(&source.token).ok_or_else(|| VerifyError::QuoteUnreadable {
-            field: "inputAmount.address",
-            value: clipped(&source.token),
-        })?
-    };
-    let checked = calldata::check(source, ChainFamily::Evm, token, &data, policy)?;
-    let (decoded, entry, raw_data) = split(checked, &data);
     Ok(EvmCallSummary {
         chain: source.chain.clone(),
-        to: to_text,
-        value: value.to_string(),
-        value_text: native_value_text(&source.chain, value),
-        data_bytes: u32::try_from(data.len()).unwrap_or(u32::MAX),
-        selector: selector(&data),
-        decoded,
-        entry,
-        raw_data,
+        call,
     })
 }
 
@@ -150,18 +206,23 @@ pub(super) fn pinned(
 
 /// The sentence of a verified EVM call.
 pub(super) fn evm_sentence(summary: &EvmCallSummary) -> String {
+    let call = &summary.call;
     format!(
-        "Calls {} on {}, sending {}, with {} bytes of data{}. {}",
-        summary.to,
-        summary.chain,
-        value_clause(&summary.value, &summary.value_text),
-        summary.data_bytes,
-        selector_clause(summary.selector.as_deref()),
-        decoded_clause(
-            &summary.chain,
-            summary.decoded.as_ref(),
-            summary.entry.as_ref()
-        ),
+        "{}. {}",
+        call_clause(call, &summary.chain),
+        decoded_clause(&summary.chain, call.decoded.as_ref(), call.entry.as_ref()),
+    )
+}
+
+/// What a verified call does, as its sentence begins: "Calls 0x… on bob, sending no native value, with 356 bytes of
+/// data (function 0x…)".
+pub(super) fn call_clause(call: &CallSummary, on: &str) -> String {
+    format!(
+        "Calls {} on {on}, sending {}, with {} bytes of data{}",
+        call.to,
+        value_clause(&call.value, &call.value_text),
+        call.data_bytes,
+        selector_clause(call.selector.as_deref()),
     )
 }
 

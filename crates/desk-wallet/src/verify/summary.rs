@@ -175,9 +175,20 @@ pub enum OutputKind {
 pub struct EvmCallSummary {
     /// The chain slug.
     pub chain: String,
-    /// The contract called (EIP-55), the quote's `txTo`.
+    /// The call, as every family whose order is a call to the gateway's contract has it checked.
+    #[serde(flatten)]
+    pub call: CallSummary,
+}
+
+/// A verified call to the gateway's contract, of any family whose order is one: what
+/// [`super::call::verify_call`] found, written in the family's own address form.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export_to = "CallSummary.ts")]
+pub struct CallSummary {
+    /// The contract called, written as its family writes addresses (EIP-55 on an EVM chain), the quote's `txTo`.
     pub to: String,
-    /// Native value sent with the call, in wei (decimal).
+    /// Native value sent with the call, in the chain's smallest unit (decimal).
     pub value: String,
     /// The same value as a person reads it, e.g. `0.01 ETH`.
     pub value_text: String,

@@ -7,7 +7,9 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 use ts_rs::TS;
 
-use super::{DecodedCall, EntryCall, FamilyCall, VerifiedPayload, family_call_to_sign};
+use super::{
+    CallSummary, DecodedCall, EntryCall, FamilyCall, VerifiedPayload, family_call_to_sign,
+};
 
 /// Wei read as the chain's native coin when the chain's coin is not known (`0.0001 (the chain's native coin)`);
 /// the text as given when it is not an amount.
@@ -95,35 +97,47 @@ pub fn call_to_sign(
     if let Some(call) = family_call_to_sign(&kind, tx, payload, send_chain) {
         return call.map(CallToSign::Family);
     }
-    let to = text(tx.get("to"))?;
-    let data = text(tx.get("data")).unwrap_or_default();
-    let value = number_text(tx.get("value"));
     let e = match payload {
         Some(VerifiedPayload::Evm(e)) => Some(e),
         _ => None,
     };
-    let value = e
-        .map(|e| e.value.clone())
-        .or(value)
-        .unwrap_or_else(|| "0".to_owned());
-    let value_text = e.map(|e| e.value_text.clone());
-    Some(CallToSign::Evm(ContractCall {
-        chain: e
-            .map(|e| e.chain.clone())
-            .or_else(|| text(tx.get("chain")))
-            .unwrap_or_else(|| send_chain.to_owned()),
-        to: e.map_or(to, |e| e.to.clone()),
-        value_shown: value_text
-            .clone()
-            .unwrap_or_else(|| native_coin_text(&value)),
-        value,
-        value_text,
-        data,
-        data_bytes: e.map(|e| e.data_bytes),
-        selector: e.and_then(|e| e.selector.clone()),
-        decoded: e.and_then(|e| e.decoded.clone()),
-        entry: e.and_then(|e| e.entry.clone()),
-    }))
+    let chain = e
+        .map(|e| e.chain.clone())
+        .or_else(|| text(tx.get("chain")))
+        .unwrap_or_else(|| send_chain.to_owned());
+    ContractCall::read(tx, chain, e.map(|e| &e.call), native_coin_text).map(CallToSign::Evm)
+}
+
+impl ContractCall {
+    /// The call `tx` (the create-order answer's `tx` object) asks to be signed on `chain`, with what verification
+    /// found (`checked`) preferred where it says something of a field; `coin_text` reads an unverified value in the
+    /// chain's native coin. `None` when `tx` names no contract.
+    pub(super) fn read(
+        tx: &Map<String, Value>,
+        chain: String,
+        checked: Option<&CallSummary>,
+        coin_text: fn(&str) -> String,
+    ) -> Option<Self> {
+        let to = text(tx.get("to"))?;
+        let data = text(tx.get("data")).unwrap_or_default();
+        let value = checked
+            .map(|c| c.value.clone())
+            .or_else(|| number_text(tx.get("value")))
+            .unwrap_or_else(|| "0".to_owned());
+        let value_text = checked.map(|c| c.value_text.clone());
+        Some(Self {
+            chain,
+            to: checked.map_or(to, |c| c.to.clone()),
+            value_shown: value_text.clone().unwrap_or_else(|| coin_text(&value)),
+            value,
+            value_text,
+            data,
+            data_bytes: checked.map(|c| c.data_bytes),
+            selector: checked.and_then(|c| c.selector.clone()),
+            decoded: checked.and_then(|c| c.decoded.clone()),
+            entry: checked.and_then(|c| c.entry.clone()),
+        })
+    }
 }
 
 #[cfg(test)]

@@ -4,51 +4,51 @@
 use alloy_primitives::{Address, U256};
 use gateway_client::address::ChainFamily;
 use gateway_client::amount::parse_base_units;
-use gateway_client::chains::tron::TronTx;
-use gateway_client::display::clipped;
-use gateway_client::wire::is_native_token;
+use gateway_client::chains::tron::{self, TronTx};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use ts_rs::TS;
 
-use super::call::{
-    calldata, check_value, decoded_clause, not_a_token, pinned, require_family, same_chain,
-    selector, selector_clause, split, value_clause,
-};
-use super::calldata as decoding;
+use super::call::{CallRules, call_clause, decoded_clause, verify_call};
 use super::to_sign::{ContractCall, number_text, text};
 use super::{
-    DecodedCall, EntryCall, QuotedSource, TRON_FEE_LIMIT_CAP_SUN, VerifyError, VerifyPolicy,
-    native_value_text, trx_text,
+    CallSummary, QuotedSource, TRON_FEE_LIMIT_CAP_SUN, VerifyError, VerifyPolicy, trx_text,
 };
 
-/// A verified Tron contract call.
+/// A verified Tron contract call: the call, checked as every call to the gateway's contract is
+/// ([`CallSummary`], its contract in Base58Check and its value in sun), and the most it may burn in fees.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 #[ts(export_to = "TronCallSummary.ts")]
 pub struct TronCallSummary {
-    /// The contract called (Base58Check), the quote's `txTo`.
-    pub to: String,
-    /// TRX sent with the call, in sun (decimal).
-    pub value: String,
-    /// The same value as a person reads it, e.g. `10 TRX`.
-    pub value_text: String,
-    /// Length of the calldata, in bytes.
-    pub data_bytes: u32,
-    /// The 4-byte function selector (`0x` and 8 hex characters), when the calldata has one.
-    pub selector: Option<String>,
-    /// The call decoded against the gateway contract (see [`EvmCallSummary::decoded`]).
-    pub decoded: Option<DecodedCall>,
-    /// The entry call, decoded, its inner call not (see [`EvmCallSummary::entry`]).
-    #[serde(default)]
-    #[ts(optional)]
-    pub entry: Option<EntryCall>,
-    /// The raw calldata, shown when the call was not decoded (blind signing).
-    pub raw_data: Option<String>,
+    /// The call.
+    #[serde(flatten)]
+    pub call: CallSummary,
     /// The most the call may burn in fees, in sun (decimal).
     pub fee_limit_sun: String,
     /// The same limit as a person reads it, e.g. `100 TRX`.
     pub fee_limit_text: String,
+}
+
+/// Tron's call: Base58Check accounts (or their `41…` hex form), calldata with or without `0x`, a value in sun.
+const TRON_CALL: CallRules = CallRules {
+    family: ChainFamily::Tron,
+    what: "a Tron call",
+    read: account_body,
+    write: account_text,
+    bare_calldata: true,
+    value_chain: Some("tron"),
+};
+
+/// A Tron account's 20-byte body (its `0x41` prefix checked), each address measured before it is decoded
+/// (`tron::read_account`).
+fn account_body(text: &str) -> Option<Address> {
+    tron::parse_account(text).map(|account| Address::from_slice(&account[1..]))
+}
+
+/// The account of a 20-byte body, in Base58Check.
+fn account_text(body: Address) -> String {
+    tron::base58(&tron::account_of_body(body.into_array()))
 }
 
 /// A Tron contract call: the call, and the most it may burn in fees.
@@ -74,31 +74,14 @@ pub(super) fn call_to_sign(
     tx: &Map<String, Value>,
     summary: Option<&TronCallSummary>,
 ) -> Option<TronCall> {
-    let t = summary;
-    let to = text(tx.get("to"))?;
-    let data = text(tx.get("data")).unwrap_or_default();
-    let value = t
-        .map(|t| t.value.clone())
-        .or_else(|| number_text(tx.get("value")))
-        .unwrap_or_else(|| "0".to_owned());
-    let value_text = t.map(|t| t.value_text.clone());
-    let fee_limit_sun = t
+    let chain = text(tx.get("chain")).unwrap_or_else(|| "tron".to_owned());
+    let call = ContractCall::read(tx, chain, summary.map(|t| &t.call), trx_text)?;
+    let fee_limit_sun = summary
         .map(|t| t.fee_limit_sun.clone())
         .or_else(|| number_text(tx.get("feeLimit")));
-    let fee_limit_text = t.map(|t| t.fee_limit_text.clone());
+    let fee_limit_text = summary.map(|t| t.fee_limit_text.clone());
     Some(TronCall {
-        call: ContractCall {
-            chain: text(tx.get("chain")).unwrap_or_else(|| "tron".to_owned()),
-            to: t.map_or(to, |t| t.to.clone()),
-            value_shown: value_text.clone().unwrap_or_else(|| trx_text(&value)),
-            value,
-            value_text,
-            data,
-            data_bytes: t.map(|t| t.data_bytes),
-            selector: t.and_then(|t| t.selector.clone()),
-            decoded: t.and_then(|t| t.decoded.clone()),
-            entry: t.and_then(|t| t.entry.clone()),
-        },
+        call,
         fee_limit_shown: fee_limit_text
             .clone()
             .or_else(|| fee_limit_sun.as_deref().map(trx_text)),
@@ -138,50 +121,9 @@ pub(super) fn verify(
     tx: &TronTx,
     policy: &VerifyPolicy,
 ) -> Result<TronCallSummary, VerifyError> {
-    require_family(source, ChainFamily::Tron, "a Tron call")?;
-    same_chain(source, &tx.chain)?;
-    // Each address is measured before it is decoded (`tron::read_account`), and quoted clipped: a gateway's
-    // megabyte "address" costs neither time nor a megabyte sentence.
-    let quoted = gateway_client::chains::tron::parse_account(&source.tx_to).ok_or_else(|| {
-        VerifyError::QuoteUnreadable {
-            field: "txTo",
-            value: clipped(&source.tx_to),
-        }
-    })?;
-    let to = gateway_client::chains::tron::parse_account(&tx.to).ok_or_else(|| {
-        VerifyError::BadTxAddress {
-            value: clipped(&tx.to),
-            family: "Tron",
-        }
-    })?;
-    if to != quoted {
-        return Err(VerifyError::WrongContract {
-            quoted: clipped(&source.tx_to),
-            found: clipped(&tx.to),
-        });
-    }
-    let to_text = bitcoin::base58::encode_check(&to);
-    not_a_token(source, &to_text)?;
-    pinned(
-        source,
-        &to_text,
-        |pinned| gateway_client::chains::tron::parse_account(pinned).is_some_and(|p| p == to),
-        policy,
+    let call = verify_call(
+        source, &TRON_CALL, &tx.chain, &tx.to, &tx.value, &tx.data, policy,
     )?;
-    let value = check_value(source, &tx.value)?;
-    let data = calldata(&tx.data, true)?;
-    let token = if is_native_token(&source.chain, &source.token) {
-        Address::ZERO
-    } else {
-        gateway_client::chains::tron::parse_account(&source.token)
-            .map(|account| Address::from_slice(&account[1..]))
-            .ok_or_else(|| VerifyError::QuoteUnreadable {
-                field: "inputAmount.address",
-                value: clipped(&source.token),
-            })?
-    };
-    let checked = decoding::check(source, ChainFamily::Tron, token, &data, policy)?;
-    let (decoded, entry, raw_data) = split(checked, &data);
     let fee_limit = parse_base_units(tx.fee_limit.trim()).map_err(|_| {
         VerifyError::from(Refusal::FeeLimitInvalid {
             value: tx.fee_limit.clone(),
@@ -195,14 +137,7 @@ pub(super) fn verify(
     }
     let fee_limit_sun = fee_limit.to_string();
     Ok(TronCallSummary {
-        to: to_text,
-        value: value.to_string(),
-        value_text: native_value_text("tron", value),
-        data_bytes: u32::try_from(data.len()).unwrap_or(u32::MAX),
-        selector: selector(&data),
-        decoded,
-        entry,
-        raw_data,
+        call,
         fee_limit_text: trx_text(&fee_limit_sun),
         fee_limit_sun,
     })
@@ -210,13 +145,11 @@ pub(super) fn verify(
 
 /// The sentence of a verified Tron call.
 pub(super) fn sentence(summary: &TronCallSummary) -> String {
+    let call = &summary.call;
     format!(
-        "Calls {} on Tron, sending {}, with {} bytes of data{}; it may burn up to {} in fees. {}",
-        summary.to,
-        value_clause(&summary.value, &summary.value_text),
-        summary.data_bytes,
-        selector_clause(summary.selector.as_deref()),
+        "{}; it may burn up to {} in fees. {}",
+        call_clause(call, "Tron"),
         summary.fee_limit_text,
-        decoded_clause("tron", summary.decoded.as_ref(), summary.entry.as_ref()),
+        decoded_clause("tron", call.decoded.as_ref(), call.entry.as_ref()),
     )
 }

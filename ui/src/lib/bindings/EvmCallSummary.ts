@@ -11,11 +11,11 @@ export type EvmCallSummary = {
  */
 chain: string, 
 /**
- * The contract called (EIP-55), the quote's `txTo`.
+ * The contract called, written as its family writes addresses (EIP-55 on an EVM chain), the quote's `txTo`.
  */
 to: string, 
 /**
- * Native value sent with the call, in wei (decimal).
+ * Native value sent with the call, in the chain's smallest unit (decimal).
  */
 value: string, 
 /**

@@ -3,19 +3,28 @@ import type { DecodedCall } from "./DecodedCall";
 import type { EntryCall } from "./EntryCall";
 
 /**
- * A verified Tron contract call.
+ * A verified Tron contract call: the call, checked as every call to the gateway's contract is
+ * ([`CallSummary`], its contract in Base58Check and its value in sun), and the most it may burn in fees.
  */
 export type TronCallSummary = { 
 /**
- * The contract called (Base58Check), the quote's `txTo`.
+ * The most the call may burn in fees, in sun (decimal).
+ */
+feeLimitSun: string, 
+/**
+ * The same limit as a person reads it, e.g. `100 TRX`.
+ */
+feeLimitText: string, 
+/**
+ * The contract called, written as its family writes addresses (EIP-55 on an EVM chain), the quote's `txTo`.
  */
 to: string, 
 /**
- * TRX sent with the call, in sun (decimal).
+ * Native value sent with the call, in the chain's smallest unit (decimal).
  */
 value: string, 
 /**
- * The same value as a person reads it, e.g. `10 TRX`.
+ * The same value as a person reads it, e.g. `0.01 ETH`.
  */
 valueText: string, 
 /**
@@ -27,22 +36,16 @@ dataBytes: number,
  */
 selector: string | null, 
 /**
- * The call decoded against the gateway contract (see [`EvmCallSummary::decoded`]).
+ * The call decoded against the gateway contract, every field equal to the quote's; `None` when the app could
+ * not decode it and blind signing let it through (then nothing in the data was checked).
  */
 decoded: DecodedCall | null, 
 /**
- * The entry call, decoded, its inner call not (see [`EvmCallSummary::entry`]).
+ * The real service's entry call (AllowanceHolder's `exec`), decoded and equal to the quote, when the gateway's
+ * inner call was not decoded and blind signing let it through.
  */
 entry?: EntryCall, 
 /**
  * The raw calldata, shown when the call was not decoded (blind signing).
  */
-rawData: string | null, 
-/**
- * The most the call may burn in fees, in sun (decimal).
- */
-feeLimitSun: string, 
-/**
- * The same limit as a person reads it, e.g. `100 TRX`.
- */
-feeLimitText: string, };
+rawData: string | null, };

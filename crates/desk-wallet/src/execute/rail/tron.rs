@@ -100,8 +100,8 @@ pub fn tron_pay_of(order: &OrderToPay, known_spender: Option<[u8; 21]>) -> Resul
     };
     let contract = tron::parse_account(&tx.to)
         .ok_or_else(|| refused("The call's contract is not a Tron address."))?;
-    if tron::parse_account(&summary.to) != Some(contract)
-        || tx.value != summary.value
+    if tron::parse_account(&summary.call.to) != Some(contract)
+        || tx.value != summary.call.value
         || tx.fee_limit != summary.fee_limit_sun
     {
         return Err(refused(
