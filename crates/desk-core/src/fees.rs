@@ -11,6 +11,7 @@
 use std::time::Duration;
 
 use gateway_client::address::BitcoinNetwork;
+use gateway_client::capped::CappedError;
 use gateway_client::wire::CreateOrderResponse;
 use tracing::{info, warn};
 
@@ -49,7 +50,7 @@ pub async fn fastest_fee(url: &str) -> Result<u64, String> {
         .redirect(reqwest::redirect::Policy::none())
         .build()
         .map_err(|e| format!("the fee source cannot be used ({e})"))?;
-    let mut response = client
+    let response = client
         .get(url)
         .send()
         .await
@@ -60,17 +61,12 @@ pub async fn fastest_fee(url: &str) -> Result<u64, String> {
             response.status()
         ));
     }
-    let mut body = Vec::new();
-    while let Some(chunk) = response
-        .chunk()
+    let body = gateway_client::capped::read_capped(response, MAX_ANSWER_BYTES)
         .await
-        .map_err(|e| format!("the fee source {url} broke off ({e})"))?
-    {
-        body.extend_from_slice(&chunk);
-        if body.len() > MAX_ANSWER_BYTES {
-            return Err(format!("the fee source {url} answered more than 64 KiB"));
-        }
-    }
+        .map_err(|e| match e {
+            CappedError::TooLarge => format!("the fee source {url} answered more than 64 KiB"),
+            CappedError::Transport(e) => format!("the fee source {url} broke off ({e})"),
+        })?;
     let value: serde_json::Value = serde_json::from_slice(&body)
         .map_err(|_| format!("the fee source {url} did not answer JSON"))?;
     let rate = value

@@ -12,6 +12,7 @@ use tracing::{Instrument, debug, info_span, warn};
 use url::Url;
 
 use crate::address::{BitcoinNetwork, validate_bitcoin};
+use crate::capped::CappedError;
 use crate::display::clipped;
 use crate::error::{ClientError, GatewayErrorBody};
 use crate::params::{ParamError, QuoteRequest};
@@ -481,7 +482,7 @@ impl Client {
             }
             None => request,
         };
-        let mut response = request.send().await.map_err(|e| self.transport_error(e))?;
+        let response = request.send().await.map_err(|e| self.transport_error(e))?;
         let status = response.status();
         let retry_after = response
             .headers()
@@ -496,23 +497,11 @@ impl Client {
                 MAX_ANSWER_BYTES / (1024 * 1024)
             ),
         };
-        if response
-            .content_length()
-            .is_some_and(|len| len > MAX_ANSWER_BYTES as u64)
-        {
-            return Err(too_large());
-        }
-        let mut bytes = Vec::new();
-        while let Some(chunk) = response
-            .chunk()
-            .await
-            .map_err(|e| self.transport_error(e))?
-        {
-            if bytes.len().saturating_add(chunk.len()) > MAX_ANSWER_BYTES {
-                return Err(too_large());
-            }
-            bytes.extend_from_slice(&chunk);
-        }
+        let bytes = match crate::capped::read_capped(response, MAX_ANSWER_BYTES).await {
+            Ok(bytes) => bytes,
+            Err(CappedError::TooLarge) => return Err(too_large()),
+            Err(CappedError::Transport(e)) => return Err(self.transport_error(e)),
+        };
         debug!(
             status = status.as_u16(),
             len = bytes.len(),

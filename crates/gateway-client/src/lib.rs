@@ -8,6 +8,7 @@
 pub mod address;
 pub mod amount;
 pub mod base58;
+pub mod capped;
 pub mod chains;
 pub mod client;
 pub mod display;

@@ -6,9 +6,11 @@ use alloy::network::TransactionBuilder;
 use alloy::primitives::{Address, Bytes, U256};
 use alloy::providers::{Provider, RootProvider};
 use alloy::rpc::client::RpcClient;
+use alloy::rpc::json_rpc::{RequestPacket, ResponsePacket};
 use alloy::rpc::types::TransactionRequest;
 use alloy::sol_types::SolCall;
-use alloy::transports::http::Http;
+use alloy::transports::{TransportError, TransportErrorKind, TransportFut};
+use gateway_client::capped::{CappedError, read_capped};
 use tracing::warn;
 
 pub use super::ChainError;
@@ -48,7 +50,10 @@ pub async fn connect(chain: &str, urls: &[String]) -> Result<EvmEndpoint, ChainE
             .host_str()
             .is_some_and(|h| h == "127.0.0.1" || h == "localhost" || h == "[::1]");
         let provider = RootProvider::new(RpcClient::new(
-            Http::with_client(http.clone(), parsed),
+            CappedHttp {
+                client: http.clone(),
+                url: parsed,
+            },
             local,
         ));
         async move {
@@ -73,6 +78,59 @@ pub async fn connect(chain: &str, urls: &[String]) -> Result<EvmEndpoint, ChainE
         chain_id: expected,
         tried,
     })
+}
+
+/// alloy's JSON-RPC over HTTP, with the answer read with a bound ([`super::MAX_NODE_ANSWER_BYTES`], as the Solana
+/// and Tron nodes' are): alloy's own transport reads a body whole, however large an endpoint makes it.
+#[derive(Debug, Clone)]
+struct CappedHttp {
+    client: reqwest::Client,
+    url: url::Url,
+}
+
+impl tower_service::Service<RequestPacket> for CappedHttp {
+    type Response = ResponsePacket;
+    type Error = TransportError;
+    type Future = TransportFut<'static>;
+
+    fn poll_ready(
+        &mut self,
+        _: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Result<(), Self::Error>> {
+        std::task::Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, request: RequestPacket) -> Self::Future {
+        let this = self.clone();
+        Box::pin(async move {
+            let response = this
+                .client
+                .post(this.url)
+                .json(&request)
+                .headers(request.headers())
+                .send()
+                .await
+                .map_err(TransportErrorKind::custom)?;
+            let status = response.status();
+            let body = read_capped(response, super::MAX_NODE_ANSWER_BYTES)
+                .await
+                .map_err(|e| match e {
+                    CappedError::TooLarge => TransportErrorKind::custom_str(&format!(
+                        "the answer is larger than {} MiB, more than any answer of a chain node; it was not read",
+                        super::MAX_NODE_ANSWER_BYTES / (1024 * 1024)
+                    )),
+                    CappedError::Transport(e) => TransportErrorKind::custom(e),
+                })?;
+            if !status.is_success() {
+                return Err(TransportErrorKind::http_error(
+                    status.as_u16(),
+                    String::from_utf8_lossy(&body).into_owned(),
+                ));
+            }
+            serde_json::from_slice(&body)
+                .map_err(|err| TransportError::deser_err(err, String::from_utf8_lossy(&body)))
+        })
+    }
 }
 
 impl EvmEndpoint {

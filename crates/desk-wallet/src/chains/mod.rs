@@ -83,6 +83,38 @@ pub(crate) fn token_text(chain: &str, token: Address, amount: U256) -> String {
     )
 }
 
+/// The most a chain node's answer may be, in bytes. The largest the wallet asks for is a Tron node's latest block
+/// with its transactions (about 1 MiB on mainnet); an endpoint sending more is refused before it costs more memory.
+pub(crate) const MAX_NODE_ANSWER_BYTES: usize = 16 * 1024 * 1024;
+
+/// `body` POSTed as JSON to `url` (a chain node that is not EVM's, whose client is alloy's), and its answer as
+/// JSON, read at most [`MAX_NODE_ANSWER_BYTES`].
+pub(crate) async fn post_json(
+    http: &reqwest::Client,
+    url: &str,
+    body: &serde_json::Value,
+) -> Result<serde_json::Value, ChainError> {
+    let rpc = |e: &dyn std::fmt::Display| ChainError::Rpc(e.to_string());
+    let response = http
+        .post(url)
+        .json(body)
+        .send()
+        .await
+        .map_err(|e| rpc(&e))?
+        .error_for_status()
+        .map_err(|e| rpc(&e))?;
+    let bytes = gateway_client::capped::read_capped(response, MAX_NODE_ANSWER_BYTES)
+        .await
+        .map_err(|e| match e {
+            gateway_client::capped::CappedError::TooLarge => ChainError::Rpc(format!(
+                "{url} answered more than {} MiB, more than any answer of a chain node; it was not read",
+                MAX_NODE_ANSWER_BYTES / (1024 * 1024)
+            )),
+            gateway_client::capped::CappedError::Transport(e) => rpc(&e),
+        })?;
+    serde_json::from_slice(&bytes).map_err(|e| rpc(&format!("error decoding response body: {e}")))
+}
+
 /// The HTTP client every chain endpoint is read through: 15 s per request.
 pub(crate) fn http_client() -> Result<reqwest::Client, ChainError> {
     reqwest::Client::builder()
@@ -113,4 +145,112 @@ where
         tried.push("none is set".into());
     }
     Err(tried.join("; "))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use tokio::net::TcpStream;
+
+    use super::*;
+
+    /// A node on loopback that takes one request and hands the connection to `answer`.
+    async fn node<F, Fut>(answer: F) -> String
+    where
+        F: FnOnce(TcpStream) -> Fut + Send + 'static,
+        Fut: std::future::Future<Output = ()> + Send,
+    {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}/", listener.local_addr().unwrap());
+        tokio::spawn(async move {
+            let (mut socket, _) = listener.accept().await.unwrap();
+            let mut request = vec![0u8; 64 * 1024];
+            let _ = socket.read(&mut request).await;
+            answer(socket).await;
+        });
+        url
+    }
+
+    /// A node that answers with a body larger than [`MAX_NODE_ANSWER_BYTES`]: saying so in its `Content-Length` and
+    /// hanging up, or chunked without one, a few MiB more than the bound (read whole, it would fail as JSON with
+    /// another sentence, so the tests also fail without the bound).
+    async fn oversized_node(chunked: bool) -> String {
+        node(move |mut socket| async move {
+            if chunked {
+                let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n";
+                if socket.write_all(head.as_bytes()).await.is_err() {
+                    return;
+                }
+                let chunk = vec![b' '; 1024 * 1024];
+                for _ in 0..MAX_NODE_ANSWER_BYTES / chunk.len() + 4 {
+                    let mut piece = format!("{:x}\r\n", chunk.len()).into_bytes();
+                    piece.extend_from_slice(&chunk);
+                    piece.extend_from_slice(b"\r\n");
+                    if socket.write_all(&piece).await.is_err() {
+                        return;
+                    }
+                }
+                let _ = socket.write_all(b"0\r\n\r\n").await;
+            } else {
+                let head = format!(
+                    "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n[",
+                    MAX_NODE_ANSWER_BYTES + 1
+                );
+                let _ = socket.write_all(head.as_bytes()).await;
+            }
+        })
+        .await
+    }
+
+    #[tokio::test]
+    async fn a_node_answer_larger_than_the_bound_is_refused_with_or_without_its_length() {
+        for chunked in [false, true] {
+            let url = oversized_node(chunked).await;
+            let err = post_json(
+                &http_client().unwrap(),
+                &url,
+                &json!({"method": "getHealth"}),
+            )
+            .await
+            .unwrap_err();
+            assert!(
+                err.to_string()
+                    .contains("answered more than 16 MiB, more than any answer of a chain node"),
+                "chunked {chunked}: {err}"
+            );
+        }
+    }
+
+    #[tokio::test]
+    async fn an_evm_node_answer_larger_than_the_bound_is_refused_too() {
+        for chunked in [false, true] {
+            let url = oversized_node(chunked).await;
+            let err = evm::connect("bob", std::slice::from_ref(&url))
+                .await
+                .unwrap_err();
+            assert!(
+                err.to_string()
+                    .contains("larger than 16 MiB, more than any answer of a chain node"),
+                "chunked {chunked}: {err}"
+            );
+        }
+    }
+
+    #[tokio::test]
+    async fn a_node_answer_within_the_bound_is_read_as_json() {
+        let url = node(|mut socket| async move {
+            let body = r#"{"result":"ok"}"#;
+            let answer = format!(
+                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+                body.len()
+            );
+            let _ = socket.write_all(answer.as_bytes()).await;
+        })
+        .await;
+        let answer = post_json(&http_client().unwrap(), &url, &json!({}))
+            .await
+            .unwrap();
+        assert_eq!(answer, json!({"result": "ok"}));
+    }
 }

@@ -81,18 +81,7 @@ impl SolanaEndpoint {
     /// One JSON-RPC call: its result, or the node's error (code, message and data) as text.
     async fn call(&self, method: &str, params: Value) -> Result<Result<Value, Value>, ChainError> {
         let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
-        let answer: Value = self
-            .http
-            .post(&self.url)
-            .json(&body)
-            .send()
-            .await
-            .map_err(rpc_error)?
-            .error_for_status()
-            .map_err(rpc_error)?
-            .json()
-            .await
-            .map_err(rpc_error)?;
+        let answer = crate::chains::post_json(&self.http, &self.url, &body).await?;
         Ok(match answer.get("error") {
             Some(error) => Err(error.clone()),
             None => Ok(answer.get("result").cloned().unwrap_or(Value::Null)),

@@ -124,18 +124,8 @@ pub async fn connect(urls: &[String], genesis_block: &str) -> Result<TronEndpoin
 
 impl TronEndpoint {
     async fn post(&self, path: &str, body: Value) -> Result<Value, ChainError> {
-        let answer: Value = self
-            .http
-            .post(format!("{}{path}", self.url))
-            .json(&body)
-            .send()
-            .await
-            .map_err(rpc_error)?
-            .error_for_status()
-            .map_err(rpc_error)?
-            .json()
-            .await
-            .map_err(rpc_error)?;
+        let answer =
+            crate::chains::post_json(&self.http, &format!("{}{path}", self.url), &body).await?;
         if let Some(error) = answer.get("Error") {
             return Err(ChainError::Rpc(format!("{path}: {error}")));
         }
