@@ -83,9 +83,11 @@ pub(crate) fn token_text(chain: &str, token: Address, amount: U256) -> String {
     )
 }
 
-/// The most a chain node's answer may be, in bytes. The largest the wallet asks for is a Tron node's latest block
-/// with its transactions (about 1 MiB on mainnet); an endpoint sending more is refused before it costs more memory.
-pub(crate) const MAX_NODE_ANSWER_BYTES: usize = 16 * 1024 * 1024;
+/// The most a chain node's answer may be, in bytes. It leaves room for the largest the wallet asks for: a Tron node's
+/// latest block with its transactions (a block of up to about 2 MB, a few MiB as JSON), or a Solana simulation whose
+/// accounts include one of the largest size (10 MiB, 13.4 MiB in base64). An endpoint sending more is refused before
+/// it costs more memory.
+pub(crate) const MAX_NODE_ANSWER_BYTES: usize = 32 * 1024 * 1024;
 
 /// `body` POSTed as JSON to `url` (a chain node that is not EVM's, whose client is alloy's), and its answer as
 /// JSON, read at most [`MAX_NODE_ANSWER_BYTES`].
@@ -215,8 +217,10 @@ mod tests {
             .await
             .unwrap_err();
             assert!(
-                err.to_string()
-                    .contains("answered more than 16 MiB, more than any answer of a chain node"),
+                err.to_string().contains(&format!(
+                    "answered more than {} MiB, more than any answer of a chain node",
+                    MAX_NODE_ANSWER_BYTES >> 20
+                )),
                 "chunked {chunked}: {err}"
             );
         }
@@ -230,8 +234,10 @@ mod tests {
                 .await
                 .unwrap_err();
             assert!(
-                err.to_string()
-                    .contains("larger than 16 MiB, more than any answer of a chain node"),
+                err.to_string().contains(&format!(
+                    "larger than {} MiB, more than any answer of a chain node",
+                    MAX_NODE_ANSWER_BYTES >> 20
+                )),
                 "chunked {chunked}: {err}"
             );
         }

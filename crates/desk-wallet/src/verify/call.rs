@@ -129,13 +129,13 @@ pub(super) fn verify_evm(
 
 /// What the check found, as the summary shows it: the decoded call; or the entry call decoded with its inner call
 /// not (blind signing on), with the raw calldata; or nothing decoded (blind signing on), with the raw calldata.
-pub(super) type Shown = (
+type Shown = (
     Option<calldata::DecodedCall>,
     Option<calldata::EntryCall>,
     Option<String>,
 );
 
-pub(super) fn split(checked: CallCheck, data: &[u8]) -> Shown {
+fn split(checked: CallCheck, data: &[u8]) -> Shown {
     let raw = || Some(format!("0x{}", alloy_primitives::hex::encode(data)));
     match checked {
         CallCheck::Decoded(call) => (Some(call), None, None),
@@ -167,7 +167,7 @@ pub(super) fn known_token(chain: &str, address: &str) -> Option<String> {
 
 /// On a network whose gateway contracts are known (the Sandbox's, or the real service's published entry of each
 /// chain), the call must go to the one of the source chain, compared as an address (`matches`).
-pub(super) fn pinned(
+fn pinned(
     source: &QuotedSource,
     to: &str,
     matches: impl Fn(&str) -> bool,
@@ -281,7 +281,7 @@ pub(super) fn decoded_clause(
     }
 }
 
-pub(super) fn value_clause(value: &str, text: &str) -> String {
+fn value_clause(value: &str, text: &str) -> String {
     if value == "0" {
         "no native value".to_owned()
     } else {
@@ -289,13 +289,13 @@ pub(super) fn value_clause(value: &str, text: &str) -> String {
     }
 }
 
-pub(super) fn selector_clause(selector: Option<&str>) -> String {
+fn selector_clause(selector: Option<&str>) -> String {
     selector.map_or_else(String::new, |s| format!(" (function {s})"))
 }
 
 /// Refuses a transaction kind that cannot run on the quote's source chain. An unknown chain slug is left to the
 /// chain comparison.
-pub(super) fn require_family(
+fn require_family(
     source: &QuotedSource,
     family: ChainFamily,
     found: &'static str,
@@ -309,7 +309,7 @@ pub(super) fn require_family(
     }
 }
 
-pub(super) fn same_chain(source: &QuotedSource, chain: &str) -> Result<(), VerifyError> {
+fn same_chain(source: &QuotedSource, chain: &str) -> Result<(), VerifyError> {
     if source.chain.trim().eq_ignore_ascii_case(chain.trim()) {
         Ok(())
     } else {
@@ -321,7 +321,7 @@ pub(super) fn same_chain(source: &QuotedSource, chain: &str) -> Result<(), Verif
 }
 
 /// The native value rule: exactly the quoted amount for the native token, zero for any other token.
-pub(super) fn check_value(source: &QuotedSource, value: &str) -> Result<U256, VerifyError> {
+fn check_value(source: &QuotedSource, value: &str) -> Result<U256, VerifyError> {
     let found = parse_base_units(value.trim()).map_err(|_| VerifyError::BadValue {
         value: value.to_owned(),
     })?;
@@ -348,7 +348,7 @@ pub(super) fn check_value(source: &QuotedSource, value: &str) -> Result<U256, Ve
 }
 
 /// An EVM address, `0x` and 40 hex characters in any case (no checksum is required: only the bytes are compared).
-pub(super) fn evm_address(text: &str) -> Option<Address> {
+fn evm_address(text: &str) -> Option<Address> {
     let hex = text.trim().strip_prefix("0x")?;
     if hex.len() != 40 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
         return None;
@@ -357,7 +357,7 @@ pub(super) fn evm_address(text: &str) -> Option<Address> {
 }
 
 /// The calldata bytes: `0x` hex (the prefix may be absent only when `prefix_optional`), at least one byte.
-pub(super) fn calldata(text: &str, prefix_optional: bool) -> Result<Vec<u8>, VerifyError> {
+fn calldata(text: &str, prefix_optional: bool) -> Result<Vec<u8>, VerifyError> {
     let bad = |reason: &str| VerifyError::BadCalldata {
         reason: reason.to_owned(),
     };

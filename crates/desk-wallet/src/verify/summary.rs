@@ -180,11 +180,10 @@ pub struct EvmCallSummary {
     pub call: CallSummary,
 }
 
-/// A verified call to the gateway's contract, of any family whose order is one: what
-/// [`super::call::verify_call`] found, written in the family's own address form.
+/// A verified call to the gateway's contract, of any family whose order is one: what the one check of such a call
+/// found, written in the family's own address form. Flattened into each family's summary (its TypeScript too).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
-#[ts(export_to = "CallSummary.ts")]
 pub struct CallSummary {
     /// The contract called, written as its family writes addresses (EIP-55 on an EVM chain), the quote's `txTo`.
     pub to: String,
