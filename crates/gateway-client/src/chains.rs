@@ -14,6 +14,19 @@ use serde::{Deserialize, Serialize};
 pub mod solana;
 pub mod tron;
 
+/// Hands the families added after the gateway's own (Bitcoin, EVM) to the macro `$then`, as `Variant => module`
+/// pairs (the [`ChainFamily`] variant and the snake-case name of each family's own modules), in [`ChainFamily::ALL`]'s
+/// order. A crate whose added families each have a module of the same shape (desk-wallet's rails,
+/// `execute/rail/<module>.rs`) declares and chooses them from this list instead of keeping one of its own, so that
+/// adding a family adds its pair here and no line there; the crate's test that every family is served keeps the two
+/// from parting.
+#[macro_export]
+macro_rules! with_added_families {
+    ($then:ident) => {
+        $then! { Tron => tron, Solana => solana }
+    };
+}
+
 /// The kind of chain an address belongs to; all chains of one family share an address format. Ordered as declared
 /// (Bitcoin, EVM, then the families added after them), which is the order the wallet lists its accounts in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -717,6 +730,22 @@ mod tests {
                 "{family}"
             );
         }
+    }
+
+    #[test]
+    fn the_added_families_macro_lists_every_family_after_bitcoin_and_evm_by_its_key() {
+        macro_rules! listed {
+            ($($family:ident => $module:ident),* $(,)?) => {
+                [$((ChainFamily::$family, stringify!($module))),*]
+            };
+        }
+        let listed = crate::with_added_families!(listed);
+        let expected: Vec<(ChainFamily, &str)> = ChainFamily::ALL
+            .into_iter()
+            .filter(|f| !matches!(f, ChainFamily::Bitcoin | ChainFamily::Evm))
+            .map(|f| (f, f.key()))
+            .collect();
+        assert_eq!(listed.to_vec(), expected);
     }
 
     #[test]

@@ -69,6 +69,18 @@ struct Walk {
     paths: Vec<RootPath>,
     /// Files declared by `mod x;`, still to read.
     pending: Vec<At>,
+    /// Every file declared so far, read or still to read: a macro's modules are the undeclared ones.
+    declared: BTreeSet<PathBuf>,
+}
+
+/// The file of a module `name` declared in `dir`'s module: `dir/name.rs`, else `dir/name/mod.rs`.
+fn module_file(dir: &Path, name: &str) -> PathBuf {
+    let flat = dir.join(format!("{name}.rs"));
+    if flat.exists() {
+        flat
+    } else {
+        dir.join(name).join("mod.rs")
+    }
 }
 
 /// Reads the crate whose root file is `root` (`src/lib.rs`) and every file its modules declare.
@@ -203,6 +215,18 @@ impl Walk {
             }
             let word = ident(tokens.get(i));
             match word.as_deref() {
+                // `mod $name;` in a macro's body (desk-wallet's rails, declared from gateway-client's list of the
+                // added families): the macro declares modules by the names it is handed, which the tokens do not
+                // say, so every module file of the directory not declared by name is read as one of them.
+                Some("mod")
+                    if is_punct(tokens.get(i + 1), '$')
+                        && ident(tokens.get(i + 2)).is_some()
+                        && is_punct(tokens.get(i + 3), ';') =>
+                {
+                    self.declare_from_disk(at);
+                    i += 4;
+                    continue;
+                }
                 Some("mod") if items => {
                     if let Some(name) = ident(tokens.get(i + 1)) {
                         match tokens.get(i + 2) {
@@ -254,6 +278,33 @@ impl Walk {
         }
     }
 
+    /// The modules a macro declares where the walk is (`mod $name;`): each module file of its directory (`x.rs`,
+    /// `x/mod.rs`) that no `mod x;` declared, tests' files (`tests.rs`) left out.
+    fn declare_from_disk(&mut self, at: &At) {
+        let Ok(entries) = std::fs::read_dir(&at.dir) else {
+            return;
+        };
+        let mut names: Vec<String> = entries
+            .filter_map(|entry| {
+                let path = entry.ok()?.path();
+                if path.is_dir() {
+                    path.join("mod.rs").exists().then(|| path.file_name())?
+                } else {
+                    (path.extension()? == "rs").then(|| path.file_stem())?
+                }
+                .map(|name| name.to_string_lossy().into_owned())
+            })
+            .filter(|name| name != "tests")
+            .collect();
+        names.sort();
+        for name in names {
+            let file = module_file(&at.dir, &name);
+            if !self.declared.contains(&file) {
+                self.declare(at, &name, false);
+            }
+        }
+    }
+
     /// A module `name` declared where the walk is: a file to read (`mod x;`), or an inline body. Gives where the
     /// inline body is.
     fn declare(&mut self, at: &At, name: &str, inline: bool) -> At {
@@ -264,12 +315,14 @@ impl Walk {
         module.push(name.to_owned());
         let dir = at.dir.join(name);
         if !inline {
-            let flat = at.dir.join(format!("{name}.rs"));
-            let file = if flat.exists() {
-                flat
-            } else {
-                dir.join("mod.rs")
-            };
+            let file = module_file(&at.dir, name);
+            if !self.declared.insert(file.clone()) {
+                return At {
+                    file: at.file.clone(),
+                    module,
+                    dir,
+                };
+            }
             self.pending.push(At {
                 file,
                 module: module.clone(),
@@ -546,6 +599,44 @@ mod a {
 }
 "#;
         assert_eq!(edges(source), vec![]);
+    }
+
+    #[test]
+    fn the_modules_a_macro_declares_are_the_undeclared_files_beside_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let src = dir.path();
+        std::fs::create_dir_all(src.join("rails/deep")).unwrap();
+        std::fs::write(src.join("lib.rs"), "mod rails;\nmod other;\n").unwrap();
+        std::fs::write(
+            src.join("rails.rs"),
+            "mod named;\nmacro_rules! each { ($($m:ident),*) => { $(pub mod $m;)* }; }\neach!(one, deep);\n",
+        )
+        .unwrap();
+        std::fs::write(src.join("rails/named.rs"), "").unwrap();
+        std::fs::write(src.join("rails/one.rs"), "use crate::other::x;\n").unwrap();
+        std::fs::write(src.join("rails/deep/mod.rs"), "\nuse crate::other::y;\n").unwrap();
+        std::fs::write(src.join("rails/tests.rs"), "use crate::other::z;\n").unwrap();
+        std::fs::write(src.join("other.rs"), "").unwrap();
+        let scan = scan_crate(&src.join("lib.rs")).unwrap();
+        assert_eq!(
+            scan.files, 6,
+            "lib, rails, named, one, deep and other, once each"
+        );
+        let found: Vec<(String, String, String)> = scan
+            .uses
+            .into_iter()
+            .map(|u| {
+                let file = u.file.strip_prefix(src).unwrap().display().to_string();
+                (u.from, u.to, file)
+            })
+            .collect();
+        assert_eq!(
+            found,
+            vec![
+                ("rails".into(), "other".into(), "rails/deep/mod.rs".into()),
+                ("rails".into(), "other".into(), "rails/one.rs".into()),
+            ]
+        );
     }
 
     #[test]

@@ -2,7 +2,8 @@
 //!
 //! Each family implements [`WalletRail`] once (endpoint check, balance and Max, plan with the chain's own simulation,
 //! sign-and-send one confirmed step, resume a journaled transaction); [`rail_for`] chooses the implementation once,
-//! from the source chain's family. The desk's facade (`wallet_balance`, `wallet_plan`, `wallet_step`,
+//! from the source chain's family (the families added after Bitcoin and EVM from gateway-client's one list of them,
+//! [`gateway_client::with_added_families`], each in `rail/<family>.rs`). The desk's facade (`wallet_balance`, `wallet_plan`, `wallet_step`,
 //! `set_chain_endpoints`) and the window and the command line above it never switch on the family: what differs is
 //! said here, in [`WalletPlan`]'s and [`WalletBalance`]'s words and numbers.
 
@@ -15,8 +16,23 @@ use super::{ExecError, Executed, Unsimulated, WalletTxProgress};
 use crate::simulate::Simulation;
 use crate::wallet::{Account, Accounts, keeper::Keeper};
 
-pub mod solana;
-pub mod tron;
+/// Declares the rail module of each family the gateway added (`execute/rail/<module>.rs`, whose `Rail` is the
+/// family's [`WalletRail`]) and [`added_rail`], which chooses among them, from gateway-client's one list of those
+/// families ([`gateway_client::with_added_families`]): adding a family adds its rail file and no line here.
+macro_rules! added_rails {
+    ($($family:ident => $module:ident),* $(,)?) => {
+        $(pub mod $module;)*
+
+        /// The rail of a family the gateway added after Bitcoin and EVM; `None` for those two.
+        fn added_rail(family: ChainFamily) -> Option<Box<dyn WalletRail>> {
+            match family {
+                $(ChainFamily::$family => Some(Box::new($module::Rail)),)*
+                _ => None,
+            }
+        }
+    };
+}
+gateway_client::with_added_families!(added_rails);
 
 /// A future the rail's methods give: boxed, so that the trait is chosen at run time (`dyn WalletRail`).
 pub type BoxFuture<'a, T> = std::pin::Pin<Box<dyn std::future::Future<Output = T> + Send + 'a>>;
@@ -422,8 +438,7 @@ pub fn rail_for(chain: &str, setup: RailSetup) -> Option<Box<dyn WalletRail>> {
     Some(match chain_family(chain)? {
         ChainFamily::Bitcoin => Box::new(super::bitcoin::BitcoinRail::new(setup)),
         ChainFamily::Evm => Box::new(super::evm::EvmRail),
-        ChainFamily::Tron => Box::new(tron::TronRail),
-        ChainFamily::Solana => Box::new(solana::SolanaRail),
+        added => added_rail(added)?,
     })
 }
 
@@ -579,6 +594,23 @@ mod tests {
 
     fn costlier(step: &PlannedTx, accepted: u64) -> String {
         format!("up to {}, above {accepted}", step.max_fee_text)
+    }
+
+    #[test]
+    fn every_family_has_its_own_rail_and_an_unknown_chain_none() {
+        let setup = || RailSetup {
+            client: gateway_client::Client::new(gateway_client::ClientConfig::new(
+                "http://127.0.0.1:9".parse().unwrap(),
+            ))
+            .unwrap(),
+            bitcoin: gateway_client::address::BitcoinNetwork::Mainnet,
+        };
+        for family in ChainFamily::ALL {
+            let rail = rail_for(family.first_chain(), setup())
+                .unwrap_or_else(|| panic!("{family} has no rail"));
+            assert_eq!(rail.family(), family);
+        }
+        assert!(rail_for("no-such-chain", setup()).is_none());
     }
 
     #[test]

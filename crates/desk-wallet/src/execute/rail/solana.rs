@@ -644,6 +644,9 @@ fn solana_account(text: &str) -> Result<Pubkey, ExecError> {
 /// Solana's rail ([`WalletRail`]): one transaction, built by the gateway, signed by the wallet as its fee payer.
 pub struct SolanaRail;
 
+/// This family's rail as the list of rails names it (`rail_for`).
+pub use SolanaRail as Rail;
+
 impl WalletRail for SolanaRail {
     fn family(&self) -> ChainFamily {
         ChainFamily::Solana

@@ -777,6 +777,9 @@ fn tron_account(text: &str) -> Result<[u8; 21], ExecError> {
 /// estimated energy and bandwidth and its fee limit.
 pub struct TronRail;
 
+/// This family's rail as the list of rails names it (`rail_for`).
+pub use TronRail as Rail;
+
 impl WalletRail for TronRail {
     fn family(&self) -> ChainFamily {
         ChainFamily::Tron
