@@ -34,6 +34,9 @@ type Graph = BTreeMap<String, BTreeMap<String, Use>>;
 struct Report {
     package: &'static str,
     files: usize,
+    /// The crate's source files the scan did not reach (test files and folders left out): a module declared some
+    /// way the scan does not follow, whose uses no circle could show.
+    unread: Vec<String>,
     modules: BTreeSet<String>,
     /// How many names the crate root re-exports from its modules.
     reexports: usize,
@@ -55,6 +58,12 @@ pub fn module_cycles() -> Result<()> {
     if found {
         bail!("modules use one another in a circle (above)");
     }
+    let unread: Vec<&String> = reports.iter().flat_map(|r| &r.unread).collect();
+    if !unread.is_empty() {
+        bail!(
+            "source files the scan does not read, so no circle through them could be seen: {unread:?}"
+        );
+    }
     Ok(())
 }
 
@@ -62,7 +71,36 @@ pub fn module_cycles() -> Result<()> {
 fn check(root: &Path) -> Result<Vec<Report>> {
     CRATES
         .iter()
-        .map(|&(package, file)| Ok(Report::of(package, scan::scan_crate(&root.join(file))?)))
+        .map(|&(package, file)| {
+            let root_file = root.join(file);
+            let scan = scan::scan_crate(&root_file)?;
+            let src = root_file.parent().unwrap_or(root);
+            // The other targets' roots beside the library's (a binary's `main.rs`, the build script) are crates of
+            // their own, and files declared for tests only are left out as tests are.
+            let other_root = |source: &Path| {
+                source.parent() == Some(src)
+                    && matches!(
+                        source.file_name().and_then(|n| n.to_str()),
+                        Some("main.rs" | "build.rs")
+                    )
+            };
+            let unread = crate::families::files(src, &["rs"])?
+                .into_iter()
+                .filter(|source| {
+                    !scan.read.contains(source)
+                        && !scan.for_tests.contains(source)
+                        && !other_root(source)
+                })
+                .map(|source| {
+                    source
+                        .strip_prefix(root)
+                        .unwrap_or(&source)
+                        .display()
+                        .to_string()
+                })
+                .collect();
+            Ok(Report::of(package, scan, unread))
+        })
         .collect()
 }
 
@@ -76,7 +114,7 @@ fn edges(graph: &Graph) -> BTreeMap<String, BTreeSet<String>> {
 
 impl Report {
     /// The graph and circles of what the scanner read of `package`.
-    fn of(package: &'static str, scan: scan::CrateUses) -> Self {
+    fn of(package: &'static str, scan: scan::CrateUses, unread: Vec<String>) -> Self {
         let mut graph = Graph::new();
         for u in scan.uses {
             graph
@@ -89,6 +127,7 @@ impl Report {
         Self {
             package,
             files: scan.files,
+            unread,
             modules: scan.modules,
             reexports: scan.reexports.len(),
             unresolved: scan.unresolved,
@@ -243,7 +282,11 @@ mod tests {
         .unwrap();
         std::fs::write(src.join("b.rs"), "/// [`crate::c::X`]\nuse super::a::E;\n").unwrap();
         std::fs::write(src.join("c.rs"), "").unwrap();
-        let report = Report::of("demo", scan::scan_crate(&src.join("lib.rs")).unwrap());
+        let report = Report::of(
+            "demo",
+            scan::scan_crate(&src.join("lib.rs")).unwrap(),
+            Vec::new(),
+        );
         assert_eq!(
             report.circles_text(src),
             "demo: circle between a, b\n  a → b  (a.rs:1)\n  b → a  (b.rs:2)\n"
@@ -256,6 +299,20 @@ mod tests {
 
     /// The project's own crates: no circle. Fails CI (`cargo xtask test` runs `cargo test --workspace`) when one
     /// appears, naming a use of each edge of it.
+    #[test]
+    fn the_scan_reads_every_source_file_of_each_crate() {
+        let unread: Vec<String> = check(&project_root())
+            .unwrap()
+            .into_iter()
+            .flat_map(|r| r.unread)
+            .collect();
+        assert_eq!(
+            unread,
+            Vec::<String>::new(),
+            "source files module-cycles does not read"
+        );
+    }
+
     #[test]
     fn the_project_s_crates_have_no_module_circle() {
         let root = project_root();

@@ -15,11 +15,10 @@ pub mod solana;
 pub mod tron;
 
 /// Hands the families added after the gateway's own (Bitcoin, EVM) to the macro `$then`, as `Variant => module`
-/// pairs (the [`ChainFamily`] variant and the snake-case name of each family's own modules), in [`ChainFamily::ALL`]'s
-/// order. A crate whose added families each have a module of the same shape (desk-wallet's rails,
-/// `execute/rail/<module>.rs`) declares and chooses them from this list instead of keeping one of its own, so that
-/// adding a family adds its pair here and no line there; the crate's test that every family is served keeps the two
-/// from parting.
+/// pairs (the [`ChainFamily`] variant and the snake-case name of the family's own modules, its [`ChainFamily::key`]),
+/// in [`ChainFamily::ALL`]'s order: a crate whose added families each have a module of one shape declares and chooses
+/// them from this list instead of keeping a list of its own, so adding a family adds its pair here and no line there.
+/// A test holds the list to [`ChainFamily::ALL`], and `ALL` to the enum's variants.
 #[macro_export]
 macro_rules! with_added_families {
     ($then:ident) => {
@@ -730,6 +729,27 @@ mod tests {
                 "{family}"
             );
         }
+    }
+
+    #[test]
+    fn all_lists_every_variant_of_the_enum_in_order() {
+        // serde's refusal of an unknown family names every variant, in the enum's order: a variant left out of ALL
+        // (and so out of every list read from it, the rails' included) fails here.
+        let refusal = serde_json::from_str::<ChainFamily>("\"none\"")
+            .unwrap_err()
+            .to_string();
+        let variants: Vec<&str> = refusal
+            .split("expected one of ")
+            .nth(1)
+            .expect(&refusal)
+            .split(" at line")
+            .next()
+            .unwrap()
+            .split(", ")
+            .map(|v| v.trim_matches('`'))
+            .collect();
+        let all: Vec<&str> = ChainFamily::ALL.iter().map(|f| f.key()).collect();
+        assert_eq!(variants, all);
     }
 
     #[test]

@@ -42,6 +42,10 @@ pub struct CrateUses {
     pub unresolved: BTreeSet<String>,
     /// How many files were read.
     pub files: usize,
+    /// The files read, sorted.
+    pub read: Vec<PathBuf>,
+    /// The files declared for tests only (`#[cfg(test)] mod x;`), not read.
+    pub for_tests: BTreeSet<PathBuf>,
 }
 
 /// A path to the crate root's items as written in a module: `first` is the segment right after the root.
@@ -71,6 +75,27 @@ struct Walk {
     pending: Vec<At>,
     /// Every file declared so far, read or still to read: a macro's modules are the undeclared ones.
     declared: BTreeSet<PathBuf>,
+    /// The files declared for tests only (`#[cfg(test)] mod x;`), left unread.
+    for_tests: BTreeSet<PathBuf>,
+}
+
+/// The module an item declares as a file, `[#[…]]* [pub[(…)]] mod name;`, if that is what `tokens` start with.
+fn declared_file_module(tokens: &[TokenTree]) -> Option<String> {
+    let mut i = 0;
+    while is_punct(tokens.get(i), '#') {
+        i += 2;
+    }
+    if ident(tokens.get(i)).as_deref() == Some("pub") {
+        i += 1;
+        if matches!(tokens.get(i), Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Parenthesis)
+        {
+            i += 1;
+        }
+    }
+    if ident(tokens.get(i)).as_deref() != Some("mod") || !is_punct(tokens.get(i + 2), ';') {
+        return None;
+    }
+    ident(tokens.get(i + 1))
 }
 
 /// The file of a module `name` declared in `dir`'s module: `dir/name.rs`, else `dir/name/mod.rs`.
@@ -90,18 +115,21 @@ pub fn scan_crate(root: &Path) -> Result<CrateUses> {
         .ok_or_else(|| anyhow!("{} has no directory", root.display()))?
         .to_owned();
     let mut walk = Walk::default();
+    walk.declared.insert(root.to_owned());
     walk.pending.push(At {
         file: root.to_owned(),
         module: Vec::new(),
         dir,
     });
-    let mut files = 0;
+    let mut read = Vec::new();
     while let Some(at) = walk.pending.pop() {
         let source = std::fs::read_to_string(&at.file)
             .with_context(|| format!("cannot read {}", at.file.display()))?;
         walk.source(&source, &at)?;
-        files += 1;
+        read.push(at.file);
     }
+    read.sort();
+    let files = read.len();
     let (mut uses, unresolved) = walk.resolve();
     uses.sort();
     Ok(CrateUses {
@@ -110,6 +138,8 @@ pub fn scan_crate(root: &Path) -> Result<CrateUses> {
         uses,
         unresolved,
         files,
+        read,
+        for_tests: walk.for_tests,
     })
 }
 
@@ -130,6 +160,8 @@ pub fn scan_source(source: &str) -> Result<CrateUses> {
         uses,
         unresolved,
         files: 1,
+        read: vec![PathBuf::from("lib.rs")],
+        for_tests: walk.for_tests,
     })
 }
 
@@ -204,6 +236,9 @@ impl Walk {
                     if is_cfg_test(&group.stream()) {
                         if inner {
                             return;
+                        }
+                        if let Some(name) = declared_file_module(&tokens[at_group + 1..]) {
+                            self.for_tests.insert(module_file(&at.dir, &name));
                         }
                         i = skip_item(&tokens, at_group + 1, items);
                         continue;
@@ -294,7 +329,9 @@ impl Walk {
                 }
                 .map(|name| name.to_string_lossy().into_owned())
             })
-            .filter(|name| name != "tests")
+            // a crate's root and a directory module's own file are not modules of theirs; tests' files are
+            // compiled for tests only
+            .filter(|name| !matches!(name.as_str(), "tests" | "lib" | "main" | "mod"))
             .collect();
         names.sort();
         for name in names {

@@ -2,8 +2,8 @@
 //! [`crate::wallet::bitcoin_signer`] (the gateway broadcasts them); EVM offramps and token swaps are signed,
 //! approved and broadcast in [`evm`], Solana ones signed and sent in [`rail::solana`], Tron ones approved, signed
 //! and broadcast in [`rail::tron`]. Each family is a [`rail::WalletRail`], chosen by [`rail::rail_for`]; the rails of
-//! the families added after the gateway's own (Bitcoin, EVM) are modules of [`rail`], so that adding one touches
-//! that file and none beside it here.
+//! the families added after the gateway's own (Bitcoin, EVM) are modules of [`rail`], declared there from
+//! gateway-client's list of those families, so that adding one adds its rail's files and changes none here.
 
 pub mod bitcoin;
 pub mod evm;
