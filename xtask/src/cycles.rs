@@ -272,23 +272,15 @@ mod tests {
 
     #[test]
     fn a_circle_names_a_use_of_each_of_its_edges() {
-        let dir = tempfile::tempdir().unwrap();
-        let src = dir.path();
-        std::fs::write(src.join("lib.rs"), "mod a;\nmod b;\nmod c;\n").unwrap();
-        std::fs::write(
-            src.join("a.rs"),
-            "#[error(\"{}\", crate::b::text())]\nstruct E;\n",
-        )
-        .unwrap();
-        std::fs::write(src.join("b.rs"), "/// [`crate::c::X`]\nuse super::a::E;\n").unwrap();
-        std::fs::write(src.join("c.rs"), "").unwrap();
-        let report = Report::of(
-            "demo",
-            scan::scan_crate(&src.join("lib.rs")).unwrap(),
-            Vec::new(),
-        );
+        let (dir, scan) = scan::tests::scan_files(&[
+            ("lib.rs", "mod a;\nmod b;\nmod c;\n"),
+            ("a.rs", "#[error(\"{}\", crate::b::text())]\nstruct E;\n"),
+            ("b.rs", "/// [`crate::c::X`]\nuse super::a::E;\n"),
+            ("c.rs", ""),
+        ]);
+        let report = Report::of("demo", scan, Vec::new());
         assert_eq!(
-            report.circles_text(src),
+            report.circles_text(dir.path()),
             "demo: circle between a, b\n  a → b  (a.rs:1)\n  b → a  (b.rs:2)\n"
         );
         assert_eq!(
@@ -297,8 +289,6 @@ mod tests {
         );
     }
 
-    /// The project's own crates: no circle. Fails CI (`cargo xtask test` runs `cargo test --workspace`) when one
-    /// appears, naming a use of each edge of it.
     #[test]
     fn the_scan_reads_every_source_file_of_each_crate() {
         let unread: Vec<String> = check(&project_root())
@@ -313,6 +303,8 @@ mod tests {
         );
     }
 
+    /// The project's own crates: no circle. Fails CI (`cargo xtask test` runs `cargo test --workspace`) when one
+    /// appears, naming a use of each edge of it.
     #[test]
     fn the_project_s_crates_have_no_module_circle() {
         let root = project_root();

@@ -518,7 +518,7 @@ fn use_leaves(tree: &[TokenTree], first: Option<&str>, out: &mut Vec<(String, St
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     fn edges(source: &str) -> Vec<(String, String, usize)> {
@@ -638,72 +638,84 @@ mod a {
         assert_eq!(edges(source), vec![]);
     }
 
+    /// A crate of `files` (path, source) written to a new temporary directory, and its scan.
+    pub(crate) fn scan_files(files: &[(&str, &str)]) -> (tempfile::TempDir, CrateUses) {
+        let dir = tempfile::tempdir().unwrap();
+        for (path, source) in files {
+            let path = dir.path().join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, source).unwrap();
+        }
+        let scan = scan_crate(&dir.path().join("lib.rs")).unwrap();
+        (dir, scan)
+    }
+
+    /// Each use the scan found: from, to, the file relative to the crate's directory, the line.
+    fn uses_in(dir: &tempfile::TempDir, scan: CrateUses) -> Vec<(String, String, String, usize)> {
+        scan.uses
+            .into_iter()
+            .map(|u| {
+                let file = u
+                    .file
+                    .strip_prefix(dir.path())
+                    .unwrap()
+                    .display()
+                    .to_string();
+                (u.from, u.to, file, u.line)
+            })
+            .collect()
+    }
+
     #[test]
     fn the_modules_a_macro_declares_are_the_undeclared_files_beside_it() {
-        let dir = tempfile::tempdir().unwrap();
-        let src = dir.path();
-        std::fs::create_dir_all(src.join("rails/deep")).unwrap();
-        std::fs::write(src.join("lib.rs"), "mod rails;\nmod other;\n").unwrap();
-        std::fs::write(
-            src.join("rails.rs"),
-            "mod named;\nmacro_rules! each { ($($m:ident),*) => { $(pub mod $m;)* }; }\neach!(one, deep);\n",
-        )
-        .unwrap();
-        std::fs::write(src.join("rails/named.rs"), "").unwrap();
-        std::fs::write(src.join("rails/one.rs"), "use crate::other::x;\n").unwrap();
-        std::fs::write(src.join("rails/deep/mod.rs"), "\nuse crate::other::y;\n").unwrap();
-        std::fs::write(src.join("rails/tests.rs"), "use crate::other::z;\n").unwrap();
-        std::fs::write(src.join("other.rs"), "").unwrap();
-        let scan = scan_crate(&src.join("lib.rs")).unwrap();
+        let (dir, scan) = scan_files(&[
+            ("lib.rs", "mod rails;\nmod other;\n"),
+            (
+                "rails.rs",
+                "mod named;\nmacro_rules! each { ($($m:ident),*) => { $(pub mod $m;)* }; }\neach!(one, deep);\n",
+            ),
+            ("rails/named.rs", ""),
+            ("rails/one.rs", "use crate::other::x;\n"),
+            ("rails/deep/mod.rs", "\nuse crate::other::y;\n"),
+            ("rails/tests.rs", "use crate::other::z;\n"),
+            ("other.rs", ""),
+        ]);
         assert_eq!(
             scan.files, 6,
             "lib, rails, named, one, deep and other, once each"
         );
-        let found: Vec<(String, String, String)> = scan
-            .uses
-            .into_iter()
-            .map(|u| {
-                let file = u.file.strip_prefix(src).unwrap().display().to_string();
-                (u.from, u.to, file)
-            })
-            .collect();
         assert_eq!(
-            found,
+            uses_in(&dir, scan),
             vec![
-                ("rails".into(), "other".into(), "rails/deep/mod.rs".into()),
-                ("rails".into(), "other".into(), "rails/one.rs".into()),
+                (
+                    "rails".into(),
+                    "other".into(),
+                    "rails/deep/mod.rs".into(),
+                    2
+                ),
+                ("rails".into(), "other".into(), "rails/one.rs".into(), 1),
             ]
         );
     }
 
     #[test]
     fn a_crate_s_files_are_found_from_its_mod_declarations() {
-        let dir = tempfile::tempdir().unwrap();
-        let src = dir.path();
-        std::fs::create_dir_all(src.join("b")).unwrap();
-        std::fs::create_dir_all(src.join("c")).unwrap();
-        std::fs::write(
-            src.join("lib.rs"),
-            "mod a;\nmod b;\nmod c;\n#[cfg(test)]\nmod d;\n",
-        )
-        .unwrap();
-        std::fs::write(src.join("a.rs"), "use crate::b::f;\n").unwrap();
-        std::fs::write(src.join("b.rs"), "mod deep;\n").unwrap();
-        std::fs::write(src.join("b/deep.rs"), "\n\nuse super::super::c::g;\n").unwrap();
-        std::fs::write(src.join("c/mod.rs"), "fn g() {}\n").unwrap();
-        std::fs::write(src.join("d.rs"), "use crate::a::x;\n").unwrap();
-        let scan = scan_crate(&src.join("lib.rs")).unwrap();
+        let (dir, scan) = scan_files(&[
+            ("lib.rs", "mod a;\nmod b;\nmod c;\n#[cfg(test)]\nmod d;\n"),
+            ("a.rs", "use crate::b::f;\n"),
+            ("b.rs", "mod deep;\n"),
+            ("b/deep.rs", "\n\nuse super::super::c::g;\n"),
+            ("c/mod.rs", "fn g() {}\n"),
+            ("d.rs", "use crate::a::x;\n"),
+        ]);
         assert_eq!(scan.files, 5);
-        let found: Vec<(String, String, String, usize)> = scan
-            .uses
-            .into_iter()
-            .map(|u| {
-                let file = u.file.strip_prefix(src).unwrap().display().to_string();
-                (u.from, u.to, file, u.line)
-            })
-            .collect();
         assert_eq!(
-            found,
+            scan.for_tests,
+            BTreeSet::from([dir.path().join("d.rs")]),
+            "d is declared for tests only"
+        );
+        assert_eq!(
+            uses_in(&dir, scan),
             vec![
                 ("a".into(), "b".into(), "a.rs".into(), 1),
                 ("b".into(), "c".into(), "b/deep.rs".into(), 3),
