@@ -38,13 +38,30 @@ fn cargo() -> Command {
     command
 }
 
-/// Under CI (`CI` set), cargo compiles without incremental caches: every build there starts from nothing, and writing
-/// the caches only costs time and disk.
+/// A build from nothing (under CI, `CI` set, or when this run found the workspace's libraries not built yet, as in a
+/// fresh clone) compiles without incremental caches: there is nothing for them to reuse, and writing them cost the
+/// workspace's own crates about a fifth more time and 1.3 GiB more disk (docs/MEASURED.md). Decided once per run, so
+/// that every cargo of the run agrees (a change would rebuild); a `CARGO_INCREMENTAL` the person set is left alone.
 fn in_ci(command: &mut Command) -> &mut Command {
-    if std::env::var_os("CI").is_some() {
+    static FROM_NOTHING: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    let from_nothing = *FROM_NOTHING.get_or_init(|| {
+        std::env::var_os("CARGO_INCREMENTAL").is_none()
+            && (std::env::var_os("CI").is_some() || !workspace_built(&target_dir()))
+    });
+    if from_nothing {
         command.env("CARGO_INCREMENTAL", "0");
     }
     command
+}
+
+/// Whether the workspace's libraries were built in `target`'s debug profile: desk-core, which every test build
+/// compiles, has its fingerprint there.
+fn workspace_built(target: &Path) -> bool {
+    std::fs::read_dir(target.join("debug/.fingerprint")).is_ok_and(|entries| {
+        entries
+            .filter_map(Result::ok)
+            .any(|e| e.file_name().to_string_lossy().starts_with("desk-core-"))
+    })
 }
 
 fn npm(script: &str) -> Command {
@@ -557,6 +574,20 @@ fn node_tests(dir: &Path) -> Result<Vec<std::ffi::OsString>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_target_folder_without_desk_core_s_build_is_a_build_from_nothing() {
+        let target = tempfile::tempdir().unwrap();
+        assert!(!workspace_built(target.path()), "no folder at all");
+        let fingerprints = target.path().join("debug/.fingerprint");
+        std::fs::create_dir_all(fingerprints.join("xtask-0123abcd")).unwrap();
+        assert!(
+            !workspace_built(target.path()),
+            "only the xtask the alias built"
+        );
+        std::fs::create_dir_all(fingerprints.join("desk-core-4567ef01")).unwrap();
+        assert!(workspace_built(target.path()));
+    }
 
     #[test]
     fn a_synced_folder_keeps_its_unchanged_files_untouched() {
