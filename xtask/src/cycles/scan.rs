@@ -351,15 +351,9 @@ impl Walk {
         let mut module = at.module.clone();
         module.push(name.to_owned());
         let dir = at.dir.join(name);
-        if !inline {
-            let file = module_file(&at.dir, name);
-            if !self.declared.insert(file.clone()) {
-                return At {
-                    file: at.file.clone(),
-                    module,
-                    dir,
-                };
-            }
+        let file = module_file(&at.dir, name);
+        // a file already declared (by name, or before by a macro) is read once
+        if !inline && self.declared.insert(file.clone()) {
             self.pending.push(At {
                 file,
                 module: module.clone(),

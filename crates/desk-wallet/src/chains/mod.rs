@@ -205,20 +205,18 @@ mod tests {
         .await
     }
 
-    #[tokio::test]
-    async fn a_node_answer_larger_than_the_bound_is_refused_with_or_without_its_length() {
+    /// Asks an oversized node, sending its length and then not (chunked), through `ask`, and checks each refusal
+    /// says `sentence` with the bound in MiB after it.
+    async fn refused_both_ways<F, Fut>(ask: F, sentence: &str)
+    where
+        F: Fn(String) -> Fut,
+        Fut: std::future::Future<Output = String>,
+    {
         for chunked in [false, true] {
-            let url = oversized_node(chunked).await;
-            let err = post_json(
-                &http_client().unwrap(),
-                &url,
-                &json!({"method": "getHealth"}),
-            )
-            .await
-            .unwrap_err();
+            let err = ask(oversized_node(chunked).await).await;
             assert!(
-                err.to_string().contains(&format!(
-                    "answered more than {} MiB, more than any answer of a chain node",
+                err.contains(&format!(
+                    "{sentence} {} MiB, more than any answer of a chain node",
                     MAX_NODE_ANSWER_BYTES >> 20
                 )),
                 "chunked {chunked}: {err}"
@@ -227,20 +225,35 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn an_evm_node_answer_larger_than_the_bound_is_refused_too() {
-        for chunked in [false, true] {
-            let url = oversized_node(chunked).await;
-            let err = evm::connect("bob", std::slice::from_ref(&url))
+    async fn a_node_answer_larger_than_the_bound_is_refused_with_or_without_its_length() {
+        refused_both_ways(
+            |url| async move {
+                post_json(
+                    &http_client().unwrap(),
+                    &url,
+                    &json!({"method": "getHealth"}),
+                )
                 .await
-                .unwrap_err();
-            assert!(
-                err.to_string().contains(&format!(
-                    "larger than {} MiB, more than any answer of a chain node",
-                    MAX_NODE_ANSWER_BYTES >> 20
-                )),
-                "chunked {chunked}: {err}"
-            );
-        }
+                .unwrap_err()
+                .to_string()
+            },
+            "answered more than",
+        )
+        .await;
+    }
+
+    #[tokio::test]
+    async fn an_evm_node_answer_larger_than_the_bound_is_refused_too() {
+        refused_both_ways(
+            |url| async move {
+                evm::connect("bob", std::slice::from_ref(&url))
+                    .await
+                    .unwrap_err()
+                    .to_string()
+            },
+            "larger than",
+        )
+        .await;
     }
 
     #[tokio::test]

@@ -3,9 +3,9 @@
 //! Each family implements [`WalletRail`] once (endpoint check, balance and Max, plan with the chain's own simulation,
 //! sign-and-send one confirmed step, resume a journaled transaction); [`rail_for`] chooses the implementation once,
 //! from the source chain's family (the families added after Bitcoin and EVM from gateway-client's one list of them,
-//! [`gateway_client::with_added_families`], each in `rail/<family>.rs`). The desk's facade (`wallet_balance`, `wallet_plan`, `wallet_step`,
-//! `set_chain_endpoints`) and the window and the command line above it never switch on the family: what differs is
-//! said here, in [`WalletPlan`]'s and [`WalletBalance`]'s words and numbers.
+//! [`gateway_client::with_added_families`], each in `rail/<family>.rs`). The desk's facade (`wallet_balance`,
+//! `wallet_plan`, `wallet_step`, `set_chain_endpoints`) and the window and the command line above it never switch on
+//! the family: what differs is said here, in [`WalletPlan`]'s and [`WalletBalance`]'s words and numbers.
 
 use gateway_client::address::{ChainFamily, chain_family};
 use serde::{Deserialize, Serialize};
